@@ -1,0 +1,29 @@
+# Front door: `make demo` runs the samples, `make test` runs every test.
+# Both install the Debian packages they need first (scripts/install-deps.sh).
+BUILD ?= build
+JOBS  ?= $(shell nproc)
+
+.PHONY: all deps configure build test demo lint clean isa-pkg
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	@$(BUILD)/sim/baresm run --all
+
+clean:
+	rm -rf $(BUILD)
+
+isa-pkg: configure
+	@cmake --build $(BUILD) --target isa_pkg

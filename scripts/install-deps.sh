@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages baresm needs. Idempotent: does nothing when
+# every package is already present. Run as root (CI and the dev machines are).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ccache pkg-config
+  libgtest-dev googletest libbenchmark-dev
+  libboost-program-options-dev
+  verilator libsystemc-dev
+  yosys iverilog z3
+  nextpnr-ice40 fpga-icestorm
+  gtkwave
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
