@@ -1,0 +1,32 @@
+// Assembler: kernel source (docs/isa.md, "Assembly syntax") -> Module.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "isa/module.h"
+
+namespace baresm::isa {
+
+struct Diagnostic {
+  std::string file;
+  int line = 0;    // 1-based
+  int column = 0;  // 1-based
+  std::string message;
+  std::string source_line;
+  // "file:line:col: error: message\n<source line>\n<caret>"
+  std::string format() const;
+};
+
+struct AsmResult {
+  bool ok() const { return diagnostics.empty(); }
+  Module module;
+  std::vector<Diagnostic> diagnostics;  // every error in the file, in order
+  std::string format_errors() const;
+};
+
+AsmResult assemble(std::string_view source, std::string_view filename);
+AsmResult assemble_file(const std::string& path);
+
+}  // namespace baresm::isa

@@ -1,0 +1,145 @@
+// The golden functional model: runs one launch of a kernel over device memory
+// with the SIMT semantics of docs/isa.md. It is what every other backend (the
+// verilated RTL, the FPGA board) is compared against.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "isa/isa.h"
+
+namespace baresm::iss {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// Flat byte-addressed device memory [0, size).
+class DeviceMemory {
+ public:
+  explicit DeviceMemory(uint32_t size) : bytes_(size, 0) {}
+  uint32_t size() const { return uint32_t(bytes_.size()); }
+  bool contains(uint32_t addr, uint32_t len) const {
+    return uint64_t(addr) + len <= bytes_.size();
+  }
+  // Out-of-range accesses are programming errors of the caller: they throw
+  // std::out_of_range (the kernel-visible checks are the launch's windows).
+  void read(uint32_t addr, void* dst, uint32_t len) const;
+  void write(uint32_t addr, const void* src, uint32_t len);
+  uint32_t read32(uint32_t addr) const;
+  void write32(uint32_t addr, uint32_t value);
+  std::vector<uint8_t>& bytes() { return bytes_; }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+// A range of device memory a launch may touch with global loads/stores/atomics.
+struct Window {
+  uint32_t base = 0;
+  uint32_t size = 0;
+};
+
+struct LaunchParams {
+  uint32_t entry_pc = 0;   // device address of the kernel's first instruction
+  uint32_t code_base = 0;  // instructions may be fetched from [code_base, code_base+code_size)
+  uint32_t code_size = 0;
+  Dim3 grid, block;
+  uint32_t param_addr = 0;  // device address of the packed parameter buffer
+  uint32_t param_size = 0;
+  uint32_t regs_per_thread = isa::kMaxRegsPerThread;
+  uint32_t shared_bytes = 0;
+  std::vector<Window> windows;
+  uint64_t instr_budget = 0;  // watchdog: warp-instructions per launch; 0 = none
+  uint32_t smid = 0;
+};
+
+enum class FaultKind : uint8_t {
+  NONE = 0,
+  ILLEGAL_INSTR,
+  INVALID_PC,
+  OUT_OF_WINDOW,
+  MISALIGNED,
+  TRAP,
+  STACK_OVERFLOW,
+  BARRIER_DEADLOCK,
+  WATCHDOG,
+};
+const char* fault_kind_name(FaultKind k);  // "OUT_OF_WINDOW", ...
+
+struct FaultInfo {
+  FaultKind kind = FaultKind::NONE;
+  Dim3 cta{0, 0, 0};          // CTA coordinates
+  uint32_t warp = 0;          // warp index inside the CTA
+  uint32_t lane = 0;
+  uint32_t pc = 0;            // device address of the faulting instruction
+  uint32_t addr = 0;          // memory address for OUT_OF_WINDOW / MISALIGNED
+  uint64_t waiting_warps = 0; // BARRIER_DEADLOCK: bit w = warp w of the CTA waits
+  std::string detail;         // human-readable, e.g. "warp 1 at bar 1, warp 0 at bar 0"
+  bool ok() const { return kind == FaultKind::NONE; }
+  std::string describe() const;  // one-line report
+};
+
+struct LaunchStats {
+  uint64_t warp_instrs = 0;    // retired warp-instructions (guard-false ones included)
+  uint64_t thread_instrs = 0;  // lanes with a true guard, summed
+  uint64_t ctas = 0;
+  uint64_t divergent_branches = 0;
+  uint64_t barriers = 0;       // barrier releases
+};
+
+struct LaunchResult {
+  FaultInfo fault;
+  LaunchStats stats;
+  bool ok() const { return fault.ok(); }
+};
+
+// One retired warp-instruction, for lockstep co-simulation and tracing.
+struct StoreRecord {
+  bool shared = false;
+  uint32_t addr = 0;
+  uint8_t size = 0;   // bytes
+  uint32_t value = 0;
+  uint8_t lane = 0;
+};
+struct RetireEvent {
+  uint32_t cta_linear = 0;
+  uint32_t warp = 0;
+  uint32_t pc = 0;
+  isa::Instr instr;
+  uint32_t warp_mask = 0;  // lanes of the executing stack entry
+  uint32_t exec_mask = 0;  // ... whose guard was true
+  bool wrote_reg = false;
+  uint8_t rd = 0;
+  std::array<uint32_t, 32> reg_values{};  // valid for lanes in exec_mask
+  bool wrote_pred = false;
+  uint8_t pd = 0;
+  uint32_t pred_values = 0;  // bit per lane, valid for lanes in exec_mask
+  std::vector<StoreRecord> stores;  // in lane order; atomics included
+};
+
+struct ModelConfig {
+  uint32_t stack_depth = 16;  // reconvergence-stack entries per warp (D)
+  uint32_t smid = 0;
+};
+
+class FunctionalModel {
+ public:
+  FunctionalModel(DeviceMemory& mem, ModelConfig cfg = {});
+  // Runs the whole grid. CTAs run one after another in linear order (x fastest);
+  // the warps of a CTA interleave one instruction at a time in warp order.
+  LaunchResult run(const LaunchParams& p);
+  void set_retire_callback(std::function<void(const RetireEvent&)> cb) { retire_cb_ = std::move(cb); }
+
+ private:
+  DeviceMemory& mem_;
+  ModelConfig cfg_;
+  std::function<void(const RetireEvent&)> retire_cb_;
+};
+
+}  // namespace baresm::iss

@@ -1,0 +1,81 @@
+// The .bsm module format: what the assembler writes and the loader reads.
+// Layout and field meanings: docs/module-format.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace baresm::isa {
+
+constexpr uint32_t kModuleMagic = 0x004D5342;  // "BSM\0" little-endian
+constexpr uint16_t kModuleVersionMajor = 1;
+constexpr uint16_t kModuleVersionMinor = 0;
+
+struct ParamInfo {
+  std::string name;
+  uint32_t offset = 0;  // byte offset in the parameter buffer
+  uint32_t size = 0;
+  uint32_t align = 0;
+};
+
+struct KernelInfo {
+  std::string name;
+  uint32_t entry = 0;       // byte offset of the first instruction in the code
+  uint32_t code_bytes = 0;  // bytes of code belonging to this kernel
+  uint32_t regs = 0;        // registers per thread
+  uint32_t shared_bytes = 0;
+  uint32_t param_bytes = 0;  // size of the packed parameter buffer
+  std::vector<ParamInfo> params;
+};
+
+struct LineEntry {
+  uint32_t pc = 0;  // byte offset in the code
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+// What a module needs from the device it runs on.
+struct ModuleTarget {
+  uint32_t arch_id = 0;
+  uint32_t max_regs = 0;          // most registers any kernel needs
+  uint32_t max_shared_bytes = 0;  // most shared memory any kernel needs
+};
+
+struct Module {
+  uint16_t version_major = kModuleVersionMajor;
+  uint16_t version_minor = kModuleVersionMinor;
+  ModuleTarget target;
+  std::string source_name;  // file the code was assembled from (diagnostics)
+  std::vector<KernelInfo> kernels;
+  std::vector<uint64_t> code;  // instruction words
+  std::vector<LineEntry> lines;
+
+  const KernelInfo* find_kernel(const std::string& name) const;
+  // Source line for a code byte offset, or nullptr.
+  const LineEntry* line_for(uint32_t pc) const;
+};
+
+// The limits of the device a module is loaded on.
+struct DeviceLimits {
+  uint32_t arch_id = 0;
+  uint32_t max_regs_per_thread = 0;
+  uint32_t max_shared_per_cta = 0;
+};
+
+enum class LoadStatus { OK, INVALID_IMAGE, NO_BINARY_FOR_DEVICE };
+const char* load_status_name(LoadStatus s);  // "INVALID_IMAGE", ...
+
+struct LoadResult {
+  LoadStatus status = LoadStatus::OK;
+  std::string message;  // why, when status != OK
+  Module module;
+};
+
+std::vector<uint8_t> write_module(const Module& m);
+// Never crashes or throws on any input. With limits, also rejects modules the
+// device cannot run (NO_BINARY_FOR_DEVICE).
+LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* limits = nullptr);
+LoadResult read_module_file(const std::string& path, const DeviceLimits* limits = nullptr);
+
+}  // namespace baresm::isa
