@@ -22,6 +22,9 @@ test: build
 demo: build
 	@$(BUILD)/sim/baresm run --all
 
+lint: deps
+	@scripts/lint.sh
+
 clean:
 	rm -rf $(BUILD)
 
