@@ -132,10 +132,17 @@ std::optional<Instr> decode(uint64_t w) {
     uint32_t imm20 = uint32_t(w >> 44) & 0xFFFFF;
     in.imm = (imm20 & 0x80000) ? (imm20 | 0xFFF00000u) : imm20;
   }
-  if (!mod_valid(info->mod_kind, in.mod)) return std::nullopt;
+  // SEL and S2R have no dot-suffixes but keep operands in mod: pc/!pc and the
+  // special-register id.
+  if (info->op == Op::S2R) {
+    if (in.mod >= SR_COUNT) return std::nullopt;
+  } else if (info->op == Op::SEL) {
+    if (in.mod > 15) return std::nullopt;
+  } else if (!mod_valid(info->mod_kind, in.mod)) {
+    return std::nullopt;
+  }
   if (in.bimm && !(info->flags & (F_BIMM_OK | F_BIMM_ALWAYS))) return std::nullopt;
   if (!in.bimm && (info->flags & F_BIMM_ALWAYS)) return std::nullopt;
-  if (info->op == Op::S2R && in.mod >= SR_COUNT) return std::nullopt;
   return in;
 }
 
