@@ -96,7 +96,11 @@ struct LaunchStats {
 struct LaunchResult {
   FaultInfo fault;
   LaunchStats stats;
-  bool ok() const { return fault.ok(); }
+  // The launch itself was invalid (host-side error: bad dimensions, register
+  // count, code or parameter range outside memory, ...); nothing ran.
+  bool launch_error = false;
+  std::string launch_error_message;
+  bool ok() const { return fault.ok() && !launch_error; }
 };
 
 // One retired warp-instruction, for lockstep co-simulation and tracing.
