@@ -8,9 +8,18 @@
 
 namespace baresm::isa {
 
-// One instruction as assembly text, e.g. "@!P1 BRA L_0x40;". pc is the byte
+// One instruction as assembly text, e.g. "@!P1 BRA L_0040;". pc is the byte
 // offset of the instruction, used to resolve branch targets to labels.
 std::string disassemble_instr(const Instr& in, uint32_t pc);
+
+struct DisasmOptions {
+  // Emit `.loc line, col` wherever the line table differs from where the text
+  // itself puts an instruction, so the text reassembles byte-identically.
+  // Off: a plain listing for people.
+  bool line_info = true;
+};
+
 std::string disassemble(const Module& m);
+std::string disassemble(const Module& m, const DisasmOptions& opts);
 
 }  // namespace baresm::isa
