@@ -106,29 +106,537 @@ module baresm_lsu #(
   output logic [31:0]                      gmem_reqs_o    // memory requests issued, cumulative
 );
 
-  // Interface stub: the implementation follows.
-  assign req_ready_o = 1'b0;
-  assign cpl_valid_o = 1'b0;
-  assign cpl_warp_o = '0;
-  assign cpl_rd_o = '0;
-  assign cpl_mask_o = '0;
-  assign cpl_we_o = 1'b0;
-  assign cpl_data_o = '0;
-  assign cpl_fault_o = 1'b0;
-  assign cpl_fault_kind_o = '0;
-  assign cpl_fault_lane_o = '0;
-  assign cpl_fault_addr_o = '0;
-  assign mem_req_valid_o = 1'b0;
-  assign mem_req_id_o = '0;
-  assign mem_req_addr_o = '0;
-  assign mem_req_op_o = '0;
-  assign mem_req_amo_o = '0;
-  assign mem_req_wdata_o = '0;
-  assign mem_req_wstrb_o = '0;
+  localparam int BankW = $clog2(NumBanks);
+  localparam int Rows = SharedBytes / (4 * NumBanks);
+  localparam int RowW = (Rows > 1) ? $clog2(Rows) : 1;
+  localparam int LineW = $clog2(MemLineBytes);
+  localparam int NumIds = 1 << MemIdWidth;
+
+  localparam logic [1:0] SPACE_GLOBAL = 2'd0;
+  localparam logic [1:0] SPACE_SHARED = 2'd1;
+  localparam logic [1:0] SPACE_PARAM = 2'd2;
+  localparam logic [1:0] MEM_READ = 2'd0;
+  localparam logic [1:0] MEM_WRITE = 2'd1;
+  localparam logic [1:0] MEM_ATOMIC = 2'd2;
+
+  // A naturally aligned access of 1, 2 or 4 bytes at byte offset off of a
+  // 32-bit word: the loaded value, zero- or sign-extended.
+  function automatic logic [31:0] load_extend(input logic [31:0] word, input logic [1:0] off,
+                                              input logic [1:0] size_log2, input logic sign);
+    logic [31:0] s;
+    s = word >> {off, 3'b000};
+    case (size_log2)
+      2'd0:    load_extend = {{24{sign & s[7]}}, s[7:0]};
+      2'd1:    load_extend = {{16{sign & s[15]}}, s[15:0]};
+      default: load_extend = s;
+    endcase
+  endfunction
+
+  // ==========================================================================
+  // Stage A: the instruction being executed (one at a time). a_acc_q starts
+  // as the store data / atomic b and collects each lane's result as it comes.
+  // ==========================================================================
+  logic                 a_valid_q;
+  logic [6:0]           a_op_q;
+  logic [7:0]           a_mod_q;
+  logic [WarpIdW-1:0]   a_warp_q;
+  logic [5:0]           a_rd_q;
+  logic [31:0]          a_mask_q;
+  logic [32*32-1:0]     a_addr_q;
+  logic [32*32-1:0]     a_acc_q;
+  logic [32*32-1:0]     a_swap_q;
+  logic [31:0]          a_sbase_q;
+  logic [31:0]          a_ssize_q;
+  logic [31:0]          a_pend_q;    // lanes not yet sent to shared memory / the port
+  logic                 a_phase_q;   // ATOMS: 0 read pass, 1 write back
+
+  logic a_lds, a_sts, a_atoms, a_ldg, a_ldc, a_stg, a_atomg;
+  logic a_shared, a_gport, a_is_load, a_is_atom;
+  logic [1:0] a_space;
+  logic [1:0] a_size;
+  logic       a_sign;
+
+  assign a_lds = a_op_q == baresm_isa_pkg::OP_LDS;
+  assign a_sts = a_op_q == baresm_isa_pkg::OP_STS;
+  assign a_atoms = a_op_q == baresm_isa_pkg::OP_ATOMS;
+  assign a_ldg = a_op_q == baresm_isa_pkg::OP_LDG;
+  assign a_ldc = a_op_q == baresm_isa_pkg::OP_LDC;
+  assign a_stg = a_op_q == baresm_isa_pkg::OP_STG;
+  assign a_atomg = a_op_q == baresm_isa_pkg::OP_ATOMG;
+  assign a_shared = a_lds | a_sts | a_atoms;
+  assign a_gport = a_ldg | a_ldc | a_stg | a_atomg;
+  assign a_is_load = a_lds | a_ldg | a_ldc;
+  assign a_is_atom = a_atoms | a_atomg;
+  assign a_space = a_shared ? SPACE_SHARED : a_ldc ? SPACE_PARAM : SPACE_GLOBAL;
+  // LDW 0/1 U8/S8, 2/3 U16/S16, 4 32; STW 0, 2, 4; atomics are 32-bit.
+  assign a_size = (a_is_atom | a_mod_q[2]) ? 2'd2 : a_mod_q[1] ? 2'd1 : 2'd0;
+  assign a_sign = a_is_load & a_mod_q[0] & ~a_mod_q[2];
+
+  // ---- fault check: all active lanes, before anything is accessed ----------
+  logic        flt;
+  logic [3:0]  flt_kind;
+  logic [4:0]  flt_lane;
+  logic [31:0] flt_addr;
+
+  baresm_lsu_check #(
+    .NumWindows(NumWindows)
+  ) u_check (
+    .space_i     (a_space),
+    .size_log2_i (a_size),
+    .mask_i      (a_valid_q ? a_mask_q : 32'd0),
+    .addr_i      (a_addr_q),
+    .smem_size_i (a_ssize_q),
+    .param_size_i(param_size_i),
+    .win_base_i  (win_base_i),
+    .win_size_i  (win_size_i),
+    .fault_o     (flt),
+    .kind_o      (flt_kind),
+    .lane_o      (flt_lane),
+    .addr_o      (flt_addr)
+  );
+
+  // Physical addresses: shared offsets are relative to the CTA's region,
+  // param offsets to the parameter buffer.
+  logic [31:0]      a_offset;
+  logic [32*32-1:0] a_phys;
+  assign a_offset = a_shared ? a_sbase_q : a_ldc ? param_base_i : 32'd0;
+  always_comb begin
+    for (int i = 0; i < 32; i++) a_phys[32*i +: 32] = a_addr_q[32*i +: 32] + a_offset;
+  end
+
+  // ==========================================================================
+  // Shared memory: one pass per cycle. In a pass each bank serves the word of
+  // its lowest pending lane, and every pending lane on that same word
+  // (broadcast for loads, merged bytes for stores). ATOMS serve one lane per
+  // bank per pass (read, then write back the next cycle) so that lanes on the
+  // same word are applied one after another in lane order.
+  // ==========================================================================
+  logic [32*BankW-1:0] lane_bank;
+  logic [32*RowW-1:0]  lane_row;
+  always_comb begin
+    for (int i = 0; i < 32; i++) begin
+      lane_bank[BankW*i +: BankW] = a_phys[32*i + 2 +: BankW];
+      lane_row[RowW*i +: RowW] = a_phys[32*i + 2 + BankW +: RowW];
+    end
+  end
+
+  logic [31:0] s_served;  // lanes this pass would serve
+  always_comb begin
+    logic            found;
+    logic [4:0]      lead;
+    logic [RowW-1:0] lead_row;
+    found = 1'b0;
+    lead = '0;
+    lead_row = '0;
+    s_served = '0;
+    for (int i = 0; i < 32; i++) begin
+      found = 1'b0;
+      lead = '0;
+      lead_row = '0;
+      for (int j = 0; j < 32; j++) begin
+        if (j <= i && !found && a_pend_q[j] &&
+            lane_bank[BankW*j +: BankW] == lane_bank[BankW*i +: BankW]) begin
+          found = 1'b1;
+          lead = 5'(j);
+          lead_row = lane_row[RowW*j +: RowW];
+        end
+      end
+      s_served[i] = a_pend_q[i] &&
+                    (a_atoms ? (lead == 5'(i)) : (lead_row == lane_row[RowW*i +: RowW]));
+    end
+  end
+
+  logic        pass_en;     // a pass (read, write, or ATOMS read) goes out this cycle
+  logic        atom_wb;     // ATOMS write-back cycle
+  logic [31:0] served;
+  assign pass_en = a_valid_q && a_shared && !flt && (a_pend_q != 32'd0) &&
+                   !(a_atoms && a_phase_q);
+  assign atom_wb = a_valid_q && a_atoms && a_phase_q;
+  assign served = pass_en ? s_served : 32'd0;
+
+  // ATOMS read pass -> write-back: which lane each bank serves.
+  logic [NumBanks-1:0]      at_en_q, at_en_d;
+  logic [NumBanks*5-1:0]    at_lane_q, at_lane_d;
+  logic [NumBanks*RowW-1:0] at_row_q, at_row_d;
+
+  logic [NumBanks-1:0]      bank_en, bank_we;
+  logic [NumBanks*RowW-1:0] bank_row;
+  logic [NumBanks*4-1:0]    bank_be;
+  logic [NumBanks*32-1:0]   bank_wdata;
+  logic [NumBanks*32-1:0]   bank_rdata;
+  logic [NumBanks*32-1:0]   amo_new;
+
+  for (genvar b = 0; b < NumBanks; b++) begin : g_amo
+    baresm_lsu_amo u_amo (
+      .amo_i (a_mod_q[4:0]),
+      .old_i (bank_rdata[32*b +: 32]),
+      .b_i   (a_acc_q[32*at_lane_q[5*b +: 5] +: 32]),
+      .c_i   (a_swap_q[32*at_lane_q[5*b +: 5] +: 32]),
+      .new_o (amo_new[32*b +: 32])
+    );
+  end
+
+  always_comb begin
+    logic [3:0]  be;
+    logic [31:0] d;
+    be = '0;
+    d = '0;
+    bank_en = '0;
+    bank_we = '0;
+    bank_row = '0;
+    bank_be = '0;
+    bank_wdata = '0;
+    at_en_d = '0;
+    at_lane_d = '0;
+    at_row_d = '0;
+    if (atom_wb) begin
+      bank_en = at_en_q;
+      bank_we = at_en_q;
+      bank_row = at_row_q;
+      bank_be = '1;
+      bank_wdata = amo_new;
+    end else begin
+      for (int b = 0; b < NumBanks; b++) begin
+        for (int i = 0; i < 32; i++) begin
+          be = (a_size == 2'd0) ? 4'b0001 : (a_size == 2'd1) ? 4'b0011 : 4'b1111;
+          be = be << a_phys[32*i +: 2];
+          d = a_acc_q[32*i +: 32] << {a_phys[32*i +: 2], 3'b000};
+          if (served[i] && lane_bank[BankW*i +: BankW] == BankW'(b)) begin
+            // All lanes a bank serves in one pass share its row: OR them.
+            bank_en[b] = 1'b1;
+            bank_row[RowW*b +: RowW] = bank_row[RowW*b +: RowW] | lane_row[RowW*i +: RowW];
+            at_en_d[b] = 1'b1;
+            at_lane_d[5*b +: 5] = at_lane_d[5*b +: 5] | 5'(i);
+            if (a_sts) begin
+              bank_we[b] = 1'b1;
+              for (int k = 0; k < 4; k++) begin
+                if (be[k]) begin  // a higher lane overwrites a lower one's byte
+                  bank_be[4*b + k] = 1'b1;
+                  bank_wdata[32*b + 8*k +: 8] = d[8*k +: 8];
+                end
+              end
+            end
+          end
+        end
+      end
+      at_row_d = bank_row;
+    end
+  end
+
+  baresm_smem #(
+    .NumBanks   (NumBanks),
+    .SharedBytes(SharedBytes),
+    .Rows       (Rows),
+    .RowW       (RowW)
+  ) u_smem (
+    .clk_i       (clk_i),
+    .bank_en_i   (bank_en),
+    .bank_we_i   (bank_we),
+    .bank_row_i  (bank_row),
+    .bank_be_i   (bank_be),
+    .bank_wdata_i(bank_wdata),
+    .bank_rdata_o(bank_rdata)
+  );
+
+  // Read-data stage: what each lane of the previous cycle's load pass takes.
+  logic                rd_valid_q, rd_valid_d;
+  logic [31:0]         rd_served_q;
+  logic [32*BankW-1:0] rd_bank_q;
+  logic [32*2-1:0]     rd_off_q, rd_off_d;
+  logic [1:0]          rd_size_q;
+  logic                rd_sign_q;
+  logic                rd_to_d_q, rd_to_d_d;  // its instruction has left stage A
+  logic [32*32-1:0]    rd_val;
+
+  assign rd_valid_d = pass_en && a_lds;
+  always_comb begin
+    for (int i = 0; i < 32; i++) rd_off_d[2*i +: 2] = a_phys[32*i +: 2];
+  end
+  always_comb begin
+    for (int i = 0; i < 32; i++) begin
+      rd_val[32*i +: 32] = load_extend(bank_rdata[32*rd_bank_q[BankW*i +: BankW] +: 32],
+                                       rd_off_q[2*i +: 2], rd_size_q, rd_sign_q);
+    end
+  end
+
+  // ==========================================================================
+  // Global memory port: the coalescer forms one request per cycle at most,
+  // held in flops until accepted; ids index the table of outstanding
+  // requests (which lanes each one serves).
+  // ==========================================================================
+  logic [31:0]              co_match;
+  logic [31:0]              co_addr;
+  logic [MemLineBytes*8-1:0] co_wdata;
+  logic [MemLineBytes-1:0]  co_wstrb;
+
+  baresm_coalescer #(
+    .MemLineBytes(MemLineBytes)
+  ) u_coalescer (
+    .pend_i      (a_pend_q),
+    .addr_i      (a_phys),
+    .data_i      (a_acc_q),
+    .swap_i      (a_swap_q),
+    .size_log2_i (a_size),
+    .atomic_i    (a_atomg),
+    .match_o     (co_match),
+    .addr_o      (co_addr),
+    .wdata_o     (co_wdata),
+    .wstrb_o     (co_wstrb)
+  );
+
+  logic [NumIds-1:0]        busy_q, busy_d;
+  logic [NumIds*32-1:0]     id_lanes_q, id_lanes_d;
+  logic [MemIdWidth-1:0]    free_id;
+  logic                     have_free;
+  logic                     mreq_valid_q;
+  logic [MemIdWidth-1:0]    mreq_id_q;
+  logic [31:0]              mreq_addr_q;
+  logic [1:0]               mreq_op_q;
+  logic [4:0]               mreq_amo_q;
+  logic [MemLineBytes*8-1:0] mreq_wdata_q;
+  logic [MemLineBytes-1:0]  mreq_wstrb_q;
+  logic                     req_load;   // a new request enters the request flops
+  logic                     rsp_hit;    // a response of an outstanding request
+  logic [31:0]              rsp_lanes;
+
+  always_comb begin
+    free_id = '0;
+    have_free = 1'b0;
+    for (int k = NumIds - 1; k >= 0; k--) begin
+      if (!busy_q[k]) begin
+        free_id = MemIdWidth'(k);
+        have_free = 1'b1;
+      end
+    end
+  end
+
+  assign req_load = a_valid_q && a_gport && !flt && (a_pend_q != 32'd0) && have_free &&
+                    (!mreq_valid_q || mem_req_ready_i);
+  assign rsp_hit = mem_rsp_valid_i && busy_q[mem_rsp_id_i];
+  assign rsp_lanes = id_lanes_q[32*mem_rsp_id_i +: 32];
+
+  always_comb begin
+    busy_d = busy_q;
+    id_lanes_d = id_lanes_q;
+    if (rsp_hit) busy_d[mem_rsp_id_i] = 1'b0;
+    if (req_load) begin
+      busy_d[free_id] = 1'b1;
+      id_lanes_d[32*free_id +: 32] = co_match;
+    end
+  end
+
+  // ==========================================================================
+  // Stage A bookkeeping: results, pending lanes, completion.
+  // ==========================================================================
+  logic [32*32-1:0] a_acc_m;  // a_acc_q with this cycle's results merged
+  always_comb begin
+    logic [31:0] w;
+    w = '0;
+    a_acc_m = a_acc_q;
+    if (rd_valid_q && !rd_to_d_q) begin
+      for (int i = 0; i < 32; i++) begin
+        if (rd_served_q[i]) a_acc_m[32*i +: 32] = rd_val[32*i +: 32];
+      end
+    end
+    if (atom_wb) begin
+      for (int i = 0; i < 32; i++) begin
+        for (int b = 0; b < NumBanks; b++) begin
+          if (at_en_q[b] && at_lane_q[5*b +: 5] == 5'(i)) a_acc_m[32*i +: 32] = bank_rdata[32*b +: 32];
+        end
+      end
+    end
+    if (rsp_hit && !a_stg) begin
+      for (int i = 0; i < 32; i++) begin
+        w = mem_rsp_rdata_i[32*a_phys[32*i + 2 +: LineW - 2] +: 32];
+        if (rsp_lanes[i]) begin
+          a_acc_m[32*i +: 32] = a_atomg ? mem_rsp_rdata_i[31:0]
+                                        : load_extend(w, a_phys[32*i +: 2], a_size, a_sign);
+        end
+      end
+    end
+  end
+
+  logic a_done;     // the instruction has nothing left to do in stage A
+  always_comb begin
+    if (flt || !(a_shared || a_gport)) a_done = 1'b1;
+    else if (a_atoms) a_done = (a_pend_q == 32'd0);
+    else if (a_shared) a_done = ((a_pend_q & ~served) == 32'd0);
+    else a_done = (a_pend_q == 32'd0) && (busy_q == '0);
+  end
+
+  // Stage D: completion info, waiting for the last load pass's data.
+  logic                d_valid_q;
+  logic [WarpIdW-1:0]  d_warp_q;
+  logic [5:0]          d_rd_q;
+  logic [31:0]         d_mask_q;
+  logic                d_we_q, d_fault_q;
+  logic [3:0]          d_kind_q;
+  logic [4:0]          d_lane_q;
+  logic [31:0]         d_faddr_q;
+  logic [32*32-1:0]    d_data_q, d_data_m;
+  // Stage C: the completion presented on cpl_*.
+  logic                c_valid_q;
+  logic [WarpIdW-1:0]  c_warp_q;
+  logic [5:0]          c_rd_q;
+  logic [31:0]         c_mask_q;
+  logic                c_we_q, c_fault_q;
+  logic [3:0]          c_kind_q;
+  logic [4:0]          c_lane_q;
+  logic [31:0]         c_faddr_q;
+  logic [32*32-1:0]    c_data_q;
+
+  logic d_move, d_free, a_release, accept;
+  assign d_move = d_valid_q && (!c_valid_q || cpl_ready_i);
+  assign d_free = !d_valid_q || d_move;
+  assign a_release = a_valid_q && a_done && d_free;
+  assign req_ready_o = !a_valid_q || a_release;
+  assign accept = req_valid_i && req_ready_o;
+  assign rd_to_d_d = a_release && rd_valid_d;
+
+  always_comb begin
+    d_data_m = d_data_q;
+    if (rd_valid_q && rd_to_d_q) begin
+      for (int i = 0; i < 32; i++) begin
+        if (rd_served_q[i]) d_data_m[32*i +: 32] = rd_val[32*i +: 32];
+      end
+    end
+  end
+
+  // Control flops.
+  logic [31:0] passes_q, greqs_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_valid_q <= 1'b0;
+      a_pend_q <= '0;
+      a_phase_q <= 1'b0;
+      at_en_q <= '0;
+      rd_valid_q <= 1'b0;
+      rd_to_d_q <= 1'b0;
+      busy_q <= '0;
+      mreq_valid_q <= 1'b0;
+      d_valid_q <= 1'b0;
+      c_valid_q <= 1'b0;
+      passes_q <= '0;
+      greqs_q <= '0;
+    end else begin
+      if (accept) begin
+        a_valid_q <= 1'b1;
+        a_pend_q <= req_mask_i;
+        a_phase_q <= 1'b0;
+      end else begin
+        if (a_release) a_valid_q <= 1'b0;
+        a_pend_q <= a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
+        if (pass_en && a_atoms) a_phase_q <= 1'b1;
+        else if (atom_wb) a_phase_q <= 1'b0;
+      end
+      at_en_q <= (pass_en && a_atoms) ? at_en_d : '0;
+      rd_valid_q <= rd_valid_d;
+      rd_to_d_q <= rd_to_d_d;
+      busy_q <= busy_d;
+      if (req_load) mreq_valid_q <= 1'b1;
+      else if (mem_req_ready_i) mreq_valid_q <= 1'b0;
+      if (a_release) begin
+        d_valid_q <= 1'b1;
+      end else begin
+        if (d_move) d_valid_q <= 1'b0;
+      end
+      if (d_move) c_valid_q <= 1'b1;
+      else if (cpl_ready_i) c_valid_q <= 1'b0;
+      if (pass_en) passes_q <= passes_q + 32'd1;
+      if (mem_req_valid_o && mem_req_ready_i) greqs_q <= greqs_q + 32'd1;
+    end
+  end
+
+  // Data flops (no reset: qualified by the valid bits above).
+  always_ff @(posedge clk_i) begin
+    if (accept) begin
+      a_op_q <= req_op_i;
+      a_mod_q <= req_mod_i;
+      a_warp_q <= req_warp_i;
+      a_rd_q <= req_rd_i;
+      a_mask_q <= req_mask_i;
+      a_addr_q <= req_addr_i;
+      a_acc_q <= req_data_i;
+      a_swap_q <= req_swap_i;
+      a_sbase_q <= req_smem_base_i;
+      a_ssize_q <= req_smem_size_i;
+    end else begin
+      a_acc_q <= a_acc_m;
+    end
+    if (pass_en && a_atoms) begin
+      at_lane_q <= at_lane_d;
+      at_row_q <= at_row_d;
+    end
+    if (rd_valid_d) begin
+      rd_served_q <= served;
+      rd_bank_q <= lane_bank;
+      rd_off_q <= rd_off_d;
+      rd_size_q <= a_size;
+      rd_sign_q <= a_sign;
+    end
+    id_lanes_q <= id_lanes_d;
+    if (req_load) begin
+      mreq_id_q <= free_id;
+      mreq_addr_q <= co_addr;
+      mreq_op_q <= a_atomg ? MEM_ATOMIC : a_stg ? MEM_WRITE : MEM_READ;
+      mreq_amo_q <= a_mod_q[4:0];
+      mreq_wdata_q <= a_stg | a_atomg ? co_wdata : '0;
+      mreq_wstrb_q <= a_stg ? co_wstrb : '0;
+    end
+    if (a_release) begin
+      d_warp_q <= a_warp_q;
+      d_rd_q <= a_rd_q;
+      d_mask_q <= a_mask_q;
+      d_we_q <= (a_is_load || a_is_atom) && !flt;
+      d_fault_q <= flt;
+      d_kind_q <= flt_kind;
+      d_lane_q <= flt_lane;
+      d_faddr_q <= flt_addr;
+      d_data_q <= a_acc_m;
+    end else begin
+      d_data_q <= d_data_m;
+    end
+    if (d_move) begin
+      c_warp_q <= d_warp_q;
+      c_rd_q <= d_rd_q;
+      c_mask_q <= d_mask_q;
+      c_we_q <= d_we_q;
+      c_fault_q <= d_fault_q;
+      c_kind_q <= d_kind_q;
+      c_lane_q <= d_lane_q;
+      c_faddr_q <= d_faddr_q;
+      c_data_q <= d_data_m;
+    end
+  end
+
+  // ---- outputs --------------------------------------------------------------
+  assign cpl_valid_o = c_valid_q;
+  assign cpl_warp_o = c_warp_q;
+  assign cpl_rd_o = c_rd_q;
+  assign cpl_mask_o = c_mask_q;
+  assign cpl_we_o = c_we_q;
+  assign cpl_data_o = c_data_q;
+  assign cpl_fault_o = c_fault_q;
+  assign cpl_fault_kind_o = c_kind_q;
+  assign cpl_fault_lane_o = c_lane_q;
+  assign cpl_fault_addr_o = c_faddr_q;
+
+  assign mem_req_valid_o = mreq_valid_q;
+  assign mem_req_id_o = mreq_id_q;
+  assign mem_req_addr_o = mreq_addr_q;
+  assign mem_req_op_o = mreq_op_q;
+  assign mem_req_amo_o = mreq_amo_q;
+  assign mem_req_wdata_o = mreq_wdata_q;
+  assign mem_req_wstrb_o = mreq_wstrb_q;
   assign mem_rsp_ready_o = 1'b1;
-  assign idle_o = 1'b1;
-  assign smem_passes_o = '0;
-  assign gmem_reqs_o = '0;
+
+  assign idle_o = !a_valid_q && !d_valid_q && !c_valid_q;
+  assign smem_passes_o = passes_q;
+  assign gmem_reqs_o = greqs_q;
+
+  // Address bits the shared-memory map and the line offsets do not use.
+  logic unused_bits;
+  assign unused_bits = ^{a_mod_q[7:5], a_phys};
 
 endmodule
 

@@ -1,0 +1,79 @@
+// baresm_lsu_check: the fault check of one warp memory instruction, for all
+// active lanes at once, before any access is made (docs/isa.md, Faults).
+// Per lane, misalignment is checked before the window; the lowest faulting
+// lane is reported with its kind and effective address. Combinational.
+`default_nettype none
+
+module baresm_lsu_check #(
+  parameter int NumWindows = 4
+) (
+  input  logic [1:0]                    space_i,      // SPACE_GLOBAL/SHARED/PARAM
+  input  logic [1:0]                    size_log2_i,  // 0: 1 byte, 1: 2, 2: 4
+  input  logic [31:0]                   mask_i,
+  input  logic [32*32-1:0]              addr_i,       // effective addresses
+  input  logic [31:0]                   smem_size_i,
+  input  logic [31:0]                   param_size_i,
+  input  logic [32*NumWindows-1:0]      win_base_i,
+  input  logic [32*NumWindows-1:0]      win_size_i,
+  output logic                          fault_o,
+  output logic [3:0]                    kind_o,       // iss::FaultKind numbering
+  output logic [4:0]                    lane_o,
+  output logic [31:0]                   addr_o
+);
+
+  localparam logic [1:0] SPACE_GLOBAL = 2'd0;
+  localparam logic [1:0] SPACE_SHARED = 2'd1;
+  localparam logic [3:0] FAULT_OUT_OF_WINDOW = 4'd3;
+  localparam logic [3:0] FAULT_MISALIGNED = 4'd4;
+
+  logic [31:0] misaligned;
+  logic [31:0] outside;
+
+  // Sizes and ends in 33 bits: an access running past 2**32 is outside.
+  always_comb begin
+    logic [31:0] a;
+    logic [32:0] a_end;
+    logic [32:0] limit;
+    logic        in_win;
+    a = '0;
+    a_end = '0;
+    limit = '0;
+    in_win = 1'b0;
+    misaligned = '0;
+    outside = '0;
+    for (int i = 0; i < 32; i++) begin
+      a = addr_i[32*i +: 32];
+      a_end = {1'b0, a} + (33'd1 << size_log2_i);
+      misaligned[i] = (size_log2_i == 2'd1 && a[0]) || (size_log2_i == 2'd2 && a[1:0] != 2'b00);
+      if (space_i == SPACE_GLOBAL) begin
+        in_win = 1'b0;
+        for (int w = 0; w < NumWindows; w++) begin
+          limit = {1'b0, win_base_i[32*w +: 32]} + {1'b0, win_size_i[32*w +: 32]};
+          if (a >= win_base_i[32*w +: 32] && a_end <= limit) in_win = 1'b1;
+        end
+      end else begin
+        limit = {1'b0, (space_i == SPACE_SHARED) ? smem_size_i : param_size_i};
+        in_win = a_end <= limit;
+      end
+      outside[i] = !in_win;
+    end
+  end
+
+  always_comb begin
+    fault_o = 1'b0;
+    kind_o = 4'd0;
+    lane_o = '0;
+    addr_o = '0;
+    for (int i = 31; i >= 0; i--) begin  // the lowest lane is assigned last
+      if (mask_i[i] && (misaligned[i] || outside[i])) begin
+        fault_o = 1'b1;
+        kind_o = misaligned[i] ? FAULT_MISALIGNED : FAULT_OUT_OF_WINDOW;
+        lane_o = 5'(i);
+        addr_o = addr_i[32*i +: 32];
+      end
+    end
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,46 @@
+// baresm_smem: the SM's shared memory, NumBanks banks of 32-bit words.
+// Word w of the memory (byte address 4*w) lives in bank w % NumBanks, row
+// w / NumBanks. Each bank does one access per cycle: a read (data on
+// bank_rdata_o the next cycle, held until the next read of that bank) or a
+// byte-masked write. No reset: contents are undefined until written.
+`default_nettype none
+
+module baresm_smem #(
+  parameter int NumBanks    = 32,
+  parameter int SharedBytes = 16384,
+  parameter int Rows        = SharedBytes / (4 * NumBanks),
+  parameter int RowW        = (Rows > 1) ? $clog2(Rows) : 1
+) (
+  input  logic                     clk_i,
+  input  logic [NumBanks-1:0]      bank_en_i,
+  input  logic [NumBanks-1:0]      bank_we_i,
+  input  logic [NumBanks*RowW-1:0] bank_row_i,
+  input  logic [NumBanks*4-1:0]    bank_be_i,
+  input  logic [NumBanks*32-1:0]   bank_wdata_i,
+  output logic [NumBanks*32-1:0]   bank_rdata_o
+);
+
+  for (genvar b = 0; b < NumBanks; b++) begin : g_bank
+    logic [31:0] mem_q [Rows];
+    logic [31:0] rdata_q;
+    logic [RowW-1:0] row;
+    assign row = bank_row_i[b*RowW +: RowW];
+
+    always_ff @(posedge clk_i) begin
+      if (bank_en_i[b] && bank_we_i[b]) begin
+        for (int k = 0; k < 4; k++) begin
+          if (bank_be_i[b*4 + k]) mem_q[row][8*k +: 8] <= bank_wdata_i[b*32 + 8*k +: 8];
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (bank_en_i[b] && !bank_we_i[b]) rdata_q <= mem_q[row];
+    end
+
+    assign bank_rdata_o[b*32 +: 32] = rdata_q;
+  end
+
+endmodule
+
+`default_nettype wire
