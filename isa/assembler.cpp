@@ -316,7 +316,7 @@ class Assembler {
     auto it = k.labels.find(t.text);
     if (it != k.labels.end())
       fail(t, "duplicate label " + quote(t.text) + " (first defined at line " + std::to_string(it->second.line) + ")");
-    k.labels.emplace(t.text, KernelState::Label{k.count, line_no_, t.col});
+    k.labels.emplace(t.text, KernelState::Label{code_.size(), line_no_, t.col});  // global index
   }
 
   // ---- numbers ------------------------------------------------------------------
