@@ -188,6 +188,7 @@ struct KernelState {
   };
   std::map<std::string, Label> labels;
   int errors = 0;
+  size_t statements = 0;  // instruction statements seen, erroneous ones included
   bool ended = false;
   bool missing_regs_reported = false;
 };
@@ -234,9 +235,9 @@ class Assembler {
       }
     }
     if (cur_ >= 0) {
-      const KernelState& k = kernels_[size_t(cur_)];
-      error_at(k.line, k.col, "kernel " + quote(k.name) + " has no .end");
+      const int k = cur_;
       end_kernel();
+      error_at(kernels_[size_t(k)].line, kernels_[size_t(k)].col, "kernel " + quote(kernels_[size_t(k)].name) + " has no .end", k);
     }
     for (size_t k = 0; k < kernels_.size(); ++k) finish_kernel(k);
     return build();
@@ -332,7 +333,7 @@ class Assembler {
     const Token& t = peek();
     im.text = (neg ? "-" : "") + t.text;
     if (t.kind == Tk::IDENT && t.text == "inf") {
-      if (!allow_float) fail(t, "expected an integer " + what + ", found " + quote(im.text));
+      if (!allow_float) fail(t, "float literal " + quote(im.text) + " is not allowed as " + what);
       next();
       im.is_float = true;
       im.bits = neg ? 0xFF800000u : 0x7F800000u;
@@ -348,7 +349,7 @@ class Assembler {
       return im;
     }
     if (!looks_float(t.text)) fail(t, "malformed number " + quote(t.text));
-    if (!allow_float) fail(t, "expected an integer " + what + ", found " + quote(im.text));
+    if (!allow_float) fail(t, "float literal " + quote(im.text) + " is not allowed as " + what);
     std::string body = t.text;
     if (body.back() == 'f' || body.back() == 'F') body.pop_back();
     // strtof would take hex floats, "inf", "nan": only plain decimal forms here.
@@ -365,7 +366,7 @@ class Assembler {
 
   // An integer in [lo, hi], for directive arguments and small fields.
   int64_t parse_int(const std::string& what, int64_t lo, int64_t hi) {
-    Imm im = parse_imm(what, false);
+    Imm im = parse_imm("a " + what, false);
     if (im.value < lo || im.value > hi)
       fail_at(im.col, what + " " + printable(im.text) + " is out of range (" + std::to_string(lo) + ".." +
                           std::to_string(hi) + ")");
@@ -435,7 +436,7 @@ class Assembler {
     if (!numeric) fail(t, "expected a register or an immediate as operand " + std::to_string(n) + ", found " + describe(t));
     if (!(info.flags & F_BIMM_OK))
       fail(t, std::string(info.mnemonic) + " does not take an immediate as operand " + std::to_string(n));
-    Imm im = parse_imm("immediate", true);
+    Imm im = parse_imm("an immediate", true);
     in->bimm = true;
     in->imm = imm32_of(im, "immediate operand");
   }
@@ -508,7 +509,7 @@ class Assembler {
     return kernels_[size_t(cur_)];
   }
   void need_before_code(const Token& d, const KernelState& k) {
-    if (k.count > 0) fail(d, printable(d.text) + " must come before the first instruction of kernel " + quote(k.name));
+    if (k.statements > 0) fail(d, printable(d.text) + " must come before the first instruction of kernel " + quote(k.name));
   }
 
   void directive() {
@@ -624,6 +625,7 @@ class Assembler {
     const Token first = peek();
     if (cur_ < 0) fail(first, "instruction outside a .kernel");
     KernelState& k = kernels_[size_t(cur_)];
+    k.statements++;
     if (k.regs < 0 && !k.missing_regs_reported) {
       k.missing_regs_reported = true;
       error_at(line_no_, first.col, "kernel " + quote(k.name) + " has no .regs before its first instruction");
@@ -658,7 +660,7 @@ class Assembler {
       }
     }
     const OpInfo* info = op_by_mnemonic(parts[0]);
-    if (!info) fail(mn, "unknown mnemonic " + quote(parts[0]));
+    if (!info) fail(mn, "unknown mnemonic " + quote(mn.text.substr(0, mn.text.find('.'))));
     for (size_t i = 1; i < parts.size(); ++i)
       if (parts[i].empty()) fail(mn, "empty modifier in " + quote(mn.text));
     in.op = info->op;
@@ -842,7 +844,7 @@ class Assembler {
       k.missing_regs_reported = true;
       error_at(k.line, k.col, "kernel " + quote(k.name) + " has no .regs");
     }
-    if (k.count == 0) error_at(k.line, k.col, "kernel " + quote(k.name) + " has no instructions");
+    if (k.statements == 0) error_at(k.line, k.col, "kernel " + quote(k.name) + " has no instructions");
     cur_ = -1;
     have_loc_ = false;
   }

@@ -58,9 +58,13 @@ Cfg build_cfg(const uint64_t* words, size_t count) {
       int64_t t = branch_target(*in, last);
       add(t >= 0 && t < int64_t(count) ? cfg.block_of_instr[size_t(t)] : exit);
       if (!unguarded(*in)) add(next);
-    } else if (in->op == Op::EXIT || in->op == Op::TRAP) {
+    } else if (in->op == Op::EXIT) {
       if (!unguarded(*in)) add(next);
       add(exit);
+    } else if (in->op == Op::TRAP) {
+      // A trap ends the whole launch, so lanes that go on are the only path
+      // that matters for reconvergence: guarded, it just falls through.
+      add(unguarded(*in) ? exit : next);
     } else {
       add(next);
     }

@@ -24,9 +24,10 @@ struct Cfg {
 
 // Builds the CFG from decoded instruction words. A block ends at BRA, EXIT or
 // TRAP and before every branch target. Edges: unguarded BRA -> target; guarded
-// BRA -> target and fall-through; unguarded EXIT/TRAP -> exit; guarded
-// EXIT/TRAP -> fall-through and exit; a word that does not decode faults, so
-// -> exit. A branch outside [0, count) and falling off the end go to the exit
+// BRA -> target and fall-through; unguarded EXIT/TRAP -> exit; guarded EXIT
+// -> fall-through and exit; guarded TRAP -> fall-through (a trap ends the
+// whole launch, so it is no path to a join); a word that does not decode
+// faults, so -> exit. A branch outside [0, count) and falling off the end go to the exit
 // (the assembler reports the latter separately).
 Cfg build_cfg(const uint64_t* words, size_t count);
 
