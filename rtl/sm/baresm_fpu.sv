@@ -1,0 +1,454 @@
+// baresm_fpu: one lane of the SM's FP32 unit (the SM instantiates NumLanes).
+// docs/fpu.md is the full description; the contract in short:
+//
+// Every cycle with in_valid_i high starts one operation on op_i/mod_i/a_i/
+// b_i/c_i (sampled that cycle only); its result appears on result_o/cmp_o
+// with out_valid_o high exactly Latency cycles later. Fully pipelined: one
+// operation per cycle, no stalls. Outside out_valid_o the outputs hold the
+// last result (0 after reset).
+//   FADD FSUB FMUL FFMA  IEEE binary32, round to nearest even, subnormals
+//                        kept, FFMA with one rounding; NaN -> 0x7FFFFFFF
+//   FMIN FMAX            NaN loses to a number, two NaNs -> 0x7FFFFFFF,
+//                        -0 < +0
+//   FNEG FABS            sign bit flipped / cleared, NaNs untouched
+//   FSETP                cmp_o = a <cmp> b, cmp = mod_i[3:0] (docs/isa.md);
+//                        result_o = 0
+//   I2F F2I              mod_i[0] = .U32; I2F rounds to nearest even, F2I
+//                        truncates and saturates, NaN -> 0
+// Results are bit-identical to isa/fp32.cpp (tests/rtl_fpu checks it).
+//
+// Datapath: every arithmetic op is x*y + z with one rounding (FADD = a*1+b,
+// FSUB = a*1+(-b), FMUL = a*b+(-0); adding -0 changes no value, +0 included).
+// I2F reuses the back half: the integer magnitude enters as the addend with
+// a zero product. Three logical stages, each followed by a register when
+// Latency allows it:
+//   S1 decode/unpack: specials, subnormal x/y normalised, 24x24 product,
+//      addend aligned against the product (sticky into bit 0), and the
+//      complete result of every op that is not x*y+z.
+//   S2 add: 76-bit magnitude add/subtract, sign, leading-zero count.
+//   S3 round: normalise (limited at the subnormal boundary), round to
+//      nearest even, pack, overflow to inf, final result select.
+// Latency 1: S1..S3 in one cycle; 2: register after S1; 3: after S1 and S2;
+// > 3: the extra registers are added after S3.
+`default_nettype none
+
+module baresm_fpu #(
+  parameter int Latency = 3
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        in_valid_i,
+  input  logic [6:0]  op_i,
+  input  logic [7:0]  mod_i,
+  input  logic [31:0] a_i,
+  input  logic [31:0] b_i,
+  input  logic [31:0] c_i,
+  output logic        out_valid_o,
+  output logic [31:0] result_o,
+  output logic        cmp_o
+);
+
+  localparam logic [31:0] SIGN_BIT  = 32'h8000_0000;
+  localparam logic [31:0] FP_ONE    = 32'h3F80_0000;
+  localparam logic [31:0] FP_INF    = 32'h7F80_0000;
+  localparam logic [31:0] FP_QNAN   = 32'h7FFF_FFFF;  // the canonical NaN
+  localparam int          NumOutRegs = (Latency >= 3) ? Latency - 2 : 1;
+
+  // Window of the addition (S1/S2): 76 bits, bit 0 = 2^ew. The product
+  // (48 bits, leading one at 46 or 47 after S1 normalises x and y) sits at
+  // [48:1], so it is even and a sticky bit ORed into bit 0 can never land on
+  // a rounding boundary. The addend's 24 bits sit at [74:51] when it is far
+  // above the product (its true position clamped; the product then stays
+  // more than two bits below the addend's last bit, which rounds the same)
+  // and move right with the exponent difference; bits shifted below bit 0
+  // become the sticky bit. Bit 75 takes the carry.
+
+  typedef struct packed {
+    logic        early;      // result fully known after S1
+    logic [31:0] early_res;
+    logic        cmp;
+    logic [47:0] prod;       // x*y mantissa product
+    logic [75:0] addend;     // aligned addend (or I2F magnitude), sticky in bit 0
+    logic        eff_sub;    // product and addend have opposite signs
+    logic        sign_p;
+    logic        sign_z;
+    logic [10:0] ew;         // signed: exponent of window bit 0
+  } s1_t;
+
+  typedef struct packed {
+    logic        early;
+    logic [31:0] early_res;
+    logic        cmp;
+    logic [75:0] mag;        // |sum| in the window
+    logic [6:0]  lz;         // leading zeros of mag
+    logic        sign;
+    logic        zero;       // exact zero sum: +0
+    logic [10:0] lim;        // signed: ew + 201, the largest left shift that keeps
+                             // the unit in the last place at or above 2^-149
+  } s2_t;
+
+  // Classification of a magnitude (the value without its sign bit).
+  function automatic logic f_nan(input logic [30:0] m);
+    f_nan = (m[30:23] == 8'hFF) && (m[22:0] != 23'd0);
+  endfunction
+  function automatic logic f_inf(input logic [30:0] m);
+    f_inf = (m == FP_INF[30:0]);
+  endfunction
+  function automatic logic f_zero(input logic [30:0] m);
+    f_zero = (m == 31'd0);
+  endfunction
+  // Order key of a non-NaN value: unsigned compare of keys is the float
+  // order with -0 < +0.
+  function automatic logic [31:0] f_key(input logic [31:0] v);
+    f_key = v[31] ? ~v : (v | SIGN_BIT);
+  endfunction
+
+  // ==========================================================================
+  // S1: decode, unpack, multiply, align
+  // ==========================================================================
+  logic is_fadd, is_fsub, is_fmul, is_i2f;
+  assign is_fadd = (op_i == baresm_isa_pkg::OP_FADD);
+  assign is_fsub = (op_i == baresm_isa_pkg::OP_FSUB);
+  assign is_fmul = (op_i == baresm_isa_pkg::OP_FMUL);
+  assign is_i2f  = (op_i == baresm_isa_pkg::OP_I2F);
+
+  // FMA operands x*y + z.
+  logic [31:0] x, y, z;
+  always_comb begin
+    x = a_i;
+    y = b_i;
+    z = c_i;
+    if (is_fadd || is_fsub) y = FP_ONE;
+    if (is_fadd) z = b_i;
+    if (is_fsub) z = b_i ^ SIGN_BIT;
+    if (is_fmul) z = SIGN_BIT;
+    if (is_i2f) y = 32'd0;  // zero product: the integer comes in as the addend
+  end
+
+  // Mantissas with the hidden bit, exponents with subnormals at 1.
+  logic [23:0] mx, my, mz;
+  logic [7:0]  ex_e, ey_e, ez_e;
+  assign mx   = {x[30:23] != 8'd0, x[22:0]};
+  assign my   = {y[30:23] != 8'd0, y[22:0]};
+  assign mz   = {z[30:23] != 8'd0, z[22:0]};
+  assign ex_e = (x[30:23] == 8'd0) ? 8'd1 : x[30:23];
+  assign ey_e = (y[30:23] == 8'd0) ? 8'd1 : y[30:23];
+  assign ez_e = (z[30:23] == 8'd0) ? 8'd1 : z[30:23];
+
+  // Normalise subnormal x and y so the product's leading one is at bit 46/47.
+  logic [4:0]  lzx, lzy;
+  logic [23:0] mx_n, my_n;
+  logic [10:0] ex_n, ey_n;  // signed, -22..254
+  baresm_fpu_lzc #(.Width(24)) u_lzc_x (.data_i(mx), .cnt_o(lzx));
+  baresm_fpu_lzc #(.Width(24)) u_lzc_y (.data_i(my), .cnt_o(lzy));
+  assign mx_n = mx << lzx;
+  assign my_n = my << lzy;
+  assign ex_n = {3'd0, ex_e} - {6'd0, lzx};
+  assign ey_n = {3'd0, ey_e} - {6'd0, lzy};
+
+  logic [47:0] prod;
+  assign prod = {24'd0, mx_n} * {24'd0, my_n};
+
+  // Addend alignment, in parallel with the multiplier. sh_raw is the right
+  // shift that puts the addend at its true place: 50 - (addend lsb exponent
+  // - product lsb exponent).
+  logic [10:0]  exy_n, sh_raw;
+  logic [6:0]   sh;
+  logic         clamp_hi;  // addend far above the product
+  logic [149:0] z_ext;
+  logic         z_sticky;
+  assign exy_n    = ex_n + ey_n;
+  assign sh_raw   = exy_n - {3'd0, ez_e} - 11'd100;
+  assign clamp_hi = sh_raw[10];
+  always_comb begin
+    if (clamp_hi) begin
+      sh = 7'd0;
+    end else if (sh_raw > 11'd75) begin
+      sh = 7'd75;  // entirely below the window: sticky only
+    end else begin
+      sh = sh_raw[6:0];
+    end
+  end
+  assign z_ext    = {mz, 126'd0} >> sh;
+  assign z_sticky = |z_ext[74:0];
+
+  // I2F operand.
+  logic        int_neg;
+  logic [31:0] int_mag;
+  assign int_neg = ~mod_i[0] & a_i[31];
+  assign int_mag = int_neg ? (32'd0 - a_i) : a_i;
+
+  // Compare, min/max on a/b.
+  logic a_nan, b_nan, unord, both_zero, ab_eq, ab_lt, ab_gt, key_le;
+  assign a_nan     = f_nan(a_i[30:0]);
+  assign b_nan     = f_nan(b_i[30:0]);
+  assign unord     = a_nan | b_nan;
+  assign both_zero = f_zero(a_i[30:0]) & f_zero(b_i[30:0]);
+  assign key_le    = f_key(a_i) <= f_key(b_i);
+  assign ab_eq     = ~unord & ((a_i == b_i) | both_zero);
+  assign ab_lt     = ~unord & ~ab_eq & key_le;
+  assign ab_gt     = ~unord & ~ab_eq & ~key_le;
+
+  logic cmp_res;
+  always_comb begin
+    unique case (mod_i[3:0])
+      4'd0:    cmp_res = ab_eq;
+      4'd1:    cmp_res = ab_lt | ab_gt;
+      4'd2:    cmp_res = ab_lt;
+      4'd3:    cmp_res = ab_lt | ab_eq;
+      4'd4:    cmp_res = ab_gt;
+      4'd5:    cmp_res = ab_gt | ab_eq;
+      4'd6:    cmp_res = ~unord;
+      4'd7:    cmp_res = unord;
+      4'd8:    cmp_res = unord | ab_eq;
+      4'd9:    cmp_res = unord | ab_lt | ab_gt;
+      4'd10:   cmp_res = unord | ab_lt;
+      4'd11:   cmp_res = unord | ab_lt | ab_eq;
+      4'd12:   cmp_res = unord | ab_gt;
+      4'd13:   cmp_res = unord | ab_gt | ab_eq;
+      default: cmp_res = 1'b0;  // not encodable
+    endcase
+  end
+
+  // F2I: |a| < 2^32 shifted out of the mantissa, truncating.
+  logic [4:0]  f2i_sa;
+  logic [54:0] f2i_shifted;
+  logic [31:0] f2i_mag, f2i_res;
+  assign f2i_sa      = a_i[27:23] - 5'd31;  // exp - 127 (mod 32): used for 127..158
+  assign f2i_shifted = {31'd0, 1'b1, a_i[22:0]} << f2i_sa;
+  assign f2i_mag     = f2i_shifted[54:23];
+  always_comb begin
+    f2i_res = 32'd0;
+    if (a_nan || a_i[30:23] < 8'd127) begin
+      f2i_res = 32'd0;                               // NaN, |a| < 1
+    end else if (mod_i[0]) begin                     // .U32
+      if (a_i[31]) f2i_res = 32'd0;
+      else if (a_i[30:23] >= 8'd159) f2i_res = 32'hFFFF_FFFF;
+      else f2i_res = f2i_mag;
+    end else begin
+      if (a_i[30:23] >= 8'd158) f2i_res = a_i[31] ? 32'h8000_0000 : 32'h7FFF_FFFF;
+      else f2i_res = a_i[31] ? (32'd0 - f2i_mag) : f2i_mag;
+    end
+  end
+
+  // S1 result: everything except the x*y+z datapath.
+  s1_t s1_d;
+  logic sp, sz;
+  logic x_inf, y_inf, z_inf, x_zero, y_zero, z_zero, any_nan;
+  assign sp      = x[31] ^ y[31];
+  assign sz      = z[31];
+  assign x_inf   = f_inf(x[30:0]);
+  assign y_inf   = f_inf(y[30:0]);
+  assign z_inf   = f_inf(z[30:0]);
+  assign x_zero  = f_zero(x[30:0]);
+  assign y_zero  = f_zero(y[30:0]);
+  assign z_zero  = f_zero(z[30:0]);
+  assign any_nan = f_nan(x[30:0]) | f_nan(y[30:0]) | f_nan(z[30:0]);
+
+  always_comb begin
+    s1_d           = '0;
+    s1_d.early     = 1'b1;
+    s1_d.early_res = 32'd0;
+    s1_d.cmp       = 1'b0;
+    s1_d.prod      = prod;
+    s1_d.addend    = {1'b0, z_ext[149:76], z_ext[75] | z_sticky};
+    s1_d.eff_sub   = sp ^ sz;
+    s1_d.sign_p    = sp;
+    s1_d.sign_z    = sz;
+    s1_d.ew        = (!z_zero && clamp_hi) ? ({3'd0, ez_e} - 11'd201) : (exy_n - 11'd301);
+
+    unique case (op_i)
+      baresm_isa_pkg::OP_FADD,
+      baresm_isa_pkg::OP_FSUB,
+      baresm_isa_pkg::OP_FMUL,
+      baresm_isa_pkg::OP_FFMA: begin
+        if (any_nan ||
+            ((x_inf || y_inf) && (x_zero || y_zero)) ||          // inf * 0
+            ((x_inf || y_inf) && z_inf && (sz != sp))) begin    // inf - inf
+          s1_d.early_res = FP_QNAN;
+        end else if (x_inf || y_inf) begin
+          s1_d.early_res = {sp, FP_INF[30:0]};
+        end else if (z_inf) begin
+          s1_d.early_res = z;
+        end else if (x_zero || y_zero) begin
+          s1_d.early_res = z_zero ? {sp & sz, 31'd0} : z;  // exact
+        end else begin
+          s1_d.early = 1'b0;
+        end
+      end
+      baresm_isa_pkg::OP_I2F: begin
+        s1_d.early   = 1'b0;
+        s1_d.addend  = {44'd0, int_mag};
+        s1_d.eff_sub = 1'b0;
+        s1_d.sign_z  = int_neg;
+        s1_d.ew      = 11'd0;
+      end
+      baresm_isa_pkg::OP_FMIN: begin
+        if (a_nan && b_nan) s1_d.early_res = FP_QNAN;
+        else if (a_nan)     s1_d.early_res = b_i;
+        else if (b_nan)     s1_d.early_res = a_i;
+        else                s1_d.early_res = key_le ? a_i : b_i;
+      end
+      baresm_isa_pkg::OP_FMAX: begin
+        if (a_nan && b_nan) s1_d.early_res = FP_QNAN;
+        else if (a_nan)     s1_d.early_res = b_i;
+        else if (b_nan)     s1_d.early_res = a_i;
+        else                s1_d.early_res = key_le ? b_i : a_i;
+      end
+      baresm_isa_pkg::OP_FNEG:  s1_d.early_res = a_i ^ SIGN_BIT;
+      baresm_isa_pkg::OP_FABS:  s1_d.early_res = a_i & ~SIGN_BIT;
+      baresm_isa_pkg::OP_FSETP: s1_d.cmp = cmp_res;
+      baresm_isa_pkg::OP_F2I:   s1_d.early_res = f2i_res;
+      default: ;  // not an FPU op: 0
+    endcase
+  end
+
+  // ==========================================================================
+  // S1 -> S2 register
+  // ==========================================================================
+  s1_t  s1_q;
+  logic v1_q;
+  if (Latency >= 2) begin : g_s1_reg
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) v1_q <= 1'b0;
+      else         v1_q <= in_valid_i;
+    end
+    // Data needs no reset: it is only looked at with its valid bit.
+    always_ff @(posedge clk_i) begin
+      if (in_valid_i) s1_q <= s1_d;
+    end
+  end else begin : g_s1_wire
+    assign v1_q = in_valid_i;
+    assign s1_q = s1_d;
+  end
+
+  // ==========================================================================
+  // S2: add
+  // ==========================================================================
+  logic [75:0] prod_w, sum_add, diff_zp, diff_pz;
+  logic        z_ge_p;
+  assign prod_w  = {27'd0, s1_q.prod, 1'b0};
+  assign sum_add = s1_q.addend + prod_w;
+  assign diff_zp = s1_q.addend - prod_w;
+  assign diff_pz = prod_w - s1_q.addend;
+  assign z_ge_p  = s1_q.addend >= prod_w;
+
+  s2_t        s2_d;
+  logic [75:0] mag;
+  logic [6:0]  lz;
+  always_comb begin
+    if (!s1_q.eff_sub) begin
+      mag = sum_add;
+    end else if (z_ge_p) begin
+      mag = diff_zp;
+    end else begin
+      mag = diff_pz;
+    end
+  end
+  baresm_fpu_lzc #(.Width(76)) u_lzc_sum (.data_i(mag), .cnt_o(lz));
+
+  always_comb begin
+    s2_d           = '0;
+    s2_d.early     = s1_q.early;
+    s2_d.early_res = s1_q.early_res;
+    s2_d.cmp       = s1_q.cmp;
+    s2_d.mag       = mag;
+    s2_d.lz        = lz;
+    // Same signs: either; otherwise the larger magnitude's.
+    s2_d.sign      = (!s1_q.eff_sub || z_ge_p) ? s1_q.sign_z : s1_q.sign_p;
+    s2_d.zero      = (mag == 76'd0);
+    s2_d.lim       = s1_q.ew + 11'd201;
+  end
+
+  // ==========================================================================
+  // S2 -> S3 register
+  // ==========================================================================
+  s2_t  s2_q;
+  logic v2_q;
+  if (Latency >= 3) begin : g_s2_reg
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) v2_q <= 1'b0;
+      else         v2_q <= v1_q;
+    end
+    always_ff @(posedge clk_i) begin
+      if (v1_q) s2_q <= s2_d;
+    end
+  end else begin : g_s2_wire
+    assign v2_q = v1_q;
+    assign s2_q = s2_d;
+  end
+
+  // ==========================================================================
+  // S3: normalise, round, pack
+  // ==========================================================================
+  // Left shift by min(lz, lim): the leading one reaches bit 75 (normal), or
+  // the 2^-149 bit reaches bit 52 (subnormal). lim < 0 only happens with a
+  // zero addend and then the product is below 2^-152: it rounds to zero.
+  logic        tiny;
+  logic [6:0]  nshift;
+  logic [75:0] norm;
+  logic [23:0] mant;
+  logic        round_bit, sticky, round_up;
+  logic [10:0] field;     // biased exponent - 1 (normal) or 0 (subnormal)
+  logic [32:0] packed_r;  // {field, 23'b0} + mant + round_up
+  logic [31:0] res3;
+  assign tiny      = s2_q.lim[10];
+  assign nshift    = ({4'd0, s2_q.lz} <= s2_q.lim) ? s2_q.lz : s2_q.lim[6:0];
+  assign norm      = s2_q.mag << nshift;
+  assign mant      = norm[75:52];
+  assign round_bit = norm[51];
+  assign sticky    = |norm[50:0];
+  assign round_up  = round_bit & (sticky | mant[0]);
+  assign field     = s2_q.lim - {4'd0, nshift};
+  // The hidden bit of mant adds one to the field; a rounding carry out of
+  // the mantissa adds one more. field <= 408 fits in 9 bits.
+  assign packed_r  = {1'b0, field[8:0], 23'd0} + {9'd0, mant} + {32'd0, round_up};
+
+  always_comb begin
+    if (s2_q.early) begin
+      res3 = s2_q.early_res;
+    end else if (s2_q.zero) begin
+      res3 = 32'd0;  // exact cancellation: +0 in round to nearest
+    end else if (tiny) begin
+      res3 = {s2_q.sign, 31'd0};
+    end else if (packed_r >= {1'b0, FP_INF}) begin
+      res3 = {s2_q.sign, FP_INF[30:0]};
+    end else begin
+      res3 = {s2_q.sign, packed_r[30:0]};
+    end
+  end
+
+  logic unused_field;
+  assign unused_field = ^field[10:9];  // field is 0..408
+
+  // ==========================================================================
+  // Output registers (NumOutRegs of them; the last drives the ports)
+  // ==========================================================================
+  logic [NumOutRegs-1:0]    ov_q;
+  logic [NumOutRegs*33-1:0] od_q;  // {cmp, result} per register
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ov_q <= '0;
+      od_q <= '0;
+    end else begin
+      ov_q[0] <= v2_q;
+      if (v2_q) od_q[32:0] <= {s2_q.cmp, res3};
+      for (int i = 1; i < NumOutRegs; i++) begin
+        ov_q[i] <= ov_q[i-1];
+        if (ov_q[i-1]) od_q[i*33 +: 33] <= od_q[(i-1)*33 +: 33];
+      end
+    end
+  end
+
+  assign out_valid_o = ov_q[NumOutRegs-1];
+  assign result_o    = od_q[(NumOutRegs-1)*33 +: 32];
+  assign cmp_o       = od_q[NumOutRegs*33-1];
+
+  // Bits that carry nothing for this unit (kept out of Verilator's UNUSED).
+  logic unused_mod, unused_f2i;
+  assign unused_mod = ^mod_i[7:4];
+  assign unused_f2i = ^f2i_shifted[22:0];  // the fraction F2I truncates
+
+endmodule
+
+`default_nettype wire
