@@ -1,0 +1,144 @@
+// What a sample's run function works with (internal to samples/): the
+// assembled module, a seeded generator, device buffers that are freed at the
+// end, launches that are recorded, and the verdict.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "isa/module.h"
+#include "samples/samples.h"
+
+namespace baresm::samples {
+
+// Deterministic on every platform (std:: distributions are not): splitmix64.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed) {}
+  uint64_t next() {
+    uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint32_t u32() { return uint32_t(next() >> 32); }
+  // Uniform in [0, n), n > 0 (the bias of the modulo is irrelevant here).
+  uint32_t below(uint32_t n) { return uint32_t(next() % n); }
+  // A float in [-1, 1) with a full 24-bit mantissa, so sums and products
+  // round for real.
+  float unit_float() { return float(int32_t(u32() >> 8) - (1 << 23)) / float(1 << 23); }
+
+ private:
+  uint64_t s_;
+};
+
+// Unwinds a run function when a backend call fails; caught in run_sample and
+// never seen outside samples/.
+struct SampleAbort {};
+
+class SampleContext {
+ public:
+  SampleContext(const Sample& s, Backend& b, const RunOptions& o, SampleResult* r);
+  ~SampleContext();
+  SampleContext(const SampleContext&) = delete;
+  SampleContext& operator=(const SampleContext&) = delete;
+
+  // Assembles and loads the sample's kernel file; false (with the result
+  // filled in) when that fails.
+  bool prepare();
+
+  Rng& rng() { return rng_; }
+  const isa::Module& module() const { return module_; }
+  Backend& backend() { return backend_; }
+
+  Buffer alloc(uint32_t bytes);
+  template <class T>
+  Buffer upload(const std::vector<T>& v) {
+    Buffer b = alloc(uint32_t(v.size() * sizeof(T)));
+    check(backend_.write(b, 0, v.data(), b.size), "write");
+    return b;
+  }
+  template <class T>
+  std::vector<T> download(const Buffer& b, size_t count) {
+    std::vector<T> v(count);
+    check(backend_.read(b, 0, v.data(), uint32_t(count * sizeof(T))), "read");
+    return v;
+  }
+  void release(const Buffer& b);
+
+  // Packs args, launches, records the launch. Backend errors abort the
+  // sample; kernel faults are returned in the report.
+  const LaunchReport& launch(const std::string& kernel, iss::Dim3 grid, iss::Dim3 block,
+                             const std::vector<Arg>& args, const std::vector<Buffer>& windows,
+                             const std::string& note, uint64_t watchdog = 0);
+  // For normal samples: true when the launch completed; otherwise the sample
+  // fails with the fault report.
+  bool completed(const LaunchReport& r);
+
+  // Instructions of `kernel` (byte offsets into the module code) for which
+  // pred holds; a word that does not decode is passed as nullptr.
+  template <class Pred>
+  std::vector<uint32_t> find_instrs(const std::string& kernel, Pred pred) const {
+    std::vector<uint32_t> out;
+    const isa::KernelInfo* k = module_.find_kernel(kernel);
+    if (!k) return out;
+    for (uint32_t off = k->entry; off < k->entry + k->code_bytes; off += isa::kInstrBytes) {
+      const auto in = isa::decode(module_.code[off / isa::kInstrBytes]);
+      if (pred(in ? &*in : nullptr)) out.push_back(off);
+    }
+    return out;
+  }
+  std::vector<uint32_t> find_op(const std::string& kernel, isa::Op op) const {
+    return find_instrs(kernel, [op](const isa::Instr* in) { return in && in->op == op; });
+  }
+
+  // Fault samples: compares the launch's fault with the expectation (kind,
+  // one of the PCs given as byte offsets into the module code, and CTA/warp/
+  // lane unless negative) and sets the verdict.
+  struct Expect {
+    iss::FaultKind kind = iss::FaultKind::NONE;
+    std::vector<uint32_t> pcs;
+    int64_t cta_x = -1, warp = -1, lane = -1;
+    int64_t addr = -1;
+  };
+  void expect_fault(const LaunchReport& r, const Expect& e);
+
+  // "fault_trap+0x38 (fault_trap.s:17: `@P0 TRAP;`)"
+  std::string where(uint32_t code_offset) const;
+
+  void pass(const std::string& msg);
+  void fail(const std::string& msg);
+  bool failed() const { return failed_; }
+
+ private:
+  void check(Status s, const char* what);
+  std::string fault_report(const LaunchReport& r) const;
+
+  const Sample& sample_;
+  Backend& backend_;
+  RunOptions opts_;
+  SampleResult* result_;
+  Rng rng_;
+  isa::Module module_;
+  std::vector<std::string> source_lines_;
+  ModuleHandle handle_ = 0;
+  bool loaded_ = false;
+  std::vector<Buffer> buffers_;
+  bool failed_ = false;
+};
+
+// Exact comparison helper: index of the first mismatch, or -1.
+template <class T>
+long first_mismatch(const std::vector<T>& got, const std::vector<T>& want) {
+  if (got.size() != want.size()) return 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) return long(i);
+  return -1;
+}
+
+std::string hex32(uint32_t v);
+uint32_t f32_bits(float f);
+
+}  // namespace baresm::samples

@@ -1,0 +1,67 @@
+// The sample programs: each assembles one kernel file from kernels/, makes
+// seeded inputs, launches on a Backend (several sizes, never multiples of the
+// block size), and checks the result against a C++ reference exactly (f32
+// references do the same operations in the same order, so no tolerance).
+//
+// Fault samples (named fault_<what>) run a kernel that faults in exactly one
+// place; they pass when the fault kind and PC are the expected ones.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "isa/iss.h"
+#include "samples/backend.h"
+
+namespace baresm::samples {
+
+struct RunOptions {
+  std::string kernels_dir;  // empty: default_kernels_dir()
+  uint64_t seed = 1;
+};
+
+// kernels/ of the source tree this library was built from.
+std::string default_kernels_dir();
+
+struct LaunchRecord {
+  std::string kernel;
+  iss::Dim3 grid, block;
+  std::string note;  // what this launch was for, e.g. "n=1000"
+  LaunchReport report;
+};
+
+struct SampleResult {
+  // Normal sample: the result matched the reference. Fault sample: the
+  // expected fault (kind and PC) was observed.
+  bool passed = false;
+  std::string message;
+  std::vector<LaunchRecord> launches;
+  // Set when a launch faulted (expected or not).
+  bool faulted = false;
+  iss::FaultInfo fault;
+  std::string fault_report;  // multi-line, with the source line of the PC
+
+  uint64_t warp_instrs() const;
+  uint64_t thread_instrs() const;
+};
+
+struct Sample {
+  std::string name;
+  std::string description;  // one line
+  std::string kernel_file;  // relative to the kernels directory
+  bool is_fault = false;
+  iss::FaultKind expected_fault = iss::FaultKind::NONE;
+  std::function<void(class SampleContext&)> run;
+};
+
+// Normal samples first, then the fault samples.
+const std::vector<Sample>& all_samples();
+const Sample* find_sample(const std::string& name);
+
+// Never throws; problems that are not the kernel's (the kernel file does not
+// assemble, a backend call fails) give passed = false with the reason.
+SampleResult run_sample(const Sample& s, Backend& backend, const RunOptions& opts);
+
+}  // namespace baresm::samples

@@ -1,0 +1,314 @@
+// `baresm`: the project's command line.
+//
+//   baresm asm IN.s [-o OUT.bsm]    assemble (every diagnostic printed, exit 1 on errors)
+//   baresm dis IN.bsm               disassemble (loader errors with their status name)
+//   baresm run SAMPLE | --list | --all [--backend NAME] [--seed S] [--kernels DIR]
+//
+// Exit status: 0 success; 1 the work failed (assembly errors, an unreadable
+// module, a sample that did not match, a fault); 2 a bad command line.
+// Backends come from the samples library's registry (samples/backend.h);
+// other components add theirs through sim/CMakeLists.txt.
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "isa/assembler.h"
+#include "isa/disasm.h"
+#include "isa/module.h"
+#include "samples/backend.h"
+#include "samples/samples.h"
+
+namespace po = boost::program_options;
+using namespace baresm;
+
+// Generated from the BARESM_CLI_BACKEND_INITS property (sim/CMakeLists.txt).
+void baresm_register_cli_backends();
+
+namespace {
+
+constexpr int kExitOk = 0, kExitFail = 1, kExitUsage = 2;
+
+const char* const kToolHelp =
+    "baresm: the baresm toolchain and sample runner\n"
+    "\n"
+    "usage: baresm <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  asm IN.s [-o OUT.bsm]   assemble kernel source into a .bsm module\n"
+    "  dis IN.bsm              disassemble a module (text that re-assembles byte-identically)\n"
+    "  run SAMPLE              run one sample and check it against its C++ reference\n"
+    "  run --list              list the samples\n"
+    "  run --all               run every sample, then every fault sample; summary table\n"
+    "\n"
+    "`baresm <command> --help` describes a command's options.\n"
+    "exit status: 0 success, 1 failure (errors, mismatch, fault), 2 bad command line\n";
+
+int usage_error(const std::string& cmd, const std::string& msg) {
+  std::cerr << "baresm" << (cmd.empty() ? "" : " " + cmd) << ": " << msg << "\n"
+            << "try 'baresm" << (cmd.empty() ? "" : " " + cmd) << " --help'\n";
+  return kExitUsage;
+}
+
+// Parses args with desc (+ positional); returns false after printing the
+// error for bad command lines.
+bool parse(const std::string& cmd, const std::vector<std::string>& args, const po::options_description& desc,
+           const po::positional_options_description& pos, po::variables_map* vm, int* exit_code) {
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), *vm);
+    po::notify(*vm);
+    return true;
+  } catch (const po::error& e) {
+    *exit_code = usage_error(cmd, e.what());
+    return false;
+  }
+}
+
+std::string dim_text(const iss::Dim3& d) {
+  if (d.z != 1) return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+  if (d.y != 1) return std::to_string(d.x) + "x" + std::to_string(d.y);
+  return std::to_string(d.x);
+}
+
+// ---- asm ----------------------------------------------------------------------------
+int cmd_asm(const std::vector<std::string>& args) {
+  po::options_description desc(
+      "usage: baresm asm IN.s [-o OUT.bsm]\n"
+      "Assembles kernel source (docs/isa.md) into a .bsm module. Every error is\n"
+      "printed as file:line:col with the source line and a caret; nothing is\n"
+      "written when there is one.\n\noptions");
+  desc.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                  "output file (default: IN with .bsm instead of .s)")(
+      "input", po::value<std::string>(), "kernel source");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse("asm", args, desc, pos, &vm, &rc)) return rc;
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return kExitOk;
+  }
+  if (!vm.count("input")) return usage_error("asm", "missing input file");
+  const std::string in = vm["input"].as<std::string>();
+  std::string out;
+  if (vm.count("output")) {
+    out = vm["output"].as<std::string>();
+  } else {
+    const size_t dot = in.rfind('.');
+    const size_t slash = in.rfind('/');
+    out = (dot != std::string::npos && (slash == std::string::npos || dot > slash) ? in.substr(0, dot) : in) + ".bsm";
+  }
+  std::ifstream f(in, std::ios::binary);
+  if (!f) {
+    std::cerr << "baresm asm: cannot read '" << in << "'\n";
+    return kExitFail;
+  }
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  const isa::AsmResult r = isa::assemble(ss.str(), in);
+  if (!r.ok()) {
+    std::cerr << r.format_errors();
+    std::cerr << r.diagnostics.size() << " error" << (r.diagnostics.size() == 1 ? "" : "s") << "\n";
+    return kExitFail;
+  }
+  const std::vector<uint8_t> bytes = isa::write_module(r.module);
+  std::ofstream o(out, std::ios::binary);
+  o.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  o.close();
+  if (!o) {
+    std::cerr << "baresm asm: cannot write '" << out << "'\n";
+    return kExitFail;
+  }
+  return kExitOk;
+}
+
+// ---- dis ----------------------------------------------------------------------------
+int cmd_dis(const std::vector<std::string>& args) {
+  po::options_description desc(
+      "usage: baresm dis IN.bsm [--plain]\n"
+      "Disassembles a .bsm module to standard output. The text re-assembles to a\n"
+      "byte-identical module (it carries .loc directives for the line table).\n\noptions");
+  desc.add_options()("help,h", "show this help")("plain", "a listing for people: no .loc directives")(
+      "input", po::value<std::string>(), "module file");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse("dis", args, desc, pos, &vm, &rc)) return rc;
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return kExitOk;
+  }
+  if (!vm.count("input")) return usage_error("dis", "missing input file");
+  const std::string in = vm["input"].as<std::string>();
+  const isa::LoadResult r = isa::read_module_file(in);
+  if (r.status != isa::LoadStatus::OK) {
+    std::cerr << "baresm dis: " << in << ": " << isa::load_status_name(r.status) << ": " << r.message << "\n";
+    return kExitFail;
+  }
+  isa::DisasmOptions o;
+  o.line_info = !vm.count("plain");
+  std::cout << isa::disassemble(r.module, o);
+  return kExitOk;
+}
+
+// ---- run ----------------------------------------------------------------------------
+std::string backend_names() {
+  std::string s;
+  for (const auto& b : samples::backends()) s += (s.empty() ? "" : ", ") + b.name;
+  return s;
+}
+
+void print_launches(const samples::SampleResult& r) {
+  for (const auto& l : r.launches) {
+    std::printf("  %-18s grid %-6s block %-6s %-34s warp-instrs %8llu  thread-instrs %9llu%s\n",
+                l.kernel.c_str(), dim_text(l.grid).c_str(), dim_text(l.block).c_str(), l.note.c_str(),
+                (unsigned long long)l.report.stats.warp_instrs, (unsigned long long)l.report.stats.thread_instrs,
+                l.report.fault.ok() ? "" : "  FAULT");
+  }
+}
+
+// One sample, verbose. Exit 0 only for a normal sample that matched.
+int run_one(const samples::Sample& s, samples::Backend& be, const samples::RunOptions& o) {
+  std::printf("sample %s: %s\n  kernel %s, backend %s, seed %llu\n", s.name.c_str(), s.description.c_str(),
+              s.kernel_file.c_str(), be.name().c_str(), (unsigned long long)o.seed);
+  const samples::SampleResult r = samples::run_sample(s, be, o);
+  print_launches(r);
+  std::printf("  total: %zu launch%s, %llu warp-instructions, %llu thread-instructions\n", r.launches.size(),
+              r.launches.size() == 1 ? "" : "es", (unsigned long long)r.warp_instrs(),
+              (unsigned long long)r.thread_instrs());
+  if (r.faulted) std::printf("%s", r.fault_report.c_str());
+  if (s.is_fault) {
+    if (r.passed) {
+      std::printf("%s\n", r.message.c_str());  // "expected fault observed: ..."
+    } else {
+      std::printf("FAIL %s: %s\n", s.name.c_str(), r.message.c_str());
+    }
+    return kExitFail;  // a fault is never a success, expected or not
+  }
+  std::printf("%s %s: %s\n", r.passed ? "PASS" : "FAIL", s.name.c_str(), r.message.c_str());
+  return r.passed ? kExitOk : kExitFail;
+}
+
+int run_all(samples::Backend& be, const samples::RunOptions& o) {
+  struct Row {
+    const samples::Sample* s;
+    samples::SampleResult r;
+  };
+  std::vector<Row> rows;
+  // Normal samples first, then the fault samples (all_samples() is ordered so).
+  for (const auto& s : samples::all_samples()) {
+    Row row{&s, samples::run_sample(s, be, o)};
+    const char* verdict = s.is_fault ? (row.r.passed ? "FAULT OK" : "FAIL") : (row.r.passed ? "PASS" : "FAIL");
+    std::printf("[%-8s] %-24s %10llu warp-instrs  %s\n", verdict, s.name.c_str(),
+                (unsigned long long)row.r.warp_instrs(), row.r.message.c_str());
+    std::fflush(stdout);
+    rows.push_back(std::move(row));
+  }
+  int normal = 0, normal_ok = 0, faults = 0, faults_ok = 0;
+  std::printf("\n%-24s %-9s %8s %12s %14s\n", "sample", "result", "launches", "warp-instrs", "thread-instrs");
+  for (const auto& row : rows) {
+    const bool ok = row.r.passed;
+    if (row.s->is_fault) {
+      ++faults;
+      faults_ok += ok;
+    } else {
+      ++normal;
+      normal_ok += ok;
+    }
+    std::string result = row.s->is_fault ? (ok ? "FAULT OK" : "FAIL") : (ok ? "PASS" : "FAIL");
+    std::printf("%-24s %-9s %8zu %12llu %14llu", row.s->name.c_str(), result.c_str(), row.r.launches.size(),
+                (unsigned long long)row.r.warp_instrs(), (unsigned long long)row.r.thread_instrs());
+    if (row.s->is_fault && row.r.faulted) std::printf("  %s", iss::fault_kind_name(row.r.fault.kind));
+    std::printf("\n");
+  }
+  const bool all_ok = normal_ok == normal && faults_ok == faults;
+  std::printf("\n%d/%d samples passed, %d/%d fault samples produced their expected fault: %s\n", normal_ok, normal,
+              faults_ok, faults, all_ok ? "ALL OK" : "FAILED");
+  return all_ok ? kExitOk : kExitFail;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  po::options_description desc(
+      "usage: baresm run SAMPLE [options]\n"
+      "       baresm run --list\n"
+      "       baresm run --all [options]\n"
+      "Runs sample kernels on a backend and checks each result against its C++\n"
+      "reference. A fault sample prints its fault report and exits non-zero even\n"
+      "when the fault is the expected one. --all exits 0 when every sample passed\n"
+      "and every fault sample produced its expected fault.\n\noptions");
+  desc.add_options()("help,h", "show this help")("list", "list the samples (name, then description)")(
+      "all", "run every sample, then every fault sample, and print a summary")(
+      "backend", po::value<std::string>()->default_value("model"), "where to run (see the list below)")(
+      "seed", po::value<uint64_t>()->default_value(1), "seed of the generated inputs")(
+      "kernels", po::value<std::string>(), "directory of the kernel sources (default: the source tree's kernels/)")(
+      "sample", po::value<std::string>(), "sample name");
+  po::positional_options_description pos;
+  pos.add("sample", 1);
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse("run", args, desc, pos, &vm, &rc)) return rc;
+  if (vm.count("help")) {
+    std::cout << desc << "\nbackends:\n";
+    for (const auto& b : samples::backends()) std::printf("  %-10s %s\n", b.name.c_str(), b.description.c_str());
+    return kExitOk;
+  }
+  const int modes = int(vm.count("list")) + int(vm.count("all")) + int(vm.count("sample"));
+  if (modes == 0) return usage_error("run", "name a sample, or use --list or --all");
+  if (modes > 1) return usage_error("run", "give only one of SAMPLE, --list and --all");
+  if (vm.count("list")) {
+    for (const auto& s : samples::all_samples()) std::printf("%-24s %s\n", s.name.c_str(), s.description.c_str());
+    return kExitOk;
+  }
+  const std::string backend = vm["backend"].as<std::string>();
+  const samples::BackendEntry* be_entry = samples::find_backend(backend);
+  if (!be_entry)
+    return usage_error("run", "unknown backend '" + backend + "' (available: " + backend_names() + ")");
+  samples::RunOptions o;
+  o.seed = vm["seed"].as<uint64_t>();
+  if (vm.count("kernels")) o.kernels_dir = vm["kernels"].as<std::string>();
+  const samples::Sample* s = nullptr;
+  if (vm.count("sample")) {
+    s = samples::find_sample(vm["sample"].as<std::string>());
+    if (!s)
+      return usage_error("run", "unknown sample '" + vm["sample"].as<std::string>() +
+                                    "' ('baresm run --list' lists them)");
+  }
+  std::unique_ptr<samples::Backend> be = be_entry->make();
+  if (!be) {
+    std::cerr << "baresm run: backend '" << backend << "' could not be started\n";
+    return kExitFail;
+  }
+  return s ? run_one(*s, *be, o) : run_all(*be, o);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  baresm_register_cli_backends();
+  if (argc < 2) {
+    std::cerr << kToolHelp;
+    return kExitUsage;
+  }
+  const std::string cmd = argv[1];
+  const std::vector<std::string> rest(argv + 2, argv + argc);
+  try {
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+      std::cout << kToolHelp;
+      return kExitOk;
+    }
+    if (cmd == "asm") return cmd_asm(rest);
+    if (cmd == "dis") return cmd_dis(rest);
+    if (cmd == "run") return cmd_run(rest);
+  } catch (const std::exception& e) {
+    std::cerr << "baresm " << cmd << ": " << e.what() << "\n";
+    return kExitFail;
+  }
+  if (!cmd.empty() && cmd[0] == '-') return usage_error("", "unknown option '" + cmd + "'");
+  return usage_error("", "unknown command '" + cmd + "' (commands: asm, dis, run)");
+}

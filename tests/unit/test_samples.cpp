@@ -1,0 +1,223 @@
+// Every sample on the functional model: normal samples must match their
+// references, fault samples must fault with the expected kind and PC. Plus
+// the pieces of the samples library the samples rely on (parameter packing,
+// the model backend's allocator and windows).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "isa/assembler.h"
+#include "samples/model_backend.h"
+#include "samples/samples.h"
+
+using namespace baresm;
+using namespace baresm::samples;
+
+namespace {
+
+RunOptions opts(uint64_t seed = 1) {
+  RunOptions o;
+  o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
+  o.seed = seed;
+  return o;
+}
+
+std::vector<std::string> names(bool fault) {
+  std::vector<std::string> v;
+  for (const auto& s : all_samples())
+    if (s.is_fault == fault) v.push_back(s.name);
+  return v;
+}
+
+class NormalSample : public ::testing::TestWithParam<std::string> {};
+class FaultSample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(NormalSample, MatchesReferenceOnModel) {
+  const Sample* s = find_sample(GetParam());
+  ASSERT_NE(s, nullptr);
+  ModelBackend be;
+  const SampleResult r = run_sample(*s, be, opts());
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_FALSE(r.faulted) << r.fault_report;
+  ASSERT_GE(r.launches.size(), 3u) << "each sample runs several sizes";
+  for (const auto& l : r.launches) {
+    EXPECT_GT(l.report.stats.warp_instrs, 0u) << l.kernel << " " << l.note;
+    EXPECT_GE(l.report.stats.thread_instrs, l.report.stats.warp_instrs) << l.kernel << " " << l.note;
+  }
+}
+
+TEST_P(NormalSample, OtherSeedAlsoPasses) {
+  const Sample* s = find_sample(GetParam());
+  ASSERT_NE(s, nullptr);
+  ModelBackend be;
+  const SampleResult r = run_sample(*s, be, opts(12345));
+  EXPECT_TRUE(r.passed) << r.message;
+}
+
+TEST_P(FaultSample, ExpectedKindAndPc) {
+  const Sample* s = find_sample(GetParam());
+  ASSERT_NE(s, nullptr);
+  ASSERT_TRUE(s->is_fault);
+  ModelBackend be;
+  const SampleResult r = run_sample(*s, be, opts());
+  EXPECT_TRUE(r.passed) << r.message << "\n" << r.fault_report;
+  ASSERT_TRUE(r.faulted);
+  EXPECT_EQ(r.fault.kind, s->expected_fault) << r.fault.describe();
+  EXPECT_NE(r.fault_report.find(iss::fault_kind_name(s->expected_fault)), std::string::npos);
+  EXPECT_NE(r.fault_report.find(s->kernel_file), std::string::npos) << "report names the source line";
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& i) { return i.param; }
+
+INSTANTIATE_TEST_SUITE_P(All, NormalSample, ::testing::ValuesIn(names(false)), param_name);
+INSTANTIATE_TEST_SUITE_P(All, FaultSample, ::testing::ValuesIn(names(true)), param_name);
+
+TEST(SampleRegistry, NamesAndOrder) {
+  const auto& all = all_samples();
+  ASSERT_GE(all.size(), 14u);
+  bool seen_fault = false;
+  for (const auto& s : all) {
+    EXPECT_EQ(s.is_fault, s.name.rfind("fault_", 0) == 0) << s.name;
+    EXPECT_TRUE(!seen_fault || s.is_fault) << "fault samples come last: " << s.name;
+    seen_fault |= s.is_fault;
+    EXPECT_FALSE(s.description.empty());
+    EXPECT_EQ(find_sample(s.name), &s);
+  }
+  EXPECT_EQ(find_sample("no_such_sample"), nullptr);
+}
+
+TEST(SampleRegistry, MissingKernelDirIsAFailureNotACrash) {
+  ModelBackend be;
+  RunOptions o = opts();
+  o.kernels_dir = "/nonexistent";
+  const SampleResult r = run_sample(*find_sample("vec_add"), be, o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("cannot read kernel file"), std::string::npos) << r.message;
+}
+
+// A sample whose kernel computes the wrong thing must FAIL: the checks can fail.
+TEST(SampleRegistry, BrokenKernelIsDetected) {
+  const std::string dir = ::testing::TempDir() + "/broken_kernels";
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::ifstream in(BARESM_SOURCE_DIR "/kernels/vec_add.s");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string src = ss.str();
+  const size_t p = src.find("FADD R5, R5, R6;");
+  ASSERT_NE(p, std::string::npos);
+  src.replace(p, 16, "FSUB R5, R5, R6;");
+  std::ofstream(dir + "/vec_add.s") << src;
+  ModelBackend be;
+  RunOptions o = opts();
+  o.kernels_dir = dir;
+  const SampleResult r = run_sample(*find_sample("vec_add"), be, o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("reference"), std::string::npos) << r.message;
+}
+
+TEST(PackParams, NaturalAlignmentFromTheParamTable) {
+  isa::KernelInfo k;
+  k.name = "k";
+  k.params = {{"a", 0, 4, 4}, {"b", 4, 4, 4}, {"c", 8, 4, 4}};
+  k.param_bytes = 12;
+  std::vector<uint8_t> out;
+  std::string err;
+  ASSERT_TRUE(pack_params(k, {Arg::u32(0x11223344), Arg::f32(1.0f), Arg::i32(-2)}, &out, &err)) << err;
+  ASSERT_EQ(out.size(), 12u);
+  uint32_t w[3];
+  std::memcpy(w, out.data(), 12);
+  EXPECT_EQ(w[0], 0x11223344u);
+  EXPECT_EQ(w[1], 0x3F800000u);
+  EXPECT_EQ(w[2], 0xFFFFFFFEu);
+  EXPECT_FALSE(pack_params(k, {Arg::u32(1)}, &out, &err));
+  EXPECT_NE(err.find("takes 3"), std::string::npos) << err;
+  Arg wide;
+  wide.bytes.assign(8, 0);
+  EXPECT_FALSE(pack_params(k, {Arg::u32(1), wide, Arg::u32(2)}, &out, &err));
+}
+
+TEST(ModelBackend, AllocFreeReuseAndBounds) {
+  ModelBackendConfig cfg;
+  cfg.memory_bytes = 1 << 16;
+  ModelBackend be(cfg);
+  Buffer a, b, c;
+  ASSERT_EQ(be.alloc(100, &a), Status::OK);
+  ASSERT_EQ(be.alloc(1000, &b), Status::OK);
+  EXPECT_NE(a.addr, 0u);
+  EXPECT_GE(b.addr, a.addr + 100);
+  EXPECT_EQ(a.size, 100u);
+  uint32_t v = 7;
+  EXPECT_EQ(be.write(a, 96, &v, 4), Status::OK);
+  EXPECT_EQ(be.write(a, 97, &v, 4), Status::INVALID_VALUE) << "past the buffer";
+  EXPECT_EQ(be.read(a, 96, &v, 4), Status::OK);
+  EXPECT_EQ(v, 7u);
+  EXPECT_EQ(be.free(a), Status::OK);
+  EXPECT_EQ(be.free(a), Status::INVALID_VALUE) << "double free";
+  ASSERT_EQ(be.alloc(64, &c), Status::OK);
+  EXPECT_EQ(c.addr, a.addr) << "freed space is reused";
+  EXPECT_EQ(be.alloc(1 << 20, &c), Status::OUT_OF_MEMORY);
+  EXPECT_FALSE(be.last_error().empty());
+  EXPECT_EQ(be.alloc(0, &c), Status::INVALID_VALUE);
+}
+
+TEST(ModelBackend, LoadChecksImageAndLimits) {
+  ModelBackend be;
+  ModuleHandle h;
+  EXPECT_EQ(be.load_module({1, 2, 3}, &h), Status::INVALID_IMAGE);
+  isa::AsmResult a = isa::assemble(".kernel k\n.regs 2\n.shared 65536\n EXIT;\n.end\n", "k.s");
+  ASSERT_TRUE(a.ok()) << a.format_errors();
+  EXPECT_EQ(be.load_module(isa::write_module(a.module), &h), Status::NO_BINARY_FOR_DEVICE) << be.last_error();
+}
+
+TEST(ModelBackend, LaunchGrantsOnlyTheGivenWindows) {
+  ModelBackend be;
+  isa::AsmResult a = isa::assemble(
+      ".kernel k\n.param p, 4\n.regs 4\n LDC R0, [PARAM(p)];\n MOV R1, 5;\n STG [R0], R1;\n EXIT;\n.end\n", "k.s");
+  ASSERT_TRUE(a.ok()) << a.format_errors();
+  ModuleHandle h;
+  ASSERT_EQ(be.load_module(isa::write_module(a.module), &h), Status::OK) << be.last_error();
+  Buffer x, y;
+  ASSERT_EQ(be.alloc(4, &x), Status::OK);
+  ASSERT_EQ(be.alloc(4, &y), Status::OK);
+  std::vector<uint8_t> params;
+  std::string err;
+  ASSERT_TRUE(pack_params(a.module.kernels[0], {Arg::ptr(y)}, &params, &err));
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {1, 1, 1};
+  cfg.windows = {x};
+  LaunchReport rep;
+  ASSERT_EQ(be.launch(h, "k", cfg, params, &rep), Status::OK) << be.last_error();
+  EXPECT_EQ(rep.fault.kind, iss::FaultKind::OUT_OF_WINDOW) << rep.fault.describe();
+  EXPECT_EQ(rep.fault.addr, y.addr);
+  cfg.windows = {y};
+  ASSERT_EQ(be.launch(h, "k", cfg, params, &rep), Status::OK) << be.last_error();
+  EXPECT_TRUE(rep.fault.ok()) << rep.fault.describe();
+  uint32_t v = 0;
+  ASSERT_EQ(be.read(y, 0, &v, 4), Status::OK);
+  EXPECT_EQ(v, 5u);
+  // Host-side errors are statuses, not faults.
+  EXPECT_EQ(be.launch(h, "nope", cfg, params, &rep), Status::NOT_FOUND);
+  EXPECT_EQ(be.launch(h, "k", cfg, {}, &rep), Status::INVALID_VALUE);
+  cfg.block = {2048, 1, 1};
+  EXPECT_EQ(be.launch(h, "k", cfg, params, &rep), Status::INVALID_VALUE);
+  cfg.block = {1, 1, 1};
+  cfg.windows = {Buffer{0x10, 4}};
+  EXPECT_EQ(be.launch(h, "k", cfg, params, &rep), Status::INVALID_VALUE) << "window not allocated";
+  EXPECT_EQ(be.unload_module(h), Status::OK);
+  EXPECT_EQ(be.launch(h, "k", cfg, params, &rep), Status::NOT_FOUND);
+}
+
+TEST(Backends, RegistryHasTheModel) {
+  const BackendEntry* m = find_backend("model");
+  ASSERT_NE(m, nullptr);
+  auto be = m->make();
+  ASSERT_NE(be, nullptr);
+  EXPECT_EQ(be->name(), "model");
+  EXPECT_EQ(find_backend("rtl-that-does-not-exist"), nullptr);
+}
+
+}  // namespace
