@@ -77,12 +77,15 @@ std::string dim_text(const iss::Dim3& d) {
 // ---- asm ----------------------------------------------------------------------------
 int cmd_asm(const std::vector<std::string>& args) {
   po::options_description desc(
-      "usage: baresm asm IN.s [-o OUT.bsm]\n"
+      "usage: baresm asm IN.s [-o OUT.bsm] [--name NAME]\n"
       "Assembles kernel source (docs/isa.md) into a .bsm module. Every error is\n"
       "printed as file:line:col with the source line and a caret; nothing is\n"
       "written when there is one.\n\noptions");
   desc.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                   "output file (default: IN with .bsm instead of .s)")(
+      "name", po::value<std::string>(),
+      "file name recorded in the module and shown in diagnostics (default: IN as given); "
+      "re-assembling a disassembly with the original name gives identical bytes")(
       "input", po::value<std::string>(), "kernel source");
   po::positional_options_description pos;
   pos.add("input", 1);
@@ -110,7 +113,8 @@ int cmd_asm(const std::vector<std::string>& args) {
   }
   std::ostringstream ss;
   ss << f.rdbuf();
-  const isa::AsmResult r = isa::assemble(ss.str(), in);
+  const std::string name = vm.count("name") ? vm["name"].as<std::string>() : in;
+  const isa::AsmResult r = isa::assemble(ss.str(), name);
   if (!r.ok()) {
     std::cerr << r.format_errors();
     std::cerr << r.diagnostics.size() << " error" << (r.diagnostics.size() == 1 ? "" : "s") << "\n";

@@ -1,0 +1,234 @@
+// `baresm` as a user runs it: a subprocess, its exit status, stdout and stderr.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "samples/samples.h"
+
+namespace {
+
+struct CliRun {
+  int rc = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string tmp(const std::string& name) { return ::testing::TempDir() + "/baresm_cli_" + name; }
+
+// args is appended to the command line as written (the tests quote nothing
+// that needs quoting).
+CliRun baresm(const std::string& args) {
+  const std::string out = tmp("stdout"), err = tmp("stderr");
+  const std::string cmd = std::string(BARESM_EXE) + " " + args + " >" + out + " 2>" + err;
+  const int st = std::system(cmd.c_str());
+  CliRun r;
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+const std::string kKernels = BARESM_SOURCE_DIR "/kernels";
+
+// ---- help -------------------------------------------------------------------------
+TEST(CliHelp, ToolHelp) {
+  for (const char* flag : {"--help", "-h"}) {
+    const CliRun r = baresm(flag);
+    EXPECT_EQ(r.rc, 0) << flag;
+    EXPECT_TRUE(has(r.out, "usage: baresm <command>")) << r.out;
+    for (const char* cmd : {"asm", "dis", "run"}) EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
+  }
+}
+
+TEST(CliHelp, NoArgumentsIsAUsageError) {
+  const CliRun r = baresm("");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(has(r.err, "usage: baresm")) << r.err;
+}
+
+TEST(CliHelp, EachSubcommandHasHelp) {
+  const CliRun a = baresm("asm --help");
+  EXPECT_EQ(a.rc, 0);
+  EXPECT_TRUE(has(a.out, "usage: baresm asm")) << a.out;
+  EXPECT_TRUE(has(a.out, "--output")) << a.out;
+  const CliRun d = baresm("dis --help");
+  EXPECT_EQ(d.rc, 0);
+  EXPECT_TRUE(has(d.out, "usage: baresm dis")) << d.out;
+  const CliRun r = baresm("run --help");
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_TRUE(has(r.out, "usage: baresm run")) << r.out;
+  for (const char* opt : {"--list", "--all", "--backend", "--seed", "--kernels"}) EXPECT_TRUE(has(r.out, opt)) << opt;
+  EXPECT_TRUE(has(r.out, "backends:\n  model")) << r.out;
+}
+
+// ---- run --------------------------------------------------------------------------
+TEST(CliRunCmd, ListHasEverySampleNameFirst) {
+  const CliRun r = baresm("run --list");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<std::string> names;
+  while (std::getline(lines, line)) {
+    ASSERT_FALSE(line.empty());
+    names.push_back(line.substr(0, line.find(' ')));
+    EXPECT_GT(line.size(), names.back().size() + 5) << "a description follows the name: " << line;
+  }
+  const auto& all = baresm::samples::all_samples();
+  ASSERT_EQ(names.size(), all.size());
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(names[i], all[i].name);
+}
+
+TEST(CliRunCmd, VecAddPasses) {
+  const CliRun r = baresm("run vec_add --backend model --seed 3");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "sample vec_add")) << r.out;
+  EXPECT_TRUE(has(r.out, "grid ")) << r.out;
+  EXPECT_TRUE(has(r.out, "block ")) << r.out;
+  EXPECT_TRUE(has(r.out, "warp-instrs")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
+}
+
+TEST(CliRunCmd, FaultSampleReportsAndExitsNonZero) {
+  const CliRun r = baresm("run fault_trap");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_TRUE(has(r.out, "fault: TRAP")) << r.out;
+  EXPECT_TRUE(has(r.out, "cta (1,0,0) warp 1 lane 5")) << r.out;
+  EXPECT_TRUE(has(r.out, "fault_trap.s:")) << "the report names the source line\n" << r.out;
+  EXPECT_TRUE(has(r.out, "expected fault observed")) << r.out;
+}
+
+TEST(CliRunCmd, AllPassesWithSummary) {
+  const CliRun r = baresm("run --all");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "ALL OK")) << r.out;
+  for (const auto& s : baresm::samples::all_samples()) EXPECT_TRUE(has(r.out, "\n" + s.name + " ")) << s.name;
+  // The normal samples come first, then the faults.
+  EXPECT_LT(r.out.find("] transpose"), r.out.find("] fault_"));
+}
+
+TEST(CliRunCmd, BrokenKernelMakesRunFail) {
+  // A kernel directory where vec_add computes a - b: the run must say FAIL.
+  const std::string dir = tmp("broken");
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::string src = slurp(kKernels + "/vec_add.s");
+  const size_t p = src.find("FADD R5, R5, R6;");
+  ASSERT_NE(p, std::string::npos);
+  src.replace(p, 4, "FSUB");
+  std::ofstream(dir + "/vec_add.s") << src;
+  const CliRun r = baresm("run vec_add --kernels " + dir);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.out, "FAIL vec_add")) << r.out;
+}
+
+// ---- asm / dis ----------------------------------------------------------------------
+TEST(CliAsm, RoundTripThroughFiles) {
+  for (const char* k : {"vec_add", "prefix_scan", "fault_illegal_opcode"}) {
+    const std::string src = kKernels + "/" + k + ".s";
+    const std::string a = tmp(std::string(k) + "_a.bsm"), text = tmp(std::string(k) + ".dis.s"),
+                      b = tmp(std::string(k) + "_b.bsm");
+    CliRun r = baresm("asm " + src + " -o " + a);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    r = baresm("dis " + a);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_TRUE(has(r.out, ".kernel ")) << r.out;
+    std::ofstream(text) << r.out;
+    r = baresm("asm " + text + " -o " + b + " --name " + src);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const std::string ba = slurp(a), bb = slurp(b);
+    EXPECT_FALSE(ba.empty());
+    EXPECT_EQ(ba, bb) << k << ": re-assembled disassembly differs";
+  }
+}
+
+TEST(CliAsm, DefaultOutputName) {
+  const std::string src = tmp("plain.s");
+  std::ofstream(src) << ".kernel k\n.regs 1\n    EXIT;\n.end\n";
+  std::remove(tmp("plain.bsm").c_str());
+  const CliRun r = baresm("asm " + src);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_FALSE(slurp(tmp("plain.bsm")).empty());
+}
+
+TEST(CliAsm, ErrorsArePrintedWithCaretsAndExitOne) {
+  const std::string src = tmp("bad.s");
+  std::ofstream(src) << ".kernel k\n.regs 4\n    FROB R1, R2;\n    IADD R9, R1, 1;\n    EXIT;\n.end\n";
+  const std::string out = tmp("bad.bsm");
+  std::remove(out.c_str());
+  const CliRun r = baresm("asm " + src + " -o " + out);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, src + ":3:")) << r.err;
+  EXPECT_TRUE(has(r.err, src + ":4:")) << "every error is reported\n" << r.err;
+  EXPECT_TRUE(has(r.err, "^")) << r.err;
+  EXPECT_TRUE(has(r.err, "2 errors")) << r.err;
+  EXPECT_TRUE(slurp(out).empty()) << "nothing written on errors";
+}
+
+TEST(CliAsm, MissingInput) {
+  CliRun r = baresm("asm");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(has(r.err, "missing input file")) << r.err;
+  r = baresm("asm " + tmp("does_not_exist.s"));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "cannot read")) << r.err;
+}
+
+TEST(CliDis, LoaderErrorsNameTheStatus) {
+  const std::string junk = tmp("junk.bsm");
+  std::ofstream(junk) << "this is not a module";
+  CliRun r = baresm("dis " + junk);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "INVALID_IMAGE")) << r.err;
+  r = baresm("dis " + tmp("does_not_exist.bsm"));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "baresm dis: ")) << r.err;
+}
+
+// ---- bad command lines: a message and a non-zero exit each ----------------------------
+TEST(CliErrors, BadCommandLines) {
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"frob", "unknown command 'frob'"},
+      {"--frob", "unknown option '--frob'"},
+      {"run", "name a sample"},
+      {"run no_such_sample", "unknown sample 'no_such_sample'"},
+      {"run vec_add --backend rtl", "baresm run: unknown backend 'rtl' (available: model)"},
+      {"run vec_add --frob", "unrecognised option '--frob'"},
+      {"run vec_add --seed banana", "seed"},
+      {"run vec_add --all", "only one of"},
+      {"run vec_add fault_trap", "too many positional options"},
+      {"asm a.s b.s", "too many positional options"},
+      {"dis", "missing input file"},
+      {"dis --frob x.bsm", "unrecognised option '--frob'"},
+  };
+  for (const Case& c : cases) {
+    const CliRun r = baresm(c.args);
+    EXPECT_EQ(r.rc, 2) << c.args << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, c.message)) << c.args << "\nstderr: " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args << "\nstdout: " << r.out;
+  }
+}
+
+TEST(CliErrors, MissingKernelDirectoryFailsTheRun) {
+  const CliRun r = baresm("run vec_add --kernels " + tmp("no_such_dir"));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.out, "cannot read kernel file")) << r.out;
+}
+
+}  // namespace
