@@ -1,0 +1,1209 @@
+// The host driver (driver.h). Firmware-style: fixed tables, status codes,
+// and nothing but Transport calls to reach the device.
+#include "host_driver/driver.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "host_driver/regs.h"
+#include "isa/isa.h"
+#include "isa/module.h"
+
+namespace baresm::drv {
+
+namespace f = regs::f;
+using cq::CplStatus;
+using cq::ErrorCode;
+
+namespace {
+
+constexpr uint16_t kOwnerDriver = 0xFFFF;
+enum Kind : uint8_t { KIND_DATA = 0, KIND_CODE = 1, KIND_RING = 2 };
+
+// Handles: low byte = table index + 1, bits 23:16 = generation.
+// Functions: bits 7:0 module index + 1, bits 15:8 kernel, bits 23:16 module generation.
+uint32_t make_handle(int index, uint8_t gen) { return uint32_t(index + 1) | (uint32_t(gen) << 16); }
+int handle_index(uint32_t id, int max) {
+  const int i = int(id & 0xFF) - 1;
+  return (i >= 0 && i < max) ? i : -1;
+}
+uint8_t handle_gen(uint32_t id) { return uint8_t(id >> 16); }
+
+uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+
+}  // namespace
+
+// ---- transport bus for the ring helpers ---------------------------------------------
+bool Device::Bus::reg_read(uint32_t offset, uint32_t* value) { return ok(d_->transport_->mmio_read32(offset, value)); }
+bool Device::Bus::reg_write(uint32_t offset, uint32_t value) { return ok(d_->transport_->mmio_write32(offset, value)); }
+bool Device::Bus::mem_read(uint32_t addr, void* dst, uint32_t len) { return ok(d_->transport_->mem_read(addr, dst, len)); }
+bool Device::Bus::mem_write(uint32_t addr, const void* src, uint32_t len) {
+  return ok(d_->transport_->mem_write(addr, src, len));
+}
+
+Device::Device() = default;
+Device::~Device() { close(); }
+
+Status Device::fail(Status s, Layer layer, const char* fmt, ...) {
+  err_.status = s;
+  err_.layer = layer;
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(err_.detail, sizeof err_.detail, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+Status Device::rd(uint32_t off, uint32_t* v) {
+  if (!ok(transport_->mmio_read32(off, v)))
+    return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "register read at 0x%03x failed", off);
+  return Status::OK;
+}
+Status Device::wr(uint32_t off, uint32_t v) {
+  if (!ok(transport_->mmio_write32(off, v)))
+    return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "register write at 0x%03x failed", off);
+  return Status::OK;
+}
+
+// ---- table lookups --------------------------------------------------------------------
+Device::ContextRec* Device::ctx_rec(Context c) {
+  const int i = handle_index(c.id, kMaxContexts);
+  if (i < 0 || !ctxs_[i].used || ctxs_[i].gen != handle_gen(c.id)) return nullptr;
+  return &ctxs_[i];
+}
+const Device::ContextRec* Device::ctx_rec(Context c) const { return const_cast<Device*>(this)->ctx_rec(c); }
+Device::StreamRec* Device::stream_rec(Stream s) {
+  const int i = handle_index(s.id, kMaxStreams);
+  if (i < 0 || !streams_[i].used || streams_[i].gen != handle_gen(s.id)) return nullptr;
+  return &streams_[i];
+}
+const Device::StreamRec* Device::stream_rec(Stream s) const { return const_cast<Device*>(this)->stream_rec(s); }
+Device::EventRec* Device::event_rec(Event e) {
+  const int i = handle_index(e.id, kMaxEvents);
+  if (i < 0 || !events_[i].used || events_[i].gen != handle_gen(e.id)) return nullptr;
+  return &events_[i];
+}
+const Device::EventRec* Device::event_rec(Event e) const { return const_cast<Device*>(this)->event_rec(e); }
+Device::ModuleRec* Device::module_rec(Module m) {
+  const int i = handle_index(m.id, kMaxModules);
+  if (i < 0 || !modules_[i].used || modules_[i].gen != handle_gen(m.id)) return nullptr;
+  return &modules_[i];
+}
+const Device::KernelRec* Device::kernel_rec(Function fn, const ModuleRec** mod) const {
+  const int i = handle_index(fn.id, kMaxModules);
+  if (i < 0 || !modules_[i].used || modules_[i].gen != handle_gen(fn.id)) return nullptr;
+  const uint32_t k = (fn.id >> 8) & 0xFF;
+  if (k >= modules_[i].num_kernels) return nullptr;
+  *mod = &modules_[i];
+  return &modules_[i].kernels[k];
+}
+
+// ---- open / close ------------------------------------------------------------------
+Status Device::open(Transport* t, const DeviceOptions& options) {
+  if (transport_) return fail(Status::INVALID_VALUE, Layer::API, "device already open");
+  if (!t) return fail(Status::INVALID_VALUE, Layer::API, "no transport");
+  transport_ = t;
+  opt_ = options;
+  Status st = Status::OK;
+  auto bail = [&](Status s) {
+    transport_ = nullptr;
+    return s;
+  };
+
+  uint32_t id = 0, ver = 0;
+  if (!ok(st = rd(regs::ID, &id)) || !ok(st = rd(regs::VERSION, &ver))) return bail(st);
+  if (id != isa::kArchId)
+    return bail(fail(Status::UNSUPPORTED_DEVICE, Layer::DEVICE, "ID reads 0x%08x, expected 0x%08x (\"BSM1\")", id,
+                     isa::kArchId));
+  props_ = DeviceProps{};
+  props_.arch_id = id;
+  props_.version_major = f::VERSION_MAJOR.get(ver);
+  props_.version_minor = f::VERSION_MINOR.get(ver);
+  props_.ring_version = f::VERSION_RING.get(ver);
+  if (props_.version_major != regs::VERSION_MAJOR || props_.ring_version != cq::kDESC_VERSION)
+    return bail(fail(Status::UNSUPPORTED_DEVICE, Layer::DEVICE,
+                     "register map v%u / ring format v%u; this driver speaks v%u / v%u", props_.version_major,
+                     props_.ring_version, regs::VERSION_MAJOR, cq::kDESC_VERSION));
+
+  // Start from a clean device: whatever a previous host left running is dropped.
+  if (!ok(st = soft_reset_device())) return bail(st);
+
+  uint32_t c[6];
+  const uint32_t offs[6] = {regs::CONFIG0, regs::CONFIG1, regs::CONFIG2, regs::CONFIG3, regs::CONFIG4, regs::CONFIG5};
+  for (int i = 0; i < 6; ++i)
+    if (!ok(st = rd(offs[i], &c[i]))) return bail(st);
+  props_.num_lanes = f::CONFIG0_NUM_LANES.get(c[0]);
+  props_.num_warps = f::CONFIG0_NUM_WARPS.get(c[0]);
+  props_.cta_slots = f::CONFIG0_CTA_SLOTS.get(c[0]);
+  props_.num_banks = f::CONFIG0_NUM_BANKS.get(c[0]);
+  props_.max_regs_per_thread = f::CONFIG1_MAX_REGS.get(c[1]);
+  props_.stack_depth = f::CONFIG1_STACK_DEPTH.get(c[1]);
+  props_.num_queues = f::CONFIG1_NUM_QUEUES.get(c[1]);
+  props_.max_windows = f::CONFIG1_MAX_WINDOWS.get(c[1]);
+  props_.shared_bytes = c[2];
+  props_.regfile_regs = c[3];
+  props_.mem_bytes = c[4];
+  props_.clock_khz = c[5];
+  props_.max_threads_per_block = props_.num_warps * 32 < 1024 ? props_.num_warps * 32 : 1024;
+  if (!props_.num_lanes || !props_.num_warps || !props_.cta_slots || !props_.max_regs_per_thread ||
+      !props_.num_queues || !props_.regfile_regs || !props_.mem_bytes || !props_.clock_khz)
+    return bail(fail(Status::DEVICE_ERROR, Layer::DEVICE, "CONFIG registers report a zero resource"));
+
+  // Options against what the device has.
+  nq_ = opt_.queues ? opt_.queues : props_.num_queues;
+  if (nq_ > props_.num_queues || nq_ > uint32_t(kMaxQueues))
+    return bail(fail(Status::INVALID_VALUE, Layer::API, "%u queues requested, the device has %u (driver max %d)", nq_,
+                     props_.num_queues, kMaxQueues));
+  if (!cq::is_pow2(opt_.sq_entries) || opt_.sq_entries > uint32_t(kMaxSqEntries) || !cq::is_pow2(opt_.cq_entries) ||
+      opt_.cq_entries > 65536)
+    return bail(fail(Status::INVALID_VALUE, Layer::API,
+                     "ring sizes must be powers of two (sq %u <= %d, cq %u <= 65536)", opt_.sq_entries,
+                     kMaxSqEntries, opt_.cq_entries));
+  if (opt_.max_param_bytes % 8) opt_.max_param_bytes = align_up(opt_.max_param_bytes, 8);
+
+  // Device memory: 0 is never handed out, so DevPtr 0 can mean "none".
+  alloc_.init(256, props_.mem_bytes > 256 ? props_.mem_bytes - 256 : 0, 256);
+  for (uint32_t q = 0; q < nq_; ++q) {
+    cq::QueuePairLayout lay;
+    lay.queue = q;
+    lay.sq_size = opt_.sq_entries;
+    lay.cq_size = opt_.cq_entries;
+    uint32_t slots = 0;
+    if (!alloc_.alloc(opt_.sq_entries * cq::kDESC_BYTES, kOwnerDriver, KIND_RING, true, &lay.sq_base) ||
+        !alloc_.alloc(opt_.cq_entries * cq::kCPL_BYTES, kOwnerDriver, KIND_RING, true, &lay.cq_base) ||
+        !alloc_.alloc(opt_.sq_entries * slot_bytes(), kOwnerDriver, KIND_RING, true, &slots))
+      return bail(fail(Status::OUT_OF_MEMORY, Layer::DEVICE, "no device memory for the rings of queue %u", q));
+    queues_[q].host.attach(&bus_, lay);
+    queues_[q].slot_base = slots;
+  }
+  for (auto& x : ctxs_) x.used = false;
+  for (auto& x : streams_) x.used = false;
+  for (auto& x : events_) x.used = false;
+  for (auto& x : modules_) x.used = false;
+  for (auto& r : results_) r.token = 0;
+  next_queue_ = 0;
+  dev_faulted_ = false;
+  stats_ = DriverStats{};
+  if (!ok(st = program_device())) return bail(st);
+  return succeed();
+}
+
+Status Device::close() {
+  if (!transport_) return Status::OK;
+  // Leave the device quiet: nothing of ours keeps running after we are gone.
+  Status st = soft_reset_device();
+  transport_ = nullptr;
+  return st;
+}
+
+Status Device::soft_reset_device() {
+  Status st = wr(regs::CONTROL, f::CONTROL_SOFT_RESET.put(1));
+  if (!ok(st)) return st;
+  for (int i = 0; i < 1000; ++i) {
+    uint32_t s = 0;
+    if (!ok(st = rd(regs::STATUS, &s))) return st;
+    if (!f::STATUS_RESETTING.get(s)) return Status::OK;
+    if (!ok(transport_->delay(1000)))
+      return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "delay failed while waiting for reset");
+  }
+  return fail(Status::DEVICE_ERROR, Layer::DEVICE, "STATUS.RESETTING did not clear within 1 ms");
+}
+
+Status Device::program_device() {
+  Status st = wr(regs::WATCHDOG, opt_.watchdog);
+  if (!ok(st)) return st;
+  for (uint32_t q = 0; q < nq_; ++q)
+    if (!queues_[q].host.program())
+      return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "programming queue pair %u failed", q);
+  uint32_t mask = 0;
+  if (opt_.use_irq) mask = f::IRQ_MASK_CQ.put((1u << nq_) - 1) | f::IRQ_MASK_FAULT.put(1);
+  if (!ok(st = wr(regs::IRQ_STATUS, 0xFFFFFFFFu)) || !ok(st = wr(regs::IRQ_MASK, mask)) ||
+      !ok(st = wr(regs::CONTROL, f::CONTROL_ENABLE.put(1))))
+    return st;
+  for (uint32_t q = 0; q < nq_; ++q) {
+    uint32_t qs = 0;
+    if (!ok(st = rd(regs::qp(q, regs::QpReg::QSTATUS), &qs))) return st;
+    if (f::QSTATUS_CONFIG_ERROR.get(qs))
+      return fail(Status::DEVICE_ERROR, Layer::DEVICE, "queue pair %u rejects its ring configuration", q);
+  }
+  return Status::OK;
+}
+
+// ---- completions -----------------------------------------------------------------------
+void Device::deliver(uint32_t q, const Inflight& inf, LaunchReport& r) {
+  r.token = inf.token;
+  r.queue = q;
+  r.marker = inf.marker;
+  r.status = status_for_error(r.error);
+  if (r.error != ErrorCode::OK && r.status == Status::OK) r.status = Status::LAUNCH_FAILED;
+  if (r.cpl_status == CplStatus::FAILED && r.error != ErrorCode::OK && r.grid.x) {
+    const uint64_t gx = inf.grid.x, gy = inf.grid.y;
+    r.fault_cta_xyz = Dim3{uint32_t(r.fault_cta % gx), uint32_t((r.fault_cta / gx) % gy), uint32_t(r.fault_cta / (gx * gy))};
+  }
+  const bool failed = r.cpl_status == CplStatus::FAILED;
+  if (r.from_device) ++stats_.completed;
+  else ++stats_.lost;
+
+  r.ctx = Context{make_handle(inf.ctx, inf.ctx_gen)};
+  ContextRec& C = ctxs_[inf.ctx];
+  if (C.used && C.gen == inf.ctx_gen) {
+    if (C.pending) --C.pending;
+    if (failed && C.sticky == Status::OK) {
+      C.sticky = r.status;
+      C.has_failure = true;
+      C.failure = r;
+      C.failure.raw = nullptr;
+    }
+  }
+  r.stream = Stream{make_handle(inf.stream, inf.stream_gen)};
+  StreamRec& S = streams_[inf.stream];
+  if (S.used && S.gen == inf.stream_gen && S.pending) --S.pending;
+  if (inf.event < kMaxEvents) {
+    EventRec& E = events_[inf.event];
+    if (E.used && E.gen == inf.event_gen && E.token == inf.token) {
+      E.state = EventRec::DONE;
+      E.result = failed ? r.status : Status::OK;
+      E.timestamp = r.end_cycle;
+      E.epoch = epoch_;
+    }
+  }
+  // The device stops on a failed launch (not on a rejected descriptor).
+  if (failed && r.from_device && r.error != ErrorCode::BAD_DESCRIPTOR) dev_faulted_ = true;
+  ResultRec& rr = results_[inf.token % kResultHistory];
+  rr.token = inf.token;
+  rr.report = r;
+  rr.report.raw = nullptr;
+  if (hook_) hook_(hook_user_, r);
+}
+
+Status Device::process_completions() {
+  for (uint32_t q = 0; q < nq_; ++q) {
+    QueueState& Q = queues_[q];
+    uint32_t consumed = 0;
+    Status bad = Status::OK;
+    while (Q.host.cq_head() != Q.host.sq_tail()) {
+      cq::CompletionEntry e;
+      const int r = Q.host.peek(&e);
+      if (r < 0) return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "reading completion ring %u failed", q);
+      if (r == 0) break;
+      const uint32_t idx = Q.host.cq_head();
+      const Inflight inf = Q.inflight[cq::ring_slot(idx, opt_.sq_entries)];
+      if (e.seq != idx || e.token != inf.token) {
+        bad = fail(Status::DEVICE_ERROR, Layer::DEVICE,
+                   "queue %u entry %u carries seq %u token 0x%llx, expected token 0x%llx", q, idx, e.seq,
+                   (unsigned long long)e.token, (unsigned long long)inf.token);
+      }
+      Q.host.pop();
+      ++consumed;
+      LaunchReport rep;
+      rep.from_device = true;
+      rep.cpl_status = e.cpl_status();
+      rep.error = e.error_code();
+      if (rep.cpl_status != CplStatus::COMPLETED && rep.cpl_status != CplStatus::FAILED) {
+        rep.cpl_status = CplStatus::FAILED;
+        if (rep.error == ErrorCode::OK) rep.error = ErrorCode::INTERNAL;
+      }
+      rep.fault_pc = e.fault_pc;
+      rep.fault_addr = e.fault_addr;
+      rep.fault_warp = e.fault_warp;
+      rep.fault_lane = e.fault_lane;
+      rep.fault_cta = e.fault_cta;
+      rep.grid = inf.grid;
+      rep.start_cycle = e.start_cycle;
+      rep.end_cycle = e.end_cycle;
+      rep.warp_instrs = e.warp_instrs;
+      rep.stall_cycles = e.stall_cycles;
+      rep.shared_passes = e.shared_passes;
+      rep.ctas_done = e.ctas_done;
+      rep.raw = &e;
+      deliver(q, inf, rep);
+    }
+    if (consumed && !Q.host.commit_head())
+      return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "writing CQ_HEAD of queue %u failed", q);
+    if (!ok(bad)) return bad;
+  }
+  return Status::OK;
+}
+
+uint32_t Device::pending() const {
+  uint32_t n = 0;
+  for (uint32_t q = 0; q < nq_; ++q) n += queues_[q].host.sq_tail() - queues_[q].host.cq_head();
+  return n;
+}
+
+Status Device::poll() {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  Status st = process_completions();
+  return ok(st) ? succeed() : st;
+}
+
+Status Device::wait_step(uint64_t ns) {
+  if (ns == 0) ns = 1;
+  if (opt_.use_irq) {
+    bool asserted = false;
+    if (!ok(transport_->wait_irq(ns, &asserted)))
+      return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "waiting for the interrupt failed");
+    if (asserted) {
+      ++stats_.irq_wakeups;
+      uint32_t causes = 0;
+      Status st = rd(regs::IRQ_STATUS, &causes);
+      if (!ok(st) || !ok(st = wr(regs::IRQ_STATUS, causes))) return st;
+    }
+    return Status::OK;
+  }
+  if (!ok(transport_->delay(ns < opt_.poll_interval_ns ? ns : opt_.poll_interval_ns)))
+    return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "delay failed");
+  return Status::OK;
+}
+
+Status Device::recover() {
+  // Whatever the device finished before the reset keeps its real result.
+  process_completions();
+  Status st = soft_reset_device();
+  if (!ok(st)) return st;
+  ++epoch_;
+  ++stats_.resets;
+  for (uint32_t q = 0; q < nq_; ++q) {
+    QueueState& Q = queues_[q];
+    // Every descriptor submitted and not yet reported, in submission order.
+    while (Q.host.cq_head() != Q.host.sq_tail()) {
+      const Inflight inf = Q.inflight[cq::ring_slot(Q.host.cq_head(), opt_.sq_entries)];
+      Q.host.pop();
+      LaunchReport rep;
+      rep.from_device = false;
+      rep.cpl_status = CplStatus::FAILED;
+      rep.error = ErrorCode::CONTEXT_LOST;
+      rep.grid = inf.grid;
+      deliver(q, inf, rep);
+    }
+  }
+  dev_faulted_ = false;
+  return program_device();
+}
+
+Status Device::reset() {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  Status st = recover();
+  return ok(st) ? succeed() : st;
+}
+
+Status Device::check_progress(bool* progressing) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ++stats_.hang_checks;
+  uint32_t p1 = 0, p2 = 0;
+  Status st = rd(regs::PROGRESS, &p1);
+  if (!ok(st)) return st;
+  const uint64_t c1 = stats_.completed;
+  const uint64_t t0 = transport_->now_ns();
+  for (;;) {
+    if (!ok(st = process_completions())) return st;
+    const uint64_t el = transport_->now_ns() - t0;
+    if (el >= opt_.hang_window_ns) break;
+    if (!ok(st = wait_step(opt_.hang_window_ns - el))) return st;
+  }
+  if (!ok(st = rd(regs::PROGRESS, &p2))) return st;
+  *progressing = p1 != p2 || stats_.completed != c1;
+  return Status::OK;
+}
+
+template <class Done>
+Status Device::wait_until(Done done, uint64_t timeout_ns, int ctx_index) {
+  if (timeout_ns == kWaitDefault) timeout_ns = opt_.sync_timeout_ns;
+  const uint64_t t0 = transport_->now_ns();
+  Status st;
+  for (;;) {
+    if (!ok(st = process_completions())) return st;
+    if (done()) return Status::OK;
+    if (ctx_index >= 0 && ctxs_[ctx_index].sticky != Status::OK) {
+      const Status s = ctxs_[ctx_index].sticky;
+      return fail(s, status_layer(s), "context error is sticky: %s", status_message(s));
+    }
+    if (dev_faulted_) {
+      // The device stopped on another context's failed launch: what we wait
+      // for can only finish after a reset.
+      if (!ok(st = recover())) return st;
+      continue;
+    }
+    const uint64_t el = transport_->now_ns() - t0;
+    if (el >= timeout_ns) break;
+    if (!ok(st = wait_step(timeout_ns - el))) return st;
+  }
+  // Timed out. A slow device is not a hung one: look at PROGRESS.
+  bool progressing = false;
+  if (!ok(st = check_progress(&progressing))) return st;
+  if (done()) return Status::OK;
+  if (progressing)
+    return fail(Status::TIMEOUT, Layer::TIMEOUT, "no completion within %llu ns; the device is still progressing",
+                (unsigned long long)timeout_ns);
+  const uint32_t lost_before = uint32_t(stats_.lost);
+  if (!ok(st = recover())) return st;
+  return fail(Status::CONTEXT_LOST, Layer::CONTEXT_LOST,
+              "no progress for %llu ns after a %llu ns timeout: device reset, %u pending launches reported lost",
+              (unsigned long long)opt_.hang_window_ns, (unsigned long long)timeout_ns,
+              uint32_t(stats_.lost) - lost_before);
+}
+
+Status Device::synchronize(uint64_t timeout_ns) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  const uint64_t lost = stats_.lost;
+  Status st = wait_until([&] { return pending() == 0; }, timeout_ns, -1);
+  if (!ok(st)) return st;
+  if (stats_.lost != lost)
+    return fail(Status::CONTEXT_LOST, Layer::CONTEXT_LOST, "the device was reset during the wait");
+  return succeed();
+}
+
+Status Device::read_counters(DeviceCounters* out) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
+  uint32_t lo = 0, hi = 0;
+  Status st;
+  if (!ok(st = rd(regs::CYCLES_LO, &lo)) || !ok(st = rd(regs::CYCLES_HI, &hi))) return st;
+  out->cycles = uint64_t(hi) << 32 | lo;
+  if (!ok(st = rd(regs::WARP_INSTRS_LO, &lo)) || !ok(st = rd(regs::WARP_INSTRS_HI, &hi))) return st;
+  out->warp_instrs = uint64_t(hi) << 32 | lo;
+  if (!ok(st = rd(regs::LAUNCHES, &out->launches)) || !ok(st = rd(regs::FAILED, &out->failed)) ||
+      !ok(st = rd(regs::PROGRESS, &out->progress)))
+    return st;
+  return succeed();
+}
+
+// ---- contexts ----------------------------------------------------------------------------
+Status Device::ctx_create(Context* out) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
+  int ci = -1, si = -1;
+  for (int i = 0; i < kMaxContexts && ci < 0; ++i)
+    if (!ctxs_[i].used) ci = i;
+  for (int i = 0; i < kMaxStreams && si < 0; ++i)
+    if (!streams_[i].used) si = i;
+  if (ci < 0 || si < 0)
+    return fail(Status::OUT_OF_RESOURCES, Layer::API, "%s table full", ci < 0 ? "context" : "stream");
+  ContextRec& C = ctxs_[ci];
+  const uint8_t gen = uint8_t(C.gen + 1);
+  C = ContextRec{};
+  C.used = true;
+  C.gen = gen;
+  C.default_stream = uint8_t(si);
+  StreamRec& S = streams_[si];
+  const uint8_t sgen = uint8_t(S.gen + 1);
+  S = StreamRec{};
+  S.used = true;
+  S.gen = sgen;
+  S.ctx = uint8_t(ci);
+  S.queue = uint8_t(next_queue_++ % nq_);
+  *out = Context{make_handle(ci, gen)};
+  return succeed();
+}
+
+Status Device::ctx_destroy(Context c) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  const int ci = int(C - ctxs_);
+  // Let its work finish; if it cannot (the context failed, or the device is
+  // stopped), reset so that nothing of it stays queued on the device.
+  if (C->pending && C->sticky == Status::OK) wait_until([&] { return C->pending == 0; }, kWaitDefault, ci);
+  if (C->pending || (dev_faulted_ && C->sticky != Status::OK)) {
+    Status st = recover();
+    if (!ok(st)) return st;
+  }
+  for (int i = alloc_.count() - 1; i >= 0; --i)
+    if (alloc_.block(i).owner == uint16_t(ci + 1)) alloc_.free(alloc_.block(i).addr);
+  for (auto& m : modules_)
+    if (m.used && m.ctx == ci) m.used = false;
+  for (auto& s : streams_)
+    if (s.used && s.ctx == ci) s.used = false;
+  for (auto& e : events_)
+    if (e.used && e.ctx == ci) e.used = false;
+  C->used = false;
+  return succeed();
+}
+
+Status Device::ctx_get_error(Context c) const {
+  const ContextRec* C = ctx_rec(c);
+  if (!C) return Status::INVALID_HANDLE;
+  return C->sticky;
+}
+
+Status Device::ctx_last_failure(Context c, LaunchReport* out) const {
+  const ContextRec* C = ctx_rec(c);
+  if (!C) return Status::INVALID_HANDLE;
+  if (!out) return Status::INVALID_VALUE;
+  if (!C->has_failure) return Status::NOT_READY;
+  *out = C->failure;
+  return Status::OK;
+}
+
+Status Device::ctx_synchronize(Context c, uint64_t timeout_ns) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  Status st = wait_until([&] { return C->pending == 0; }, timeout_ns, int(C - ctxs_));
+  if (!ok(st)) return st;
+  if (C->sticky != Status::OK)
+    return fail(C->sticky, status_layer(C->sticky), "context error is sticky: %s", status_message(C->sticky));
+  return succeed();
+}
+
+Status Device::ctx_default_stream(Context c, Stream* out) const {
+  const ContextRec* C = ctx_rec(c);
+  if (!C) return Status::INVALID_HANDLE;
+  if (!out) return Status::INVALID_VALUE;
+  *out = Stream{make_handle(C->default_stream, streams_[C->default_stream].gen)};
+  return Status::OK;
+}
+
+// ---- memory ----------------------------------------------------------------------------------
+Status Device::mem_alloc(Context c, uint32_t bytes, DevPtr* out) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  if (!out || bytes == 0) return fail(Status::INVALID_VALUE, Layer::API, "zero-size allocation or null output");
+  uint32_t addr = 0;
+  if (!alloc_.alloc(bytes, uint16_t(C - ctxs_ + 1), KIND_DATA, false, &addr))
+    return fail(Status::OUT_OF_MEMORY, Layer::API, "%u bytes requested, largest free block %u", bytes,
+                alloc_.largest_free());
+  *out = addr;
+  return succeed();
+}
+
+Status Device::mem_free(Context c, DevPtr p) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  const Allocator::Block* b = alloc_.find(p, 1);
+  if (!b || b->addr != p || b->owner != uint16_t(C - ctxs_ + 1) || b->kind != KIND_DATA)
+    return fail(Status::INVALID_VALUE, Layer::API, "0x%08x is not an allocation of this context", p);
+  alloc_.free(p);
+  return succeed();
+}
+
+Status Device::mem_get_info(uint32_t* free_bytes, uint32_t* total_bytes) const {
+  if (!transport_) return Status::NOT_INITIALIZED;
+  if (free_bytes) *free_bytes = alloc_.free_bytes();
+  if (total_bytes) *total_bytes = props_.mem_bytes;
+  return Status::OK;
+}
+
+bool Device::range_owned(int ci, DevPtr p, uint32_t bytes) const {
+  const Allocator::Block* b = alloc_.find(p, bytes ? bytes : 1);
+  return b && b->owner == uint16_t(ci + 1) && b->kind == KIND_DATA;
+}
+
+Status Device::memcpy_htod(Context c, DevPtr dst, const void* src, uint32_t bytes) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  if (bytes == 0) return succeed();
+  if (!src || !range_owned(int(C - ctxs_), dst, bytes))
+    return fail(Status::INVALID_VALUE, Layer::API, "[0x%08x, +%u) is not inside an allocation of this context", dst,
+                bytes);
+  if (!ok(transport_->mem_write(dst, src, bytes)))
+    return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "device-memory write failed");
+  return succeed();
+}
+
+Status Device::memcpy_dtoh(Context c, void* dst, DevPtr src, uint32_t bytes) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  if (bytes == 0) return succeed();
+  if (!dst || !range_owned(int(C - ctxs_), src, bytes))
+    return fail(Status::INVALID_VALUE, Layer::API, "[0x%08x, +%u) is not inside an allocation of this context", src,
+                bytes);
+  if (!ok(transport_->mem_read(src, dst, bytes)))
+    return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "device-memory read failed");
+  return succeed();
+}
+
+Status Device::memset_d8(Context c, DevPtr dst, uint8_t value, uint32_t bytes) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  if (bytes && !range_owned(int(C - ctxs_), dst, bytes))
+    return fail(Status::INVALID_VALUE, Layer::API, "[0x%08x, +%u) is not inside an allocation of this context", dst,
+                bytes);
+  uint8_t buf[512];
+  std::memset(buf, value, sizeof buf);
+  for (uint32_t off = 0; off < bytes; off += sizeof buf) {
+    const uint32_t n = bytes - off < sizeof buf ? bytes - off : uint32_t(sizeof buf);
+    if (!ok(transport_->mem_write(dst + off, buf, n)))
+      return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "device-memory write failed");
+  }
+  return succeed();
+}
+
+// ---- modules ----------------------------------------------------------------------------------
+namespace {
+Status load_status(isa::LoadStatus s) {
+  switch (s) {
+    case isa::LoadStatus::OK: return Status::OK;
+    case isa::LoadStatus::INVALID_IMAGE: return Status::INVALID_IMAGE;
+    case isa::LoadStatus::NO_BINARY_FOR_DEVICE: return Status::NO_BINARY_FOR_DEVICE;
+  }
+  return Status::INVALID_IMAGE;
+}
+}  // namespace
+
+Status Device::module_load_data(Context c, const void* image, size_t size, Module* out) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  if (!out || (!image && size)) return fail(Status::INVALID_VALUE, Layer::API, "null image or output");
+  if (C->sticky != Status::OK)
+    return fail(C->sticky, status_layer(C->sticky), "context error is sticky: %s", status_message(C->sticky));
+  // The module is checked against the hardware's own limits (CONFIG), not constants.
+  isa::DeviceLimits lim;
+  lim.arch_id = props_.arch_id;
+  lim.max_regs_per_thread = props_.max_regs_per_thread;
+  lim.max_shared_per_cta = props_.shared_bytes;
+  const isa::LoadResult r = isa::read_module(static_cast<const uint8_t*>(image), size, &lim);
+  if (r.status != isa::LoadStatus::OK)
+    return fail(load_status(r.status), Layer::LOAD, "%s: %s", isa::load_status_name(r.status), r.message.c_str());
+  const isa::Module& m = r.module;
+  if (m.kernels.size() > size_t(kMaxKernels))
+    return fail(Status::OUT_OF_RESOURCES, Layer::LOAD, "module has %zu kernels, the driver holds %d",
+                m.kernels.size(), kMaxKernels);
+  for (const auto& k : m.kernels) {
+    if (k.params.size() > size_t(kMaxParams))
+      return fail(Status::OUT_OF_RESOURCES, Layer::LOAD, "kernel %s has %zu parameters, the driver holds %d",
+                  k.name.c_str(), k.params.size(), kMaxParams);
+    if (k.name.size() >= size_t(kMaxNameLen))
+      return fail(Status::OUT_OF_RESOURCES, Layer::LOAD, "kernel name %s longer than %d", k.name.c_str(),
+                  kMaxNameLen - 1);
+    if (k.param_bytes > opt_.max_param_bytes)
+      return fail(Status::OUT_OF_RESOURCES, Layer::LOAD, "kernel %s takes %u parameter bytes, slots hold %u",
+                  k.name.c_str(), k.param_bytes, opt_.max_param_bytes);
+  }
+  int mi = -1;
+  for (int i = 0; i < kMaxModules && mi < 0; ++i)
+    if (!modules_[i].used) mi = i;
+  if (mi < 0) return fail(Status::OUT_OF_RESOURCES, Layer::API, "module table full");
+  const uint32_t code_bytes = uint32_t(m.code.size() * isa::kInstrBytes);
+  if (code_bytes == 0) return fail(Status::INVALID_IMAGE, Layer::LOAD, "module has no code");
+  const int ci = int(C - ctxs_);
+  DevPtr code = 0;
+  if (!alloc_.alloc(code_bytes, uint16_t(ci + 1), KIND_CODE, true, &code))
+    return fail(Status::OUT_OF_MEMORY, Layer::LOAD, "no device memory for %u bytes of code", code_bytes);
+  // Instruction words are little-endian in device memory, like the host.
+  if (!ok(transport_->mem_write(code, m.code.data(), code_bytes))) {
+    alloc_.free(code);
+    return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "copying the code into device memory failed");
+  }
+  ModuleRec& M = modules_[mi];
+  const uint8_t gen = uint8_t(M.gen + 1);
+  M = ModuleRec{};
+  M.used = true;
+  M.gen = gen;
+  M.ctx = uint8_t(ci);
+  M.code = code;
+  M.code_bytes = code_bytes;
+  M.num_kernels = uint32_t(m.kernels.size());
+  for (uint32_t i = 0; i < M.num_kernels; ++i) {
+    const isa::KernelInfo& k = m.kernels[i];
+    KernelRec& K = M.kernels[i];
+    std::snprintf(K.name, sizeof K.name, "%s", k.name.c_str());
+    K.entry = k.entry;
+    K.code_bytes = k.code_bytes;
+    K.regs = k.regs;
+    K.shared_bytes = k.shared_bytes;
+    K.param_bytes = k.param_bytes;
+    K.num_params = uint32_t(k.params.size());
+    for (uint32_t j = 0; j < K.num_params; ++j)
+      K.params[j] = ParamRec{k.params[j].offset, k.params[j].size, k.params[j].align};
+  }
+  *out = Module{make_handle(mi, gen)};
+  return succeed();
+}
+
+Status Device::module_load_file(Context c, const char* path, Module* out) {
+  if (!path) return fail(Status::INVALID_VALUE, Layer::API, "null path");
+  std::FILE* fp = std::fopen(path, "rb");
+  if (!fp) return fail(Status::INVALID_VALUE, Layer::API, "cannot open %s", path);
+  std::string data;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, fp)) > 0) data.append(buf, n);
+  std::fclose(fp);
+  return module_load_data(c, data.data(), data.size(), out);
+}
+
+Status Device::module_unload(Module m) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ModuleRec* M = module_rec(m);
+  if (!M) return fail(Status::INVALID_HANDLE, Layer::API, "invalid module");
+  // Launches of this module may still be queued: its code must outlive them.
+  ContextRec& C = ctxs_[M->ctx];
+  if (C.pending) {
+    Status st = wait_until([&] { return C.pending == 0; }, kWaitDefault, -1);
+    if (!ok(st)) return st;
+  }
+  alloc_.free(M->code);
+  M->used = false;
+  return succeed();
+}
+
+Status Device::module_get_function(Module m, const char* name, Function* out) {
+  ModuleRec* M = module_rec(m);
+  if (!M) return fail(Status::INVALID_HANDLE, Layer::API, "invalid module");
+  if (!name || !out) return fail(Status::INVALID_VALUE, Layer::API, "null name or output");
+  for (uint32_t i = 0; i < M->num_kernels; ++i)
+    if (std::strcmp(M->kernels[i].name, name) == 0) {
+      *out = Function{(m.id & 0xFF) | (i << 8) | (uint32_t(M->gen) << 16)};
+      return succeed();
+    }
+  return fail(Status::NOT_FOUND, Layer::LOAD, "no kernel named %s in the module", name);
+}
+
+Status Device::func_get_attributes(Function fn, FunctionAttrs* out) const {
+  const ModuleRec* M = nullptr;
+  const KernelRec* K = kernel_rec(fn, &M);
+  if (!K) return Status::INVALID_HANDLE;
+  if (!out) return Status::INVALID_VALUE;
+  out->regs = K->regs;
+  out->shared_bytes = K->shared_bytes;
+  out->param_bytes = K->param_bytes;
+  out->num_params = K->num_params;
+  out->code_bytes = K->code_bytes;
+  // The largest block whose registers fit in the register file, within the device's limit.
+  uint32_t t = props_.max_threads_per_block;
+  const uint32_t regs = K->regs ? K->regs : 1;
+  while (t > 32 && uint64_t((t + 31) / 32) * 32 * regs > props_.regfile_regs) t -= 32;
+  if (uint64_t((t + 31) / 32) * 32 * regs > props_.regfile_regs) t = 0;
+  out->max_threads_per_block = t;
+  return Status::OK;
+}
+
+Status Device::occupancy(Function fn, Dim3 block, uint32_t dynamic_shared, uint32_t regs, uint32_t* ctas) const {
+  const ModuleRec* M = nullptr;
+  const KernelRec* K = kernel_rec(fn, &M);
+  if (!K) return Status::INVALID_HANDLE;
+  if (!ctas || block.count() == 0) return Status::INVALID_VALUE;
+  if (!regs) regs = K->regs ? K->regs : 1;
+  const uint64_t warps = (block.count() + 31) / 32;
+  const uint64_t shared = uint64_t(K->shared_bytes) + dynamic_shared;
+  uint64_t n = props_.cta_slots;
+  n = std::min<uint64_t>(n, props_.num_warps / warps);
+  n = std::min<uint64_t>(n, props_.regfile_regs / (warps * 32 * regs));
+  if (shared) n = std::min<uint64_t>(n, props_.shared_bytes / shared);
+  *ctas = uint32_t(n);
+  return Status::OK;
+}
+
+// ---- launch -----------------------------------------------------------------------------------
+Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRec** kout, const ModuleRec** mout,
+                            uint32_t* regs_out, uint32_t* shared_out, uint32_t* queue_out, int* stream_out) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  const ModuleRec* M = nullptr;
+  const KernelRec* K = kernel_rec(fn, &M);
+  if (!K) return fail(Status::INVALID_HANDLE, Layer::API, "invalid function");
+  ContextRec& C = ctxs_[M->ctx];
+  if (C.sticky != Status::OK)
+    return fail(C.sticky, status_layer(C.sticky), "context error is sticky: %s", status_message(C.sticky));
+  int si = C.default_stream;
+  if (cfg.stream.id) {
+    const StreamRec* S = stream_rec(cfg.stream);
+    if (!S || S->ctx != M->ctx) return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream for this context");
+    si = int(S - streams_);
+  }
+  const Dim3& g = cfg.grid;
+  const Dim3& b = cfg.block;
+  const DeviceProps& P = props_;
+  const Layer L = Layer::LAUNCH_CONFIG;
+  if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z)
+    return fail(Status::INVALID_CONFIGURATION, L, "zero dimension: grid (%u,%u,%u) block (%u,%u,%u)", g.x, g.y, g.z,
+                b.x, b.y, b.z);
+  if (b.x > P.max_block.x || b.y > P.max_block.y || b.z > P.max_block.z)
+    return fail(Status::INVALID_CONFIGURATION, L, "block (%u,%u,%u) exceeds the per-dimension maximum (%u,%u,%u)",
+                b.x, b.y, b.z, P.max_block.x, P.max_block.y, P.max_block.z);
+  if (b.count() > P.max_threads_per_block)
+    return fail(Status::INVALID_CONFIGURATION, L,
+                "block of %llu threads exceeds the device's maximum of %u (min(1024, NUM_WARPS %u * 32))",
+                (unsigned long long)b.count(), P.max_threads_per_block, P.num_warps);
+  if (g.x > P.max_grid.x || g.y > P.max_grid.y || g.z > P.max_grid.z)
+    return fail(Status::INVALID_CONFIGURATION, L, "grid (%u,%u,%u) exceeds the maximum (%u,%u,%u)", g.x, g.y, g.z,
+                P.max_grid.x, P.max_grid.y, P.max_grid.z);
+  const uint32_t regs = cfg.regs ? cfg.regs : K->regs;
+  if (regs < K->regs || regs == 0)
+    return fail(Status::INVALID_VALUE, L, "%u registers per thread, kernel %s needs %u", regs, K->name, K->regs);
+  if (regs > P.max_regs_per_thread)
+    return fail(Status::INVALID_VALUE, L, "%u registers per thread exceeds the device's maximum of %u", regs,
+                P.max_regs_per_thread);
+  const uint64_t shared = uint64_t(K->shared_bytes) + cfg.dynamic_shared;
+  if (shared > P.shared_bytes)
+    return fail(Status::INVALID_VALUE, L, "%llu bytes of shared memory (static %u + dynamic %u) exceeds %u",
+                (unsigned long long)shared, K->shared_bytes, cfg.dynamic_shared, P.shared_bytes);
+  const uint64_t warps = (b.count() + 31) / 32;
+  if (warps * 32 * regs > P.regfile_regs)
+    return fail(Status::LAUNCH_OUT_OF_RESOURCES, L,
+                "a CTA of %llu warps at %u registers needs %llu registers, the register file has %u",
+                (unsigned long long)warps, regs, (unsigned long long)(warps * 32 * regs), P.regfile_regs);
+  if (cfg.num_windows > P.max_windows || cfg.num_windows > uint32_t(kMaxLaunchWindows))
+    return fail(Status::INVALID_VALUE, L, "%u windows, the device takes %u", cfg.num_windows, P.max_windows);
+  for (uint32_t i = 0; i < cfg.num_windows; ++i)
+    if (!cfg.windows || uint64_t(cfg.windows[i].base) + cfg.windows[i].size > P.mem_bytes)
+      return fail(Status::INVALID_VALUE, L, "window %u lies outside device memory", i);
+  *kout = K;
+  *mout = M;
+  *regs_out = regs;
+  *shared_out = uint32_t(shared);
+  *queue_out = streams_[si].queue;
+  *stream_out = si;
+  return Status::OK;
+}
+
+Status Device::context_windows(int ci, Window* out, uint32_t* n) {
+  const uint32_t maxw = props_.max_windows < uint32_t(kMaxLaunchWindows) ? props_.max_windows : kMaxLaunchWindows;
+  uint32_t k = 0;
+  for (int i = 0; i < alloc_.count(); ++i) {
+    const Allocator::Block& b = alloc_.block(i);
+    if (b.owner != uint16_t(ci + 1) || b.kind != KIND_DATA) continue;
+    if (k && out[k - 1].base + out[k - 1].size == b.addr) {
+      out[k - 1].size += b.size;
+      continue;
+    }
+    if (k == maxw)
+      return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG,
+                  "the context's allocations form more than %u separate ranges; pass LaunchConfig::windows", maxw);
+    out[k++] = Window{b.addr, b.size};
+  }
+  *n = k;
+  return Status::OK;
+}
+
+Status Device::submit(uint32_t q, const cq::LaunchDescriptor& d0, const Inflight& inf0, const void* params,
+                      uint32_t param_bytes, const Window* windows, uint32_t num_windows, uint64_t* token) {
+  QueueState& Q = queues_[q];
+  // At most sq_entries launches in flight per queue: each owns a submission
+  // slot and its parameter/window slot until its completion is consumed.
+  if (Q.host.sq_tail() - Q.host.cq_head() >= opt_.sq_entries) {
+    Status st = wait_until([&] { return Q.host.sq_tail() - Q.host.cq_head() < opt_.sq_entries; }, kWaitDefault,
+                           inf0.ctx);
+    if (!ok(st)) return st;
+  }
+  const uint32_t index = Q.host.sq_tail();
+  const uint32_t slot = cq::ring_slot(index, opt_.sq_entries);
+  const uint32_t slot_addr = Q.slot_base + slot * slot_bytes();
+  cq::LaunchDescriptor d = d0;
+  d.token = next_token_++;
+  if (param_bytes) {
+    if (!ok(transport_->mem_write(slot_addr, params, param_bytes)))
+      return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "writing the parameter buffer failed");
+    d.param_addr = slot_addr;
+    d.param_size = param_bytes;
+  }
+  if (num_windows) {
+    uint8_t wt[kMaxLaunchWindows * cq::kWIN_BYTES];
+    for (uint32_t i = 0; i < num_windows; ++i) cq::encode(cq::WindowEntry{windows[i].base, windows[i].size}, wt + i * 8);
+    const uint32_t wt_addr = slot_addr + opt_.max_param_bytes;
+    if (!ok(transport_->mem_write(wt_addr, wt, num_windows * cq::kWIN_BYTES)))
+      return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "writing the window table failed");
+    d.window_table = wt_addr;
+    d.window_count = uint8_t(num_windows);
+  }
+  uint32_t written = 0;
+  if (!Q.host.write_descriptor(d, &written) || !Q.host.ring_doorbell())
+    return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "writing the descriptor or the doorbell failed");
+  Inflight inf = inf0;
+  inf.token = d.token;
+  Q.inflight[slot] = inf;
+  ++ctxs_[inf.ctx].pending;
+  ++streams_[inf.stream].pending;
+  ++stats_.submitted;
+  if (token) *token = d.token;
+  return Status::OK;
+}
+
+Status Device::do_launch(Function fn, const LaunchConfig& cfg, const uint8_t* params, uint32_t param_bytes,
+                         uint64_t* token) {
+  const KernelRec* K = nullptr;
+  const ModuleRec* M = nullptr;
+  uint32_t regs = 0, shared = 0, q = 0;
+  int si = 0;
+  Status st = check_launch(fn, cfg, &K, &M, &regs, &shared, &q, &si);
+  if (!ok(st)) return st;
+  const int ci = M->ctx;
+  Window wins[kMaxLaunchWindows];
+  uint32_t nw = 0;
+  if (cfg.num_windows) {
+    for (uint32_t i = 0; i < cfg.num_windows; ++i) wins[i] = cfg.windows[i];
+    nw = cfg.num_windows;
+  } else if (!ok(st = context_windows(ci, wins, &nw))) {
+    return st;
+  }
+  // A device stopped by a failed launch runs nothing until reset: reset now so
+  // this launch runs (the pending work of other contexts is reported lost).
+  if (dev_faulted_) {
+    if (!ok(st = recover())) return st;
+    if (ctxs_[ci].sticky != Status::OK)
+      return fail(ctxs_[ci].sticky, status_layer(ctxs_[ci].sticky), "context error is sticky: %s",
+                  status_message(ctxs_[ci].sticky));
+  }
+  cq::LaunchDescriptor d;
+  d.entry_pc = M->code + K->entry;
+  d.code_base = M->code + K->entry;
+  d.code_size = K->code_bytes;
+  d.grid_x = cfg.grid.x;
+  d.grid_y = uint16_t(cfg.grid.y);
+  d.grid_z = uint16_t(cfg.grid.z);
+  d.block_x = uint16_t(cfg.block.x);
+  d.block_y = uint16_t(cfg.block.y);
+  d.block_z = uint16_t(cfg.block.z);
+  d.regs = uint8_t(regs);
+  d.shared_bytes = shared;
+  d.watchdog = cfg.watchdog;
+  Inflight inf;
+  inf.ctx = uint8_t(ci);
+  inf.ctx_gen = ctxs_[ci].gen;
+  inf.stream = uint8_t(si);
+  inf.stream_gen = streams_[si].gen;
+  inf.grid = cfg.grid;
+  st = submit(q, d, inf, params, param_bytes, wins, nw, token);
+  return ok(st) ? succeed() : st;
+}
+
+Status Device::launch(Function fn, const LaunchConfig& cfg, const LaunchArg* args, uint32_t num_args,
+                      uint64_t* token) {
+  const ModuleRec* M = nullptr;
+  const KernelRec* K = kernel_rec(fn, &M);
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  if (!K) return fail(Status::INVALID_HANDLE, Layer::API, "invalid function");
+  const Layer L = Layer::LAUNCH_CONFIG;
+  // The argument list must match the kernel's parameter table exactly.
+  if (num_args != K->num_params)
+    return fail(Status::INVALID_VALUE, L, "kernel %s takes %u parameters, %u given", K->name, K->num_params,
+                num_args);
+  if (num_args && !args) return fail(Status::INVALID_VALUE, L, "null argument list");
+  uint8_t buf[4096];
+  if (K->param_bytes > sizeof buf) return fail(Status::INVALID_VALUE, L, "parameter buffer too large");
+  std::memset(buf, 0, K->param_bytes);
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < num_args; ++i) {
+    const ParamRec& p = K->params[i];
+    if (args[i].size != p.size || !args[i].ptr)
+      return fail(Status::INVALID_VALUE, L, "parameter %u of %s is %u bytes, argument has %u", i, K->name, p.size,
+                  args[i].size);
+    // Natural alignment: each parameter at the next multiple of its alignment.
+    const uint32_t align = p.align ? p.align : 1;
+    off = align_up(off, align);
+    if (off != p.offset)
+      return fail(Status::INVALID_VALUE, L,
+                  "parameter %u of %s: natural alignment places it at %u, the module says %u", i, K->name, off,
+                  p.offset);
+    if (uint64_t(off) + p.size > K->param_bytes)
+      return fail(Status::INVALID_VALUE, L, "parameter %u of %s overruns the %u-byte buffer", i, K->name,
+                  K->param_bytes);
+    std::memcpy(buf + off, args[i].ptr, p.size);
+    off += p.size;
+  }
+  return do_launch(fn, cfg, buf, K->param_bytes, token);
+}
+
+Status Device::launch_packed(Function fn, const LaunchConfig& cfg, const void* params, uint32_t param_bytes,
+                             uint64_t* token) {
+  const ModuleRec* M = nullptr;
+  const KernelRec* K = kernel_rec(fn, &M);
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  if (!K) return fail(Status::INVALID_HANDLE, Layer::API, "invalid function");
+  if (param_bytes != K->param_bytes || (param_bytes && !params))
+    return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG, "kernel %s takes a %u-byte parameter buffer, %u given",
+                K->name, K->param_bytes, param_bytes);
+  return do_launch(fn, cfg, static_cast<const uint8_t*>(params), param_bytes, token);
+}
+
+Status Device::launch_result(uint64_t token, LaunchReport* out) const {
+  if (!out || token == 0 || token >= next_token_) return Status::INVALID_VALUE;
+  const ResultRec& r = results_[token % kResultHistory];
+  if (r.token == token) {
+    *out = r.report;
+    return Status::OK;
+  }
+  return r.token > token ? Status::INVALID_VALUE : Status::NOT_READY;
+}
+
+// ---- streams ----------------------------------------------------------------------------------
+Status Device::stream_create(Context c, Stream* out) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
+  for (int i = 0; i < kMaxStreams; ++i) {
+    StreamRec& S = streams_[i];
+    if (S.used) continue;
+    const uint8_t gen = uint8_t(S.gen + 1);
+    S = StreamRec{};
+    S.used = true;
+    S.gen = gen;
+    S.ctx = uint8_t(C - ctxs_);
+    // Streams spread over the queue pairs so independent streams do not contend.
+    S.queue = uint8_t(next_queue_++ % nq_);
+    *out = Stream{make_handle(i, gen)};
+    return succeed();
+  }
+  return fail(Status::OUT_OF_RESOURCES, Layer::API, "stream table full");
+}
+
+Status Device::stream_destroy(Stream s) {
+  StreamRec* S = stream_rec(s);
+  if (!S) return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream");
+  if (int(S - streams_) == ctxs_[S->ctx].default_stream)
+    return fail(Status::INVALID_HANDLE, Layer::API, "the default stream cannot be destroyed");
+  // Work already queued still completes; its reports just no longer count for a stream.
+  S->used = false;
+  return succeed();
+}
+
+Status Device::stream_query(Stream s) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  StreamRec* S = stream_rec(s);
+  if (!S) return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream");
+  Status st = process_completions();
+  if (!ok(st)) return st;
+  if (ctxs_[S->ctx].sticky != Status::OK) return ctxs_[S->ctx].sticky;
+  return S->pending ? Status::NOT_READY : Status::OK;
+}
+
+Status Device::stream_synchronize(Stream s, uint64_t timeout_ns) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  StreamRec* S = stream_rec(s);
+  if (!S) return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream");
+  const int ci = S->ctx;
+  Status st = wait_until([&] { return S->pending == 0; }, timeout_ns, ci);
+  if (!ok(st)) return st;
+  if (ctxs_[ci].sticky != Status::OK)
+    return fail(ctxs_[ci].sticky, status_layer(ctxs_[ci].sticky), "context error is sticky: %s",
+                status_message(ctxs_[ci].sticky));
+  return succeed();
+}
+
+Status Device::stream_queue(Stream s, uint32_t* queue) const {
+  const StreamRec* S = stream_rec(s);
+  if (!S) return Status::INVALID_HANDLE;
+  if (!queue) return Status::INVALID_VALUE;
+  *queue = S->queue;
+  return Status::OK;
+}
+
+// ---- events -----------------------------------------------------------------------------------
+Status Device::event_create(Context c, Event* out) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  ContextRec* C = ctx_rec(c);
+  if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
+  if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
+  for (int i = 0; i < kMaxEvents; ++i) {
+    EventRec& E = events_[i];
+    if (E.used) continue;
+    const uint8_t gen = uint8_t(E.gen + 1);
+    E = EventRec{};
+    E.used = true;
+    E.gen = gen;
+    E.ctx = uint8_t(C - ctxs_);
+    *out = Event{make_handle(i, gen)};
+    return succeed();
+  }
+  return fail(Status::OUT_OF_RESOURCES, Layer::API, "event table full");
+}
+
+Status Device::event_destroy(Event e) {
+  EventRec* E = event_rec(e);
+  if (!E) return fail(Status::INVALID_HANDLE, Layer::API, "invalid event");
+  E->used = false;
+  return succeed();
+}
+
+Status Device::event_record(Event e, Stream s) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  EventRec* E = event_rec(e);
+  if (!E) return fail(Status::INVALID_HANDLE, Layer::API, "invalid event");
+  const int ci = E->ctx;
+  int si = ctxs_[ci].default_stream;
+  if (s.id) {
+    const StreamRec* S = stream_rec(s);
+    if (!S || S->ctx != ci) return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream for the event's context");
+    si = int(S - streams_);
+  }
+  ContextRec& C = ctxs_[ci];
+  if (C.sticky != Status::OK)
+    return fail(C.sticky, status_layer(C.sticky), "context error is sticky: %s", status_message(C.sticky));
+  Status st;
+  if (dev_faulted_) {
+    if (!ok(st = recover())) return st;
+    if (C.sticky != Status::OK)
+      return fail(C.sticky, status_layer(C.sticky), "context error is sticky: %s", status_message(C.sticky));
+  }
+  // A marker descriptor: it completes when the queue reaches it, carrying the time.
+  cq::LaunchDescriptor d;
+  d.flags = cq::kDESC_FLAG_MARKER;
+  Inflight inf;
+  inf.ctx = uint8_t(ci);
+  inf.ctx_gen = C.gen;
+  inf.stream = uint8_t(si);
+  inf.stream_gen = streams_[si].gen;
+  inf.event = uint8_t(E - events_);
+  inf.event_gen = E->gen;
+  inf.marker = true;
+  inf.grid = Dim3{0, 0, 0};
+  uint64_t token = 0;
+  // Claim the event before submitting: the marker's completion may be
+  // consumed while submit() waits for a free slot.
+  E->state = EventRec::PENDING;
+  E->token = next_token_;  // submit() gives the marker exactly this token
+  st = submit(streams_[si].queue, d, inf, nullptr, 0, nullptr, 0, &token);
+  if (!ok(st)) {
+    E->state = EventRec::NONE;
+    return st;
+  }
+  E->token = token;
+  return succeed();
+}
+
+Status Device::event_query(Event e) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  EventRec* E = event_rec(e);
+  if (!E) return fail(Status::INVALID_HANDLE, Layer::API, "invalid event");
+  Status st = process_completions();
+  if (!ok(st)) return st;
+  if (E->state == EventRec::NONE) return Status::OK;  // never recorded: complete, as in CUDA
+  if (E->state == EventRec::PENDING) return Status::NOT_READY;
+  return E->result;
+}
+
+Status Device::event_synchronize(Event e, uint64_t timeout_ns) {
+  if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
+  EventRec* E = event_rec(e);
+  if (!E) return fail(Status::INVALID_HANDLE, Layer::API, "invalid event");
+  Status st = wait_until([&] { return E->state != EventRec::PENDING; }, timeout_ns, E->ctx);
+  if (!ok(st)) return st;
+  if (E->state == EventRec::DONE && E->result != Status::OK)
+    return fail(E->result, status_layer(E->result), "the event's marker failed: %s", status_message(E->result));
+  return succeed();
+}
+
+Status Device::event_timestamp(Event e, uint64_t* cycle) const {
+  const EventRec* E = event_rec(e);
+  if (!E) return Status::INVALID_HANDLE;
+  if (!cycle) return Status::INVALID_VALUE;
+  if (E->state != EventRec::DONE) return Status::NOT_READY;
+  if (E->result != Status::OK) return E->result;
+  *cycle = E->timestamp;
+  return Status::OK;
+}
+
+Status Device::event_elapsed_ms(Event start, Event end, float* ms) const {
+  const EventRec* A = event_rec(start);
+  const EventRec* B = event_rec(end);
+  if (!A || !B) return Status::INVALID_HANDLE;
+  if (!ms) return Status::INVALID_VALUE;
+  if (A->state != EventRec::DONE || B->state != EventRec::DONE) return Status::NOT_READY;
+  if (A->result != Status::OK) return A->result;
+  if (B->result != Status::OK) return B->result;
+  if (A->epoch != B->epoch) return Status::INVALID_VALUE;  // a reset restarted the clock in between
+  const double cycles = double(int64_t(B->timestamp - A->timestamp));
+  *ms = float(cycles / double(props_.clock_khz));
+  return Status::OK;
+}
+
+}  // namespace baresm::drv
