@@ -80,10 +80,14 @@ std::string label_name(uint32_t pc) {
 
 // [ra + off]; with ra = RZ the address itself. param_name replaces a plain
 // offset for LDC when it names a parameter.
-std::string mem(uint8_t ra, uint32_t imm, const std::string& param_name) {
+// Atomic offsets are signed 20-bit, so an absolute one is written signed.
+std::string mem(uint8_t ra, uint32_t imm, const std::string& param_name, bool signed_abs = false) {
   if (!param_name.empty()) return ra == kRegZero ? "[PARAM(" + param_name + ")]" : "[" + reg(ra) + " + PARAM(" + param_name + ")]";
-  if (ra == kRegZero) return "[" + (imm < 65536 ? std::to_string(imm) : hex(imm, 8)) + "]";
   const int64_t off = int32_t(imm);
+  if (ra == kRegZero) {
+    if (signed_abs && off < 0) return "[-" + std::to_string(-off) + "]";
+    return "[" + (imm < 65536 ? std::to_string(imm) : hex(imm, 8)) + "]";
+  }
   if (off == 0) return "[" + reg(ra) + "]";
   const uint64_t mag = uint64_t(off < 0 ? -off : off);
   return "[" + reg(ra) + (off < 0 ? " - " : " + ") + (mag < 65536 ? std::to_string(mag) : hex(mag, 1)) + "]";
@@ -123,7 +127,7 @@ std::string format_instr(const Instr& in, uint32_t pc, const KernelInfo* kernel)
     }
     case FMT_ST: ops = mem(in.ra, in.imm, "") + ", " + reg(in.rd); break;
     case FMT_ATOM:
-      ops = reg(in.rd) + ", " + mem(in.ra, in.imm, "") + ", " + reg(in.rb);
+      ops = reg(in.rd) + ", " + mem(in.ra, in.imm, "", true) + ", " + reg(in.rb);
       if ((in.mod & 0xF) == ATOM_CAS) ops += ", " + reg(in.rc);
       break;
     case FMT_VOTE:
