@@ -170,10 +170,10 @@ std::string backend_names() {
 
 void print_launches(const samples::SampleResult& r) {
   for (const auto& l : r.launches) {
-    std::printf("  %-18s grid %-6s block %-6s %-34s warp-instrs %8llu  thread-instrs %9llu%s\n",
-                l.kernel.c_str(), dim_text(l.grid).c_str(), dim_text(l.block).c_str(), l.note.c_str(),
-                (unsigned long long)l.report.stats.warp_instrs, (unsigned long long)l.report.stats.thread_instrs,
-                l.report.fault.ok() ? "" : "  FAULT");
+    std::printf("  %-18s grid %-6s block %-6s warp-instrs %8llu  thread-instrs %9llu  %s%s\n", l.kernel.c_str(),
+                dim_text(l.grid).c_str(), dim_text(l.block).c_str(), (unsigned long long)l.report.stats.warp_instrs,
+                (unsigned long long)l.report.stats.thread_instrs, l.note.c_str(),
+                l.report.fault.ok() ? "" : "  -> FAULT");
   }
 }
 

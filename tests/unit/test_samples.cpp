@@ -221,3 +221,48 @@ TEST(Backends, RegistryHasTheModel) {
 }
 
 }  // namespace
+
+namespace {
+// Runs `sample` with its kernel file edited (from -> to) and returns the result.
+SampleResult run_edited(const std::string& sample, const std::string& from, const std::string& to) {
+  const Sample* s = find_sample(sample);
+  const std::string dir = ::testing::TempDir() + "/edited_" + sample;
+  EXPECT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::ifstream in(std::string(BARESM_SOURCE_DIR "/kernels/") + s->kernel_file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string src = ss.str();
+  const size_t p = src.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  if (p != std::string::npos) src.replace(p, from.size(), to);
+  std::ofstream(dir + "/" + s->kernel_file) << src;
+  ModelBackend be;
+  RunOptions o = opts();
+  o.kernels_dir = dir;
+  return run_sample(*s, be, o);
+}
+}  // namespace
+
+// The fault expectations can fail too: the wrong lane, or no fault at all.
+TEST(FaultExpectation, WrongLaneIsAFailure) {
+  const SampleResult r = run_edited("fault_trap", "ISETP.EQ.AND P0, R2, R3, P0;", "ISETP.NE.AND P0, R2, R3, P0;");
+  ASSERT_TRUE(r.faulted);
+  EXPECT_EQ(r.fault.kind, iss::FaultKind::TRAP);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("lane 0 (expected 5)"), std::string::npos) << r.message;
+}
+
+TEST(FaultExpectation, NoFaultIsAFailure) {
+  const SampleResult r = run_edited("fault_misaligned", "LDG R5, [R4 + 2];", "LDG R5, [R4 + 4];");
+  EXPECT_FALSE(r.faulted);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("completed without a fault"), std::string::npos) << r.message;
+}
+
+TEST(FaultExpectation, WrongKindIsAFailure) {
+  // The store lands inside the buffer but misaligned: a fault, the wrong one.
+  const SampleResult r = run_edited("fault_out_of_window", "STG [R4], R6;", "STG [R4 - 7], R6;");
+  ASSERT_TRUE(r.faulted);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("kind MISALIGNED"), std::string::npos) << r.message;
+}
