@@ -108,6 +108,7 @@ TEST(IssSimt, LoopsWithDivergentTripCounts) {
   // back edge diverges); lane l runs l % 7 and l % 5 + 1 iterations.
   Rig rig;
   rig.record = true;
+  rig.cfg.stack_depth = 2;  // loops never need more than two entries
   fill_out(rig, 64);
   Prog p;
   prologue(p);
