@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,12 @@ struct Warp {
 struct Slot {
   enum : uint8_t { UNKNOWN, OK, ILLEGAL } state = UNKNOWN;
   Instr in;
-  std::string why;  // ILLEGAL: the detail
+};
+// The decode cache is paged and allocated on first fetch, so a launch that
+// declares a huge code range costs nothing for the code it never runs.
+constexpr uint32_t kSlotPageBits = 12;
+struct SlotPage {
+  Slot s[1u << kSlotPageBits];
 };
 
 inline uint32_t lowest_lane(uint32_t mask) { return mask ? uint32_t(__builtin_ctz(mask)) : 0; }
@@ -89,7 +95,7 @@ class Engine {
   const std::function<void(const RetireEvent&)>& cb_;
   uint8_t* mem8_ = nullptr;
   uint32_t code_lo_ = 0, code_end_ = 0;  // slots cover [code_lo_, code_end_), code_lo_ 8-aligned
-  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<SlotPage>> pages_;
   std::vector<Warp> warps_;
   std::vector<StackEntry> stacks_;
   std::vector<uint8_t> shared_;
@@ -111,7 +117,8 @@ class Engine {
   bool run_cta();
   bool step(uint32_t wi);
   const Slot* fetch(uint32_t wi, uint32_t pc, uint32_t mask);
-  void decode_slot(Slot& s, uint32_t pc);
+  std::string decode_slot(Slot& s, uint32_t pc);
+  Slot& slot(uint32_t index);
   void normalize(Warp& w);
   void on_warp_exit();
   void arrive(uint32_t wi, uint32_t pc, uint8_t id, uint32_t count);
@@ -192,7 +199,8 @@ LaunchResult Engine::run() {
   smid_ = p_.smid ? p_.smid : cfg_.smid;
   code_lo_ = p_.code_base & ~7u;
   code_end_ = p_.code_base + p_.code_size;  // fits: validated against memory size
-  slots_.assign((uint64_t(code_end_) - code_lo_ + 7) / 8, Slot{});
+  pages_.clear();
+  pages_.resize(size_t(((uint64_t(code_end_) - code_lo_ + 7) / 8 >> kSlotPageBits) + 1));
   const uint32_t threads = uint32_t(p_.block.count());
   nwarps_ = (threads + 31) / 32;
   warps_.assign(nwarps_, Warp{});
@@ -326,30 +334,34 @@ bool Engine::check_deadlock() {
 }
 
 // ---------------------------------------------------------------------------
-void Engine::decode_slot(Slot& s, uint32_t pc) {
+// Decodes the word at pc into s; returns why it is illegal (empty when legal).
+std::string Engine::decode_slot(Slot& s, uint32_t pc) {
   const uint8_t* b = mem8_ + pc;
   uint64_t word = 0;
   for (int i = 7; i >= 0; --i) word = word << 8 | b[i];
   auto d = isa::decode(word);
+  s.state = Slot::ILLEGAL;
   if (!d) {
     char buf[80];
     std::snprintf(buf, sizeof buf, "word 0x%016llx does not decode", (unsigned long long)word);
-    s.state = Slot::ILLEGAL;
-    s.why = buf;
-    return;
+    return buf;
   }
   uint8_t regs[4];
   int n = used_regs(*d, regs);
   for (int i = 0; i < n; ++i) {
-    if (regs[i] >= p_.regs_per_thread) {
-      s.state = Slot::ILLEGAL;
-      s.why = "R" + std::to_string(regs[i]) + " used but the launch has " +
-              std::to_string(p_.regs_per_thread) + " registers per thread";
-      return;
-    }
+    if (regs[i] >= p_.regs_per_thread)
+      return "R" + std::to_string(regs[i]) + " used but the launch has " +
+             std::to_string(p_.regs_per_thread) + " registers per thread";
   }
   s.state = Slot::OK;
   s.in = *d;
+  return {};
+}
+
+inline Slot& Engine::slot(uint32_t index) {
+  auto& page = pages_[index >> kSlotPageBits];
+  if (!page) page = std::make_unique<SlotPage>();
+  return page->s[index & ((1u << kSlotPageBits) - 1)];
 }
 
 const Slot* Engine::fetch(uint32_t wi, uint32_t pc, uint32_t mask) {
@@ -363,11 +375,14 @@ const Slot* Engine::fetch(uint32_t wi, uint32_t pc, uint32_t mask) {
     fault(FaultKind::INVALID_PC, wi, lowest_lane(mask), pc, 0, buf);
     return nullptr;
   }
-  Slot& s = slots_[(pc - code_lo_) >> 3];
-  if (s.state == Slot::UNKNOWN) decode_slot(s, pc);
-  if (s.state == Slot::ILLEGAL) {
-    fault(FaultKind::ILLEGAL_INSTR, wi, lowest_lane(mask), pc, 0, s.why);
-    return nullptr;
+  Slot& s = slot((pc - code_lo_) >> 3);
+  if (s.state != Slot::OK) {
+    // ILLEGAL is not cached: the word is decoded again to say why.
+    std::string why = decode_slot(s, pc);
+    if (!why.empty()) {
+      fault(FaultKind::ILLEGAL_INSTR, wi, lowest_lane(mask), pc, 0, why);
+      return nullptr;
+    }
   }
   return &s;
 }
@@ -375,7 +390,10 @@ const Slot* Engine::fetch(uint32_t wi, uint32_t pc, uint32_t mask) {
 void Engine::invalidate_code(uint32_t addr, uint32_t len) {
   if (uint64_t(addr) + len <= code_lo_ || addr >= code_end_) return;
   uint32_t lo = std::max(addr, code_lo_), hi = uint32_t(std::min<uint64_t>(uint64_t(addr) + len, code_end_));
-  for (uint32_t i = (lo - code_lo_) >> 3; i <= (hi - 1 - code_lo_) >> 3; ++i) slots_[i].state = Slot::UNKNOWN;
+  for (uint32_t i = (lo - code_lo_) >> 3; i <= (hi - 1 - code_lo_) >> 3; ++i) {
+    auto& page = pages_[i >> kSlotPageBits];
+    if (page) page->s[i & ((1u << kSlotPageBits) - 1)].state = Slot::UNKNOWN;
+  }
 }
 
 bool Engine::global_ok(uint32_t addr, uint32_t len) {
