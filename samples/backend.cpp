@@ -8,13 +8,20 @@ namespace baresm::samples {
 
 const char* status_name(Status s) {
   switch (s) {
-    case Status::OK: return "OK";
-    case Status::OUT_OF_MEMORY: return "OUT_OF_MEMORY";
-    case Status::INVALID_VALUE: return "INVALID_VALUE";
-    case Status::INVALID_IMAGE: return "INVALID_IMAGE";
-    case Status::NO_BINARY_FOR_DEVICE: return "NO_BINARY_FOR_DEVICE";
-    case Status::NOT_FOUND: return "NOT_FOUND";
-    case Status::DEVICE_ERROR: return "DEVICE_ERROR";
+    case Status::OK:
+      return "OK";
+    case Status::OUT_OF_MEMORY:
+      return "OUT_OF_MEMORY";
+    case Status::INVALID_VALUE:
+      return "INVALID_VALUE";
+    case Status::INVALID_IMAGE:
+      return "INVALID_IMAGE";
+    case Status::NO_BINARY_FOR_DEVICE:
+      return "NO_BINARY_FOR_DEVICE";
+    case Status::NOT_FOUND:
+      return "NOT_FOUND";
+    case Status::DEVICE_ERROR:
+      return "DEVICE_ERROR";
   }
   return "UNKNOWN";
 }
@@ -75,7 +82,9 @@ void register_backend(BackendEntry e) {
   registry().push_back(std::move(e));
 }
 
-const std::vector<BackendEntry>& backends() { return registry(); }
+const std::vector<BackendEntry>& backends() {
+  return registry();
+}
 
 const BackendEntry* find_backend(const std::string& name) {
   for (const auto& x : registry())

@@ -54,7 +54,7 @@ struct LaunchConfig {
 };
 
 struct LaunchReport {
-  iss::FaultInfo fault;   // kind NONE when the grid completed
+  iss::FaultInfo fault;  // kind NONE when the grid completed
   iss::LaunchStats stats;
   // Device address of the module's first instruction word: fault.pc -
   // code_base is the byte offset into Module::code.

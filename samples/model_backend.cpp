@@ -10,7 +10,9 @@ namespace {
 constexpr uint32_t kHeapBase = 0x1000;
 constexpr uint32_t kGranule = 256;
 
-uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t round_up(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
 
 std::string dim_text(const iss::Dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
@@ -169,7 +171,8 @@ Status ModelBackend::launch(ModuleHandle m, const std::string& kernel, const Lau
   if (retire_cb_) model.set_retire_callback(retire_cb_);
   iss::LaunchResult r = model.run(lp);
   if (pbuf.size) free(pbuf);
-  if (r.launch_error) return fail(Status::INVALID_VALUE, "the model refused the launch: " + r.launch_error_message);
+  if (r.launch_error)
+    return fail(Status::INVALID_VALUE, "the model refused the launch: " + r.launch_error_message);
 
   out->fault = r.fault;
   out->stats = r.stats;

@@ -8,7 +8,9 @@
 
 namespace baresm::samples {
 
-std::string default_kernels_dir() { return BARESM_KERNELS_DIR; }
+std::string default_kernels_dir() {
+  return BARESM_KERNELS_DIR;
+}
 
 uint64_t SampleResult::warp_instrs() const {
   uint64_t n = 0;
@@ -67,7 +69,8 @@ const std::vector<Sample>& all_samples() {
             FaultKind::OUT_OF_WINDOW, run_fault_out_of_window),
       fault("fault_misaligned", "one thread loads a 32-bit word at an address 2 mod 4: MISALIGNED",
             FaultKind::MISALIGNED, run_fault_misaligned),
-      fault("fault_illegal_opcode", "one thread reaches a .word whose opcode is not in the table: ILLEGAL_INSTR",
+      fault("fault_illegal_opcode",
+            "one thread reaches a .word whose opcode is not in the table: ILLEGAL_INSTR",
             FaultKind::ILLEGAL_INSTR, run_fault_illegal_opcode),
       fault("fault_trap", "one thread executes TRAP: TRAP", FaultKind::TRAP, run_fault_trap),
   };

@@ -6,8 +6,12 @@
 namespace baresm::samples {
 
 namespace {
-uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-std::string n_note(uint32_t n) { return "n=" + std::to_string(n); }
+uint32_t ceil_div(uint32_t a, uint32_t b) {
+  return (a + b - 1) / b;
+}
+std::string n_note(uint32_t n) {
+  return "n=" + std::to_string(n);
+}
 
 std::vector<float> random_floats(Rng& rng, uint32_t n) {
   std::vector<float> v(n);
@@ -48,9 +52,9 @@ void run_vec_add(SampleContext& c) {
     const uint32_t ctas = ceil_div(k.n, k.block);
     iss::Dim3 grid{ctas, 1, 1};
     if (k.grid_2d) grid = iss::Dim3{10, ceil_div(ctas, 10), 1};
-    const auto& r = c.launch("vec_add", grid, {k.block, 1, 1},
-                             {Arg::ptr(da), Arg::ptr(db), Arg::ptr(dc), Arg::u32(k.n)}, {da, db, dc},
-                             n_note(k.n) + (k.grid_2d ? ", 2D grid" : ""));
+    const auto& r =
+        c.launch("vec_add", grid, {k.block, 1, 1}, {Arg::ptr(da), Arg::ptr(db), Arg::ptr(dc), Arg::u32(k.n)},
+                 {da, db, dc}, n_note(k.n) + (k.grid_2d ? ", 2D grid" : ""));
     if (!c.completed(r)) return;
     const auto got = c.download<float>(dc, k.n);
     const long bad = first_mismatch(got, want);
@@ -163,8 +167,8 @@ void run_nested_divergence(SampleContext& c) {
     const auto got = c.download<uint32_t>(dout, k.n);
     const long bad = first_mismatch(got, want);
     if (bad >= 0)
-      return c.fail(n_note(k.n) + ": " + word_mismatch("out", bad, got[bad], want[bad]) + " for x = " +
-                    hex32(x[bad]));
+      return c.fail(n_note(k.n) + ": " + word_mismatch("out", bad, got[bad], want[bad]) +
+                    " for x = " + hex32(x[bad]));
     if (r.stats.divergent_branches == 0) return c.fail(n_note(k.n) + ": no branch diverged");
   }
   for (int p = 0; p < 5; ++p)

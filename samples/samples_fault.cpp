@@ -65,8 +65,8 @@ void run_fault_out_of_window(SampleContext& c) {
   constexpr uint32_t kWords = 100;
   Buffer buf = c.upload(std::vector<uint32_t>(kWords, 0));
   const auto& r = c.launch("fault_out_of_window", {kCtas, 1, 1}, {kBlock, 1, 1},
-                           {Arg::ptr(buf), Arg::u32(kWords), Arg::u32(kTargetCta), Arg::u32(kTargetTid)}, {buf},
-                           target_note() + ", store to buf[" + std::to_string(kWords) + "]");
+                           {Arg::ptr(buf), Arg::u32(kWords), Arg::u32(kTargetCta), Arg::u32(kTargetTid)},
+                           {buf}, target_note() + ", store to buf[" + std::to_string(kWords) + "]");
   auto e = at_target(iss::FaultKind::OUT_OF_WINDOW, c.find_op("fault_out_of_window", isa::Op::STG));
   e.addr = buf.addr + kWords * 4;
   c.expect_fault(r, e);

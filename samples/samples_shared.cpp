@@ -6,8 +6,12 @@
 namespace baresm::samples {
 
 namespace {
-uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-std::string dims(uint32_t a, uint32_t b) { return std::to_string(a) + "x" + std::to_string(b); }
+uint32_t ceil_div(uint32_t a, uint32_t b) {
+  return (a + b - 1) / b;
+}
+std::string dims(uint32_t a, uint32_t b) {
+  return std::to_string(a) + "x" + std::to_string(b);
+}
 }  // namespace
 
 // ---- matmul_tiled -------------------------------------------------------------------
@@ -38,17 +42,18 @@ void run_matmul_tiled(SampleContext& c) {
         want[i * k.N + j] = acc;
       }
     Buffer dA = c.upload(A), dB = c.upload(B), dC = c.upload(std::vector<float>(k.M * k.N, -1.0f));
-    const std::string note = "M,N,K=" + std::to_string(k.M) + "," + std::to_string(k.N) + "," + std::to_string(k.K);
-    const auto& r = c.launch("matmul_tiled", {ceil_div(k.N, T), ceil_div(k.M, T), 1}, {T, T, 1},
-                             {Arg::ptr(dA), Arg::ptr(dB), Arg::ptr(dC), Arg::u32(k.M), Arg::u32(k.N),
-                              Arg::u32(k.K)},
-                             {dA, dB, dC}, note);
+    const std::string note =
+        "M,N,K=" + std::to_string(k.M) + "," + std::to_string(k.N) + "," + std::to_string(k.K);
+    const auto& r =
+        c.launch("matmul_tiled", {ceil_div(k.N, T), ceil_div(k.M, T), 1}, {T, T, 1},
+                 {Arg::ptr(dA), Arg::ptr(dB), Arg::ptr(dC), Arg::u32(k.M), Arg::u32(k.N), Arg::u32(k.K)},
+                 {dA, dB, dC}, note);
     if (!c.completed(r)) return;
     const auto got = c.download<float>(dC, k.M * k.N);
     const long bad = first_mismatch(got, want);
     if (bad >= 0)
-      return c.fail(note + ": C[" + std::to_string(bad / k.N) + "][" + std::to_string(bad % k.N) + "] = " +
-                    hex32(f32_bits(got[bad])) + ", reference " + hex32(f32_bits(want[bad])));
+      return c.fail(note + ": C[" + std::to_string(bad / k.N) + "][" + std::to_string(bad % k.N) +
+                    "] = " + hex32(f32_bits(got[bad])) + ", reference " + hex32(f32_bits(want[bad])));
   }
   c.pass("C matches the host reference (same fma order) bit for bit");
 }
@@ -70,9 +75,9 @@ void run_histogram(SampleContext& c) {
     std::vector<uint32_t> want(kBins, 0);
     for (uint32_t v : data) ++want[v & (kBins - 1)];
     Buffer dd = c.upload(data), dh = c.upload(std::vector<uint32_t>(kBins, 0));
-    const auto& r = c.launch("histogram", {k.grid, 1, 1}, {k.block, 1, 1},
-                             {Arg::ptr(dd), Arg::ptr(dh), Arg::u32(k.n)}, {dd, dh},
-                             "n=" + std::to_string(k.n));
+    const auto& r =
+        c.launch("histogram", {k.grid, 1, 1}, {k.block, 1, 1}, {Arg::ptr(dd), Arg::ptr(dh), Arg::u32(k.n)},
+                 {dd, dh}, "n=" + std::to_string(k.n));
     if (!c.completed(r)) return;
     const auto got = c.download<uint32_t>(dh, kBins);
     const long bad = first_mismatch(got, want);
@@ -150,7 +155,8 @@ void run_transpose(SampleContext& c) {
     const long bad = first_mismatch(got, want);
     if (bad >= 0)
       return c.fail(dims(k.rows, k.cols) + ": out[" + std::to_string(bad / k.rows) + "][" +
-                    std::to_string(bad % k.rows) + "] = " + hex32(got[bad]) + ", reference " + hex32(want[bad]));
+                    std::to_string(bad % k.rows) + "] = " + hex32(got[bad]) + ", reference " +
+                    hex32(want[bad]));
   }
   c.pass("out is exactly the transpose of in");
 }

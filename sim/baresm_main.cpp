@@ -9,7 +9,6 @@
 // Backends come from the samples library's registry (samples/backend.h);
 // other components add theirs through sim/CMakeLists.txt.
 #include <boost/program_options.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -82,7 +81,7 @@ int cmd_asm(const std::vector<std::string>& args) {
       "printed as file:line:col with the source line and a caret; nothing is\n"
       "written when there is one.\n\noptions");
   desc.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
-                                                  "output file (default: IN with .bsm instead of .s)")(
+                                                 "output file (default: IN with .bsm instead of .s)")(
       "name", po::value<std::string>(),
       "file name recorded in the module and shown in diagnostics (default: IN as given); "
       "re-assembling a disassembly with the original name gives identical bytes")(
@@ -104,7 +103,8 @@ int cmd_asm(const std::vector<std::string>& args) {
   } else {
     const size_t dot = in.rfind('.');
     const size_t slash = in.rfind('/');
-    out = (dot != std::string::npos && (slash == std::string::npos || dot > slash) ? in.substr(0, dot) : in) + ".bsm";
+    out = (dot != std::string::npos && (slash == std::string::npos || dot > slash) ? in.substr(0, dot) : in) +
+          ".bsm";
   }
   std::ifstream f(in, std::ios::binary);
   if (!f) {
@@ -170,8 +170,9 @@ std::string backend_names() {
 
 void print_launches(const samples::SampleResult& r) {
   for (const auto& l : r.launches) {
-    std::printf("  %-18s grid %-6s block %-6s warp-instrs %8llu  thread-instrs %9llu  %s%s\n", l.kernel.c_str(),
-                dim_text(l.grid).c_str(), dim_text(l.block).c_str(), (unsigned long long)l.report.stats.warp_instrs,
+    std::printf("  %-18s grid %-6s block %-6s warp-instrs %8llu  thread-instrs %9llu  %s%s\n",
+                l.kernel.c_str(), dim_text(l.grid).c_str(), dim_text(l.block).c_str(),
+                (unsigned long long)l.report.stats.warp_instrs,
                 (unsigned long long)l.report.stats.thread_instrs, l.note.c_str(),
                 l.report.fault.ok() ? "" : "  -> FAULT");
   }
@@ -208,7 +209,8 @@ int run_all(samples::Backend& be, const samples::RunOptions& o) {
   // Normal samples first, then the fault samples (all_samples() is ordered so).
   for (const auto& s : samples::all_samples()) {
     Row row{&s, samples::run_sample(s, be, o)};
-    const char* verdict = s.is_fault ? (row.r.passed ? "FAULT OK" : "FAIL") : (row.r.passed ? "PASS" : "FAIL");
+    const char* verdict =
+        s.is_fault ? (row.r.passed ? "FAULT OK" : "FAIL") : (row.r.passed ? "PASS" : "FAIL");
     std::printf("[%-8s] %-24s %10llu warp-instrs  %s\n", verdict, s.name.c_str(),
                 (unsigned long long)row.r.warp_instrs(), row.r.message.c_str());
     std::fflush(stdout);
@@ -232,8 +234,8 @@ int run_all(samples::Backend& be, const samples::RunOptions& o) {
     std::printf("\n");
   }
   const bool all_ok = normal_ok == normal && faults_ok == faults;
-  std::printf("\n%d/%d samples passed, %d/%d fault samples produced their expected fault: %s\n", normal_ok, normal,
-              faults_ok, faults, all_ok ? "ALL OK" : "FAILED");
+  std::printf("\n%d/%d samples passed, %d/%d fault samples produced their expected fault: %s\n", normal_ok,
+              normal, faults_ok, faults, all_ok ? "ALL OK" : "FAILED");
   return all_ok ? kExitOk : kExitFail;
 }
 
@@ -250,7 +252,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "all", "run every sample, then every fault sample, and print a summary")(
       "backend", po::value<std::string>()->default_value("model"), "where to run (see the list below)")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the generated inputs")(
-      "kernels", po::value<std::string>(), "directory of the kernel sources (default: the source tree's kernels/)")(
+      "kernels", po::value<std::string>(),
+      "directory of the kernel sources (default: the source tree's kernels/)")(
       "sample", po::value<std::string>(), "sample name");
   po::positional_options_description pos;
   pos.add("sample", 1);
@@ -259,14 +262,16 @@ int cmd_run(const std::vector<std::string>& args) {
   if (!parse("run", args, desc, pos, &vm, &rc)) return rc;
   if (vm.count("help")) {
     std::cout << desc << "\nbackends:\n";
-    for (const auto& b : samples::backends()) std::printf("  %-10s %s\n", b.name.c_str(), b.description.c_str());
+    for (const auto& b : samples::backends())
+      std::printf("  %-10s %s\n", b.name.c_str(), b.description.c_str());
     return kExitOk;
   }
   const int modes = int(vm.count("list")) + int(vm.count("all")) + int(vm.count("sample"));
   if (modes == 0) return usage_error("run", "name a sample, or use --list or --all");
   if (modes > 1) return usage_error("run", "give only one of SAMPLE, --list and --all");
   if (vm.count("list")) {
-    for (const auto& s : samples::all_samples()) std::printf("%-24s %s\n", s.name.c_str(), s.description.c_str());
+    for (const auto& s : samples::all_samples())
+      std::printf("%-24s %s\n", s.name.c_str(), s.description.c_str());
     return kExitOk;
   }
   const std::string backend = vm["backend"].as<std::string>();
@@ -280,8 +285,8 @@ int cmd_run(const std::vector<std::string>& args) {
   if (vm.count("sample")) {
     s = samples::find_sample(vm["sample"].as<std::string>());
     if (!s)
-      return usage_error("run", "unknown sample '" + vm["sample"].as<std::string>() +
-                                    "' ('baresm run --list' lists them)");
+      return usage_error(
+          "run", "unknown sample '" + vm["sample"].as<std::string>() + "' ('baresm run --list' lists them)");
   }
   std::unique_ptr<samples::Backend> be = be_entry->make();
   if (!be) {

@@ -24,7 +24,9 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-std::string tmp(const std::string& name) { return ::testing::TempDir() + "/baresm_cli_" + name; }
+std::string tmp(const std::string& name) {
+  return ::testing::TempDir() + "/baresm_cli_" + name;
+}
 
 // args is appended to the command line as written (the tests quote nothing
 // that needs quoting).
@@ -39,7 +41,9 @@ CliRun baresm(const std::string& args) {
   return r;
 }
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 const std::string kKernels = BARESM_SOURCE_DIR "/kernels";
 
@@ -70,7 +74,8 @@ TEST(CliHelp, EachSubcommandHasHelp) {
   const CliRun r = baresm("run --help");
   EXPECT_EQ(r.rc, 0);
   EXPECT_TRUE(has(r.out, "usage: baresm run")) << r.out;
-  for (const char* opt : {"--list", "--all", "--backend", "--seed", "--kernels"}) EXPECT_TRUE(has(r.out, opt)) << opt;
+  for (const char* opt : {"--list", "--all", "--backend", "--seed", "--kernels"})
+    EXPECT_TRUE(has(r.out, opt)) << opt;
   EXPECT_TRUE(has(r.out, "backends:\n  model")) << r.out;
 }
 

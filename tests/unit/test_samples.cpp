@@ -70,7 +70,9 @@ TEST_P(FaultSample, ExpectedKindAndPc) {
   EXPECT_NE(r.fault_report.find(s->kernel_file), std::string::npos) << "report names the source line";
 }
 
-std::string param_name(const ::testing::TestParamInfo<std::string>& i) { return i.param; }
+std::string param_name(const ::testing::TestParamInfo<std::string>& i) {
+  return i.param;
+}
 
 INSTANTIATE_TEST_SUITE_P(All, NormalSample, ::testing::ValuesIn(names(false)), param_name);
 INSTANTIATE_TEST_SUITE_P(All, FaultSample, ::testing::ValuesIn(names(true)), param_name);
@@ -175,7 +177,8 @@ TEST(ModelBackend, LoadChecksImageAndLimits) {
 TEST(ModelBackend, LaunchGrantsOnlyTheGivenWindows) {
   ModelBackend be;
   isa::AsmResult a = isa::assemble(
-      ".kernel k\n.param p, 4\n.regs 4\n LDC R0, [PARAM(p)];\n MOV R1, 5;\n STG [R0], R1;\n EXIT;\n.end\n", "k.s");
+      ".kernel k\n.param p, 4\n.regs 4\n LDC R0, [PARAM(p)];\n MOV R1, 5;\n STG [R0], R1;\n EXIT;\n.end\n",
+      "k.s");
   ASSERT_TRUE(a.ok()) << a.format_errors();
   ModuleHandle h;
   ASSERT_EQ(be.load_module(isa::write_module(a.module), &h), Status::OK) << be.last_error();
@@ -245,7 +248,8 @@ SampleResult run_edited(const std::string& sample, const std::string& from, cons
 
 // The fault expectations can fail too: the wrong lane, or no fault at all.
 TEST(FaultExpectation, WrongLaneIsAFailure) {
-  const SampleResult r = run_edited("fault_trap", "ISETP.EQ.AND P0, R2, R3, P0;", "ISETP.NE.AND P0, R2, R3, P0;");
+  const SampleResult r =
+      run_edited("fault_trap", "ISETP.EQ.AND P0, R2, R3, P0;", "ISETP.NE.AND P0, R2, R3, P0;");
   ASSERT_TRUE(r.faulted);
   EXPECT_EQ(r.fault.kind, iss::FaultKind::TRAP);
   EXPECT_FALSE(r.passed);
