@@ -30,7 +30,7 @@ struct ModelDeviceConfig {
   uint32_t num_queues = 4;  // 1..regs::MAX_QUEUES
   uint32_t max_windows = 8;
   uint32_t shared_bytes = 32 * 1024;
-  uint32_t regfile_regs = 32 * 1024;
+  uint32_t regfile_regs = 16 * 1024;  // 512 threads at 32 registers
   uint32_t mem_bytes = 4u << 20;
   uint32_t clock_khz = 100000;  // one tick = 10 ns of device time
   // Model timing.

@@ -36,7 +36,7 @@ bool Allocator::alloc(uint32_t bytes, uint16_t owner, uint8_t kind, bool from_to
   }
   if (at < 0) return false;
   for (int j = n_; j > at; --j) blocks_[j] = blocks_[j - 1];
-  blocks_[at] = Block{uint32_t(where), uint32_t(need), owner, kind};
+  blocks_[at] = Block{uint32_t(where), uint32_t(need), bytes, owner, kind};
   ++n_;
   *addr = uint32_t(where);
   return true;
@@ -55,7 +55,7 @@ bool Allocator::free(uint32_t addr) {
 const Allocator::Block* Allocator::find(uint32_t addr, uint32_t len) const {
   for (int i = 0; i < n_; ++i) {
     const Block& b = blocks_[i];
-    if (addr >= b.addr && uint64_t(addr) + len <= uint64_t(b.addr) + b.size) return &b;
+    if (addr >= b.addr && uint64_t(addr) + len <= uint64_t(b.addr) + b.bytes) return &b;
   }
   return nullptr;
 }

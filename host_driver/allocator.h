@@ -16,6 +16,7 @@ class Allocator {
   struct Block {
     uint32_t addr = 0;
     uint32_t size = 0;   // bytes reserved (the request rounded up to the alignment)
+    uint32_t bytes = 0;  // bytes requested: what the owner may touch
     uint16_t owner = 0;  // the caller's tag (context id, driver)
     uint8_t kind = 0;    // the caller's tag (data, code, ...)
   };
@@ -24,7 +25,7 @@ class Allocator {
   // False when no gap fits or the table is full.
   bool alloc(uint32_t bytes, uint16_t owner, uint8_t kind, bool from_top, uint32_t* addr);
   bool free(uint32_t addr);
-  // The block containing [addr, addr+len), or nullptr.
+  // The block whose requested range contains [addr, addr+len), or nullptr.
   const Block* find(uint32_t addr, uint32_t len) const;
 
   int count() const { return n_; }

@@ -758,6 +758,14 @@ Status Device::module_get_function(Module m, const char* name, Function* out) {
   return fail(Status::NOT_FOUND, Layer::LOAD, "no kernel named %s in the module", name);
 }
 
+Status Device::module_code_range(Module m, DevPtr* base, uint32_t* bytes) const {
+  const ModuleRec* M = const_cast<Device*>(this)->module_rec(m);
+  if (!M) return Status::INVALID_HANDLE;
+  if (base) *base = M->code;
+  if (bytes) *bytes = M->code_bytes;
+  return Status::OK;
+}
+
 Status Device::func_get_attributes(Function fn, FunctionAttrs* out) const {
   const ModuleRec* M = nullptr;
   const KernelRec* K = kernel_rec(fn, &M);
@@ -861,14 +869,16 @@ Status Device::context_windows(int ci, Window* out, uint32_t* n) {
   for (int i = 0; i < alloc_.count(); ++i) {
     const Allocator::Block& b = alloc_.block(i);
     if (b.owner != uint16_t(ci + 1) || b.kind != KIND_DATA) continue;
+    // Windows cover what was requested, not the alignment padding, so an
+    // access one past a buffer is out of window; exactly adjacent buffers merge.
     if (k && out[k - 1].base + out[k - 1].size == b.addr) {
-      out[k - 1].size += b.size;
+      out[k - 1].size += b.bytes;
       continue;
     }
     if (k == maxw)
       return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG,
                   "the context's allocations form more than %u separate ranges; pass LaunchConfig::windows", maxw);
-    out[k++] = Window{b.addr, b.size};
+    out[k++] = Window{b.addr, b.bytes};
   }
   *n = k;
   return Status::OK;

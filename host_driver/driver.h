@@ -216,6 +216,8 @@ class Device {
   Status module_load_file(Context c, const char* path, Module* out);
   Status module_unload(Module m);
   Status module_get_function(Module m, const char* name, Function* out);
+  // Where the module's code lives in device memory (fault pc -> code offset -> source line).
+  Status module_code_range(Module m, DevPtr* base, uint32_t* bytes) const;
   Status func_get_attributes(Function f, FunctionAttrs* out) const;
   // CTAs of this kernel that fit on the SM at once (0: the launch cannot run).
   Status occupancy(Function f, Dim3 block, uint32_t dynamic_shared, uint32_t regs, uint32_t* ctas) const;
