@@ -1,6 +1,7 @@
 // `baresm` as a user runs it: a subprocess, its exit status, stdout and stderr.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -24,8 +25,17 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// A scratch directory per process (ctest runs the tests of this file in
+// parallel processes), removed when the process ends.
+struct ScratchDir {
+  std::string path = ::testing::TempDir() + "/baresm_cli_" + std::to_string(getpid());
+  ScratchDir() { std::system(("mkdir -p " + path).c_str()); }
+  ~ScratchDir() { std::system(("rm -rf " + path).c_str()); }
+};
+
 std::string tmp(const std::string& name) {
-  return ::testing::TempDir() + "/baresm_cli_" + name;
+  static const ScratchDir dir;
+  return dir.path + "/" + name;
 }
 
 // args is appended to the command line as written (the tests quote nothing

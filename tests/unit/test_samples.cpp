@@ -116,6 +116,7 @@ TEST(SampleRegistry, BrokenKernelIsDetected) {
   RunOptions o = opts();
   o.kernels_dir = dir;
   const SampleResult r = run_sample(*find_sample("vec_add"), be, o);
+  std::system(("rm -rf " + dir).c_str());
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("reference"), std::string::npos) << r.message;
 }
@@ -242,7 +243,9 @@ SampleResult run_edited(const std::string& sample, const std::string& from, cons
   ModelBackend be;
   RunOptions o = opts();
   o.kernels_dir = dir;
-  return run_sample(*s, be, o);
+  SampleResult r = run_sample(*s, be, o);
+  std::system(("rm -rf " + dir).c_str());
+  return r;
 }
 }  // namespace
 
