@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <set>
 #include <type_traits>
 #include <vector>
@@ -779,6 +780,8 @@ struct MemCase {
   double cpl_ready;
   uint64_t seed;
 };
+
+void PrintTo(const MemCase& c, std::ostream* os) { *os << c.name; }
 
 class LsuGlobalRandom : public testing::TestWithParam<MemCase> {};
 
