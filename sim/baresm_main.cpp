@@ -53,12 +53,18 @@ int usage_error(const std::string& cmd, const std::string& msg) {
   return kExitUsage;
 }
 
-// Parses args with desc (+ positional); returns false after printing the
-// error for bad command lines.
+// Parses args against desc plus one hidden positional option `positional`
+// (at most one value); returns false after printing the error for bad
+// command lines.
 bool parse(const std::string& cmd, const std::vector<std::string>& args, const po::options_description& desc,
-           const po::positional_options_description& pos, po::variables_map* vm, int* exit_code) {
+           const char* positional, po::variables_map* vm, int* exit_code) {
+  po::options_description all;
+  all.add(desc);
+  all.add_options()(positional, po::value<std::string>());
+  po::positional_options_description pos;
+  pos.add(positional, 1);
   try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), *vm);
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), *vm);
     po::notify(*vm);
     return true;
   } catch (const po::error& e) {
@@ -84,13 +90,10 @@ int cmd_asm(const std::vector<std::string>& args) {
                                                  "output file (default: IN with .bsm instead of .s)")(
       "name", po::value<std::string>(),
       "file name recorded in the module and shown in diagnostics (default: IN as given); "
-      "re-assembling a disassembly with the original name gives identical bytes")(
-      "input", po::value<std::string>(), "kernel source");
-  po::positional_options_description pos;
-  pos.add("input", 1);
+      "re-assembling a disassembly with the original name gives identical bytes");
   po::variables_map vm;
   int rc = 0;
-  if (!parse("asm", args, desc, pos, &vm, &rc)) return rc;
+  if (!parse("asm", args, desc, "input", &vm, &rc)) return rc;
   if (vm.count("help")) {
     std::cout << desc << "\n";
     return kExitOk;
@@ -137,13 +140,10 @@ int cmd_dis(const std::vector<std::string>& args) {
       "usage: baresm dis IN.bsm [--plain]\n"
       "Disassembles a .bsm module to standard output. The text re-assembles to a\n"
       "byte-identical module (it carries .loc directives for the line table).\n\noptions");
-  desc.add_options()("help,h", "show this help")("plain", "a listing for people: no .loc directives")(
-      "input", po::value<std::string>(), "module file");
-  po::positional_options_description pos;
-  pos.add("input", 1);
+  desc.add_options()("help,h", "show this help")("plain", "a listing for people: no .loc directives");
   po::variables_map vm;
   int rc = 0;
-  if (!parse("dis", args, desc, pos, &vm, &rc)) return rc;
+  if (!parse("dis", args, desc, "input", &vm, &rc)) return rc;
   if (vm.count("help")) {
     std::cout << desc << "\n";
     return kExitOk;
@@ -253,13 +253,10 @@ int cmd_run(const std::vector<std::string>& args) {
       "backend", po::value<std::string>()->default_value("model"), "where to run (see the list below)")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the generated inputs")(
       "kernels", po::value<std::string>(),
-      "directory of the kernel sources (default: the source tree's kernels/)")(
-      "sample", po::value<std::string>(), "sample name");
-  po::positional_options_description pos;
-  pos.add("sample", 1);
+      "directory of the kernel sources (default: the source tree's kernels/)");
   po::variables_map vm;
   int rc = 0;
-  if (!parse("run", args, desc, pos, &vm, &rc)) return rc;
+  if (!parse("run", args, desc, "sample", &vm, &rc)) return rc;
   if (vm.count("help")) {
     std::cout << desc << "\nbackends:\n";
     for (const auto& b : samples::backends())
