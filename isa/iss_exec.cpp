@@ -441,7 +441,10 @@ inline void Engine::write_rd(Warp& w, uint8_t rd, uint32_t exec, const uint32_t*
   if (exec == kAllLanes) {
     std::memcpy(r, val, sizeof w.regs[0]);
   } else {
-    for (int i = 0; i < 32; ++i) r[i] = (exec >> i) & 1 ? val[i] : r[i];
+    for (uint32_t m = exec; m; m &= m - 1) {  // only lanes whose val[] was computed
+      const int i = __builtin_ctz(m);
+      r[i] = val[i];
+    }
   }
   if (cb_) {
     ev_.wrote_reg = true;
