@@ -1,18 +1,17 @@
 // The functional device model (model_device.h). The command processor is a
 // small state machine stepped once per tick; the SM is iss::FunctionalModel
-// running in a worker thread that pauses after every instrs_per_tick retired
-// warp-instructions (SlicedRunner). Only one of the two threads runs at any
-// time -- the tick hands control to the worker and waits for it to pause --
+// running as a coroutine that pauses after every instrs_per_tick retired
+// warp-instructions (SlicedRunner). Everything runs on the caller's thread,
 // so the model is deterministic and the host may touch device memory freely
 // between ticks.
 #include "cq_model/model_device.h"
 
 #include <algorithm>
-#include <condition_variable>
+#include <ucontext.h>
+
 #include <cstring>
 #include <exception>
-#include <mutex>
-#include <thread>
+#include <string>
 #include <vector>
 
 #include "host_driver/regs.h"
@@ -26,28 +25,26 @@ namespace f = regs::f;
 
 // ---------------------------------------------------------------------------
 // Runs one launch on the functional model in slices of retired instructions.
+// The model runs on its own stack (a ucontext coroutine): the retire callback
+// switches back to the tick after every `budget` warp-instructions, and the
+// next step() switches in again. Single-threaded, so deterministic and cheap
+// (a switch is a few hundred ns); an abort resumes the coroutine with a flag
+// that makes the callback throw, unwinding the model on its own stack.
 class SlicedRunner {
  public:
-  SlicedRunner(iss::DeviceMemory& mem, const iss::ModelConfig& cfg) : model_(mem, cfg) {
+  SlicedRunner(iss::DeviceMemory& mem, const iss::ModelConfig& cfg) : model_(mem, cfg), stack_(kStackBytes) {
     model_.set_retire_callback([this](const iss::RetireEvent& ev) { on_retire(ev); });
-    worker_ = std::thread([this] { worker(); });
   }
-  ~SlicedRunner() {
-    abort();
-    {
-      std::lock_guard<std::mutex> g(m_);
-      quit_ = true;
-    }
-    cv_.notify_all();
-    worker_.join();
-  }
+  ~SlicedRunner() { abort(); }
+  SlicedRunner(const SlicedRunner&) = delete;
+  SlicedRunner& operator=(const SlicedRunner&) = delete;
 
   // Prepares a launch; it starts running at the first step().
   void start(const iss::LaunchParams& p) {
-    std::lock_guard<std::mutex> g(m_);
     params_ = p;
     result_ = iss::LaunchResult{};
-    aborted_ = internal_error_ = false;
+    internal_error_ = false;
+    internal_msg_.clear();
     retired_ = shared_ = cta_switches_ = 0;
     have_cta_ = false;
     state_ = READY;
@@ -55,29 +52,29 @@ class SlicedRunner {
 
   // Lets the launch retire up to `budget` warp-instructions. True when it has ended.
   bool step(uint32_t budget) {
-    std::unique_lock<std::mutex> g(m_);
     if (state_ == DONE) return true;
     if (state_ != READY && state_ != PAUSED) return false;
     credit_ = budget ? budget : 1;
+    if (state_ == READY) {
+      getcontext(&run_ctx_);
+      run_ctx_.uc_stack.ss_sp = stack_.data();
+      run_ctx_.uc_stack.ss_size = stack_.size();
+      run_ctx_.uc_link = nullptr;
+      const uintptr_t self = reinterpret_cast<uintptr_t>(this);
+      makecontext(&run_ctx_, reinterpret_cast<void (*)()>(&SlicedRunner::trampoline), 2,
+                  unsigned(self >> 32), unsigned(self & 0xFFFFFFFFu));
+    }
     state_ = RUNNING;
-    cv_.notify_all();
-    cv_.wait(g, [this] { return state_ == PAUSED || state_ == DONE; });
+    swapcontext(&host_ctx_, &run_ctx_);
     return state_ == DONE;
   }
 
   // Ends a started launch without finishing it (the reset path).
   void abort() {
-    std::unique_lock<std::mutex> g(m_);
-    if (state_ == READY) {
-      aborted_ = true;
-      state_ = IDLE;
-      return;
-    }
     if (state_ == PAUSED) {
       abort_req_ = true;
       state_ = RUNNING;
-      cv_.notify_all();
-      cv_.wait(g, [this] { return state_ == DONE; });
+      swapcontext(&host_ctx_, &run_ctx_);  // the callback throws; the model unwinds
       abort_req_ = false;
     }
     state_ = IDLE;
@@ -94,6 +91,26 @@ class SlicedRunner {
  private:
   enum State { IDLE, READY, RUNNING, PAUSED, DONE };
   struct Abort {};  // thrown from the retire callback to unwind the model
+  static constexpr size_t kStackBytes = 1u << 20;
+
+  static void trampoline(unsigned hi, unsigned lo) {
+    reinterpret_cast<SlicedRunner*>((uintptr_t(hi) << 32) | uintptr_t(lo))->body();
+  }
+
+  // Runs on the coroutine's stack; never returns (the context is abandoned
+  // at DONE and rebuilt by the next start()).
+  void body() {
+    try {
+      result_ = model_.run(params_);
+    } catch (const Abort&) {
+      result_ = iss::LaunchResult{};
+    } catch (const std::exception& e) {
+      internal_error_ = true;
+      internal_msg_ = e.what();
+    }
+    state_ = DONE;
+    swapcontext(&run_ctx_, &host_ctx_);
+  }
 
   void on_retire(const iss::RetireEvent& ev) {
     ++retired_;
@@ -107,50 +124,19 @@ class SlicedRunner {
       ++cta_switches_;  // CTAs run in order: the previous one retired
     }
     if (--credit_ > 0) return;
-    std::unique_lock<std::mutex> g(m_);
     state_ = PAUSED;
-    cv_.notify_all();
-    cv_.wait(g, [this] { return state_ == RUNNING; });
+    swapcontext(&run_ctx_, &host_ctx_);
     if (abort_req_) throw Abort{};
   }
 
-  void worker() {
-    std::unique_lock<std::mutex> g(m_);
-    for (;;) {
-      cv_.wait(g, [this] { return quit_ || state_ == RUNNING; });
-      if (quit_) return;
-      const iss::LaunchParams p = params_;
-      g.unlock();
-      iss::LaunchResult r;
-      bool aborted = false, internal = false;
-      std::string msg;
-      try {
-        r = model_.run(p);
-      } catch (const Abort&) {
-        aborted = true;
-      } catch (const std::exception& e) {
-        internal = true;
-        msg = e.what();
-      }
-      g.lock();
-      result_ = std::move(r);
-      aborted_ = aborted;
-      internal_error_ = internal;
-      internal_msg_ = msg;
-      state_ = DONE;
-      cv_.notify_all();
-    }
-  }
-
   iss::FunctionalModel model_;
-  std::thread worker_;
-  std::mutex m_;
-  std::condition_variable cv_;
+  std::vector<char> stack_;
+  ucontext_t host_ctx_{}, run_ctx_{};
   State state_ = IDLE;
-  bool quit_ = false, abort_req_ = false;
+  bool abort_req_ = false;
   iss::LaunchParams params_;
   iss::LaunchResult result_;
-  bool aborted_ = false, internal_error_ = false;
+  bool internal_error_ = false;
   std::string internal_msg_;
   uint32_t credit_ = 0;
   uint64_t retired_ = 0, shared_ = 0, cta_switches_ = 0;
