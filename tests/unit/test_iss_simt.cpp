@@ -703,6 +703,19 @@ TEST(IssFault, Watchdog) {
   EXPECT_EQ(r.stats.warp_instrs, 1001u);
   EXPECT_EQ(r.fault.warp, 1u);  // warp 0 retired the 1001st; warp 1 would exceed
   EXPECT_EQ(r.fault.pc, Rig::kCode + 8);
+  // Only CTA 2 of 3 spins: the report names it.
+  Rig c2;
+  Prog q2;
+  q2.s2r(0, isa::SR_CTAID_X).isetp(isa::CMP_NE, 0, 0, 2).exit().g(0).L("spin").bra("spin");
+  c2.load(q2);
+  c2.lp.instr_budget = 500;
+  auto rc = c2.run({3, 1, 1}, {32, 1, 1});
+  ASSERT_EQ(rc.fault.kind, FaultKind::WATCHDOG);
+  EXPECT_EQ(rc.fault.cta.x, 2u);
+  EXPECT_EQ(rc.fault.warp, 0u);
+  EXPECT_EQ(rc.fault.lane, 0u);
+  EXPECT_EQ(rc.fault.pc, Rig::kCode + 24);
+  EXPECT_EQ(rc.stats.ctas, 3u);
   // A kernel of exactly the budget completes.
   Rig ok;
   Prog q;
