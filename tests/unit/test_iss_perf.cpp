@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "test_iss_util.h"
 
@@ -70,6 +72,40 @@ TEST(IssPerf, AluLoop) {
       y = m * a + y;
     }
     EXPECT_EQ(rig.mem.read32(OUT + 4 * t), y) << t;
+  }
+}
+
+TEST(IssPerf, FpLoop) {
+  // x = tid * 0.001; repeat: x = x * 0.999 + 0.5; y = y + x * x (FFMA), via fp32 only.
+  const uint32_t kIters = 300;
+  auto bits = [](float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+  };
+  Rig rig;
+  Prog p;
+  p.s2r(0, isa::SR_TID_X).s2r(1, isa::SR_CTAID_X).i(Op::SHL, 2, 1, 8).r(Op::IADD, 2, 2, 0);
+  p.r(Op::I2F, 3, 2).i(Op::FMUL, 3, 3, bits(0.001f)).mov(4, 0).mov(5, kIters).mov(8, bits(0.5f));
+  p.mov(9, bits(0.999f));
+  p.L("loop").r(Op::FFMA, 3, 3, 9, 8).r(Op::FFMA, 4, 3, 3, 4).i(Op::FADD, 6, 4, bits(1.0f));
+  p.r(Op::FMIN, 4, 4, 6);
+  p.i(Op::ISUB, 5, 5, 1).isetp(isa::CMP_NE, 0, 5, 0).bra("loop", "done").g(0);
+  p.L("done").i(Op::SHL, 2, 2, 2).stg(2, OUT, 4).exit();
+  rig.load(p);
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = rig.run({16, 1, 1}, {256, 1, 1});
+  double s = seconds_since(t0);
+  ASSERT_TRUE(r.ok()) << r.fault.describe();
+  report("FP (FFMA/FADD/FMIN loop)", r, s);
+  for (uint32_t t = 0; t < 16 * 256; t += 101) {
+    float x = float(int32_t(t)) * 0.001f, y = 0;
+    for (uint32_t k = 0; k < kIters; ++k) {
+      x = std::fma(x, 0.999f, 0.5f);
+      y = std::fma(x, x, y);
+      y = std::min(y, y + 1.0f);
+    }
+    EXPECT_EQ(rig.mem.read32(OUT + 4 * t), bits(y)) << t;
   }
 }
 
