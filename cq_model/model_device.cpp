@@ -6,9 +6,9 @@
 // between ticks.
 #include "cq_model/model_device.h"
 
-#include <algorithm>
 #include <ucontext.h>
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -61,8 +61,8 @@ class SlicedRunner {
       run_ctx_.uc_stack.ss_size = stack_.size();
       run_ctx_.uc_link = nullptr;
       const uintptr_t self = reinterpret_cast<uintptr_t>(this);
-      makecontext(&run_ctx_, reinterpret_cast<void (*)()>(&SlicedRunner::trampoline), 2,
-                  unsigned(self >> 32), unsigned(self & 0xFFFFFFFFu));
+      makecontext(&run_ctx_, reinterpret_cast<void (*)()>(&SlicedRunner::trampoline), 2, unsigned(self >> 32),
+                  unsigned(self & 0xFFFFFFFFu));
     }
     state_ = RUNNING;
     swapcontext(&host_ctx_, &run_ctx_);
@@ -146,20 +146,31 @@ class SlicedRunner {
 
 ErrorCode error_for(iss::FaultKind k) {
   switch (k) {
-    case iss::FaultKind::NONE: return ErrorCode::OK;
-    case iss::FaultKind::ILLEGAL_INSTR: return ErrorCode::ILLEGAL_INSTR;
-    case iss::FaultKind::INVALID_PC: return ErrorCode::INVALID_PC;
-    case iss::FaultKind::OUT_OF_WINDOW: return ErrorCode::OUT_OF_WINDOW;
-    case iss::FaultKind::MISALIGNED: return ErrorCode::MISALIGNED;
-    case iss::FaultKind::TRAP: return ErrorCode::TRAP;
-    case iss::FaultKind::STACK_OVERFLOW: return ErrorCode::STACK_OVERFLOW;
-    case iss::FaultKind::BARRIER_DEADLOCK: return ErrorCode::BARRIER_DEADLOCK;
-    case iss::FaultKind::WATCHDOG: return ErrorCode::WATCHDOG_TIMEOUT;
+    case iss::FaultKind::NONE:
+      return ErrorCode::OK;
+    case iss::FaultKind::ILLEGAL_INSTR:
+      return ErrorCode::ILLEGAL_INSTR;
+    case iss::FaultKind::INVALID_PC:
+      return ErrorCode::INVALID_PC;
+    case iss::FaultKind::OUT_OF_WINDOW:
+      return ErrorCode::OUT_OF_WINDOW;
+    case iss::FaultKind::MISALIGNED:
+      return ErrorCode::MISALIGNED;
+    case iss::FaultKind::TRAP:
+      return ErrorCode::TRAP;
+    case iss::FaultKind::STACK_OVERFLOW:
+      return ErrorCode::STACK_OVERFLOW;
+    case iss::FaultKind::BARRIER_DEADLOCK:
+      return ErrorCode::BARRIER_DEADLOCK;
+    case iss::FaultKind::WATCHDOG:
+      return ErrorCode::WATCHDOG_TIMEOUT;
   }
   return ErrorCode::INTERNAL;
 }
 
-uint32_t sat32(uint64_t v) { return v > 0xFFFFFFFFull ? 0xFFFFFFFFu : uint32_t(v); }
+uint32_t sat32(uint64_t v) {
+  return v > 0xFFFFFFFFull ? 0xFFFFFFFFu : uint32_t(v);
+}
 
 }  // namespace
 
@@ -200,9 +211,9 @@ struct ModelDevice::Impl {
   // engine
   Engine engine = Engine::IDLE;
   uint32_t reset_left = 0;
-  uint32_t rr = 0;       // next queue the arbiter looks at first
-  uint32_t cur_q = 0;    // queue of the launch in flight
-  CompletionEntry entry; // the completion being built / written
+  uint32_t rr = 0;        // next queue the arbiter looks at first
+  uint32_t cur_q = 0;     // queue of the launch in flight
+  CompletionEntry entry;  // the completion being built / written
   uint32_t write_step = 0;
   uint64_t launch_retired_seen = 0, launch_ctas_seen = 0;
   void reset_state() {
@@ -256,25 +267,36 @@ struct ModelDevice::Impl {
       if (qi >= cfg.num_queues) return 0;
       const Queue& Q = q[qi];
       switch (QpReg((off - regs::QP_BASE) % regs::QP_STRIDE)) {
-        case QpReg::SQ_BASE: return Q.sq_base;
-        case QpReg::SQ_SIZE: return Q.sq_size;
-        case QpReg::SQ_HEAD: return Q.sq_head;
-        case QpReg::SQ_TAIL: return Q.sq_tail;
-        case QpReg::CQ_BASE: return Q.cq_base;
-        case QpReg::CQ_SIZE: return Q.cq_size;
-        case QpReg::CQ_HEAD: return Q.cq_head;
-        case QpReg::CQ_TAIL: return Q.cq_tail;
-        case QpReg::DOORBELL: return 0;
+        case QpReg::SQ_BASE:
+          return Q.sq_base;
+        case QpReg::SQ_SIZE:
+          return Q.sq_size;
+        case QpReg::SQ_HEAD:
+          return Q.sq_head;
+        case QpReg::SQ_TAIL:
+          return Q.sq_tail;
+        case QpReg::CQ_BASE:
+          return Q.cq_base;
+        case QpReg::CQ_SIZE:
+          return Q.cq_size;
+        case QpReg::CQ_HEAD:
+          return Q.cq_head;
+        case QpReg::CQ_TAIL:
+          return Q.cq_tail;
+        case QpReg::DOORBELL:
+          return 0;
         case QpReg::QSTATUS:
           return f::QSTATUS_CONFIG_ERROR.put(!queue_off(Q) && !queue_valid(Q)) |
                  f::QSTATUS_DOORBELL_ERROR.put(Q.doorbell_error) |
                  f::QSTATUS_CQ_FULL.put(queue_valid(Q) && cq_full(Q)) |
-                 f::QSTATUS_ACTIVE.put((engine == Engine::RUNNING || engine == Engine::WRITING) && cur_q == qi);
+                 f::QSTATUS_ACTIVE.put((engine == Engine::RUNNING || engine == Engine::WRITING) &&
+                                       cur_q == qi);
       }
       return 0;
     }
     switch (off) {
-      case regs::ID: return isa::kArchId;
+      case regs::ID:
+        return isa::kArchId;
       case regs::VERSION:
         return f::VERSION_MAJOR.put(regs::VERSION_MAJOR) | f::VERSION_MINOR.put(regs::VERSION_MINOR) |
                f::VERSION_RING.put(kDESC_VERSION);
@@ -284,34 +306,56 @@ struct ModelDevice::Impl {
       case regs::CONFIG1:
         return f::CONFIG1_MAX_REGS.put(cfg.max_regs) | f::CONFIG1_STACK_DEPTH.put(cfg.stack_depth) |
                f::CONFIG1_NUM_QUEUES.put(cfg.num_queues) | f::CONFIG1_MAX_WINDOWS.put(cfg.max_windows);
-      case regs::CONFIG2: return cfg.shared_bytes;
-      case regs::CONFIG3: return cfg.regfile_regs;
-      case regs::CONFIG4: return mem.size();
-      case regs::CONFIG5: return cfg.clock_khz;
-      case regs::CONTROL: return f::CONTROL_ENABLE.put(enable);
-      case regs::STATUS: return status_reg();
-      case regs::WATCHDOG: return watchdog;
-      case regs::SCRATCH: return scratch;
-      case regs::IRQ_STATUS: return irq_status;
-      case regs::IRQ_MASK: return irq_mask;
-      case regs::FAULT_INFO: return fault_info;
-      case regs::FAULT_PC: return fault_pc;
-      case regs::FAULT_ADDR: return fault_addr;
-      case regs::FAULT_CTA: return fault_cta;
-      case regs::FAULT_TOKEN_LO: return uint32_t(fault_token);
-      case regs::FAULT_TOKEN_HI: return uint32_t(fault_token >> 32);
+      case regs::CONFIG2:
+        return cfg.shared_bytes;
+      case regs::CONFIG3:
+        return cfg.regfile_regs;
+      case regs::CONFIG4:
+        return mem.size();
+      case regs::CONFIG5:
+        return cfg.clock_khz;
+      case regs::CONTROL:
+        return f::CONTROL_ENABLE.put(enable);
+      case regs::STATUS:
+        return status_reg();
+      case regs::WATCHDOG:
+        return watchdog;
+      case regs::SCRATCH:
+        return scratch;
+      case regs::IRQ_STATUS:
+        return irq_status;
+      case regs::IRQ_MASK:
+        return irq_mask;
+      case regs::FAULT_INFO:
+        return fault_info;
+      case regs::FAULT_PC:
+        return fault_pc;
+      case regs::FAULT_ADDR:
+        return fault_addr;
+      case regs::FAULT_CTA:
+        return fault_cta;
+      case regs::FAULT_TOKEN_LO:
+        return uint32_t(fault_token);
+      case regs::FAULT_TOKEN_HI:
+        return uint32_t(fault_token >> 32);
       case regs::CYCLES_LO:
         cycles_hi_snap = uint32_t(cycles >> 32);
         return uint32_t(cycles);
-      case regs::CYCLES_HI: return cycles_hi_snap;
-      case regs::LAUNCHES: return launches;
-      case regs::FAILED: return failed;
+      case regs::CYCLES_HI:
+        return cycles_hi_snap;
+      case regs::LAUNCHES:
+        return launches;
+      case regs::FAILED:
+        return failed;
       case regs::WARP_INSTRS_LO:
         warp_instrs_hi_snap = uint32_t(warp_instrs >> 32);
         return uint32_t(warp_instrs);
-      case regs::WARP_INSTRS_HI: return warp_instrs_hi_snap;
-      case regs::PROGRESS: return progress;
-      default: return 0;
+      case regs::WARP_INSTRS_HI:
+        return warp_instrs_hi_snap;
+      case regs::PROGRESS:
+        return progress;
+      default:
+        return 0;
     }
   }
 
@@ -332,34 +376,57 @@ struct ModelDevice::Impl {
       if (qi >= cfg.num_queues) return;
       Queue& Q = q[qi];
       switch (QpReg((off - regs::QP_BASE) % regs::QP_STRIDE)) {
-        case QpReg::SQ_BASE: Q.sq_base = v; break;
-        case QpReg::SQ_SIZE: Q.sq_size = v; break;
-        case QpReg::CQ_BASE: Q.cq_base = v; break;
-        case QpReg::CQ_SIZE: Q.cq_size = v; break;
+        case QpReg::SQ_BASE:
+          Q.sq_base = v;
+          break;
+        case QpReg::SQ_SIZE:
+          Q.sq_size = v;
+          break;
+        case QpReg::CQ_BASE:
+          Q.cq_base = v;
+          break;
+        case QpReg::CQ_SIZE:
+          Q.cq_size = v;
+          break;
         case QpReg::CQ_HEAD:
           // The head may only move forward, and never past the tail.
-          if (ring_count(Q.cq_head, v) <= ring_count(Q.cq_head, Q.cq_tail)) Q.cq_head = v;
-          else queue_error(Q);
+          if (ring_count(Q.cq_head, v) <= ring_count(Q.cq_head, Q.cq_tail))
+            Q.cq_head = v;
+          else
+            queue_error(Q);
           break;
         case QpReg::DOORBELL:
-          if (queue_off(Q) || !queue_valid(Q)) queue_error(Q);
-          else if (ring_count(Q.sq_head, v) > Q.sq_size || ring_count(Q.sq_tail, v) > Q.sq_size) queue_error(Q);
-          else Q.sq_tail = v;
+          if (queue_off(Q) || !queue_valid(Q))
+            queue_error(Q);
+          else if (ring_count(Q.sq_head, v) > Q.sq_size || ring_count(Q.sq_tail, v) > Q.sq_size)
+            queue_error(Q);
+          else
+            Q.sq_tail = v;
           break;
-        default: break;  // read-only
+        default:
+          break;  // read-only
       }
       return;
     }
     switch (off) {
-      case regs::CONTROL: enable = f::CONTROL_ENABLE.get(v); break;
-      case regs::WATCHDOG: watchdog = v; break;
-      case regs::SCRATCH: scratch = v; break;
-      case regs::IRQ_STATUS: irq_status &= ~v; break;
+      case regs::CONTROL:
+        enable = f::CONTROL_ENABLE.get(v);
+        break;
+      case regs::WATCHDOG:
+        watchdog = v;
+        break;
+      case regs::SCRATCH:
+        scratch = v;
+        break;
+      case regs::IRQ_STATUS:
+        irq_status &= ~v;
+        break;
       case regs::IRQ_MASK:
         irq_mask = v & (f::IRQ_MASK_CQ.mask() | f::IRQ_MASK_FAULT.mask() | f::IRQ_MASK_RESET_DONE.mask() |
                         f::IRQ_MASK_QUEUE_ERROR.mask());
         break;
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -384,9 +451,15 @@ struct ModelDevice::Impl {
           irq_status |= f::IRQ_STATUS_RESET_DONE.put(1);
         }
         return;
-      case Engine::IDLE: try_fetch(); return;
-      case Engine::RUNNING: run_slice(); return;
-      case Engine::WRITING: write_completion(); return;
+      case Engine::IDLE:
+        try_fetch();
+        return;
+      case Engine::RUNNING:
+        run_slice();
+        return;
+      case Engine::WRITING:
+        write_completion();
+        return;
     }
   }
 
@@ -458,14 +531,16 @@ struct ModelDevice::Impl {
       return DescCheck::DIMS;
     const uint64_t threads = uint64_t(d.block_x) * d.block_y * d.block_z;
     if (threads > std::min<uint64_t>(1024, uint64_t(cfg.num_warps) * 32)) return DescCheck::BLOCK_SIZE;
-    if (d.regs == 0 || d.regs > cfg.max_regs || d.regs > uint32_t(isa::kMaxRegsPerThread)) return DescCheck::REGS;
+    if (d.regs == 0 || d.regs > cfg.max_regs || d.regs > uint32_t(isa::kMaxRegsPerThread))
+      return DescCheck::REGS;
     if (d.shared_bytes > cfg.shared_bytes) return DescCheck::SHARED;
     const uint64_t warps = (threads + 31) / 32;
     if (warps * 32 * d.regs > cfg.regfile_regs) return DescCheck::RESOURCES;
     const uint64_t msize = mem.size();
     if (d.code_size == 0 || d.code_size % 8 || d.code_base % 8 || uint64_t(d.code_base) + d.code_size > msize)
       return DescCheck::CODE_RANGE;
-    if (d.entry_pc % 8 || d.entry_pc < d.code_base || uint64_t(d.entry_pc) >= uint64_t(d.code_base) + d.code_size)
+    if (d.entry_pc % 8 || d.entry_pc < d.code_base ||
+        uint64_t(d.entry_pc) >= uint64_t(d.code_base) + d.code_size)
       return DescCheck::ENTRY_PC;
     if (uint64_t(d.param_addr) + d.param_size > msize) return DescCheck::PARAM_RANGE;
     if (d.window_count > cfg.max_windows) return DescCheck::WINDOW_COUNT;
@@ -522,7 +597,8 @@ struct ModelDevice::Impl {
       entry.fault_addr = fi.addr;
       entry.fault_warp = uint8_t(fi.warp);
       entry.fault_lane = uint8_t(fi.lane);
-      entry.fault_cta = uint32_t(fi.cta.x + uint64_t(fi.cta.y) * grid_x + uint64_t(fi.cta.z) * grid_x * grid_y);
+      entry.fault_cta =
+          uint32_t(fi.cta.x + uint64_t(fi.cta.y) * grid_x + uint64_t(fi.cta.z) * grid_x * grid_y);
       entry.ctas_done = entry.fault_cta;  // CTAs run in order: the ones before it finished
     } else {
       entry.status = uint8_t(CplStatus::COMPLETED);
@@ -587,8 +663,12 @@ struct ModelDevice::Impl {
 ModelDevice::ModelDevice(const ModelDeviceConfig& cfg) : impl_(new Impl(cfg)) {}
 ModelDevice::~ModelDevice() = default;
 
-uint32_t ModelDevice::reg_read(uint32_t offset) { return impl_->read(offset); }
-void ModelDevice::reg_write(uint32_t offset, uint32_t value) { impl_->write(offset, value); }
+uint32_t ModelDevice::reg_read(uint32_t offset) {
+  return impl_->read(offset);
+}
+void ModelDevice::reg_write(uint32_t offset, uint32_t value) {
+  impl_->write(offset, value);
+}
 
 bool ModelDevice::mem_read(uint32_t addr, void* dst, uint32_t len) const {
   if (!impl_->mem.contains(addr, len)) return false;
@@ -601,7 +681,9 @@ bool ModelDevice::mem_write(uint32_t addr, const void* src, uint32_t len) {
   return true;
 }
 
-bool ModelDevice::irq_line() const { return (impl_->irq_status & impl_->irq_mask) != 0; }
+bool ModelDevice::irq_line() const {
+  return (impl_->irq_status & impl_->irq_mask) != 0;
+}
 
 void ModelDevice::tick(uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) impl_->tick();
@@ -616,9 +698,17 @@ uint64_t ModelDevice::tick_until_irq(uint64_t n) {
   return i;
 }
 
-uint64_t ModelDevice::cycles() const { return impl_->total_ticks; }
-const ModelDeviceConfig& ModelDevice::config() const { return impl_->cfg; }
-iss::DeviceMemory& ModelDevice::memory() { return impl_->mem; }
-const ModelDevice::Stats& ModelDevice::stats() const { return impl_->stats; }
+uint64_t ModelDevice::cycles() const {
+  return impl_->total_ticks;
+}
+const ModelDeviceConfig& ModelDevice::config() const {
+  return impl_->cfg;
+}
+iss::DeviceMemory& ModelDevice::memory() {
+  return impl_->mem;
+}
+const ModelDevice::Stats& ModelDevice::stats() const {
+  return impl_->stats;
+}
 
 }  // namespace baresm::cq

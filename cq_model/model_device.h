@@ -65,13 +65,13 @@ class ModelDevice {
   iss::DeviceMemory& memory();
   struct Stats {
     uint64_t ticks = 0;
-    uint64_t fetched = 0;           // descriptors fetched
-    uint64_t launches_run = 0;      // kernels started on the functional model
-    uint64_t completions = 0;       // entries written
+    uint64_t fetched = 0;       // descriptors fetched
+    uint64_t launches_run = 0;  // kernels started on the functional model
+    uint64_t completions = 0;   // entries written
     uint64_t bad_descriptors = 0;
     uint64_t resets = 0;
-    uint64_t aborted = 0;           // launches cut short by a reset
-    uint64_t cq_full_ticks = 0;     // ticks some queue had work but a full completion ring
+    uint64_t aborted = 0;        // launches cut short by a reset
+    uint64_t cq_full_ticks = 0;  // ticks some queue had work but a full completion ring
   };
   const Stats& stats() const;
 

@@ -52,7 +52,9 @@ bool QueuePairHost::write_descriptor(const LaunchDescriptor& d, uint32_t* index)
   return write_raw_descriptor(bytes, index);
 }
 
-bool QueuePairHost::ring_doorbell() { return bus_->reg_write(regs::qp(lay_.queue, QpReg::DOORBELL), sq_tail_); }
+bool QueuePairHost::ring_doorbell() {
+  return bus_->reg_write(regs::qp(lay_.queue, QpReg::DOORBELL), sq_tail_);
+}
 
 int QueuePairHost::peek(CompletionEntry* e) {
   const uint32_t addr = lay_.cq_base + ring_slot(cq_head_, lay_.cq_size) * kCPL_BYTES;
@@ -68,6 +70,8 @@ int QueuePairHost::peek(CompletionEntry* e) {
   return 1;
 }
 
-bool QueuePairHost::commit_head() { return bus_->reg_write(regs::qp(lay_.queue, QpReg::CQ_HEAD), cq_head_); }
+bool QueuePairHost::commit_head() {
+  return bus_->reg_write(regs::qp(lay_.queue, QpReg::CQ_HEAD), cq_head_);
+}
 
 }  // namespace baresm::cq

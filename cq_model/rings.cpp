@@ -46,9 +46,12 @@ const char* error_code_message(ErrorCode e) {
 
 const char* cpl_status_name(CplStatus s) {
   switch (s) {
-    case CplStatus::PENDING: return "PENDING";
-    case CplStatus::COMPLETED: return "COMPLETED";
-    case CplStatus::FAILED: return "FAILED";
+    case CplStatus::PENDING:
+      return "PENDING";
+    case CplStatus::COMPLETED:
+      return "COMPLETED";
+    case CplStatus::FAILED:
+      return "FAILED";
   }
   return "STATUS_UNKNOWN";
 }

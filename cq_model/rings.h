@@ -61,8 +61,8 @@ enum class DescCheck : uint32_t {
 
 const char* error_code_name(ErrorCode e);  // "OUT_OF_WINDOW"; "ERR_<n>" for unknown values
 const char* error_code_message(ErrorCode e);
-const char* cpl_status_name(CplStatus s);   // "COMPLETED"
-const char* desc_check_name(DescCheck c);   // "BLOCK_SIZE"
+const char* cpl_status_name(CplStatus s);  // "COMPLETED"
+const char* desc_check_name(DescCheck c);  // "BLOCK_SIZE"
 
 struct LaunchDescriptor {
   uint64_t token = 0;
@@ -128,7 +128,7 @@ static_assert(sizeof(WindowEntry) == kWIN_BYTES, "window entry is 8 bytes");
 #define RING_REC_CPL CompletionEntry
 #define RING_REC_WIN WindowEntry
 #define RING_CAT(a, b) a##b
-#define RING_FIELD(rec, field, ctype, off, desc)                                              \
+#define RING_FIELD(rec, field, ctype, off, desc)                                                \
   static_assert(offsetof(RING_CAT(RING_REC_, rec), field) == (off), #rec "." #field " offset"); \
   static_assert(sizeof(RING_CAT(RING_REC_, rec)::field) == sizeof(ctype), #rec "." #field " width");
 #define RING_ENUM(group, name, value, desc)
@@ -143,9 +143,15 @@ static_assert(sizeof(WindowEntry) == kWIN_BYTES, "window entry is 8 bytes");
 #undef RING_REC_WIN
 
 // Byte images (little-endian) of each record.
-inline void encode(const LaunchDescriptor& d, uint8_t out[kDESC_BYTES]) { std::memcpy(out, &d, sizeof d); }
-inline void encode(const CompletionEntry& e, uint8_t out[kCPL_BYTES]) { std::memcpy(out, &e, sizeof e); }
-inline void encode(const WindowEntry& w, uint8_t out[kWIN_BYTES]) { std::memcpy(out, &w, sizeof w); }
+inline void encode(const LaunchDescriptor& d, uint8_t out[kDESC_BYTES]) {
+  std::memcpy(out, &d, sizeof d);
+}
+inline void encode(const CompletionEntry& e, uint8_t out[kCPL_BYTES]) {
+  std::memcpy(out, &e, sizeof e);
+}
+inline void encode(const WindowEntry& w, uint8_t out[kWIN_BYTES]) {
+  std::memcpy(out, &w, sizeof w);
+}
 inline LaunchDescriptor decode_descriptor(const uint8_t in[kDESC_BYTES]) {
   LaunchDescriptor d;
   std::memcpy(&d, in, sizeof d);
@@ -167,9 +173,15 @@ inline WindowEntry decode_window(const uint8_t in[kWIN_BYTES]) {
 // (a power of two) holds tail - head entries, slot = index % size. The phase
 // an entry written at index i carries is 1 on the first pass and flips on
 // every wrap, so a zeroed ring reads as "nothing valid" at start.
-inline bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
-inline uint32_t ring_slot(uint32_t index, uint32_t size) { return index & (size - 1); }
-inline uint32_t ring_count(uint32_t head, uint32_t tail) { return tail - head; }
+inline bool is_pow2(uint32_t v) {
+  return v && !(v & (v - 1));
+}
+inline uint32_t ring_slot(uint32_t index, uint32_t size) {
+  return index & (size - 1);
+}
+inline uint32_t ring_count(uint32_t head, uint32_t tail) {
+  return tail - head;
+}
 inline bool expected_phase(uint32_t index, uint32_t size) {
   // size is a power of two: the pass number is index / size.
   uint32_t shift = 0;

@@ -78,7 +78,8 @@ void Scoreboard::observe(uint32_t q, uint32_t index, const CompletionEntry& e) {
     fail(q, index, buf);
   }
   if (p.e.status != CplStatus::PENDING && p.e.status != st) {
-    std::snprintf(buf, sizeof buf, "status %s, expected %s", cpl_status_name(st), cpl_status_name(p.e.status));
+    std::snprintf(buf, sizeof buf, "status %s, expected %s", cpl_status_name(st),
+                  cpl_status_name(p.e.status));
     fail(q, index, buf);
   }
   if (p.e.check_error && p.e.error != e.error_code()) {

@@ -15,7 +15,9 @@ bool Allocator::alloc(uint32_t bytes, uint16_t owner, uint8_t kind, bool from_to
   if (bytes == 0 || n_ >= kMaxBlocks) return false;
   const uint64_t need = (uint64_t(bytes) + align_ - 1) / align_ * align_;
   // Gap i lies between block i-1 and block i (gap 0 starts at base_, gap n_ ends at end_).
-  auto gap_lo = [&](int i) -> uint64_t { return i == 0 ? base_ : uint64_t(blocks_[i - 1].addr) + blocks_[i - 1].size; };
+  auto gap_lo = [&](int i) -> uint64_t {
+    return i == 0 ? base_ : uint64_t(blocks_[i - 1].addr) + blocks_[i - 1].size;
+  };
   auto gap_hi = [&](int i) -> uint64_t { return i == n_ ? end_ : blocks_[i].addr; };
   int at = -1;
   uint64_t where = 0;

@@ -24,27 +24,41 @@ enum Kind : uint8_t { KIND_DATA = 0, KIND_CODE = 1, KIND_RING = 2 };
 
 // Handles: low byte = table index + 1, bits 23:16 = generation.
 // Functions: bits 7:0 module index + 1, bits 15:8 kernel, bits 23:16 module generation.
-uint32_t make_handle(int index, uint8_t gen) { return uint32_t(index + 1) | (uint32_t(gen) << 16); }
+uint32_t make_handle(int index, uint8_t gen) {
+  return uint32_t(index + 1) | (uint32_t(gen) << 16);
+}
 int handle_index(uint32_t id, int max) {
   const int i = int(id & 0xFF) - 1;
   return (i >= 0 && i < max) ? i : -1;
 }
-uint8_t handle_gen(uint32_t id) { return uint8_t(id >> 16); }
+uint8_t handle_gen(uint32_t id) {
+  return uint8_t(id >> 16);
+}
 
-uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+uint32_t align_up(uint32_t v, uint32_t a) {
+  return a ? (v + a - 1) / a * a : v;
+}
 
 }  // namespace
 
 // ---- transport bus for the ring helpers ---------------------------------------------
-bool Device::Bus::reg_read(uint32_t offset, uint32_t* value) { return ok(d_->transport_->mmio_read32(offset, value)); }
-bool Device::Bus::reg_write(uint32_t offset, uint32_t value) { return ok(d_->transport_->mmio_write32(offset, value)); }
-bool Device::Bus::mem_read(uint32_t addr, void* dst, uint32_t len) { return ok(d_->transport_->mem_read(addr, dst, len)); }
+bool Device::Bus::reg_read(uint32_t offset, uint32_t* value) {
+  return ok(d_->transport_->mmio_read32(offset, value));
+}
+bool Device::Bus::reg_write(uint32_t offset, uint32_t value) {
+  return ok(d_->transport_->mmio_write32(offset, value));
+}
+bool Device::Bus::mem_read(uint32_t addr, void* dst, uint32_t len) {
+  return ok(d_->transport_->mem_read(addr, dst, len));
+}
 bool Device::Bus::mem_write(uint32_t addr, const void* src, uint32_t len) {
   return ok(d_->transport_->mem_write(addr, src, len));
 }
 
 Device::Device() = default;
-Device::~Device() { close(); }
+Device::~Device() {
+  close();
+}
 
 Status Device::fail(Status s, Layer layer, const char* fmt, ...) {
   err_.status = s;
@@ -73,19 +87,25 @@ Device::ContextRec* Device::ctx_rec(Context c) {
   if (i < 0 || !ctxs_[i].used || ctxs_[i].gen != handle_gen(c.id)) return nullptr;
   return &ctxs_[i];
 }
-const Device::ContextRec* Device::ctx_rec(Context c) const { return const_cast<Device*>(this)->ctx_rec(c); }
+const Device::ContextRec* Device::ctx_rec(Context c) const {
+  return const_cast<Device*>(this)->ctx_rec(c);
+}
 Device::StreamRec* Device::stream_rec(Stream s) {
   const int i = handle_index(s.id, kMaxStreams);
   if (i < 0 || !streams_[i].used || streams_[i].gen != handle_gen(s.id)) return nullptr;
   return &streams_[i];
 }
-const Device::StreamRec* Device::stream_rec(Stream s) const { return const_cast<Device*>(this)->stream_rec(s); }
+const Device::StreamRec* Device::stream_rec(Stream s) const {
+  return const_cast<Device*>(this)->stream_rec(s);
+}
 Device::EventRec* Device::event_rec(Event e) {
   const int i = handle_index(e.id, kMaxEvents);
   if (i < 0 || !events_[i].used || events_[i].gen != handle_gen(e.id)) return nullptr;
   return &events_[i];
 }
-const Device::EventRec* Device::event_rec(Event e) const { return const_cast<Device*>(this)->event_rec(e); }
+const Device::EventRec* Device::event_rec(Event e) const {
+  return const_cast<Device*>(this)->event_rec(e);
+}
 Device::ModuleRec* Device::module_rec(Module m) {
   const int i = handle_index(m.id, kMaxModules);
   if (i < 0 || !modules_[i].used || modules_[i].gen != handle_gen(m.id)) return nullptr;
@@ -115,8 +135,8 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   uint32_t id = 0, ver = 0;
   if (!ok(st = rd(regs::ID, &id)) || !ok(st = rd(regs::VERSION, &ver))) return bail(st);
   if (id != isa::kArchId)
-    return bail(fail(Status::UNSUPPORTED_DEVICE, Layer::DEVICE, "ID reads 0x%08x, expected 0x%08x (\"BSM1\")", id,
-                     isa::kArchId));
+    return bail(fail(Status::UNSUPPORTED_DEVICE, Layer::DEVICE, "ID reads 0x%08x, expected 0x%08x (\"BSM1\")",
+                     id, isa::kArchId));
   props_ = DeviceProps{};
   props_.arch_id = id;
   props_.version_major = f::VERSION_MAJOR.get(ver);
@@ -131,7 +151,8 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   if (!ok(st = soft_reset_device())) return bail(st);
 
   uint32_t c[6];
-  const uint32_t offs[6] = {regs::CONFIG0, regs::CONFIG1, regs::CONFIG2, regs::CONFIG3, regs::CONFIG4, regs::CONFIG5};
+  const uint32_t offs[6] = {regs::CONFIG0, regs::CONFIG1, regs::CONFIG2,
+                            regs::CONFIG3, regs::CONFIG4, regs::CONFIG5};
   for (int i = 0; i < 6; ++i)
     if (!ok(st = rd(offs[i], &c[i]))) return bail(st);
   props_.num_lanes = f::CONFIG0_NUM_LANES.get(c[0]);
@@ -154,10 +175,11 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   // Options against what the device has.
   nq_ = opt_.queues ? opt_.queues : props_.num_queues;
   if (nq_ > props_.num_queues || nq_ > uint32_t(kMaxQueues))
-    return bail(fail(Status::INVALID_VALUE, Layer::API, "%u queues requested, the device has %u (driver max %d)", nq_,
-                     props_.num_queues, kMaxQueues));
-  if (!cq::is_pow2(opt_.sq_entries) || opt_.sq_entries > uint32_t(kMaxSqEntries) || !cq::is_pow2(opt_.cq_entries) ||
-      opt_.cq_entries > 65536)
+    return bail(fail(Status::INVALID_VALUE, Layer::API,
+                     "%u queues requested, the device has %u (driver max %d)", nq_, props_.num_queues,
+                     kMaxQueues));
+  if (!cq::is_pow2(opt_.sq_entries) || opt_.sq_entries > uint32_t(kMaxSqEntries) ||
+      !cq::is_pow2(opt_.cq_entries) || opt_.cq_entries > 65536)
     return bail(fail(Status::INVALID_VALUE, Layer::API,
                      "ring sizes must be powers of two (sq %u <= %d, cq %u <= 65536)", opt_.sq_entries,
                      kMaxSqEntries, opt_.cq_entries));
@@ -174,7 +196,8 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
     if (!alloc_.alloc(opt_.sq_entries * cq::kDESC_BYTES, kOwnerDriver, KIND_RING, true, &lay.sq_base) ||
         !alloc_.alloc(opt_.cq_entries * cq::kCPL_BYTES, kOwnerDriver, KIND_RING, true, &lay.cq_base) ||
         !alloc_.alloc(opt_.sq_entries * slot_bytes(), kOwnerDriver, KIND_RING, true, &slots))
-      return bail(fail(Status::OUT_OF_MEMORY, Layer::DEVICE, "no device memory for the rings of queue %u", q));
+      return bail(
+          fail(Status::OUT_OF_MEMORY, Layer::DEVICE, "no device memory for the rings of queue %u", q));
     queues_[q].host.attach(&bus_, lay);
     queues_[q].slot_base = slots;
   }
@@ -240,11 +263,14 @@ void Device::deliver(uint32_t q, const Inflight& inf, LaunchReport& r) {
   if (r.error != ErrorCode::OK && r.status == Status::OK) r.status = Status::LAUNCH_FAILED;
   if (r.cpl_status == CplStatus::FAILED && r.error != ErrorCode::OK && r.grid.x) {
     const uint64_t gx = inf.grid.x, gy = inf.grid.y;
-    r.fault_cta_xyz = Dim3{uint32_t(r.fault_cta % gx), uint32_t((r.fault_cta / gx) % gy), uint32_t(r.fault_cta / (gx * gy))};
+    r.fault_cta_xyz = Dim3{uint32_t(r.fault_cta % gx), uint32_t((r.fault_cta / gx) % gy),
+                           uint32_t(r.fault_cta / (gx * gy))};
   }
   const bool failed = r.cpl_status == CplStatus::FAILED;
-  if (r.from_device) ++stats_.completed;
-  else ++stats_.lost;
+  if (r.from_device)
+    ++stats_.completed;
+  else
+    ++stats_.lost;
 
   r.ctx = Context{make_handle(inf.ctx, inf.ctx_gen)};
   ContextRec& C = ctxs_[inf.ctx];
@@ -286,7 +312,8 @@ Status Device::process_completions() {
     while (Q.host.cq_head() != Q.host.sq_tail()) {
       cq::CompletionEntry e;
       const int r = Q.host.peek(&e);
-      if (r < 0) return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "reading completion ring %u failed", q);
+      if (r < 0)
+        return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "reading completion ring %u failed", q);
       if (r == 0) break;
       const uint32_t idx = Q.host.cq_head();
       const Inflight inf = Q.inflight[cq::ring_slot(idx, opt_.sq_entries)];
@@ -435,14 +462,16 @@ Status Device::wait_until(Done done, uint64_t timeout_ns, int ctx_index) {
   if (!ok(st = check_progress(&progressing))) return st;
   if (done()) return Status::OK;
   if (progressing)
-    return fail(Status::TIMEOUT, Layer::TIMEOUT, "no completion within %llu ns; the device is still progressing",
+    return fail(Status::TIMEOUT, Layer::TIMEOUT,
+                "no completion within %llu ns; the device is still progressing",
                 (unsigned long long)timeout_ns);
   const uint32_t lost_before = uint32_t(stats_.lost);
   if (!ok(st = recover())) return st;
-  return fail(Status::CONTEXT_LOST, Layer::CONTEXT_LOST,
-              "no progress for %llu ns after a %llu ns timeout: device reset, %u pending launches reported lost",
-              (unsigned long long)opt_.hang_window_ns, (unsigned long long)timeout_ns,
-              uint32_t(stats_.lost) - lost_before);
+  return fail(
+      Status::CONTEXT_LOST, Layer::CONTEXT_LOST,
+      "no progress for %llu ns after a %llu ns timeout: device reset, %u pending launches reported lost",
+      (unsigned long long)opt_.hang_window_ns, (unsigned long long)timeout_ns,
+      uint32_t(stats_.lost) - lost_before);
 }
 
 Status Device::synchronize(uint64_t timeout_ns) {
@@ -561,7 +590,8 @@ Status Device::mem_alloc(Context c, uint32_t bytes, DevPtr* out) {
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
-  if (!out || bytes == 0) return fail(Status::INVALID_VALUE, Layer::API, "zero-size allocation or null output");
+  if (!out || bytes == 0)
+    return fail(Status::INVALID_VALUE, Layer::API, "zero-size allocation or null output");
   uint32_t addr = 0;
   if (!alloc_.alloc(bytes, uint16_t(C - ctxs_ + 1), KIND_DATA, false, &addr))
     return fail(Status::OUT_OF_MEMORY, Layer::API, "%u bytes requested, largest free block %u", bytes,
@@ -599,8 +629,8 @@ Status Device::memcpy_htod(Context c, DevPtr dst, const void* src, uint32_t byte
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (bytes == 0) return succeed();
   if (!src || !range_owned(int(C - ctxs_), dst, bytes))
-    return fail(Status::INVALID_VALUE, Layer::API, "[0x%08x, +%u) is not inside an allocation of this context", dst,
-                bytes);
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "[0x%08x, +%u) is not inside an allocation of this context", dst, bytes);
   if (!ok(transport_->mem_write(dst, src, bytes)))
     return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "device-memory write failed");
   return succeed();
@@ -612,8 +642,8 @@ Status Device::memcpy_dtoh(Context c, void* dst, DevPtr src, uint32_t bytes) {
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (bytes == 0) return succeed();
   if (!dst || !range_owned(int(C - ctxs_), src, bytes))
-    return fail(Status::INVALID_VALUE, Layer::API, "[0x%08x, +%u) is not inside an allocation of this context", src,
-                bytes);
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "[0x%08x, +%u) is not inside an allocation of this context", src, bytes);
   if (!ok(transport_->mem_read(src, dst, bytes)))
     return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "device-memory read failed");
   return succeed();
@@ -624,8 +654,8 @@ Status Device::memset_d8(Context c, DevPtr dst, uint8_t value, uint32_t bytes) {
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (bytes && !range_owned(int(C - ctxs_), dst, bytes))
-    return fail(Status::INVALID_VALUE, Layer::API, "[0x%08x, +%u) is not inside an allocation of this context", dst,
-                bytes);
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "[0x%08x, +%u) is not inside an allocation of this context", dst, bytes);
   uint8_t buf[512];
   std::memset(buf, value, sizeof buf);
   for (uint32_t off = 0; off < bytes; off += sizeof buf) {
@@ -640,9 +670,12 @@ Status Device::memset_d8(Context c, DevPtr dst, uint8_t value, uint32_t bytes) {
 namespace {
 Status load_status(isa::LoadStatus s) {
   switch (s) {
-    case isa::LoadStatus::OK: return Status::OK;
-    case isa::LoadStatus::INVALID_IMAGE: return Status::INVALID_IMAGE;
-    case isa::LoadStatus::NO_BINARY_FOR_DEVICE: return Status::NO_BINARY_FOR_DEVICE;
+    case isa::LoadStatus::OK:
+      return Status::OK;
+    case isa::LoadStatus::INVALID_IMAGE:
+      return Status::INVALID_IMAGE;
+    case isa::LoadStatus::NO_BINARY_FOR_DEVICE:
+      return Status::NO_BINARY_FOR_DEVICE;
   }
   return Status::INVALID_IMAGE;
 }
@@ -662,7 +695,8 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
   lim.max_shared_per_cta = props_.shared_bytes;
   const isa::LoadResult r = isa::read_module(static_cast<const uint8_t*>(image), size, &lim);
   if (r.status != isa::LoadStatus::OK)
-    return fail(load_status(r.status), Layer::LOAD, "%s: %s", isa::load_status_name(r.status), r.message.c_str());
+    return fail(load_status(r.status), Layer::LOAD, "%s: %s", isa::load_status_name(r.status),
+                r.message.c_str());
   const isa::Module& m = r.module;
   if (m.kernels.size() > size_t(kMaxKernels))
     return fail(Status::OUT_OF_RESOURCES, Layer::LOAD, "module has %zu kernels, the driver holds %d",
@@ -785,7 +819,8 @@ Status Device::func_get_attributes(Function fn, FunctionAttrs* out) const {
   return Status::OK;
 }
 
-Status Device::occupancy(Function fn, Dim3 block, uint32_t dynamic_shared, uint32_t regs, uint32_t* ctas) const {
+Status Device::occupancy(Function fn, Dim3 block, uint32_t dynamic_shared, uint32_t regs,
+                         uint32_t* ctas) const {
   const ModuleRec* M = nullptr;
   const KernelRec* K = kernel_rec(fn, &M);
   if (!K) return Status::INVALID_HANDLE;
@@ -802,8 +837,9 @@ Status Device::occupancy(Function fn, Dim3 block, uint32_t dynamic_shared, uint3
 }
 
 // ---- launch -----------------------------------------------------------------------------------
-Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRec** kout, const ModuleRec** mout,
-                            uint32_t* regs_out, uint32_t* shared_out, uint32_t* queue_out, int* stream_out) {
+Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRec** kout,
+                            const ModuleRec** mout, uint32_t* regs_out, uint32_t* shared_out,
+                            uint32_t* queue_out, int* stream_out) {
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   const ModuleRec* M = nullptr;
   const KernelRec* K = kernel_rec(fn, &M);
@@ -814,7 +850,8 @@ Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRe
   int si = C.default_stream;
   if (cfg.stream.id) {
     const StreamRec* S = stream_rec(cfg.stream);
-    if (!S || S->ctx != M->ctx) return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream for this context");
+    if (!S || S->ctx != M->ctx)
+      return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream for this context");
     si = int(S - streams_);
   }
   const Dim3& g = cfg.grid;
@@ -822,21 +859,23 @@ Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRe
   const DeviceProps& P = props_;
   const Layer L = Layer::LAUNCH_CONFIG;
   if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z)
-    return fail(Status::INVALID_CONFIGURATION, L, "zero dimension: grid (%u,%u,%u) block (%u,%u,%u)", g.x, g.y, g.z,
-                b.x, b.y, b.z);
+    return fail(Status::INVALID_CONFIGURATION, L, "zero dimension: grid (%u,%u,%u) block (%u,%u,%u)", g.x,
+                g.y, g.z, b.x, b.y, b.z);
   if (b.x > P.max_block.x || b.y > P.max_block.y || b.z > P.max_block.z)
-    return fail(Status::INVALID_CONFIGURATION, L, "block (%u,%u,%u) exceeds the per-dimension maximum (%u,%u,%u)",
-                b.x, b.y, b.z, P.max_block.x, P.max_block.y, P.max_block.z);
+    return fail(Status::INVALID_CONFIGURATION, L,
+                "block (%u,%u,%u) exceeds the per-dimension maximum (%u,%u,%u)", b.x, b.y, b.z, P.max_block.x,
+                P.max_block.y, P.max_block.z);
   if (b.count() > P.max_threads_per_block)
     return fail(Status::INVALID_CONFIGURATION, L,
                 "block of %llu threads exceeds the device's maximum of %u (min(1024, NUM_WARPS %u * 32))",
                 (unsigned long long)b.count(), P.max_threads_per_block, P.num_warps);
   if (g.x > P.max_grid.x || g.y > P.max_grid.y || g.z > P.max_grid.z)
-    return fail(Status::INVALID_CONFIGURATION, L, "grid (%u,%u,%u) exceeds the maximum (%u,%u,%u)", g.x, g.y, g.z,
-                P.max_grid.x, P.max_grid.y, P.max_grid.z);
+    return fail(Status::INVALID_CONFIGURATION, L, "grid (%u,%u,%u) exceeds the maximum (%u,%u,%u)", g.x, g.y,
+                g.z, P.max_grid.x, P.max_grid.y, P.max_grid.z);
   const uint32_t regs = cfg.regs ? cfg.regs : K->regs;
   if (regs < K->regs || regs == 0)
-    return fail(Status::INVALID_VALUE, L, "%u registers per thread, kernel %s needs %u", regs, K->name, K->regs);
+    return fail(Status::INVALID_VALUE, L, "%u registers per thread, kernel %s needs %u", regs, K->name,
+                K->regs);
   if (regs > P.max_regs_per_thread)
     return fail(Status::INVALID_VALUE, L, "%u registers per thread exceeds the device's maximum of %u", regs,
                 P.max_regs_per_thread);
@@ -864,7 +903,8 @@ Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRe
 }
 
 Status Device::context_windows(int ci, Window* out, uint32_t* n) {
-  const uint32_t maxw = props_.max_windows < uint32_t(kMaxLaunchWindows) ? props_.max_windows : kMaxLaunchWindows;
+  const uint32_t maxw =
+      props_.max_windows < uint32_t(kMaxLaunchWindows) ? props_.max_windows : kMaxLaunchWindows;
   uint32_t k = 0;
   for (int i = 0; i < alloc_.count(); ++i) {
     const Allocator::Block& b = alloc_.block(i);
@@ -877,7 +917,8 @@ Status Device::context_windows(int ci, Window* out, uint32_t* n) {
     }
     if (k == maxw)
       return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG,
-                  "the context's allocations form more than %u separate ranges; pass LaunchConfig::windows", maxw);
+                  "the context's allocations form more than %u separate ranges; pass LaunchConfig::windows",
+                  maxw);
     out[k++] = Window{b.addr, b.bytes};
   }
   *n = k;
@@ -890,8 +931,8 @@ Status Device::submit(uint32_t q, const cq::LaunchDescriptor& d0, const Inflight
   // At most sq_entries launches in flight per queue: each owns a submission
   // slot and its parameter/window slot until its completion is consumed.
   if (Q.host.sq_tail() - Q.host.cq_head() >= opt_.sq_entries) {
-    Status st = wait_until([&] { return Q.host.sq_tail() - Q.host.cq_head() < opt_.sq_entries; }, kWaitDefault,
-                           inf0.ctx);
+    Status st = wait_until([&] { return Q.host.sq_tail() - Q.host.cq_head() < opt_.sq_entries; },
+                           kWaitDefault, inf0.ctx);
     if (!ok(st)) return st;
   }
   const uint32_t index = Q.host.sq_tail();
@@ -907,7 +948,8 @@ Status Device::submit(uint32_t q, const cq::LaunchDescriptor& d0, const Inflight
   }
   if (num_windows) {
     uint8_t wt[kMaxLaunchWindows * cq::kWIN_BYTES];
-    for (uint32_t i = 0; i < num_windows; ++i) cq::encode(cq::WindowEntry{windows[i].base, windows[i].size}, wt + i * 8);
+    for (uint32_t i = 0; i < num_windows; ++i)
+      cq::encode(cq::WindowEntry{windows[i].base, windows[i].size}, wt + i * 8);
     const uint32_t wt_addr = slot_addr + opt_.max_param_bytes;
     if (!ok(transport_->mem_write(wt_addr, wt, num_windows * cq::kWIN_BYTES)))
       return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "writing the window table failed");
@@ -994,15 +1036,15 @@ Status Device::launch(Function fn, const LaunchConfig& cfg, const LaunchArg* arg
   for (uint32_t i = 0; i < num_args; ++i) {
     const ParamRec& p = K->params[i];
     if (args[i].size != p.size || !args[i].ptr)
-      return fail(Status::INVALID_VALUE, L, "parameter %u of %s is %u bytes, argument has %u", i, K->name, p.size,
-                  args[i].size);
+      return fail(Status::INVALID_VALUE, L, "parameter %u of %s is %u bytes, argument has %u", i, K->name,
+                  p.size, args[i].size);
     // Natural alignment: each parameter at the next multiple of its alignment.
     const uint32_t align = p.align ? p.align : 1;
     off = align_up(off, align);
     if (off != p.offset)
       return fail(Status::INVALID_VALUE, L,
-                  "parameter %u of %s: natural alignment places it at %u, the module says %u", i, K->name, off,
-                  p.offset);
+                  "parameter %u of %s: natural alignment places it at %u, the module says %u", i, K->name,
+                  off, p.offset);
     if (uint64_t(off) + p.size > K->param_bytes)
       return fail(Status::INVALID_VALUE, L, "parameter %u of %s overruns the %u-byte buffer", i, K->name,
                   K->param_bytes);
@@ -1019,8 +1061,8 @@ Status Device::launch_packed(Function fn, const LaunchConfig& cfg, const void* p
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   if (!K) return fail(Status::INVALID_HANDLE, Layer::API, "invalid function");
   if (param_bytes != K->param_bytes || (param_bytes && !params))
-    return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG, "kernel %s takes a %u-byte parameter buffer, %u given",
-                K->name, K->param_bytes, param_bytes);
+    return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG,
+                "kernel %s takes a %u-byte parameter buffer, %u given", K->name, K->param_bytes, param_bytes);
   return do_launch(fn, cfg, static_cast<const uint8_t*>(params), param_bytes, token);
 }
 
@@ -1132,7 +1174,8 @@ Status Device::event_record(Event e, Stream s) {
   int si = ctxs_[ci].default_stream;
   if (s.id) {
     const StreamRec* S = stream_rec(s);
-    if (!S || S->ctx != ci) return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream for the event's context");
+    if (!S || S->ctx != ci)
+      return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream for the event's context");
     si = int(S - streams_);
   }
   ContextRec& C = ctxs_[ci];
@@ -1188,7 +1231,8 @@ Status Device::event_synchronize(Event e, uint64_t timeout_ns) {
   Status st = wait_until([&] { return E->state != EventRec::PENDING; }, timeout_ns, E->ctx);
   if (!ok(st)) return st;
   if (E->state == EventRec::DONE && E->result != Status::OK)
-    return fail(E->result, status_layer(E->result), "the event's marker failed: %s", status_message(E->result));
+    return fail(E->result, status_layer(E->result), "the event's marker failed: %s",
+                status_message(E->result));
   return succeed();
 }
 

@@ -24,11 +24,21 @@
 namespace baresm::drv {
 
 // ---- handles (0 is never valid) ------------------------------------------------
-struct Context { uint32_t id = 0; };
-struct Stream { uint32_t id = 0; };  // Stream{} = the default stream of the context
-struct Event { uint32_t id = 0; };
-struct Module { uint32_t id = 0; };
-struct Function { uint32_t id = 0; };
+struct Context {
+  uint32_t id = 0;
+};
+struct Stream {
+  uint32_t id = 0;
+};  // Stream{} = the default stream of the context
+struct Event {
+  uint32_t id = 0;
+};
+struct Module {
+  uint32_t id = 0;
+};
+struct Function {
+  uint32_t id = 0;
+};
 using DevPtr = uint32_t;  // device address; 0 is never allocated
 
 struct Dim3 {
@@ -53,15 +63,15 @@ constexpr int kMaxSqEntries = 256;
 constexpr int kMaxLaunchWindows = 16;
 
 struct DeviceOptions {
-  uint32_t queues = 0;            // queue pairs to use; 0 = every one the device has
-  uint32_t sq_entries = 64;       // submission ring entries (power of two, <= kMaxSqEntries)
-  uint32_t cq_entries = 64;       // completion ring entries (power of two)
-  uint32_t max_param_bytes = 448; // parameter buffer per launch slot
-  bool use_irq = true;            // false: poll the rings every poll_interval_ns
+  uint32_t queues = 0;                       // queue pairs to use; 0 = every one the device has
+  uint32_t sq_entries = 64;                  // submission ring entries (power of two, <= kMaxSqEntries)
+  uint32_t cq_entries = 64;                  // completion ring entries (power of two)
+  uint32_t max_param_bytes = 448;            // parameter buffer per launch slot
+  bool use_irq = true;                       // false: poll the rings every poll_interval_ns
   uint64_t sync_timeout_ns = 1000000000ull;  // default wait timeout (1 s of device time)
   uint64_t hang_window_ns = 100000;          // PROGRESS must move within this window, else hung
   uint64_t poll_interval_ns = 2000;
-  uint32_t watchdog = 0;          // WATCHDOG register (default budget; 0 = none)
+  uint32_t watchdog = 0;  // WATCHDOG register (default budget; 0 = none)
 };
 
 // What the device reports in ID/VERSION/CONFIG*, plus what follows from it.
@@ -70,7 +80,7 @@ struct DeviceProps {
   uint32_t version_major = 0, version_minor = 0, ring_version = 0;
   uint32_t num_lanes = 0, num_warps = 0, cta_slots = 0, num_banks = 0;
   uint32_t max_regs_per_thread = 0, stack_depth = 0, num_queues = 0, max_windows = 0;
-  uint32_t shared_bytes = 0;        // per SM, also the per-CTA maximum
+  uint32_t shared_bytes = 0;  // per SM, also the per-CTA maximum
   uint32_t regfile_regs = 0;
   uint32_t mem_bytes = 0;
   uint32_t clock_khz = 0;
@@ -82,8 +92,8 @@ struct DeviceProps {
 };
 
 struct FunctionAttrs {
-  uint32_t regs = 0;           // registers per thread the kernel declares
-  uint32_t shared_bytes = 0;   // static shared memory
+  uint32_t regs = 0;          // registers per thread the kernel declares
+  uint32_t shared_bytes = 0;  // static shared memory
   uint32_t param_bytes = 0;
   uint32_t num_params = 0;
   uint32_t code_bytes = 0;
@@ -125,7 +135,7 @@ struct LaunchReport {
   cq::ErrorCode error = cq::ErrorCode::OK;
   Status status = Status::OK;  // the driver status for error
   uint32_t fault_pc = 0, fault_addr = 0, fault_warp = 0, fault_lane = 0;
-  uint32_t fault_cta = 0;    // linear
+  uint32_t fault_cta = 0;  // linear
   Dim3 fault_cta_xyz{0, 0, 0};
   uint64_t start_cycle = 0, end_cycle = 0;
   uint32_t warp_instrs = 0, stall_cycles = 0, shared_passes = 0, ctas_done = 0;
@@ -150,9 +160,9 @@ struct DeviceCounters {
 
 // Driver-side statistics, for tests and benchmarks.
 struct DriverStats {
-  uint64_t submitted = 0;        // descriptors written (launches + markers)
-  uint64_t completed = 0;        // entries consumed from the device
-  uint64_t lost = 0;             // reported CONTEXT_LOST by the driver
+  uint64_t submitted = 0;  // descriptors written (launches + markers)
+  uint64_t completed = 0;  // entries consumed from the device
+  uint64_t lost = 0;       // reported CONTEXT_LOST by the driver
   uint64_t resets = 0;
   uint64_t hang_checks = 0;
   uint64_t irq_wakeups = 0;
@@ -375,8 +385,8 @@ class Device {
   uint32_t nq_ = 0;
   uint32_t next_queue_ = 0;
   uint64_t next_token_ = 1;
-  uint64_t epoch_ = 0;       // resets done
-  bool dev_faulted_ = false; // the device stopped on a failed launch (STATUS.FAULT)
+  uint64_t epoch_ = 0;        // resets done
+  bool dev_faulted_ = false;  // the device stopped on a failed launch (STATUS.FAULT)
   ContextRec ctxs_[kMaxContexts];
   StreamRec streams_[kMaxStreams];
   EventRec events_[kMaxEvents];

@@ -4,10 +4,14 @@ namespace baresm::regs {
 
 const char* access_name(Access a) {
   switch (a) {
-    case Access::RO: return "RO";
-    case Access::RW: return "RW";
-    case Access::W1C: return "W1C";
-    case Access::WO: return "WO";
+    case Access::RO:
+      return "RO";
+    case Access::RW:
+      return "RW";
+    case Access::W1C:
+      return "W1C";
+    case Access::WO:
+      return "WO";
   }
   return "?";
 }

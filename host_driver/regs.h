@@ -49,7 +49,9 @@ enum class QpReg : uint32_t {
 #undef BSM_FIELD
 };
 
-constexpr uint32_t qp(uint32_t q, QpReg r) { return QP_BASE + q * QP_STRIDE + uint32_t(r); }
+constexpr uint32_t qp(uint32_t q, QpReg r) {
+  return QP_BASE + q * QP_STRIDE + uint32_t(r);
+}
 
 struct Field {
   uint8_t msb, lsb;

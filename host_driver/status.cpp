@@ -37,15 +37,24 @@ Layer status_layer(Status s) {
 
 const char* layer_name(Layer l) {
   switch (l) {
-    case Layer::NONE: return "NONE";
-    case Layer::API: return "API";
-    case Layer::TRANSPORT: return "TRANSPORT";
-    case Layer::DEVICE: return "DEVICE";
-    case Layer::LOAD: return "LOAD";
-    case Layer::LAUNCH_CONFIG: return "LAUNCH_CONFIG";
-    case Layer::EXECUTION: return "EXECUTION";
-    case Layer::TIMEOUT: return "TIMEOUT";
-    case Layer::CONTEXT_LOST: return "CONTEXT_LOST";
+    case Layer::NONE:
+      return "NONE";
+    case Layer::API:
+      return "API";
+    case Layer::TRANSPORT:
+      return "TRANSPORT";
+    case Layer::DEVICE:
+      return "DEVICE";
+    case Layer::LOAD:
+      return "LOAD";
+    case Layer::LAUNCH_CONFIG:
+      return "LAUNCH_CONFIG";
+    case Layer::EXECUTION:
+      return "EXECUTION";
+    case Layer::TIMEOUT:
+      return "TIMEOUT";
+    case Layer::CONTEXT_LOST:
+      return "CONTEXT_LOST";
   }
   return "UNKNOWN_LAYER";
 }
@@ -53,18 +62,30 @@ const char* layer_name(Layer l) {
 Status status_for_error(cq::ErrorCode e) {
   using cq::ErrorCode;
   switch (e) {
-    case ErrorCode::OK: return Status::OK;
-    case ErrorCode::BAD_DESCRIPTOR: return Status::BAD_DESCRIPTOR;
-    case ErrorCode::ILLEGAL_INSTR: return Status::ILLEGAL_INSTRUCTION;
-    case ErrorCode::INVALID_PC: return Status::INVALID_PC;
-    case ErrorCode::OUT_OF_WINDOW: return Status::ILLEGAL_ADDRESS;
-    case ErrorCode::MISALIGNED: return Status::MISALIGNED_ADDRESS;
-    case ErrorCode::TRAP: return Status::TRAP;
-    case ErrorCode::STACK_OVERFLOW: return Status::STACK_OVERFLOW;
-    case ErrorCode::BARRIER_DEADLOCK: return Status::BARRIER_DEADLOCK;
-    case ErrorCode::WATCHDOG_TIMEOUT: return Status::LAUNCH_TIMEOUT;
-    case ErrorCode::CONTEXT_LOST: return Status::CONTEXT_LOST;
-    case ErrorCode::INTERNAL: return Status::LAUNCH_FAILED;
+    case ErrorCode::OK:
+      return Status::OK;
+    case ErrorCode::BAD_DESCRIPTOR:
+      return Status::BAD_DESCRIPTOR;
+    case ErrorCode::ILLEGAL_INSTR:
+      return Status::ILLEGAL_INSTRUCTION;
+    case ErrorCode::INVALID_PC:
+      return Status::INVALID_PC;
+    case ErrorCode::OUT_OF_WINDOW:
+      return Status::ILLEGAL_ADDRESS;
+    case ErrorCode::MISALIGNED:
+      return Status::MISALIGNED_ADDRESS;
+    case ErrorCode::TRAP:
+      return Status::TRAP;
+    case ErrorCode::STACK_OVERFLOW:
+      return Status::STACK_OVERFLOW;
+    case ErrorCode::BARRIER_DEADLOCK:
+      return Status::BARRIER_DEADLOCK;
+    case ErrorCode::WATCHDOG_TIMEOUT:
+      return Status::LAUNCH_TIMEOUT;
+    case ErrorCode::CONTEXT_LOST:
+      return Status::CONTEXT_LOST;
+    case ErrorCode::INTERNAL:
+      return Status::LAUNCH_FAILED;
   }
   return Status::LAUNCH_FAILED;
 }

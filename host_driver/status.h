@@ -22,33 +22,33 @@ enum class Layer : uint8_t {
 };
 
 // STATUS(name, layer, message)
-#define BARESM_DRV_STATUS_LIST(STATUS)                                                                \
-  STATUS(OK, NONE, "no error")                                                                        \
-  STATUS(NOT_READY, NONE, "the work has not completed yet")                                           \
-  STATUS(INVALID_VALUE, API, "invalid value")                                                         \
-  STATUS(INVALID_HANDLE, API, "invalid handle")                                                       \
-  STATUS(NOT_INITIALIZED, API, "the device is not open")                                              \
-  STATUS(OUT_OF_MEMORY, API, "out of device memory")                                                  \
-  STATUS(OUT_OF_RESOURCES, API, "a driver table is full")                                             \
-  STATUS(TRANSPORT_ERROR, TRANSPORT, "the transport could not reach the device")                      \
-  STATUS(UNSUPPORTED_DEVICE, DEVICE, "the device's ID or VERSION is not one this driver supports")    \
-  STATUS(DEVICE_ERROR, DEVICE, "the device did not behave as its register contract says")             \
-  STATUS(INVALID_IMAGE, LOAD, "invalid module image")                                                 \
-  STATUS(NO_BINARY_FOR_DEVICE, LOAD, "no binary for this device")                                     \
-  STATUS(NOT_FOUND, LOAD, "named kernel not found in the module")                                     \
-  STATUS(INVALID_CONFIGURATION, LAUNCH_CONFIG, "invalid configuration argument")                      \
-  STATUS(LAUNCH_OUT_OF_RESOURCES, LAUNCH_CONFIG, "too many resources requested for launch")           \
-  STATUS(BAD_DESCRIPTOR, LAUNCH_CONFIG, "the device rejected the launch descriptor")                  \
-  STATUS(ILLEGAL_INSTRUCTION, EXECUTION, "an illegal instruction was encountered")                    \
-  STATUS(INVALID_PC, EXECUTION, "the program counter left the kernel's code")                         \
-  STATUS(ILLEGAL_ADDRESS, EXECUTION, "an illegal memory access was encountered (out of window)")      \
-  STATUS(MISALIGNED_ADDRESS, EXECUTION, "a misaligned memory access was encountered")                 \
-  STATUS(TRAP, EXECUTION, "the kernel executed TRAP")                                                 \
-  STATUS(STACK_OVERFLOW, EXECUTION, "the reconvergence stack overflowed")                             \
-  STATUS(BARRIER_DEADLOCK, EXECUTION, "the warps of a CTA deadlocked at barriers")                    \
-  STATUS(LAUNCH_TIMEOUT, EXECUTION, "the launch exceeded its watchdog budget")                        \
-  STATUS(LAUNCH_FAILED, EXECUTION, "the launch failed inside the device")                             \
-  STATUS(TIMEOUT, TIMEOUT, "the wait timed out while the device was still making progress")           \
+#define BARESM_DRV_STATUS_LIST(STATUS)                                                             \
+  STATUS(OK, NONE, "no error")                                                                     \
+  STATUS(NOT_READY, NONE, "the work has not completed yet")                                        \
+  STATUS(INVALID_VALUE, API, "invalid value")                                                      \
+  STATUS(INVALID_HANDLE, API, "invalid handle")                                                    \
+  STATUS(NOT_INITIALIZED, API, "the device is not open")                                           \
+  STATUS(OUT_OF_MEMORY, API, "out of device memory")                                               \
+  STATUS(OUT_OF_RESOURCES, API, "a driver table is full")                                          \
+  STATUS(TRANSPORT_ERROR, TRANSPORT, "the transport could not reach the device")                   \
+  STATUS(UNSUPPORTED_DEVICE, DEVICE, "the device's ID or VERSION is not one this driver supports") \
+  STATUS(DEVICE_ERROR, DEVICE, "the device did not behave as its register contract says")          \
+  STATUS(INVALID_IMAGE, LOAD, "invalid module image")                                              \
+  STATUS(NO_BINARY_FOR_DEVICE, LOAD, "no binary for this device")                                  \
+  STATUS(NOT_FOUND, LOAD, "named kernel not found in the module")                                  \
+  STATUS(INVALID_CONFIGURATION, LAUNCH_CONFIG, "invalid configuration argument")                   \
+  STATUS(LAUNCH_OUT_OF_RESOURCES, LAUNCH_CONFIG, "too many resources requested for launch")        \
+  STATUS(BAD_DESCRIPTOR, LAUNCH_CONFIG, "the device rejected the launch descriptor")               \
+  STATUS(ILLEGAL_INSTRUCTION, EXECUTION, "an illegal instruction was encountered")                 \
+  STATUS(INVALID_PC, EXECUTION, "the program counter left the kernel's code")                      \
+  STATUS(ILLEGAL_ADDRESS, EXECUTION, "an illegal memory access was encountered (out of window)")   \
+  STATUS(MISALIGNED_ADDRESS, EXECUTION, "a misaligned memory access was encountered")              \
+  STATUS(TRAP, EXECUTION, "the kernel executed TRAP")                                              \
+  STATUS(STACK_OVERFLOW, EXECUTION, "the reconvergence stack overflowed")                          \
+  STATUS(BARRIER_DEADLOCK, EXECUTION, "the warps of a CTA deadlocked at barriers")                 \
+  STATUS(LAUNCH_TIMEOUT, EXECUTION, "the launch exceeded its watchdog budget")                     \
+  STATUS(LAUNCH_FAILED, EXECUTION, "the launch failed inside the device")                          \
+  STATUS(TIMEOUT, TIMEOUT, "the wait timed out while the device was still making progress")        \
   STATUS(CONTEXT_LOST, CONTEXT_LOST, "the device was reset; the context's pending work was lost")
 
 enum class Status : uint8_t {
@@ -65,6 +65,8 @@ const char* layer_name(Layer l);       // "LAUNCH_CONFIG"
 // The driver status a failed completion maps to (OK for ERR_OK).
 Status status_for_error(cq::ErrorCode e);
 
-inline bool ok(Status s) { return s == Status::OK; }
+inline bool ok(Status s) {
+  return s == Status::OK;
+}
 
 }  // namespace baresm::drv

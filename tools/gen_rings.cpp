@@ -74,8 +74,10 @@ std::string upper(const char* s) {
 std::string md_escape(const char* s) {
   std::string out;
   for (const char* p = s; *p; ++p) {
-    if (*p == '|') out += "\\|";
-    else out += *p;
+    if (*p == '|')
+      out += "\\|";
+    else
+      out += *p;
   }
   return out;
 }
@@ -94,8 +96,10 @@ std::string generate_sv() {
        "package baresm_ring_pkg;\n\n";
   for (const auto& c : kConsts) {
     char v[24];
-    if (c.value > 255) std::snprintf(v, sizeof v, "32'h%08X", c.value);
-    else std::snprintf(v, sizeof v, "%u", c.value);
+    if (c.value > 255)
+      std::snprintf(v, sizeof v, "32'h%08X", c.value);
+    else
+      std::snprintf(v, sizeof v, "%u", c.value);
     o << "  localparam int " << c.name << " = " << v << ";  // " << c.desc << "\n";
   }
   o << "  localparam int DESC_BITS = " << cq::kDESC_BYTES * 8 << ";\n";

@@ -3,9 +3,9 @@
 // Prints the launch round trip in model ticks and in wall time, and the
 // launch rate with launches pipelined on one and on four streams.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #include "host_driver/model_transport.h"
 #include "tests/driver/driver_harness.h"
@@ -32,13 +32,15 @@ int main(int argc, char** argv) {
   auto w0 = clk::now();
   std::clock_t c0 = std::clock();
   for (int i = 0; i < n; ++i) {
-    if (!drv::ok(va.launch(h.dev, drv::Stream{}, nullptr, 32)) || !drv::ok(h.dev.ctx_synchronize(c))) return 1;
+    if (!drv::ok(va.launch(h.dev, drv::Stream{}, nullptr, 32)) || !drv::ok(h.dev.ctx_synchronize(c)))
+      return 1;
   }
   double wall = std::chrono::duration<double>(clk::now() - w0).count();
   double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-  std::printf("round trip (launch + synchronize), vec_add n=32: %.1f ticks; %.1f us CPU, %.0f launches/s CPU "
-              "(%.0f/s wall)\n",
-              double(mt->ticks() - t0) / n, cpu * 1e6 / n, n / cpu, n / wall);
+  std::printf(
+      "round trip (launch + synchronize), vec_add n=32: %.1f ticks; %.1f us CPU, %.0f launches/s CPU "
+      "(%.0f/s wall)\n",
+      double(mt->ticks() - t0) / n, cpu * 1e6 / n, n / cpu, n / wall);
 
   // Pipelined on the default stream, then spread over four streams.
   for (int streams : {1, 4}) {

@@ -32,8 +32,12 @@ Built& built(const std::string& name) {
 }
 }  // namespace
 
-const std::vector<uint8_t>& kernel_image(const std::string& name) { return built(name).image; }
-const isa::Module& kernel_module(const std::string& name) { return built(name).module; }
+const std::vector<uint8_t>& kernel_image(const std::string& name) {
+  return built(name).image;
+}
+const isa::Module& kernel_module(const std::string& name) {
+  return built(name).module;
+}
 
 uint32_t first_offset_of(const isa::Module& m, isa::Op op) {
   for (size_t i = 0; i < m.code.size(); ++i)
@@ -43,7 +47,9 @@ uint32_t first_offset_of(const isa::Module& m, isa::Op op) {
 }
 
 // ---- Harness ---------------------------------------------------------------------------
-Harness::~Harness() { dev.close(); }
+Harness::~Harness() {
+  dev.close();
+}
 
 drv::Status Harness::open(std::unique_ptr<drv::Transport> t, const drv::DeviceOptions& o) {
   transport = std::move(t);
@@ -115,7 +121,8 @@ drv::Status VecAdd::setup(drv::Device& dev, drv::Context ctx, uint32_t count, ui
     hb[i] = dist(rng);
   }
   if (!drv::ok(st = dev.memcpy_htod(ctx, a, ha.data(), bytes)) ||
-      !drv::ok(st = dev.memcpy_htod(ctx, b, hb.data(), bytes)) || !drv::ok(st = dev.memset_d8(ctx, c, 0xFF, bytes)))
+      !drv::ok(st = dev.memcpy_htod(ctx, b, hb.data(), bytes)) ||
+      !drv::ok(st = dev.memset_d8(ctx, c, 0xFF, bytes)))
     return st;
   return drv::Status::OK;
 }

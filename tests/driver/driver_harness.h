@@ -33,8 +33,12 @@ class TransportBus : public cq::RingBus {
  public:
   explicit TransportBus(drv::Transport* t) : t_(t) {}
   bool reg_read(uint32_t offset, uint32_t* value) override { return drv::ok(t_->mmio_read32(offset, value)); }
-  bool reg_write(uint32_t offset, uint32_t value) override { return drv::ok(t_->mmio_write32(offset, value)); }
-  bool mem_read(uint32_t addr, void* dst, uint32_t len) override { return drv::ok(t_->mem_read(addr, dst, len)); }
+  bool reg_write(uint32_t offset, uint32_t value) override {
+    return drv::ok(t_->mmio_write32(offset, value));
+  }
+  bool mem_read(uint32_t addr, void* dst, uint32_t len) override {
+    return drv::ok(t_->mem_read(addr, dst, len));
+  }
   bool mem_write(uint32_t addr, const void* src, uint32_t len) override {
     return drv::ok(t_->mem_write(addr, src, len));
   }

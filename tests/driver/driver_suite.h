@@ -174,7 +174,8 @@ TYPED_TEST_P(DriverSuite, ModuleLoadErrors) {
   // A flipped byte in the code (caught by the image's checksum).
   bad = good;
   bad[bad.size() - 1] ^= 0x5A;
-  EXPECT_EQ(d.module_load_data(c, bad.data(), bad.size(), &m), Status::INVALID_IMAGE) << this->h.last_error_text();
+  EXPECT_EQ(d.module_load_data(c, bad.data(), bad.size(), &m), Status::INVALID_IMAGE)
+      << this->h.last_error_text();
   EXPECT_EQ(d.module_load_data(c, nullptr, 0, &m), Status::INVALID_IMAGE);
   // Built for another architecture.
   isa::Module other = kernel_module("vec_add");
@@ -191,7 +192,7 @@ TYPED_TEST_P(DriverSuite, ModuleLoadErrors) {
   img = isa::write_module(greedy);
   EXPECT_EQ(d.module_load_data(c, img.data(), img.size(), &m),
             d.props().max_regs_per_thread < uint32_t(isa::kMaxRegsPerThread) ? Status::NO_BINARY_FOR_DEVICE
-                                                                            : Status::INVALID_IMAGE)
+                                                                             : Status::INVALID_IMAGE)
       << this->h.last_error_text();
   // More shared memory than CONFIG2.SHARED_BYTES.
   isa::Module hungry = kernel_module("vec_add");
@@ -254,21 +255,42 @@ TYPED_TEST_P(DriverSuite, LaunchValidationQueuesNothing) {
   };
   std::vector<Case> cases;
   auto add = [&](const char* what, drv::LaunchConfig cfg, Status want, uint32_t nargs = 4,
-                 drv::Layer layer = drv::Layer::LAUNCH_CONFIG) { cases.push_back(Case{what, cfg, nargs, want, layer}); };
+                 drv::Layer layer = drv::Layer::LAUNCH_CONFIG) {
+    cases.push_back(Case{what, cfg, nargs, want, layer});
+  };
   drv::LaunchConfig k;
-  k = base(); k.grid.x = 0; add("zero grid x", k, Status::INVALID_CONFIGURATION);
-  k = base(); k.grid.z = 0; add("zero grid z", k, Status::INVALID_CONFIGURATION);
-  k = base(); k.block.y = 0; add("zero block y", k, Status::INVALID_CONFIGURATION);
-  k = base(); k.block = drv::Dim3{1025, 1, 1}; add("block of 1025 threads", k, Status::INVALID_CONFIGURATION);
-  k = base(); k.block = drv::Dim3{P.max_threads_per_block + 32, 1, 1};
+  k = base();
+  k.grid.x = 0;
+  add("zero grid x", k, Status::INVALID_CONFIGURATION);
+  k = base();
+  k.grid.z = 0;
+  add("zero grid z", k, Status::INVALID_CONFIGURATION);
+  k = base();
+  k.block.y = 0;
+  add("zero block y", k, Status::INVALID_CONFIGURATION);
+  k = base();
+  k.block = drv::Dim3{1025, 1, 1};
+  add("block of 1025 threads", k, Status::INVALID_CONFIGURATION);
+  k = base();
+  k.block = drv::Dim3{P.max_threads_per_block + 32, 1, 1};
   add("block over NUM_WARPS*32", k, Status::INVALID_CONFIGURATION);
-  k = base(); k.block = drv::Dim3{1, 1, 65}; add("block z over 64", k, Status::INVALID_CONFIGURATION);
-  k = base(); k.grid.y = 65536; add("grid y over 65535", k, Status::INVALID_CONFIGURATION);
-  k = base(); k.regs = P.max_regs_per_thread + 1; add("regs over CONFIG1.MAX_REGS", k, Status::INVALID_VALUE);
+  k = base();
+  k.block = drv::Dim3{1, 1, 65};
+  add("block z over 64", k, Status::INVALID_CONFIGURATION);
+  k = base();
+  k.grid.y = 65536;
+  add("grid y over 65535", k, Status::INVALID_CONFIGURATION);
+  k = base();
+  k.regs = P.max_regs_per_thread + 1;
+  add("regs over CONFIG1.MAX_REGS", k, Status::INVALID_VALUE);
   if (regs_k > 1) {
-    k = base(); k.regs = regs_k - 1; add("regs below the kernel's", k, Status::INVALID_VALUE);
+    k = base();
+    k.regs = regs_k - 1;
+    add("regs below the kernel's", k, Status::INVALID_VALUE);
   }
-  k = base(); k.dynamic_shared = P.shared_bytes + 1; add("shared over CONFIG2", k, Status::INVALID_VALUE);
+  k = base();
+  k.dynamic_shared = P.shared_bytes + 1;
+  add("shared over CONFIG2", k, Status::INVALID_VALUE);
   // A block whose registers do not fit the register file (within every per-thread limit).
   {
     uint32_t t = P.max_threads_per_block;
@@ -278,14 +300,22 @@ TYPED_TEST_P(DriverSuite, LaunchValidationQueuesNothing) {
     ASSERT_GT(uint64_t(t) * k.regs, P.regfile_regs);
     add("registers over CONFIG3.REGFILE_REGS", k, Status::LAUNCH_OUT_OF_RESOURCES);
   }
-  k = base(); add("3 arguments for 4 parameters", k, Status::INVALID_VALUE, 3);
-  k = base(); k.stream = foreign; add("another context's stream", k, Status::INVALID_HANDLE, 4, drv::Layer::API);
+  k = base();
+  add("3 arguments for 4 parameters", k, Status::INVALID_VALUE, 3);
+  k = base();
+  k.stream = foreign;
+  add("another context's stream", k, Status::INVALID_HANDLE, 4, drv::Layer::API);
   drv::Window many[drv::kMaxLaunchWindows];
   for (auto& w : many) w = drv::Window{va.a, 4};
-  k = base(); k.windows = many; k.num_windows = P.max_windows + 1;
+  k = base();
+  k.windows = many;
+  k.num_windows = P.max_windows + 1;
   add("more windows than CONFIG1.MAX_WINDOWS", k, Status::INVALID_VALUE);
   drv::Window outside{P.mem_bytes - 4, 8};
-  k = base(); k.windows = &outside; k.num_windows = 1; add("window outside memory", k, Status::INVALID_VALUE);
+  k = base();
+  k.windows = &outside;
+  k.num_windows = 1;
+  add("window outside memory", k, Status::INVALID_VALUE);
 
   for (const Case& cs : cases) {
     uint64_t token = 12345;
@@ -299,10 +329,12 @@ TYPED_TEST_P(DriverSuite, LaunchValidationQueuesNothing) {
   // Argument sizes and packed buffers.
   uint64_t n64 = va.n;
   drv::LaunchArg wrong[4] = {{&va.a, 4}, {&va.b, 4}, {&va.c, 4}, {&n64, 8}};
-  EXPECT_EQ(d.launch(va.fn, base(), wrong, 4), Status::INVALID_VALUE) << "an 8-byte argument for a 4-byte parameter";
+  EXPECT_EQ(d.launch(va.fn, base(), wrong, 4), Status::INVALID_VALUE)
+      << "an 8-byte argument for a 4-byte parameter";
   EXPECT_EQ(d.last_error().layer, drv::Layer::LAUNCH_CONFIG);
   uint8_t packed[20] = {};
-  EXPECT_EQ(d.launch_packed(va.fn, base(), packed, 20), Status::INVALID_VALUE) << "packed buffer of the wrong size";
+  EXPECT_EQ(d.launch_packed(va.fn, base(), packed, 20), Status::INVALID_VALUE)
+      << "packed buffer of the wrong size";
   EXPECT_EQ(d.launch(drv::Function{0xFFFFFF}, base(), args, 4), Status::INVALID_HANDLE);
 
   EXPECT_EQ(this->queued_on_device(), queued0) << "a rejected launch reached the device";
@@ -455,21 +487,24 @@ struct FaultCase {
   const char* kernel;
   cq::ErrorCode error;
   Status status;
-  isa::Op at;          // the faulting instruction (NOP: do not check the pc)
-  bool has_buf;        // first parameter is a buffer
-  uint32_t watchdog;   // launch budget
+  isa::Op at;         // the faulting instruction (NOP: do not check the pc)
+  bool has_buf;       // first parameter is a buffer
+  uint32_t watchdog;  // launch budget
 };
 
 TYPED_TEST_P(DriverSuite, FaultKernelsFailWithLocationThenStickUntilReset) {
   this->open();
   drv::Device& d = this->h.dev;
   const FaultCase cases[] = {
-      {"fault_illegal_opcode", cq::ErrorCode::ILLEGAL_INSTR, Status::ILLEGAL_INSTRUCTION, isa::Op::NOP, false, 0},
+      {"fault_illegal_opcode", cq::ErrorCode::ILLEGAL_INSTR, Status::ILLEGAL_INSTRUCTION, isa::Op::NOP, false,
+       0},
       {"fault_out_of_window", cq::ErrorCode::OUT_OF_WINDOW, Status::ILLEGAL_ADDRESS, isa::Op::STG, true, 0},
       {"fault_misaligned", cq::ErrorCode::MISALIGNED, Status::MISALIGNED_ADDRESS, isa::Op::LDG, true, 0},
       {"fault_trap", cq::ErrorCode::TRAP, Status::TRAP, isa::Op::TRAP, false, 0},
-      {"fault_barrier_deadlock", cq::ErrorCode::BARRIER_DEADLOCK, Status::BARRIER_DEADLOCK, isa::Op::NOP, false, 0},
-      {"fault_endless_loop", cq::ErrorCode::WATCHDOG_TIMEOUT, Status::LAUNCH_TIMEOUT, isa::Op::NOP, false, 5000},
+      {"fault_barrier_deadlock", cq::ErrorCode::BARRIER_DEADLOCK, Status::BARRIER_DEADLOCK, isa::Op::NOP,
+       false, 0},
+      {"fault_endless_loop", cq::ErrorCode::WATCHDOG_TIMEOUT, Status::LAUNCH_TIMEOUT, isa::Op::NOP, false,
+       5000},
   };
   for (const FaultCase& fc : cases) {
     SCOPED_TRACE(fc.kernel);
@@ -492,7 +527,8 @@ TYPED_TEST_P(DriverSuite, FaultKernelsFailWithLocationThenStickUntilReset) {
     cfg.block = drv::Dim3{64, 1, 1};
     cfg.watchdog = fc.watchdog;
     uint64_t token = 0;
-    ASSERT_EQ(d.launch(fn, cfg, args.data(), uint32_t(args.size()), &token), Status::OK) << this->h.last_error_text();
+    ASSERT_EQ(d.launch(fn, cfg, args.data(), uint32_t(args.size()), &token), Status::OK)
+        << this->h.last_error_text();
     // Work queued behind the failing launch never runs before a reset.
     uint64_t behind = 0;
     ASSERT_EQ(d.launch(fn, cfg, args.data(), uint32_t(args.size()), &behind), Status::OK);
@@ -882,7 +918,10 @@ TYPED_TEST_P(DriverSuite, BadDescriptorsFailWithoutWedging) {
     x.block_x = uint16_t(P.max_threads_per_block);
     x.regs = uint8_t(P.max_regs_per_thread);
   });
-  mk(DC::CODE_RANGE, [&](cq::LaunchDescriptor& x) { x.code_base = P.mem_bytes - 8; x.code_size = 16; });
+  mk(DC::CODE_RANGE, [&](cq::LaunchDescriptor& x) {
+    x.code_base = P.mem_bytes - 8;
+    x.code_size = 16;
+  });
   mk(DC::CODE_RANGE, [](cq::LaunchDescriptor& x) { x.code_size = 0; });
   mk(DC::ENTRY_PC, [](cq::LaunchDescriptor& x) { x.entry_pc += 4; });
   mk(DC::ENTRY_PC, [](cq::LaunchDescriptor& x) { x.entry_pc = x.code_base + x.code_size; });
@@ -990,14 +1029,14 @@ TYPED_TEST_P(DriverSuite, ContextsAreIsolatedByWindows) {
   EXPECT_EQ(d.stats().resets, 1u);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(DriverSuite, PropertiesComeFromConfigRegisters, OpenRejectsAWrongDeviceOrBadOptions,
-                            AllocCopyFree, ModuleLoadErrors, LaunchValidationQueuesNothing, VecAddRunsCorrectly,
-                            PollingModeRunsVecAdd, EventsOrderAcrossTwoStreams,
-                            FaultKernelsFailWithLocationThenStickUntilReset,
+REGISTER_TYPED_TEST_SUITE_P(DriverSuite, PropertiesComeFromConfigRegisters,
+                            OpenRejectsAWrongDeviceOrBadOptions, AllocCopyFree, ModuleLoadErrors,
+                            LaunchValidationQueuesNothing, VecAddRunsCorrectly, PollingModeRunsVecAdd,
+                            EventsOrderAcrossTwoStreams, FaultKernelsFailWithLocationThenStickUntilReset,
                             HangIsDetectedResetAndEveryPendingLaunchReportedLostOnce,
                             SlowButProgressingDeviceTimesOutWithoutReset,
                             CompletionRingWrapsManyTimesUnderSlowConsumer,
-                            FullCompletionRingMakesDeviceWaitNothingOverwritten, BadDescriptorsFailWithoutWedging,
-                            ContextsAreIsolatedByWindows);
+                            FullCompletionRingMakesDeviceWaitNothingOverwritten,
+                            BadDescriptorsFailWithoutWedging, ContextsAreIsolatedByWindows);
 
 }  // namespace baresm::drvtest

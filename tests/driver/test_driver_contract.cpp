@@ -37,8 +37,10 @@ void expect_fresh(const char* gen, const char* sv_rel, const char* md_rel, const
   const std::string out_md = ::testing::TempDir() + "/" + tag + ".md";
   const std::string cmd = std::string(gen) + " " + out_sv + " " + out_md;
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  EXPECT_EQ(slurp(out_sv), committed_sv) << sv_rel << " is stale: build the regs_gen target and commit the result";
-  EXPECT_EQ(slurp(out_md), committed_md) << md_rel << " is stale: build the regs_gen target and commit the result";
+  EXPECT_EQ(slurp(out_sv), committed_sv)
+      << sv_rel << " is stale: build the regs_gen target and commit the result";
+  EXPECT_EQ(slurp(out_md), committed_md)
+      << md_rel << " is stale: build the regs_gen target and commit the result";
 }
 
 TEST(Generated, RegisterPackageAndDocsAreCurrent) {
@@ -185,6 +187,15 @@ TEST(StatusCodes, EveryCodeHasNameMessageAndLayer) {
   }
   EXPECT_EQ(drv::status_for_error(cq::ErrorCode::OUT_OF_WINDOW), drv::Status::ILLEGAL_ADDRESS);
   EXPECT_EQ(drv::status_for_error(cq::ErrorCode::CONTEXT_LOST), drv::Status::CONTEXT_LOST);
+}
+
+TEST(StatusCodes, DriverDocNamesEveryCode) {
+  const std::string doc = slurp(std::string(BARESM_SOURCE_DIR) + "/docs/driver.md");
+  ASSERT_FALSE(doc.empty());
+  for (int i = 0; i <= int(drv::Status::CONTEXT_LOST); ++i) {
+    const std::string name = std::string("`") + drv::status_name(drv::Status(i)) + "`";
+    EXPECT_NE(doc.find(name), std::string::npos) << name << " is not documented in docs/driver.md";
+  }
 }
 
 // ---- scoreboard --------------------------------------------------------------------------------
