@@ -54,9 +54,15 @@ struct Token {
   bool is(char c) const { return kind == Tk::PUNCT && text.size() == 1 && text[0] == c; }
 };
 
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Text for quoting in a message: non-printable bytes as \xNN.
 std::string printable(std::string_view s) {
@@ -73,7 +79,9 @@ std::string printable(std::string_view s) {
   }
   return out;
 }
-std::string quote(std::string_view s) { return "'" + printable(s) + "'"; }
+std::string quote(std::string_view s) {
+  return "'" + printable(s) + "'";
+}
 
 // Splits one source line into tokens; comments (// and #) end the line.
 std::vector<Token> tokenize(std::string_view line) {
@@ -120,7 +128,9 @@ std::vector<Token> tokenize(std::string_view line) {
   return toks;
 }
 
-std::string describe(const Token& t) { return t.kind == Tk::END ? "end of line" : quote(t.text); }
+std::string describe(const Token& t) {
+  return t.kind == Tk::END ? "end of line" : quote(t.text);
+}
 
 bool valid_name(const std::string& s) {
   if (s.empty() || !is_ident_start(s[0])) return false;
@@ -143,10 +153,14 @@ bool parse_uint_text(const std::string& t, uint64_t* v, bool* overflow) {
   for (; i < t.size(); ++i) {
     char c = t[i];
     int d;
-    if (is_digit(c)) d = c - '0';
-    else if (base == 16 && c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else if (base == 16 && c >= 'A' && c <= 'F') d = c - 'A' + 10;
-    else return false;
+    if (is_digit(c))
+      d = c - '0';
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
+    else if (base == 16 && c >= 'A' && c <= 'F')
+      d = c - 'A' + 10;
+    else
+      return false;
     if (*v > (UINT64_MAX - uint64_t(d)) / uint64_t(base)) *overflow = true;
     *v = *v * uint64_t(base) + uint64_t(d);
   }
@@ -237,7 +251,8 @@ class Assembler {
     if (cur_ >= 0) {
       const int k = cur_;
       end_kernel();
-      error_at(kernels_[size_t(k)].line, kernels_[size_t(k)].col, "kernel " + quote(kernels_[size_t(k)].name) + " has no .end", k);
+      error_at(kernels_[size_t(k)].line, kernels_[size_t(k)].col,
+               "kernel " + quote(kernels_[size_t(k)].name) + " has no .end", k);
     }
     for (size_t k = 0; k < kernels_.size(); ++k) finish_kernel(k);
     return build();
@@ -275,7 +290,8 @@ class Assembler {
 
   // ',' between operands: n is the operand it follows (1-based).
   void expect_comma(int n) {
-    if (!peek().is(',')) fail(peek(), "expected ',' after operand " + std::to_string(n) + ", found " + describe(peek()));
+    if (!peek().is(','))
+      fail(peek(), "expected ',' after operand " + std::to_string(n) + ", found " + describe(peek()));
     next();
   }
   bool optional_comma() {
@@ -316,7 +332,8 @@ class Assembler {
     KernelState& k = kernels_[size_t(cur_)];
     auto it = k.labels.find(t.text);
     if (it != k.labels.end())
-      fail(t, "duplicate label " + quote(t.text) + " (first defined at line " + std::to_string(it->second.line) + ")");
+      fail(t, "duplicate label " + quote(t.text) + " (first defined at line " +
+                  std::to_string(it->second.line) + ")");
     k.labels.emplace(t.text, KernelState::Label{code_.size(), line_no_, t.col});  // global index
   }
 
@@ -344,8 +361,10 @@ class Assembler {
     uint64_t v;
     bool overflow;
     if (parse_uint_text(t.text, &v, &overflow)) {
-      if (overflow || v > uint64_t(INT64_MAX)) im.value = neg ? INT64_MIN : INT64_MAX;
-      else im.value = neg ? -int64_t(v) : int64_t(v);
+      if (overflow || v > uint64_t(INT64_MAX))
+        im.value = neg ? INT64_MIN : INT64_MAX;
+      else
+        im.value = neg ? -int64_t(v) : int64_t(v);
       return im;
     }
     if (!looks_float(t.text)) fail(t, "malformed number " + quote(t.text));
@@ -390,7 +409,8 @@ class Assembler {
 
   uint8_t parse_reg(int n) {
     const Token& t = peek();
-    if (!reg_like(t)) fail(t, "expected a register as operand " + std::to_string(n) + ", found " + describe(t));
+    if (!reg_like(t))
+      fail(t, "expected a register as operand " + std::to_string(n) + ", found " + describe(t));
     next();
     if (t.text == "RZ") return kRegZero;
     if (t.text.size() > 3 || std::stoi(t.text.substr(1)) >= kMaxRegsPerThread)
@@ -398,7 +418,8 @@ class Assembler {
     int r = std::stoi(t.text.substr(1));
     const KernelState& k = kernels_[size_t(cur_)];
     if (k.regs >= 0 && r >= k.regs)
-      fail(t, "register " + t.text + " is beyond .regs " + std::to_string(k.regs) + " of kernel " + quote(k.name));
+      fail(t, "register " + t.text + " is beyond .regs " + std::to_string(k.regs) + " of kernel " +
+                  quote(k.name));
     return uint8_t(r);
   }
 
@@ -415,7 +436,8 @@ class Assembler {
       next();
       return kPredTrue;
     }
-    if (t.kind == Tk::IDENT && t.text.size() == 2 && t.text[0] == 'P' && t.text[1] >= '0' && t.text[1] <= '6') {
+    if (t.kind == Tk::IDENT && t.text.size() == 2 && t.text[0] == 'P' && t.text[1] >= '0' &&
+        t.text[1] <= '6') {
       next();
       return uint8_t(t.text[1] - '0');
     }
@@ -433,7 +455,9 @@ class Assembler {
     }
     const Token& t = peek();
     const bool numeric = t.kind == Tk::NUMBER || t.is('-') || (t.kind == Tk::IDENT && t.text == "inf");
-    if (!numeric) fail(t, "expected a register or an immediate as operand " + std::to_string(n) + ", found " + describe(t));
+    if (!numeric)
+      fail(t,
+           "expected a register or an immediate as operand " + std::to_string(n) + ", found " + describe(t));
     if (!(info.flags & F_BIMM_OK))
       fail(t, std::string(info.mnemonic) + " does not take an immediate as operand " + std::to_string(n));
     Imm im = parse_imm("an immediate", true);
@@ -444,7 +468,9 @@ class Assembler {
   // [Rn], [Rn + imm], [Rn - imm], [imm], and PARAM(name) for LDC.
   void parse_mem(Instr* in, const OpInfo& info, int n, bool imm20) {
     const Token& open = peek();
-    if (!open.is('[')) fail(open, "expected a memory operand '[...]' as operand " + std::to_string(n) + ", found " + describe(open));
+    if (!open.is('['))
+      fail(open,
+           "expected a memory operand '[...]' as operand " + std::to_string(n) + ", found " + describe(open));
     next();
     in->ra = kRegZero;
     int64_t off = 0;
@@ -473,7 +499,8 @@ class Assembler {
         const Token& name = peek();
         if (name.kind != Tk::IDENT) fail(name, "expected a parameter name, found " + describe(name));
         next();
-        if (!peek().is(')')) fail(peek(), "expected ')' after PARAM(" + printable(name.text) + ", found " + describe(peek()));
+        if (!peek().is(')'))
+          fail(peek(), "expected ')' after PARAM(" + printable(name.text) + ", found " + describe(peek()));
         next();
         const KernelState& k = kernels_[size_t(cur_)];
         const ParamInfo* p = nullptr;
@@ -492,7 +519,8 @@ class Assembler {
     next();
     if (imm20) {
       if (!fits_imm20(off))
-        fail_at(off_col, "offset " + printable(off_text) + " does not fit the signed 20-bit atomic offset (-524288..524287)");
+        fail_at(off_col, "offset " + printable(off_text) +
+                             " does not fit the signed 20-bit atomic offset (-524288..524287)");
     } else if (off < INT32_MIN || off > int64_t(UINT32_MAX)) {
       fail_at(off_col, "offset " + printable(off_text) + " does not fit 32 bits");
     }
@@ -509,7 +537,8 @@ class Assembler {
     return kernels_[size_t(cur_)];
   }
   void need_before_code(const Token& d, const KernelState& k) {
-    if (k.statements > 0) fail(d, printable(d.text) + " must come before the first instruction of kernel " + quote(k.name));
+    if (k.statements > 0)
+      fail(d, printable(d.text) + " must come before the first instruction of kernel " + quote(k.name));
   }
 
   void directive() {
@@ -521,7 +550,8 @@ class Assembler {
       next();
       expect_stmt_end(".kernel " + name.text);
       if (cur_ >= 0) {
-        error_at(line_no_, d.col, "missing .end of kernel " + quote(kernels_[size_t(cur_)].name) + " before .kernel");
+        error_at(line_no_, d.col,
+                 "missing .end of kernel " + quote(kernels_[size_t(cur_)].name) + " before .kernel");
         end_kernel();
       }
       if (!kernel_names_.insert(name.text).second)
@@ -568,7 +598,8 @@ class Assembler {
         fail(name, "expected a parameter name after .param, found " + describe(name));
       next();
       for (const auto& p : k.params)
-        if (p.name == name.text) fail(name, "duplicate parameter " + quote(name.text) + " in kernel " + quote(k.name));
+        if (p.name == name.text)
+          fail(name, "duplicate parameter " + quote(name.text) + " in kernel " + quote(k.name));
       expect_comma(1);
       const int size_col = peek().col;
       int64_t size = parse_int("parameter size", 1, kMaxParamBytes);
@@ -588,7 +619,8 @@ class Assembler {
       p.align = align;
       uint64_t off = (k.param_end + align - 1) / align * align;
       if (off + uint64_t(size) > kMaxParamBytes)
-        fail_at(size_col, "parameters of kernel " + quote(k.name) + " exceed " + std::to_string(kMaxParamBytes) + " bytes");
+        fail_at(size_col, "parameters of kernel " + quote(k.name) + " exceed " +
+                              std::to_string(kMaxParamBytes) + " bytes");
       p.offset = uint32_t(off);
       k.param_end = off + uint64_t(size);
       k.params.push_back(std::move(p));
@@ -735,7 +767,8 @@ class Assembler {
         in->rd = parse_reg(1);
         expect_comma(1);
         const Token& t = peek();
-        if (t.kind != Tk::IDENT) fail(t, "expected a special register (SR_TID.X, ...) as operand 2, found " + describe(t));
+        if (t.kind != Tk::IDENT)
+          fail(t, "expected a special register (SR_TID.X, ...) as operand 2, found " + describe(t));
         auto id = sreg_by_name(t.text);
         if (!id) fail(t, "unknown special register " + quote(t.text));
         next();
@@ -763,7 +796,8 @@ class Assembler {
         const bool cas = (in->mod & 0xF) == ATOM_CAS;
         if (cas) {
           if (!peek().is(','))
-            fail(peek(), mnemonic_text(*in) + " needs a 4th operand (the value to store), found " + describe(peek()));
+            fail(peek(),
+                 mnemonic_text(*in) + " needs a 4th operand (the value to store), found " + describe(peek()));
           next();
           in->rc = parse_reg(4);
         } else if (peek().is(',')) {
@@ -772,8 +806,10 @@ class Assembler {
         break;
       }
       case FMT_VOTE: {
-        if (in->mod == VOTE_BALLOT) in->rd = parse_reg(1);
-        else in->rd = parse_pred(1, false, nullptr);
+        if (in->mod == VOTE_BALLOT)
+          in->rd = parse_reg(1);
+        else
+          in->rd = parse_pred(1, false, nullptr);
         expect_comma(1);
         bool neg = false;
         uint8_t pa = parse_pred(2, true, &neg);
@@ -789,7 +825,8 @@ class Assembler {
         if (optional_comma()) {
           const int col = peek().col;
           int64_t w = parse_int("SHFL width", 1, 32);
-          if (w & (w - 1)) fail_at(col, "SHFL width " + std::to_string(w) + " is not a power of two (1, 2, 4, 8, 16, 32)");
+          if (w & (w - 1))
+            fail_at(col, "SHFL width " + std::to_string(w) + " is not a power of two (1, 2, 4, 8, 16, 32)");
           int lg = 0;
           while ((1 << lg) < w) ++lg;
           in->mod = uint8_t((in->mod & 3) | (lg << 2));
@@ -799,7 +836,8 @@ class Assembler {
       case FMT_BRA: {
         in->bimm = true;
         const Token& t = peek();
-        if (t.kind != Tk::IDENT || !valid_name(t.text)) fail(t, "expected a label after BRA, found " + describe(t));
+        if (t.kind != Tk::IDENT || !valid_name(t.text))
+          fail(t, "expected a label after BRA, found " + describe(t));
         *label = t.text;
         *label_col = t.col;
         next();
@@ -812,7 +850,8 @@ class Assembler {
         if (optional_comma()) {
           Imm im = parse_imm("a thread count", false);
           if (im.value < 0 || im.value > 0xFFFF)
-            fail_at(im.col, "immediate " + printable(im.text) + " does not fit the 16-bit barrier thread count (0..65535)");
+            fail_at(im.col, "immediate " + printable(im.text) +
+                                " does not fit the 16-bit barrier thread count (0..65535)");
           count = im.value;
         }
         in->imm = uint32_t(id) | (uint32_t(count) << 16);
@@ -861,22 +900,28 @@ class Assembler {
       }
       const size_t target = it->second.index;
       if (target >= k.first + k.count) {
-        error_at(f.line, f.col, "label " + quote(f.label) + " is past the last instruction of kernel " + quote(k.name), int(ki));
+        error_at(f.line, f.col,
+                 "label " + quote(f.label) + " is past the last instruction of kernel " + quote(k.name),
+                 int(ki));
         continue;
       }
       const int64_t delta = int64_t(target) - int64_t(f.index);
       if (delta < INT16_MIN || delta > INT16_MAX) {
-        error_at(f.line, f.col, "branch to " + quote(f.label) + " is " + std::to_string(delta) +
-                                    " instructions away, beyond the 16-bit range", int(ki));
+        error_at(f.line, f.col,
+                 "branch to " + quote(f.label) + " is " + std::to_string(delta) +
+                     " instructions away, beyond the 16-bit range",
+                 int(ki));
         continue;
       }
-      code_[f.index] = (code_[f.index] & ~(uint64_t(0xFFFF) << 32)) | (uint64_t(uint16_t(int16_t(delta))) << 32);
+      code_[f.index] =
+          (code_[f.index] & ~(uint64_t(0xFFFF) << 32)) | (uint64_t(uint16_t(int16_t(delta))) << 32);
     }
     if (k.errors > 0 || k.count == 0) return;  // the CFG of a broken kernel would only add noise
     const uint64_t* words = code_.data() + k.first;
     if (can_fall_off_end(words, k.count)) {
       const WordMeta& m = meta_[k.first + k.count - 1];
-      error_at(m.line, m.col, "kernel " + quote(k.name) + " can fall through past its last instruction", int(ki));
+      error_at(m.line, m.col, "kernel " + quote(k.name) + " can fall through past its last instruction",
+               int(ki));
       return;
     }
     const std::vector<int64_t> reconv = reconvergence_deltas(words, k.count);
@@ -884,8 +929,10 @@ class Assembler {
       const size_t g = k.first + i;
       if (meta_[g].raw || reconv[i] == 0) continue;
       if (reconv[i] < INT16_MIN || reconv[i] > INT16_MAX) {
-        error_at(meta_[g].line, meta_[g].col, "the reconvergence point of this branch is " + std::to_string(reconv[i]) +
-                                                  " instructions away, beyond the 16-bit range", int(ki));
+        error_at(meta_[g].line, meta_[g].col,
+                 "the reconvergence point of this branch is " + std::to_string(reconv[i]) +
+                     " instructions away, beyond the 16-bit range",
+                 int(ki));
         continue;
       }
       code_[g] = (code_[g] & ~(uint64_t(0xFFFF) << 48)) | (uint64_t(uint16_t(int16_t(reconv[i]))) << 48);

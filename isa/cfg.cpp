@@ -8,10 +8,14 @@ namespace baresm::isa {
 
 namespace {
 
-bool unguarded(const Instr& in) { return in.pg == kPredTrue && !in.pg_neg; }
+bool unguarded(const Instr& in) {
+  return in.pg == kPredTrue && !in.pg_neg;
+}
 
 // Branch target as an instruction index; may lie outside the kernel.
-int64_t branch_target(const Instr& in, size_t index) { return int64_t(index) + in.bra_target_delta(); }
+int64_t branch_target(const Instr& in, size_t index) {
+  return int64_t(index) + in.bra_target_delta();
+}
 
 }  // namespace
 

@@ -10,15 +10,15 @@
 namespace baresm::isa {
 
 struct CfgBlock {
-  uint32_t first = 0;  // index of the block's first instruction (kernel-relative)
-  uint32_t count = 0;  // instructions in the block
+  uint32_t first = 0;      // index of the block's first instruction (kernel-relative)
+  uint32_t count = 0;      // instructions in the block
   std::vector<int> succs;  // block indices; Cfg::exit() is the virtual exit
   std::vector<int> preds;  // the reverse edges (the virtual exit has none listed)
 };
 
 struct Cfg {
-  std::vector<CfgBlock> blocks;      // in address order; block 0 holds the entry
-  std::vector<int> block_of_instr;   // instruction index -> block index
+  std::vector<CfgBlock> blocks;     // in address order; block 0 holds the entry
+  std::vector<int> block_of_instr;  // instruction index -> block index
   int exit() const { return int(blocks.size()); }
 };
 

@@ -20,7 +20,9 @@ namespace {
 
 constexpr int kIndent = 4;  // instructions start at column kIndent + 1
 
-std::string reg(uint8_t r) { return r == kRegZero ? "RZ" : "R" + std::to_string(r); }
+std::string reg(uint8_t r) {
+  return r == kRegZero ? "RZ" : "R" + std::to_string(r);
+}
 
 std::string pred(uint8_t p, bool neg) {
   std::string s = neg ? "!" : "";
@@ -82,7 +84,8 @@ std::string label_name(uint32_t pc) {
 // offset for LDC when it names a parameter.
 // Atomic offsets are signed 20-bit, so an absolute one is written signed.
 std::string mem(uint8_t ra, uint32_t imm, const std::string& param_name, bool signed_abs = false) {
-  if (!param_name.empty()) return ra == kRegZero ? "[PARAM(" + param_name + ")]" : "[" + reg(ra) + " + PARAM(" + param_name + ")]";
+  if (!param_name.empty())
+    return ra == kRegZero ? "[PARAM(" + param_name + ")]" : "[" + reg(ra) + " + PARAM(" + param_name + ")]";
   const int64_t off = int32_t(imm);
   if (ra == kRegZero) {
     if (signed_abs && off < 0) return "[-" + std::to_string(-off) + "]";
@@ -100,11 +103,20 @@ std::string format_instr(const Instr& in, uint32_t pc, const KernelInfo* kernel)
   s += mnemonic_text(in);
   std::string ops;
   switch (info.format) {
-    case FMT_NONE: break;
-    case FMT_RB: ops = reg(in.rd) + ", " + b_operand(in); break;
-    case FMT_RA: ops = reg(in.rd) + ", " + reg(in.ra); break;
-    case FMT_RAB: ops = reg(in.rd) + ", " + reg(in.ra) + ", " + b_operand(in); break;
-    case FMT_RABC: ops = reg(in.rd) + ", " + reg(in.ra) + ", " + reg(in.rb) + ", " + reg(in.rc); break;
+    case FMT_NONE:
+      break;
+    case FMT_RB:
+      ops = reg(in.rd) + ", " + b_operand(in);
+      break;
+    case FMT_RA:
+      ops = reg(in.rd) + ", " + reg(in.ra);
+      break;
+    case FMT_RAB:
+      ops = reg(in.rd) + ", " + reg(in.ra) + ", " + b_operand(in);
+      break;
+    case FMT_RABC:
+      ops = reg(in.rd) + ", " + reg(in.ra) + ", " + reg(in.rb) + ", " + reg(in.rc);
+      break;
     case FMT_SETP:
       ops = pred(in.setp_pd(), false) + ", " + reg(in.ra) + ", " + b_operand(in);
       if (in.setp_pc() != kPredTrue || in.setp_pc_neg()) ops += ", " + pred(in.setp_pc(), in.setp_pc_neg());
@@ -125,19 +137,24 @@ std::string format_instr(const Instr& in, uint32_t pc, const KernelInfo* kernel)
       ops = reg(in.rd) + ", " + mem(in.ra, in.imm, pname);
       break;
     }
-    case FMT_ST: ops = mem(in.ra, in.imm, "") + ", " + reg(in.rd); break;
+    case FMT_ST:
+      ops = mem(in.ra, in.imm, "") + ", " + reg(in.rd);
+      break;
     case FMT_ATOM:
       ops = reg(in.rd) + ", " + mem(in.ra, in.imm, "", true) + ", " + reg(in.rb);
       if ((in.mod & 0xF) == ATOM_CAS) ops += ", " + reg(in.rc);
       break;
     case FMT_VOTE:
-      ops = (in.mod == VOTE_BALLOT ? reg(in.rd) : pred(in.rd & 7, false)) + ", " + pred(in.vote_pa(), in.vote_pa_neg());
+      ops = (in.mod == VOTE_BALLOT ? reg(in.rd) : pred(in.rd & 7, false)) + ", " +
+            pred(in.vote_pa(), in.vote_pa_neg());
       break;
     case FMT_SHFL:
       ops = reg(in.rd) + ", " + reg(in.ra) + ", " + b_operand(in);
       if (in.shfl_width() != 32) ops += ", " + std::to_string(in.shfl_width());
       break;
-    case FMT_BRA: ops = label_name(uint32_t(int64_t(pc) + int64_t(in.bra_target_delta()) * kInstrBytes)); break;
+    case FMT_BRA:
+      ops = label_name(uint32_t(int64_t(pc) + int64_t(in.bra_target_delta()) * kInstrBytes));
+      break;
     case FMT_BAR:
       ops = std::to_string(in.bar_id());
       if (in.bar_count() != 0) ops += ", " + std::to_string(in.bar_count());
@@ -158,28 +175,65 @@ Instr canonical(const Instr& d) {
   c.mod = d.mod;
   auto b = [&] {
     c.bimm = d.bimm;
-    if (d.bimm) c.imm = d.imm;
-    else c.rb = d.rb;
+    if (d.bimm)
+      c.imm = d.imm;
+    else
+      c.rb = d.rb;
   };
   switch (info.format) {
-    case FMT_NONE: break;
-    case FMT_RB: c.rd = d.rd; b(); break;
-    case FMT_RA: c.rd = d.rd; c.ra = d.ra; break;
+    case FMT_NONE:
+      break;
+    case FMT_RB:
+      c.rd = d.rd;
+      b();
+      break;
+    case FMT_RA:
+      c.rd = d.rd;
+      c.ra = d.ra;
+      break;
     case FMT_RAB:
     case FMT_SETP:
     case FMT_SEL:
-    case FMT_SHFL: c.rd = d.rd; c.ra = d.ra; b(); break;
-    case FMT_RABC: c.rd = d.rd; c.ra = d.ra; c.rb = d.rb; c.rc = d.rc; break;
-    case FMT_S2R: c.rd = d.rd; break;
+    case FMT_SHFL:
+      c.rd = d.rd;
+      c.ra = d.ra;
+      b();
+      break;
+    case FMT_RABC:
+      c.rd = d.rd;
+      c.ra = d.ra;
+      c.rb = d.rb;
+      c.rc = d.rc;
+      break;
+    case FMT_S2R:
+      c.rd = d.rd;
+      break;
     case FMT_LD:
-    case FMT_ST: c.bimm = true; c.rd = d.rd; c.ra = d.ra; c.imm = d.imm; break;
+    case FMT_ST:
+      c.bimm = true;
+      c.rd = d.rd;
+      c.ra = d.ra;
+      c.imm = d.imm;
+      break;
     case FMT_ATOM:
-      c.rd = d.rd; c.ra = d.ra; c.rb = d.rb; c.imm = d.imm;
+      c.rd = d.rd;
+      c.ra = d.ra;
+      c.rb = d.rb;
+      c.imm = d.imm;
       if ((d.mod & 0xF) == ATOM_CAS) c.rc = d.rc;
       break;
-    case FMT_VOTE: c.rd = d.mod == VOTE_BALLOT ? d.rd : (d.rd & 7); c.ra = d.ra & 15; break;
-    case FMT_BRA: c.bimm = true; c.imm = d.imm; break;
-    case FMT_BAR: c.bimm = true; c.imm = d.imm & 0xFFFF000Fu; break;
+    case FMT_VOTE:
+      c.rd = d.mod == VOTE_BALLOT ? d.rd : (d.rd & 7);
+      c.ra = d.ra & 15;
+      break;
+    case FMT_BRA:
+      c.bimm = true;
+      c.imm = d.imm;
+      break;
+    case FMT_BAR:
+      c.bimm = true;
+      c.imm = d.imm & 0xFFFF000Fu;
+      break;
   }
   return c;
 }
@@ -191,24 +245,42 @@ std::vector<uint8_t> regs_used(const Instr& in) {
   switch (info.format) {
     case FMT_NONE:
     case FMT_BRA:
-    case FMT_BAR: break;
-    case FMT_RB: r = {in.rd}; break;
-    case FMT_RA: r = {in.rd, in.ra}; break;
+    case FMT_BAR:
+      break;
+    case FMT_RB:
+      r = {in.rd};
+      break;
+    case FMT_RA:
+      r = {in.rd, in.ra};
+      break;
     case FMT_RAB:
     case FMT_SEL:
-    case FMT_SHFL: r = {in.rd, in.ra}; break;
-    case FMT_SETP: r = {in.ra}; break;
-    case FMT_RABC: r = {in.rd, in.ra, in.rb, in.rc}; break;
-    case FMT_S2R: r = {in.rd}; break;
+    case FMT_SHFL:
+      r = {in.rd, in.ra};
+      break;
+    case FMT_SETP:
+      r = {in.ra};
+      break;
+    case FMT_RABC:
+      r = {in.rd, in.ra, in.rb, in.rc};
+      break;
+    case FMT_S2R:
+      r = {in.rd};
+      break;
     case FMT_LD:
-    case FMT_ST: r = {in.rd, in.ra}; break;
-    case FMT_ATOM: r = {in.rd, in.ra, in.rb, in.rc}; break;
+    case FMT_ST:
+      r = {in.rd, in.ra};
+      break;
+    case FMT_ATOM:
+      r = {in.rd, in.ra, in.rb, in.rc};
+      break;
     case FMT_VOTE:
       if (in.mod == VOTE_BALLOT) r = {in.rd};
       break;
   }
   if ((info.format == FMT_RB || info.format == FMT_RAB || info.format == FMT_SETP || info.format == FMT_SEL ||
-       info.format == FMT_SHFL) && !in.bimm)
+       info.format == FMT_SHFL) &&
+      !in.bimm)
     r.push_back(in.rb);
   r.erase(std::remove(r.begin(), r.end(), uint8_t(kRegZero)), r.end());
   return r;
@@ -236,16 +308,22 @@ class Writer {
 };
 
 std::string pad_comment(std::string s, const std::string& comment) {
-  if (s.size() < 40) s.resize(40, ' ');
-  else s += ' ';
+  if (s.size() < 40)
+    s.resize(40, ' ');
+  else
+    s += ' ';
   return s + "// " + comment;
 }
 
 }  // namespace
 
-std::string disassemble_instr(const Instr& in, uint32_t pc) { return format_instr(in, pc, nullptr); }
+std::string disassemble_instr(const Instr& in, uint32_t pc) {
+  return format_instr(in, pc, nullptr);
+}
 
-std::string disassemble(const Module& m) { return disassemble(m, DisasmOptions{}); }
+std::string disassemble(const Module& m) {
+  return disassemble(m, DisasmOptions{});
+}
 
 std::string disassemble(const Module& m, const DisasmOptions& opts) {
   Writer w;
@@ -258,7 +336,8 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
   uint64_t expect_entry = 0;
   uint32_t max_regs = 0, max_shared = 0;
   for (const auto& k : m.kernels) {
-    if (k.entry != expect_entry) warnings.push_back("kernel '" + k.name + "' does not start where the previous one ends");
+    if (k.entry != expect_entry)
+      warnings.push_back("kernel '" + k.name + "' does not start where the previous one ends");
     expect_entry = uint64_t(k.entry) + k.code_bytes;
     max_regs = std::max(max_regs, k.regs);
     max_shared = std::max(max_shared, k.shared_bytes);
@@ -267,10 +346,12 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
   if (m.target.arch_id != kArchId || m.target.max_regs != max_regs || m.target.max_shared_bytes != max_shared)
     warnings.push_back("the module target is not what the assembler derives from the kernels");
   if (m.version_major != kModuleVersionMajor || m.version_minor != kModuleVersionMinor)
-    warnings.push_back("module version " + std::to_string(m.version_major) + "." + std::to_string(m.version_minor));
+    warnings.push_back("module version " + std::to_string(m.version_major) + "." +
+                       std::to_string(m.version_minor));
   bool lines_exact = m.lines.size() == m.code.size();
   for (size_t i = 0; lines_exact && i < m.lines.size(); ++i) lines_exact = m.lines[i].pc == i * kInstrBytes;
-  if (!lines_exact && opts.line_info) warnings.push_back("the line table does not hold one entry per instruction");
+  if (!lines_exact && opts.line_info)
+    warnings.push_back("the line table does not hold one entry per instruction");
   for (const auto& s : warnings) w.line("// warning: " + s);
 
   for (const auto& k : m.kernels) {
@@ -296,7 +377,8 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
     const uint64_t count = std::min<uint64_t>(k.code_bytes / kInstrBytes, m.code.size() - first);
     const uint64_t* words = m.code.data() + first;
     const std::vector<int64_t> reconv = reconvergence_deltas(words, size_t(count));
-    if (can_fall_off_end(words, size_t(count))) w.line("// warning: this kernel can fall through past its last instruction");
+    if (can_fall_off_end(words, size_t(count)))
+      w.line("// warning: this kernel can fall through past its last instruction");
 
     // Decide per word: instruction text, or .word with the reason.
     std::vector<std::string> text(count), why(count);
@@ -338,11 +420,14 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
       if (opts.line_info && lines_exact) {
         const LineEntry& e = m.lines[first + i];
         if (e.line != uint32_t(w.next_line()) || e.column != uint32_t(kIndent + 1))
-          w.line(std::string(kIndent, ' ') + ".loc " + std::to_string(e.line) + ", " + std::to_string(e.column));
+          w.line(std::string(kIndent, ' ') + ".loc " + std::to_string(e.line) + ", " +
+                 std::to_string(e.column));
       }
       std::string s = std::string(kIndent, ' ');
-      if (text[i].empty()) w.line(pad_comment(s + ".word " + hex(words[i], 16), hex(pc, 4) + ": " + why[i]));
-      else w.line(pad_comment(s + text[i], hex(pc, 4)));
+      if (text[i].empty())
+        w.line(pad_comment(s + ".word " + hex(words[i], 16), hex(pc, 4) + ": " + why[i]));
+      else
+        w.line(pad_comment(s + text[i], hex(pc, 4)));
     }
     w.line(".end");
   }

@@ -77,13 +77,19 @@ void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
 void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
   for (int i = 0; i < 8; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
-uint16_t get16(const uint8_t* p) { return uint16_t(p[0] | (p[1] << 8)); }
+uint16_t get16(const uint8_t* p) {
+  return uint16_t(p[0] | (p[1] << 8));
+}
 uint32_t get32(const uint8_t* p) {
   return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
 }
-uint64_t get64(const uint8_t* p) { return uint64_t(get32(p)) | (uint64_t(get32(p + 4)) << 32); }
+uint64_t get64(const uint8_t* p) {
+  return uint64_t(get32(p)) | (uint64_t(get32(p + 4)) << 32);
+}
 
-uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t align_up(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
 
 std::string hex32(uint32_t v) {
   char buf[16];
@@ -118,7 +124,9 @@ LoadResult fail(LoadStatus st, std::string msg) {
   r.message = std::move(msg);
   return r;
 }
-LoadResult invalid(const std::string& msg) { return fail(LoadStatus::INVALID_IMAGE, "invalid image: " + msg); }
+LoadResult invalid(const std::string& msg) {
+  return fail(LoadStatus::INVALID_IMAGE, "invalid image: " + msg);
+}
 
 struct Section {
   const char* name;
@@ -145,9 +153,12 @@ const LineEntry* Module::line_for(uint32_t pc) const {
 
 const char* load_status_name(LoadStatus s) {
   switch (s) {
-    case LoadStatus::OK: return "OK";
-    case LoadStatus::INVALID_IMAGE: return "INVALID_IMAGE";
-    case LoadStatus::NO_BINARY_FOR_DEVICE: return "NO_BINARY_FOR_DEVICE";
+    case LoadStatus::OK:
+      return "OK";
+    case LoadStatus::INVALID_IMAGE:
+      return "INVALID_IMAGE";
+    case LoadStatus::NO_BINARY_FOR_DEVICE:
+      return "NO_BINARY_FOR_DEVICE";
   }
   return "UNKNOWN";
 }
@@ -279,9 +290,9 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
   for (const auto& s : sections) {
     if (s.size == 0) continue;
     if (s.offset < header_size || s.offset > total || s.size > total - s.offset)
-      return invalid(std::string(s.name) + " [" + std::to_string(s.offset) + ", +" +
-                     std::to_string(s.size) + ") lies outside the image body [" +
-                     std::to_string(header_size) + ", " + std::to_string(total) + ")");
+      return invalid(std::string(s.name) + " [" + std::to_string(s.offset) + ", +" + std::to_string(s.size) +
+                     ") lies outside the image body [" + std::to_string(header_size) + ", " +
+                     std::to_string(total) + ")");
   }
   for (size_t i = 0; i < 5; ++i)
     for (size_t j = i + 1; j < 5; ++j) {
@@ -304,7 +315,8 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     if (off >= string_size) return false;
     const void* nul = std::memchr(strtab + off, 0, string_size - off);
     if (!nul) return false;
-    out->assign(reinterpret_cast<const char*>(strtab + off), static_cast<const uint8_t*>(nul) - (strtab + off));
+    out->assign(reinterpret_cast<const char*>(strtab + off),
+                static_cast<const uint8_t*>(nul) - (strtab + off));
     return true;
   };
 
@@ -351,7 +363,8 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     std::set<std::string> pnames;
     for (uint32_t j = 0; j < count; ++j) {
       const uint8_t* pe = data + sections[1].offset + uint64_t(first + j) * kParamEntryBytes;
-      if (param_used[first + j]) return invalid(kn + ": parameter entry " + std::to_string(first + j) + " is shared");
+      if (param_used[first + j])
+        return invalid(kn + ": parameter entry " + std::to_string(first + j) + " is shared");
       param_used[first + j] = true;
       ParamInfo& p = k.params[j];
       if (!get_string(get32(pe), &p.name) || p.name.empty())
@@ -376,7 +389,8 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     l.line = get32(e + 4);
     l.column = get32(e + 8);
     if (l.pc % kInstrBytes || l.pc >= code_size)
-      return invalid("line entry " + std::to_string(i) + ": pc " + std::to_string(l.pc) + " outside the code");
+      return invalid("line entry " + std::to_string(i) + ": pc " + std::to_string(l.pc) +
+                     " outside the code");
     if (i > 0 && l.pc < m.lines[i - 1].pc) return invalid("line table is not sorted by pc");
   }
 
@@ -387,13 +401,15 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
                                                         hex32(limits->arch_id));
     for (const auto& k : m.kernels) {
       if (k.regs > limits->max_regs_per_thread)
-        return fail(LoadStatus::NO_BINARY_FOR_DEVICE,
-                    "no binary for device: kernel '" + k.name + "' needs " + std::to_string(k.regs) +
-                        " registers per thread, the device has " + std::to_string(limits->max_regs_per_thread));
+        return fail(LoadStatus::NO_BINARY_FOR_DEVICE, "no binary for device: kernel '" + k.name + "' needs " +
+                                                          std::to_string(k.regs) +
+                                                          " registers per thread, the device has " +
+                                                          std::to_string(limits->max_regs_per_thread));
       if (k.shared_bytes > limits->max_shared_per_cta)
-        return fail(LoadStatus::NO_BINARY_FOR_DEVICE,
-                    "no binary for device: kernel '" + k.name + "' needs " + std::to_string(k.shared_bytes) +
-                        " bytes of shared memory, the device has " + std::to_string(limits->max_shared_per_cta));
+        return fail(LoadStatus::NO_BINARY_FOR_DEVICE, "no binary for device: kernel '" + k.name + "' needs " +
+                                                          std::to_string(k.shared_bytes) +
+                                                          " bytes of shared memory, the device has " +
+                                                          std::to_string(limits->max_shared_per_cta));
     }
   }
   return r;

@@ -106,10 +106,16 @@ std::string mutate_text(std::string s, std::mt19937& rng) {
   for (int k = 0; k < n && !s.empty(); ++k) {
     const size_t pos = rng() % s.size();
     switch (rng() % 8) {
-      case 0: s[pos] = char(rng() % 256); break;  // byte flip
-      case 1: s[pos] = interesting[rng() % (sizeof interesting - 1)]; break;
-      case 2: s.erase(pos, 1 + rng() % 24); break;  // deletion
-      case 3: {                                      // duplication
+      case 0:
+        s[pos] = char(rng() % 256);
+        break;  // byte flip
+      case 1:
+        s[pos] = interesting[rng() % (sizeof interesting - 1)];
+        break;
+      case 2:
+        s.erase(pos, 1 + rng() % 24);
+        break;   // deletion
+      case 3: {  // duplication
         std::string piece = s.substr(pos, 1 + rng() % 40);
         s.insert(rng() % (s.size() + 1), piece);
         break;
@@ -132,8 +138,10 @@ std::string mutate_text(std::string s, std::mt19937& rng) {
         s.replace(a.first, a.second, s.substr(b.first, b.second));
         break;
       }
-      case 6: s.resize(pos); break;  // truncation
-      case 7: {                      // swap two lines
+      case 6:
+        s.resize(pos);
+        break;   // truncation
+      case 7: {  // swap two lines
         auto lines = split_lines(s);
         if (lines.size() < 2) break;
         std::swap(lines[rng() % lines.size()], lines[rng() % lines.size()]);
@@ -167,20 +175,42 @@ std::vector<uint8_t> mutate_image(std::vector<uint8_t> b, std::mt19937& rng) {
   for (int k = 0; k < n && !b.empty(); ++k) {
     const size_t pos = rng() % b.size();
     switch (rng() % 6) {
-      case 0: b[pos] ^= uint8_t(1u << (rng() % 8)); break;
-      case 1: b[pos] = uint8_t(rng()); break;
+      case 0:
+        b[pos] ^= uint8_t(1u << (rng() % 8));
+        break;
+      case 1:
+        b[pos] = uint8_t(rng());
+        break;
       case 2: {  // an interesting 32-bit value at an aligned offset (counts, offsets, sizes)
         const size_t at = (pos & ~size_t(3));
         if (at + 4 > b.size()) break;
-        const uint32_t vals[] = {0, 1, 4, 7, 8, 63, 64, 80, 0x7FFFFFFF, 0x80000000u, 0xFFFFFFFFu,
-                                 uint32_t(b.size()), uint32_t(b.size() - 4), uint32_t(rng())};
+        const uint32_t vals[] = {0,
+                                 1,
+                                 4,
+                                 7,
+                                 8,
+                                 63,
+                                 64,
+                                 80,
+                                 0x7FFFFFFF,
+                                 0x80000000u,
+                                 0xFFFFFFFFu,
+                                 uint32_t(b.size()),
+                                 uint32_t(b.size() - 4),
+                                 uint32_t(rng())};
         const uint32_t v = vals[rng() % (sizeof vals / sizeof vals[0])];
         for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
         break;
       }
-      case 3: b.resize(pos); break;
-      case 4: b.insert(b.begin() + long(pos), uint8_t(rng())); break;
-      case 5: b.erase(b.begin() + long(pos)); break;
+      case 3:
+        b.resize(pos);
+        break;
+      case 4:
+        b.insert(b.begin() + long(pos), uint8_t(rng()));
+        break;
+      case 5:
+        b.erase(b.begin() + long(pos));
+        break;
     }
   }
   // Mostly keep the CRC valid (and total_size right), so the structural checks get exercised.

@@ -163,7 +163,8 @@ TEST(Assembler, UnusedFieldsAreCanonical) {
 }
 
 TEST(Assembler, EveryModifierCombination) {
-  const char* cmp[] = {"EQ", "NE", "LT", "LE", "GT", "GE", "NUM", "NAN", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU"};
+  const char* cmp[] = {"EQ",  "NE",  "LT",  "LE",  "GT",  "GE",  "NUM",
+                       "NAN", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU"};
   const char* comb[] = {"AND", "OR", "XOR"};
   int checked = 0;
   auto check = [&](const std::string& line, Op op, uint8_t mod) {
@@ -189,13 +190,15 @@ TEST(Assembler, EveryModifierCombination) {
   for (int c = 0; c < 14; ++c)
     for (int u = 0; u < 2; ++u)
       for (int k = -1; k < 3; ++k) {
-        std::string sfx = std::string(".") + cmp[c] + (u ? ".U32" : "") + (k >= 0 ? std::string(".") + comb[k] : "");
+        std::string sfx =
+            std::string(".") + cmp[c] + (u ? ".U32" : "") + (k >= 0 ? std::string(".") + comb[k] : "");
         uint8_t kk = uint8_t(k < 0 ? 0 : k);
         if (c < 6) check("ISETP" + sfx + " P1, R2, R3", Op::ISETP, uint8_t(c | (u << 3) | (kk << 4)));
         if (!u) check("FSETP" + sfx + " P1, R2, R3", Op::FSETP, uint8_t(c | (kk << 4)));
       }
   // LDW / STW
-  const std::pair<const char*, uint8_t> ldw[] = {{"", 4}, {".U8", 0}, {".S8", 1}, {".U16", 2}, {".S16", 3}, {".32", 4}};
+  const std::pair<const char*, uint8_t> ldw[] = {{"", 4},     {".U8", 0},  {".S8", 1},
+                                                 {".U16", 2}, {".S16", 3}, {".32", 4}};
   for (const char* m : {"LDG", "LDS", "LDC"})
     for (auto [s, v] : ldw) check(std::string(m) + s + " R1, [R2]", op_by_mnemonic(m)->op, v);
   const std::pair<const char*, uint8_t> stw[] = {{"", 4}, {".8", 0}, {".16", 2}, {".32", 4}};
@@ -219,7 +222,8 @@ TEST(Assembler, EveryModifierCombination) {
   for (int m = 0; m < 4; ++m) {
     check(std::string("SHFL.") + shfl[m] + " R1, R2, R3", Op::SHFL, uint8_t(m | (5 << 2)));
     for (int lg = 0; lg <= 5; ++lg)
-      check(std::string("SHFL.") + shfl[m] + " R1, R2, 1, " + std::to_string(1 << lg), Op::SHFL, uint8_t(m | (lg << 2)));
+      check(std::string("SHFL.") + shfl[m] + " R1, R2, 1, " + std::to_string(1 << lg), Op::SHFL,
+            uint8_t(m | (lg << 2)));
   }
   // S2R: every special register
   for (uint8_t id = 0; id < SR_COUNT; ++id) check(std::string("S2R R1, ") + sreg_name(id), Op::S2R, id);
@@ -265,7 +269,8 @@ TEST(Assembler, Immediates) {
   EXPECT_EQ(one("ATOMG.ADD R1, [R2 + 524287], R3").imm, 524287u);
   EXPECT_EQ(one("ATOMG.ADD R1, [R2 - 524288], R3").imm, uint32_t(-524288));
 
-  for (const char* bad : {"4294967296", "-2147483649", "nan", "1e39", "0x1G", "1.2.3", "0x", "1ee5", "99999999999999999999999"}) {
+  for (const char* bad : {"4294967296", "-2147483649", "nan", "1e39", "0x1G", "1.2.3", "0x", "1ee5",
+                          "99999999999999999999999"}) {
     AsmResult r = assemble(wrap(std::string("MOV R1, ") + bad), "t.s");
     ASSERT_EQ(r.diagnostics.size(), 1u) << bad << "\n" << r.format_errors();
     EXPECT_EQ(r.diagnostics[0].line, 5) << bad;
@@ -339,7 +344,8 @@ TEST(Assembler, Directives) {
   EXPECT_EQ(m.find_kernel("delta"), nullptr);
   // Line table: one entry per word, statement columns; .loc overrides the next one.
   ASSERT_EQ(m.lines.size(), m.code.size());
-  const uint32_t want[][3] = {{0, 12, 5}, {8, 13, 3}, {16, 14, 2}, {24, 19, 5}, {32, 77, 9}, {40, 21, 11}, {48, 21, 16}, {56, 26, 1}};
+  const uint32_t want[][3] = {{0, 12, 5},  {8, 13, 3},   {16, 14, 2},  {24, 19, 5},
+                              {32, 77, 9}, {40, 21, 11}, {48, 21, 16}, {56, 26, 1}};
   for (size_t i = 0; i < m.lines.size(); ++i) {
     EXPECT_EQ(m.lines[i].pc, want[i][0]);
     EXPECT_EQ(m.lines[i].line, want[i][1]) << i;
@@ -385,26 +391,26 @@ TEST(AssemblerReconvergence, IfThenElse) {
 }
 
 TEST(AssemblerReconvergence, Nested) {
-  EXPECT_EQ(branches("  @P0 BRA outer_else\n"   // 0 -> 7, joins at 8
-                     "  @P1 BRA inner_else\n"   // 1 -> 4, joins at 5
-                     "  IADD R1, R1, 1\n"       // 2
-                     "  BRA inner_join\n"       // 3
+  EXPECT_EQ(branches("  @P0 BRA outer_else\n"        // 0 -> 7, joins at 8
+                     "  @P1 BRA inner_else\n"        // 1 -> 4, joins at 5
+                     "  IADD R1, R1, 1\n"            // 2
+                     "  BRA inner_join\n"            // 3
                      "inner_else: IADD R1, R1, 2\n"  // 4
                      "inner_join: IADD R1, R1, 3\n"  // 5
-                     "  BRA outer_join\n"       // 6
+                     "  BRA outer_join\n"            // 6
                      "outer_else: IADD R1, R1, 4\n"  // 7
-                     "outer_join: EXIT\n"),     // 8
+                     "outer_join: EXIT\n"),          // 8
             (BranchMap{{0, {7, 8}}, {1, {3, 4}}, {3, {2, 0}}, {6, {2, 0}}}));
 }
 
 TEST(AssemblerReconvergence, LoopWithBreak) {
-  EXPECT_EQ(branches("  MOV R0, 0\n"            // 0
-                     "loop: IADD R0, R0, 1\n"   // 1
-                     "  ISETP.EQ P0, R0, 7\n"   // 2
-                     "  @P0 BRA out\n"          // 3 break: joins at 6
+  EXPECT_EQ(branches("  MOV R0, 0\n"             // 0
+                     "loop: IADD R0, R0, 1\n"    // 1
+                     "  ISETP.EQ P0, R0, 7\n"    // 2
+                     "  @P0 BRA out\n"           // 3 break: joins at 6
                      "  ISETP.LT P1, R0, 100\n"  // 4
-                     "  @P1 BRA loop\n"         // 5 back edge: joins at 6
-                     "out: EXIT\n"),            // 6
+                     "  @P1 BRA loop\n"          // 5 back edge: joins at 6
+                     "out: EXIT\n"),             // 6
             (BranchMap{{3, {3, 3}}, {5, {-4, 1}}}));
 }
 
@@ -420,25 +426,25 @@ TEST(AssemblerReconvergence, EarlyExit) {
 
 TEST(AssemblerReconvergence, IpdomIsExit) {
   // Both sides end in their own EXIT: the paths only meet at the exit.
-  EXPECT_EQ(branches("  @P0 BRA a\n"            // 0
+  EXPECT_EQ(branches("  @P0 BRA a\n"  // 0
                      "  IADD R1, R1, 1\n"
                      "  EXIT\n"
                      "a: IADD R1, R1, 2\n"
                      "  EXIT\n"),
             (BranchMap{{0, {3, 0}}}));
   // A guarded TRAP on one side does not change where the other side joins.
-  EXPECT_EQ(branches("  @P0 BRA a\n"            // 0
-                     "  @P1 TRAP\n"             // 1
+  EXPECT_EQ(branches("  @P0 BRA a\n"  // 0
+                     "  @P1 TRAP\n"   // 1
                      "a: EXIT\n"),
             (BranchMap{{0, {2, 2}}}));
   // An endless loop never reaches the exit: no reconvergence point.
   EXPECT_EQ(branches("loop: @P0 BRA loop\n"  // 0
-                     "  BRA loop\n"),          // 1
+                     "  BRA loop\n"),        // 1
             (BranchMap{{0, {0, 0}}, {1, {-1, 0}}}));
 }
 
 TEST(AssemblerReconvergence, DoWhileAndGuardedFallThrough) {
-  EXPECT_EQ(branches("loop: IADD R0, R0, 1\n"  // 0
+  EXPECT_EQ(branches("loop: IADD R0, R0, 1\n"   // 0
                      "  ISETP.LT P0, R0, 10\n"  // 1
                      "  @P0 BRA loop\n"         // 2 joins at 3
                      "  EXIT\n"),
@@ -476,32 +482,32 @@ TEST(Cfg, BlocksEdgesAndPostDominators) {
 
 TEST(AssemblerErrors, ManyErrorsInOrderWithPositions) {
   const std::string src =
-      "    IADD R1, R2, R3\n"                 // 1
-      ".kernel vec_add\n"                     // 2
-      ".param a, 4\n"                         // 3
-      ".regs 8\n"                             // 4
-      "    IAD R1, R2, R3\n"                  // 5
-      "    IADD R9, R2, R3\n"                 // 6
-      "    IADD R1, R2 R3\n"                  // 7
-      "    BAR.SYNC 1, 70000\n"               // 8
-      "    @P9 EXIT\n"                        // 9
-      "    BRA nowhere\n"                     // 10
-      "x: x: NOP\n"                           // 11
-      "    MOV R1, 1.5e99\n"                  // 12
-      "    SHFL.IDX R1, R2, R3, 3\n"          // 13
-      "    ATOMG.CAS R1, [R2+4], R3\n"        // 14
-      "\tIMAD R1, R2, 5, R3\n"                // 15
-      "    LDC R1, [PARAM(b)]\n"              // 16
-      "    ISETP.LT.FOO P0, R1, R2\n"         // 17
-      "    ATOMS.ADD R1, [R2 + 600000], R3\n" // 18
-      "    S2R R1, SR_FOO\n"                  // 19
-      ".regs 4\n"                             // 20
-      "    MOV R1, R2 ; garbage\n"            // 21
-      "    NOP\n"                             // 22
-      ".end\n"                                // 23
-      ".bogus 1\n"                            // 24
-      ".kernel vec_add\n"                     // 25
-      "    EXIT\n";                           // 26
+      "    IADD R1, R2, R3\n"                  // 1
+      ".kernel vec_add\n"                      // 2
+      ".param a, 4\n"                          // 3
+      ".regs 8\n"                              // 4
+      "    IAD R1, R2, R3\n"                   // 5
+      "    IADD R9, R2, R3\n"                  // 6
+      "    IADD R1, R2 R3\n"                   // 7
+      "    BAR.SYNC 1, 70000\n"                // 8
+      "    @P9 EXIT\n"                         // 9
+      "    BRA nowhere\n"                      // 10
+      "x: x: NOP\n"                            // 11
+      "    MOV R1, 1.5e99\n"                   // 12
+      "    SHFL.IDX R1, R2, R3, 3\n"           // 13
+      "    ATOMG.CAS R1, [R2+4], R3\n"         // 14
+      "\tIMAD R1, R2, 5, R3\n"                 // 15
+      "    LDC R1, [PARAM(b)]\n"               // 16
+      "    ISETP.LT.FOO P0, R1, R2\n"          // 17
+      "    ATOMS.ADD R1, [R2 + 600000], R3\n"  // 18
+      "    S2R R1, SR_FOO\n"                   // 19
+      ".regs 4\n"                              // 20
+      "    MOV R1, R2 ; garbage\n"             // 21
+      "    NOP\n"                              // 22
+      ".end\n"                                 // 23
+      ".bogus 1\n"                             // 24
+      ".kernel vec_add\n"                      // 25
+      "    EXIT\n";                            // 26
   AsmResult r = assemble(src, "bad.s");
   struct E {
     int line, col;
@@ -544,7 +550,8 @@ TEST(AssemblerErrors, ManyErrorsInOrderWithPositions) {
   // The caret keeps tabs so it lines up under tab-indented source.
   EXPECT_EQ(r.diagnostics[1].format(), "bad.s:5:5: error: unknown mnemonic 'IAD'\n    IAD R1, R2, R3\n    ^");
   EXPECT_EQ(r.diagnostics[11].format(),
-            "bad.s:15:15: error: expected a register as operand 3, found '5'\n\tIMAD R1, R2, 5, R3\n\t             ^");
+            "bad.s:15:15: error: expected a register as operand 3, found '5'\n\tIMAD R1, R2, 5, R3\n\t       "
+            "      ^");
   EXPECT_EQ(r.format_errors().find("bad.s:1:5: error: instruction outside a .kernel\n"), 0u);
 }
 
@@ -552,32 +559,51 @@ TEST(AssemblerErrors, KernelStructure) {
   auto errs = [](const std::string& src) {
     AsmResult r = assemble(src, "k.s");
     std::vector<std::string> out;
-    for (const auto& d : r.diagnostics) out.push_back(std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
+    for (const auto& d : r.diagnostics)
+      out.push_back(std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
     return out;
   };
   using V = std::vector<std::string>;
-  EXPECT_EQ(errs(".kernel a\n.regs 2\n  MOV R0, 1\n.end\n"), V{"3:3: kernel 'a' can fall through past its last instruction"});
-  EXPECT_EQ(errs(".kernel a\n.regs 2\n  @P0 EXIT\n.end\n"), V{"3:3: kernel 'a' can fall through past its last instruction"});
-  EXPECT_EQ(errs(".kernel a\n.regs 2\n  @P0 BRA l\nl:\n.end\n"), V{"3:11: label 'l' is past the last instruction of kernel 'a'"});
+  EXPECT_EQ(errs(".kernel a\n.regs 2\n  MOV R0, 1\n.end\n"),
+            V{"3:3: kernel 'a' can fall through past its last instruction"});
+  EXPECT_EQ(errs(".kernel a\n.regs 2\n  @P0 EXIT\n.end\n"),
+            V{"3:3: kernel 'a' can fall through past its last instruction"});
+  EXPECT_EQ(errs(".kernel a\n.regs 2\n  @P0 BRA l\nl:\n.end\n"),
+            V{"3:11: label 'l' is past the last instruction of kernel 'a'"});
   EXPECT_EQ(errs(".kernel a\n.regs 2\n.end\n"), V{"1:1: kernel 'a' has no instructions"});
-  EXPECT_EQ(errs(".kernel a\n  EXIT\n.end\n"), V{"2:3: kernel 'a' has no .regs before its first instruction"});
+  EXPECT_EQ(errs(".kernel a\n  EXIT\n.end\n"),
+            V{"2:3: kernel 'a' has no .regs before its first instruction"});
   EXPECT_EQ(errs("l: \n"), V{"1:1: label 'l' outside a .kernel"});
   EXPECT_EQ(errs(".end\n"), V{"1:1: .end outside a .kernel"});
-  EXPECT_EQ(errs(".kernel a\n.regs 64\n"), (V{"1:1: kernel 'a' has no .regs", "1:1: kernel 'a' has no instructions", "1:1: kernel 'a' has no .end", "2:7: register count 64 is out of range (1..63)"}));
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n.param x, 4\n.param x, 4\n  EXIT\n.end\n"), V{"4:8: duplicate parameter 'x' in kernel 'a'"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n.param x, 4, 3\n  EXIT\n.end\n"), V{"3:14: parameter alignment 3 is not a power of two"});
+  EXPECT_EQ(errs(".kernel a\n.regs 64\n"),
+            (V{"1:1: kernel 'a' has no .regs", "1:1: kernel 'a' has no instructions",
+               "1:1: kernel 'a' has no .end", "2:7: register count 64 is out of range (1..63)"}));
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n.param x, 4\n.param x, 4\n  EXIT\n.end\n"),
+            V{"4:8: duplicate parameter 'x' in kernel 'a'"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n.param x, 4, 3\n  EXIT\n.end\n"),
+            V{"3:14: parameter alignment 3 is not a power of two"});
   EXPECT_EQ(errs(".kernel a\n.regs 1\n.kernel b\n.regs 1\n  EXIT\n.end\n"),
             (V{"1:1: kernel 'a' has no instructions", "3:1: missing .end of kernel 'a' before .kernel"}));
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  LDG R0, [R1]\n  EXIT\n.end\n"), V{"3:12: register R1 is beyond .regs 1 of kernel 'a'"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  MOV R63, 1\n  EXIT\n.end\n"), V{"3:7: no register 'R63' (R0..R62 and RZ)"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  IMAD R0, R0, R0, 1\n  EXIT\n.end\n"), V{"3:20: expected a register as operand 4, found '1'"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  ATOMG.ADD R0, [R0], R0, R0\n  EXIT\n.end\n"), V{"3:25: only ATOMG.CAS takes a 4th operand"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  STG [R0 + PARAM(x)], R0\n  EXIT\n.end\n"), V{"3:13: PARAM() is only allowed in LDC"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  LDG R0, [R0 + 1.5]\n  EXIT\n.end\n"), V{"3:17: float literal '1.5' is not allowed as an address offset"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  BAR.SYNC 16\n  EXIT\n.end\n"), V{"3:12: barrier id 16 is out of range (0..15)"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  VOTE.ANY P0, R0\n  EXIT\n.end\n"), V{"3:16: expected a predicate as operand 2, found 'R0'"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  EXIT R0\n.end\n"), V{"3:8: unexpected 'R0' after the operands of EXIT"});
-  EXPECT_EQ(errs(".kernel a\n.regs 1\n  .word -1\n  EXIT\n.end\n"), V{"3:9: expected a 64-bit integer after .word, found '-'"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  LDG R0, [R1]\n  EXIT\n.end\n"),
+            V{"3:12: register R1 is beyond .regs 1 of kernel 'a'"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  MOV R63, 1\n  EXIT\n.end\n"),
+            V{"3:7: no register 'R63' (R0..R62 and RZ)"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  IMAD R0, R0, R0, 1\n  EXIT\n.end\n"),
+            V{"3:20: expected a register as operand 4, found '1'"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  ATOMG.ADD R0, [R0], R0, R0\n  EXIT\n.end\n"),
+            V{"3:25: only ATOMG.CAS takes a 4th operand"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  STG [R0 + PARAM(x)], R0\n  EXIT\n.end\n"),
+            V{"3:13: PARAM() is only allowed in LDC"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  LDG R0, [R0 + 1.5]\n  EXIT\n.end\n"),
+            V{"3:17: float literal '1.5' is not allowed as an address offset"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  BAR.SYNC 16\n  EXIT\n.end\n"),
+            V{"3:12: barrier id 16 is out of range (0..15)"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  VOTE.ANY P0, R0\n  EXIT\n.end\n"),
+            V{"3:16: expected a predicate as operand 2, found 'R0'"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  EXIT R0\n.end\n"),
+            V{"3:8: unexpected 'R0' after the operands of EXIT"});
+  EXPECT_EQ(errs(".kernel a\n.regs 1\n  .word -1\n  EXIT\n.end\n"),
+            V{"3:9: expected a 64-bit integer after .word, found '-'"});
 }
 
 TEST(AssemblerErrors, BranchOutOfRange) {
@@ -587,14 +613,16 @@ TEST(AssemblerErrors, BranchOutOfRange) {
   AsmResult r = assemble(src, "far.s");
   ASSERT_EQ(r.diagnostics.size(), 1u) << r.format_errors().substr(0, 500);
   EXPECT_EQ(r.diagnostics[0].line, 3);
-  EXPECT_NE(r.diagnostics[0].message.find("32769 instructions away"), std::string::npos) << r.diagnostics[0].message;
+  EXPECT_NE(r.diagnostics[0].message.find("32769 instructions away"), std::string::npos)
+      << r.diagnostics[0].message;
 }
 
 TEST(Assembler, AssembleFile) {
   AsmResult missing = assemble_file("/nonexistent/dir/x.s");
   ASSERT_EQ(missing.diagnostics.size(), 1u);
-  EXPECT_NE(missing.diagnostics[0].format().find("/nonexistent/dir/x.s: error: cannot open file: No such file"),
-            std::string::npos)
+  EXPECT_NE(
+      missing.diagnostics[0].format().find("/nonexistent/dir/x.s: error: cannot open file: No such file"),
+      std::string::npos)
       << missing.diagnostics[0].format();
   const std::string path = ::testing::TempDir() + "/asm_file_test.s";
   {

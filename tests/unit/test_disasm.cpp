@@ -45,7 +45,8 @@ std::string round_trip(const Module& m) {
   EXPECT_TRUE(r.ok()) << r.format_errors() << "\n" << text;
   if (!r.ok()) return text;
   const std::vector<uint8_t> a = write_module(m), b = write_module(r.module);
-  EXPECT_TRUE(a == b) << "reassembled module differs (" << a.size() << " vs " << b.size() << " bytes)\n" << text;
+  EXPECT_TRUE(a == b) << "reassembled module differs (" << a.size() << " vs " << b.size() << " bytes)\n"
+                      << text;
   // The disassembly of the reassembled module is a fixed point.
   EXPECT_EQ(disassemble(r.module), text);
   return text;
@@ -165,7 +166,8 @@ TEST(Disasm, KernelSourcesRoundTrip) {
     // A plain listing has no .loc lines and still names every kernel.
     const std::string plain = disassemble(r.module, DisasmOptions{false});
     EXPECT_EQ(count_of(plain, ".loc"), 0u);
-    for (const auto& k : r.module.kernels) EXPECT_NE(plain.find(".kernel " + k.name + "\n"), std::string::npos);
+    for (const auto& k : r.module.kernels)
+      EXPECT_NE(plain.find(".kernel " + k.name + "\n"), std::string::npos);
   }
 }
 
@@ -193,15 +195,41 @@ Instr random_instr(std::mt19937& rng, Op op, uint8_t mod, bool bimm) {
     }
   };
   switch (info.format) {
-    case FMT_NONE: break;
-    case FMT_RB: in.rd = reg(); b(); break;
-    case FMT_RA: in.rd = reg(); in.ra = reg(); break;
+    case FMT_NONE:
+      break;
+    case FMT_RB:
+      in.rd = reg();
+      b();
+      break;
+    case FMT_RA:
+      in.rd = reg();
+      in.ra = reg();
+      break;
     case FMT_RAB:
-    case FMT_SHFL: in.rd = reg(); in.ra = reg(); b(); break;
-    case FMT_RABC: in.rd = reg(); in.ra = reg(); in.rb = reg(); in.rc = reg(); break;
-    case FMT_SETP: in.rd = uint8_t(pred() | (pred() << 3)); in.ra = reg(); b(); break;
-    case FMT_SEL: in.rd = reg(); in.ra = reg(); b(); break;
-    case FMT_S2R: in.rd = reg(); break;
+    case FMT_SHFL:
+      in.rd = reg();
+      in.ra = reg();
+      b();
+      break;
+    case FMT_RABC:
+      in.rd = reg();
+      in.ra = reg();
+      in.rb = reg();
+      in.rc = reg();
+      break;
+    case FMT_SETP:
+      in.rd = uint8_t(pred() | (pred() << 3));
+      in.ra = reg();
+      b();
+      break;
+    case FMT_SEL:
+      in.rd = reg();
+      in.ra = reg();
+      b();
+      break;
+    case FMT_S2R:
+      in.rd = reg();
+      break;
     case FMT_LD:
     case FMT_ST:
       in.bimm = true;
@@ -220,8 +248,13 @@ Instr random_instr(std::mt19937& rng, Op op, uint8_t mod, bool bimm) {
       in.rd = mod == VOTE_BALLOT ? reg() : pred();
       in.ra = uint8_t(pred() | (rng() % 2 ? 8 : 0));
       break;
-    case FMT_BRA: in.bimm = true; break;  // target filled in by the caller
-    case FMT_BAR: in.bimm = true; in.imm = (rng() % 16) | (rng() % 3 ? 0u : uint32_t(rng() % 65536) << 16); break;
+    case FMT_BRA:
+      in.bimm = true;
+      break;  // target filled in by the caller
+    case FMT_BAR:
+      in.bimm = true;
+      in.imm = (rng() % 16) | (rng() % 3 ? 0u : uint32_t(rng() % 65536) << 16);
+      break;
   }
   return in;
 }
@@ -248,7 +281,8 @@ TEST(Disasm, SyntheticEveryOpcodeAndModifier) {
   // Float immediates of every kind: normals, subnormals, zeros, infinities, NaNs.
   for (int i = 0; i < 2000; ++i) {
     Instr f = random_instr(rng, i % 2 ? Op::FMUL : Op::FSETP, i % 2 ? 0 : uint8_t(rng() % 14), true);
-    const uint32_t special[] = {0, 0x80000000u, 1, 0x807FFFFFu, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F7FFFFFu};
+    const uint32_t special[] = {0,           0x80000000u, 1,           0x807FFFFFu,
+                                0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F7FFFFFu};
     f.imm = i < 8 ? special[i] : uint32_t(rng());
     body.push_back(f);
   }
@@ -281,10 +315,10 @@ TEST(Disasm, SyntheticEveryOpcodeAndModifier) {
     }
     // Words the syntax has no form for: written as .word, still byte-identical.
     const uint64_t odd[] = {
-        0x000000000000007Full,              // opcode 0x7F does not exist
+        0x000000000000007Full,                 // opcode 0x7F does not exist
         encode(make(Op::NOP)) | (1ull << 44),  // NOP with an imm20
         encode(make(Op::MOV)) ^ (1ull << 18),  // MOV with ra != RZ
-        0x0000000007FFF713ull,              // ISETP with comparison 7
+        0x0000000007FFF713ull,                 // ISETP with comparison 7
     };
     for (uint64_t w : odd) words.insert(words.begin() + long(1 + rng() % (words.size() - 1)), w);
     injected_words += 4;
@@ -308,13 +342,15 @@ TEST(Disasm, SyntheticEveryOpcodeAndModifier) {
   }
   m.target.max_regs = 63;
   m.target.max_shared_bytes = 2000;
-  for (size_t i = 0; i < m.code.size(); ++i) m.lines.push_back({uint32_t(i * 8), uint32_t(1 + rng() % 100000), uint32_t(rng() % 80)});
+  for (size_t i = 0; i < m.code.size(); ++i)
+    m.lines.push_back({uint32_t(i * 8), uint32_t(1 + rng() % 100000), uint32_t(rng() % 80)});
 
   const std::string text = round_trip(m);
   EXPECT_EQ(count_of(text, ".word "), injected_words);
   EXPECT_EQ(count_of(text, "// warning"), 0u) << text.substr(0, 2000);
   // Every mnemonic with its suffixes appears as text.
-  for (const Instr& in : body) EXPECT_NE(text.find(mnemonic_text(in)), std::string::npos) << mnemonic_text(in);
+  for (const Instr& in : body)
+    EXPECT_NE(text.find(mnemonic_text(in)), std::string::npos) << mnemonic_text(in);
 }
 
 TEST(Disasm, WordsTheAssemblerWouldRewrite) {
@@ -333,7 +369,7 @@ TEST(Disasm, WordsTheAssemblerWouldRewrite) {
   ASSERT_TRUE(r.ok()) << r.format_errors();
   Module m = r.module;
   ASSERT_EQ(m.code.size(), 4u);
-  m.code[0] ^= 1ull << 48;                      // reconvergence 2 -> 3
+  m.code[0] ^= 1ull << 48;                                   // reconvergence 2 -> 3
   m.code[1] = (m.code[1] & ~(63ull << 12)) | (10ull << 12);  // IADD R10, ...
   std::string text = round_trip(m);
   EXPECT_NE(text.find("reconvergence point differs"), std::string::npos) << text;

@@ -32,13 +32,28 @@ uint32_t get32(const std::vector<uint8_t>& b, size_t at) {
 void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
-void reseal(std::vector<uint8_t>& b) { put32(b, 76, crc32_ref(b.data() + 80, b.size() - 80)); }
+void reseal(std::vector<uint8_t>& b) {
+  put32(b, 76, crc32_ref(b.data() + 80, b.size() - 80));
+}
 
 // Header field offsets (docs/module-format.md).
 enum {
-  H_VERSION = 4, H_HEADER_SIZE = 8, H_FLAGS = 12, H_ARCH = 16, H_KCOUNT = 28, H_KOFF = 32, H_PCOUNT = 36,
-  H_POFF = 40, H_LCOUNT = 44, H_LOFF = 48, H_COFF = 52, H_CSIZE = 56, H_SOFF = 60, H_SSIZE = 64,
-  H_SRC = 68, H_TOTAL = 72,
+  H_VERSION = 4,
+  H_HEADER_SIZE = 8,
+  H_FLAGS = 12,
+  H_ARCH = 16,
+  H_KCOUNT = 28,
+  H_KOFF = 32,
+  H_PCOUNT = 36,
+  H_POFF = 40,
+  H_LCOUNT = 44,
+  H_LOFF = 48,
+  H_COFF = 52,
+  H_CSIZE = 56,
+  H_SOFF = 60,
+  H_SSIZE = 64,
+  H_SRC = 68,
+  H_TOTAL = 72,
 };
 
 const char* kSource =
@@ -185,7 +200,8 @@ TEST(Module, EveryTruncation) {
     std::vector<uint8_t> t(b.begin(), b.begin() + long(len));
     LoadResult r = load(t);
     ASSERT_EQ(r.status, LoadStatus::INVALID_IMAGE) << "length " << len;
-    ASSERT_NE(r.message.find(len < 4 ? "too short" : "truncated"), std::string::npos) << len << ": " << r.message;
+    ASSERT_NE(r.message.find(len < 4 ? "too short" : "truncated"), std::string::npos)
+        << len << ": " << r.message;
   }
   // A trailing byte is not silently ignored either.
   std::vector<uint8_t> longer = b;
@@ -278,18 +294,18 @@ TEST(Module, BodyFieldsOutOfRange) {
   expect_invalid(sealed(k0 + 0, uint32_t(ssize)), "kernel 0: bad name offset");
   expect_invalid(sealed(k0 + 0, 0), "kernel 0: bad name offset");  // empty name
   expect_invalid(sealed(k1 + 0, get32(good, k0)), "duplicate kernel 'scale'");
-  expect_invalid(sealed(k0 + 4, 4), "kernel 'scale': code");           // misaligned entry
-  expect_invalid(sealed(k0 + 4, csize), "kernel 'scale': code");       // past the end
-  expect_invalid(sealed(k0 + 8, 0), "kernel 'scale': code");           // empty
+  expect_invalid(sealed(k0 + 4, 4), "kernel 'scale': code");            // misaligned entry
+  expect_invalid(sealed(k0 + 4, csize), "kernel 'scale': code");        // past the end
+  expect_invalid(sealed(k0 + 8, 0), "kernel 'scale': code");            // empty
   expect_invalid(sealed(k0 + 8, 0xFFFFFFF8u), "kernel 'scale': code");  // wraps around
   expect_invalid(sealed(k0 + 12, 64), "kernel 'scale': 64 registers");
   expect_invalid(sealed(k0 + 24, 3), "kernel 'scale': parameters");
   expect_invalid(sealed(k0 + 28, 0xFFFFFFFFu), "kernel 'scale': parameters");
-  expect_invalid(sealed(k1 + 24, 0), "is shared");  // tiny reuses scale's params
-  expect_invalid(sealed(k0 + 20, 8), "parameter 'n'");  // param_bytes too small
+  expect_invalid(sealed(k1 + 24, 0), "is shared");               // tiny reuses scale's params
+  expect_invalid(sealed(k0 + 20, 8), "parameter 'n'");           // param_bytes too small
   expect_invalid(sealed(p0 + 16 + 4, 2), "parameter 'factor'");  // misaligned offset
-  expect_invalid(sealed(p0 + 12, 3), "parameter 'data'");  // align not a power of two
-  expect_invalid(sealed(p0 + 8, 0), "parameter 'data'");  // zero size
+  expect_invalid(sealed(p0 + 12, 3), "parameter 'data'");        // align not a power of two
+  expect_invalid(sealed(p0 + 8, 0), "parameter 'data'");         // zero size
   expect_invalid(sealed(p0 + 16, get32(good, p0)), "duplicate parameter 'data'");
   expect_invalid(sealed(p0, 0xFFFFFF), "parameter 0 has a bad name offset");
   expect_invalid(sealed(l0, csize), "line entry 0");
@@ -318,7 +334,8 @@ TEST(Module, DeviceLimits) {
   DeviceLimits few_regs{kArchId, 32, 1u << 20};
   r = load(b, &few_regs);
   EXPECT_EQ(r.status, LoadStatus::NO_BINARY_FOR_DEVICE);
-  EXPECT_NE(r.message.find("kernel 'scale' needs 40 registers per thread, the device has 32"), std::string::npos)
+  EXPECT_NE(r.message.find("kernel 'scale' needs 40 registers per thread, the device has 32"),
+            std::string::npos)
       << r.message;
 
   DeviceLimits small_smem{kArchId, 63, 49152};
