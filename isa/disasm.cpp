@@ -426,6 +426,9 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
       std::string s = std::string(kIndent, ' ');
       if (text[i].empty())
         w.line(pad_comment(s + ".word " + hex(words[i], 16), hex(pc, 4) + ": " + why[i]));
+      else if (reconv[i] != 0)  // where the assembler made the paths of this branch join
+        w.line(pad_comment(s + text[i],
+                           hex(pc, 4) + ", joins at " + hex(uint64_t(pc + reconv[i] * kInstrBytes), 4)));
       else
         w.line(pad_comment(s + text[i], hex(pc, 4)));
     }
