@@ -26,58 +26,72 @@ module baresm_coalescer #(
   localparam int LineW = $clog2(MemLineBytes);
   localparam int LineWords = MemLineBytes / 4;
 
-  logic [4:0]  leader;
+  logic [31:0] lead_oh;    // the lowest pending lane, one-hot (pend & -pend)
   logic [31:0] lead_addr;
-  logic [31:0] lead_line;
+  logic [31:0] lead_data;
+  logic [31:0] lead_swap;
+
+  assign lead_oh = pend_i & (~pend_i + 32'd1);
 
   always_comb begin
-    leader = '0;
-    for (int i = 31; i >= 0; i--) begin
-      if (pend_i[i]) leader = 5'(i);
-    end
-  end
-
-  assign lead_addr = addr_i[32*leader +: 32];
-  assign lead_line = {lead_addr[31:LineW], {LineW{1'b0}}};
-
-  always_comb begin
-    match_o = '0;
+    lead_addr = '0;
+    lead_data = '0;
+    lead_swap = '0;
     for (int i = 0; i < 32; i++) begin
-      if (atomic_i) match_o[i] = pend_i[i] && (5'(i) == leader);
-      else match_o[i] = pend_i[i] && (addr_i[32*i + LineW +: 32 - LineW] == lead_addr[31:LineW]);
+      lead_addr = lead_addr | ({32{lead_oh[i]}} & addr_i[32*i +: 32]);
+      lead_data = lead_data | ({32{lead_oh[i]}} & data_i[32*i +: 32]);
+      lead_swap = lead_swap | ({32{lead_oh[i]}} & swap_i[32*i +: 32]);
     end
   end
 
-  assign addr_o = atomic_i ? lead_addr : lead_line;
+  always_comb begin
+    for (int i = 0; i < 32; i++) begin
+      match_o[i] = atomic_i ? lead_oh[i]
+                            : pend_i[i] && (addr_i[32*i + LineW +: 32 - LineW] == lead_addr[31:LineW]);
+    end
+  end
+
+  assign addr_o = atomic_i ? lead_addr : {lead_addr[31:LineW], {LineW{1'b0}}};
 
   // Store bytes: lane i covers bytes [off, off + size) of the line, with off
   // naturally aligned, so it stays inside one 32-bit word of the line.
+  logic [32*4-1:0]  lane_be;
+  logic [32*32-1:0] lane_wd;
   always_comb begin
-    logic [LineW-1:0] a;  // offset of the lane in the line
-    logic [3:0]  be;
-    logic [31:0] d;
-    a = '0;
-    be = '0;
-    d = '0;
+    logic [3:0] be;
+    be = (size_log2_i == 2'd0) ? 4'b0001 : (size_log2_i == 2'd1) ? 4'b0011 : 4'b1111;
+    for (int i = 0; i < 32; i++) begin
+      lane_be[4*i +: 4] = be << addr_i[32*i +: 2];
+      lane_wd[32*i +: 32] = data_i[32*i +: 32] << {addr_i[32*i +: 2], 3'b000};
+    end
+  end
+
+  always_comb begin
+    logic [31:0] wr;
+    logic [31:0] r;
+    logic [31:0] h;
+    wr = '0;
+    r = '0;
+    h = '0;
     wdata_o = '0;
     wstrb_o = '0;
     if (atomic_i) begin
-      wdata_o[31:0] = data_i[32*leader +: 32];
-      wdata_o[63:32] = swap_i[32*leader +: 32];
+      wdata_o[31:0] = lead_data;
+      wdata_o[63:32] = lead_swap;
     end else begin
       for (int w = 0; w < LineWords; w++) begin
-        for (int i = 0; i < 32; i++) begin
-          a = addr_i[32*i +: LineW];
-          be = (size_log2_i == 2'd0) ? 4'b0001 : (size_log2_i == 2'd1) ? 4'b0011 : 4'b1111;
-          be = be << a[1:0];
-          d = data_i[32*i +: 32] << {a[1:0], 3'b000};
-          if (match_o[i] && a[LineW-1:2] == (LineW - 2)'(w)) begin
-            for (int k = 0; k < 4; k++) begin
-              if (be[k]) begin
-                wdata_o[32*w + 8*k +: 8] = d[8*k +: 8];
-                wstrb_o[4*w + k] = 1'b1;
-              end
-            end
+        for (int k = 0; k < 4; k++) begin
+          // The lanes writing byte k of word w; the highest one wins.
+          for (int i = 0; i < 32; i++) begin
+            wr[i] = match_o[i] && lane_be[4*i + k] &&
+                    (addr_i[32*i + 2 +: LineW - 2] == (LineW - 2)'(w));
+          end
+          for (int i = 0; i < 32; i++) r[i] = wr[31 - i];
+          r = r & (~r + 32'd1);
+          for (int i = 0; i < 32; i++) h[i] = r[31 - i];
+          wstrb_o[4*w + k] = |wr;
+          for (int i = 0; i < 32; i++) begin
+            wdata_o[32*w + 8*k +: 8] = wdata_o[32*w + 8*k +: 8] | ({8{h[i]}} & lane_wd[32*i + 8*k +: 8]);
           end
         end
       end

@@ -132,6 +132,25 @@ module baresm_lsu #(
     endcase
   endfunction
 
+  // The lowest set bit of v, one-hot (v & -v): a priority pick without a
+  // chain of muxes.
+  function automatic logic [31:0] lowest_onehot(input logic [31:0] v);
+    lowest_onehot = v & (~v + 32'd1);
+  endfunction
+
+  function automatic logic [31:0] highest_onehot(input logic [31:0] v);
+    logic [31:0] r;
+    logic [31:0] h;
+    for (int i = 0; i < 32; i++) r[i] = v[31 - i];
+    h = r & (~r + 32'd1);
+    for (int i = 0; i < 32; i++) highest_onehot[i] = h[31 - i];
+  endfunction
+
+  function automatic logic [4:0] onehot_index(input logic [31:0] oh);
+    onehot_index = '0;
+    for (int i = 0; i < 32; i++) onehot_index = onehot_index | ({5{oh[i]}} & 5'(i));
+  endfunction
+
   // ==========================================================================
   // Stage A: the instruction being executed (one at a time). a_acc_q starts
   // as the store data / atomic b and collects each lane's result as it comes.
@@ -220,29 +239,31 @@ module baresm_lsu #(
     end
   end
 
-  logic [31:0] s_served;  // lanes this pass would serve
+  // Per bank: its pending lanes, its leader (lowest pending lane, one-hot)
+  // and the leader's row.
+  logic [NumBanks*32-1:0]   on_bank;
+  logic [NumBanks*32-1:0]   lead_oh;
+  logic [NumBanks*RowW-1:0] lead_row;
+  logic [31:0]              s_served;  // lanes this pass would serve
   always_comb begin
-    logic            found;
-    logic [4:0]      lead;
-    logic [RowW-1:0] lead_row;
-    found = 1'b0;
-    lead = '0;
+    on_bank = '0;
+    lead_oh = '0;
     lead_row = '0;
     s_served = '0;
-    for (int i = 0; i < 32; i++) begin
-      found = 1'b0;
-      lead = '0;
-      lead_row = '0;
-      for (int j = 0; j < 32; j++) begin
-        if (j <= i && !found && a_pend_q[j] &&
-            lane_bank[BankW*j +: BankW] == lane_bank[BankW*i +: BankW]) begin
-          found = 1'b1;
-          lead = 5'(j);
-          lead_row = lane_row[RowW*j +: RowW];
-        end
+    for (int b = 0; b < NumBanks; b++) begin
+      for (int i = 0; i < 32; i++) begin
+        on_bank[32*b + i] = a_pend_q[i] && (lane_bank[BankW*i +: BankW] == BankW'(b));
       end
-      s_served[i] = a_pend_q[i] &&
-                    (a_atoms ? (lead == 5'(i)) : (lead_row == lane_row[RowW*i +: RowW]));
+      lead_oh[32*b +: 32] = lowest_onehot(on_bank[32*b +: 32]);
+      for (int i = 0; i < 32; i++) begin
+        lead_row[RowW*b +: RowW] = lead_row[RowW*b +: RowW] |
+                                   ({RowW{lead_oh[32*b + i]}} & lane_row[RowW*i +: RowW]);
+      end
+      for (int i = 0; i < 32; i++) begin
+        s_served[i] = s_served[i] | (on_bank[32*b + i] &&
+                      (a_atoms ? lead_oh[32*b + i]
+                               : (lead_row[RowW*b +: RowW] == lane_row[RowW*i +: RowW])));
+      end
     end
   end
 
@@ -276,11 +297,25 @@ module baresm_lsu #(
     );
   end
 
+  // Per lane: the byte enables and the data placed in its word (stores).
+  logic [32*4-1:0]  lane_be;
+  logic [32*32-1:0] lane_wd;
   always_comb begin
-    logic [3:0]  be;
-    logic [31:0] d;
-    be = '0;
-    d = '0;
+    logic [3:0] be;
+    be = (a_size == 2'd0) ? 4'b0001 : (a_size == 2'd1) ? 4'b0011 : 4'b1111;
+    for (int i = 0; i < 32; i++) begin
+      lane_be[4*i +: 4] = be << a_phys[32*i +: 2];
+      lane_wd[32*i +: 32] = a_acc_q[32*i +: 32] << {a_phys[32*i +: 2], 3'b000};
+    end
+  end
+
+  always_comb begin
+    logic [31:0] sel;
+    logic [31:0] wr;
+    logic [31:0] last;
+    sel = '0;
+    wr = '0;
+    last = '0;
     bank_en = '0;
     bank_we = '0;
     bank_row = '0;
@@ -288,7 +323,6 @@ module baresm_lsu #(
     bank_wdata = '0;
     at_en_d = '0;
     at_lane_d = '0;
-    at_row_d = '0;
     if (atom_wb) begin
       bank_en = at_en_q;
       bank_we = at_en_q;
@@ -296,32 +330,28 @@ module baresm_lsu #(
       bank_be = '1;
       bank_wdata = amo_new;
     end else begin
+      // The lanes a bank serves in one pass all sit on its leader's row.
+      bank_row = lead_row;
       for (int b = 0; b < NumBanks; b++) begin
-        for (int i = 0; i < 32; i++) begin
-          be = (a_size == 2'd0) ? 4'b0001 : (a_size == 2'd1) ? 4'b0011 : 4'b1111;
-          be = be << a_phys[32*i +: 2];
-          d = a_acc_q[32*i +: 32] << {a_phys[32*i +: 2], 3'b000};
-          if (served[i] && lane_bank[BankW*i +: BankW] == BankW'(b)) begin
-            // All lanes a bank serves in one pass share its row: OR them.
-            bank_en[b] = 1'b1;
-            bank_row[RowW*b +: RowW] = bank_row[RowW*b +: RowW] | lane_row[RowW*i +: RowW];
-            at_en_d[b] = 1'b1;
-            at_lane_d[5*b +: 5] = at_lane_d[5*b +: 5] | 5'(i);
-            if (a_sts) begin
-              bank_we[b] = 1'b1;
-              for (int k = 0; k < 4; k++) begin
-                if (be[k]) begin  // a higher lane overwrites a lower one's byte
-                  bank_be[4*b + k] = 1'b1;
-                  bank_wdata[32*b + 8*k +: 8] = d[8*k +: 8];
-                end
-              end
-            end
+        sel = served & on_bank[32*b +: 32];
+        bank_en[b] = |sel;
+        bank_we[b] = a_sts && |sel;
+        at_en_d[b] = |sel;
+        at_lane_d[5*b +: 5] = onehot_index(sel);  // ATOMS: one lane per bank
+        for (int k = 0; k < 4; k++) begin
+          // Of the lanes writing byte k, the highest one wins.
+          for (int i = 0; i < 32; i++) wr[i] = sel[i] && lane_be[4*i + k];
+          last = highest_onehot(wr);
+          bank_be[4*b + k] = a_sts && |wr;
+          for (int i = 0; i < 32; i++) begin
+            bank_wdata[32*b + 8*k +: 8] = bank_wdata[32*b + 8*k +: 8] |
+                                          ({8{last[i]}} & lane_wd[32*i + 8*k +: 8]);
           end
         end
       end
-      at_row_d = bank_row;
     end
   end
+  assign at_row_d = lead_row;
 
   baresm_smem #(
     .NumBanks   (NumBanks),
@@ -431,7 +461,11 @@ module baresm_lsu #(
   logic [32*32-1:0] a_acc_m;  // a_acc_q with this cycle's results merged
   always_comb begin
     logic [31:0] w;
+    logic        hit;
+    logic [31:0] old;
     w = '0;
+    hit = 1'b0;
+    old = '0;
     a_acc_m = a_acc_q;
     if (rd_valid_q && !rd_to_d_q) begin
       for (int i = 0; i < 32; i++) begin
@@ -439,10 +473,15 @@ module baresm_lsu #(
       end
     end
     if (atom_wb) begin
+      // Each lane is served by one bank at most: AND-OR the old values.
       for (int i = 0; i < 32; i++) begin
+        hit = 1'b0;
+        old = '0;
         for (int b = 0; b < NumBanks; b++) begin
-          if (at_en_q[b] && at_lane_q[5*b +: 5] == 5'(i)) a_acc_m[32*i +: 32] = bank_rdata[32*b +: 32];
+          hit = hit | (at_en_q[b] && at_lane_q[5*b +: 5] == 5'(i));
+          old = old | ({32{at_en_q[b] && at_lane_q[5*b +: 5] == 5'(i)}} & bank_rdata[32*b +: 32]);
         end
+        if (hit) a_acc_m[32*i +: 32] = old;
       end
     end
     if (rsp_hit && !a_stg) begin

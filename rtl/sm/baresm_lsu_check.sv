@@ -59,18 +59,20 @@ module baresm_lsu_check #(
     end
   end
 
+  // The lowest faulting lane, one-hot (f & -f), then its index and address.
+  logic [31:0] faulty;
+  logic [31:0] first;
+  assign faulty = mask_i & (misaligned | outside);
+  assign first = faulty & (~faulty + 32'd1);
+  assign fault_o = |faulty;
+  assign kind_o = |(first & misaligned) ? FAULT_MISALIGNED : FAULT_OUT_OF_WINDOW;
+
   always_comb begin
-    fault_o = 1'b0;
-    kind_o = 4'd0;
     lane_o = '0;
     addr_o = '0;
-    for (int i = 31; i >= 0; i--) begin  // the lowest lane is assigned last
-      if (mask_i[i] && (misaligned[i] || outside[i])) begin
-        fault_o = 1'b1;
-        kind_o = misaligned[i] ? FAULT_MISALIGNED : FAULT_OUT_OF_WINDOW;
-        lane_o = 5'(i);
-        addr_o = addr_i[32*i +: 32];
-      end
+    for (int i = 0; i < 32; i++) begin
+      lane_o = lane_o | ({5{first[i]}} & 5'(i));
+      addr_o = addr_o | ({32{first[i]}} & addr_i[32*i +: 32]);
     end
   end
 

@@ -746,6 +746,40 @@ TEST(LsuGlobal, CoalescerIssuesMinimalRequests) {
   b.expect_gmem_matches();
 }
 
+// Timing with a fixed-latency, always-ready memory: requests leave one per
+// cycle while ids last; the numbers are printed for docs/lsu.md.
+TEST(LsuGlobal, TimingFixedLatency) {
+  for (uint32_t lat : {1u, 20u, 100u}) {
+    BenchConfig bc;
+    bc.mem.min_latency = bc.mem.max_latency = lat;
+    bc.mem.max_outstanding = 1000;
+    Bench b(bc);
+    b.fill_gmem(lat);
+    struct Case {
+      const char* name;
+      WarpOp op;
+    };
+    const Case cases[] = {{"LDG 1 line", strided(LDG, 0x1000, 4)},
+                          {"LDG 32 lines", strided(LDG, 0x1000, kLine)},
+                          {"STG 1 line", strided(STG, 0x1000, 4)},
+                          {"STG 32 lines", strided(STG, 0x1000, kLine)},
+                          {"ATOMG 32 lanes", strided(ATOMG, 0x1000, 4, A_ADD)}};
+    for (const Case& c : cases) {
+      b.run_checked({c.op}, c.name);
+      const uint64_t cyc = b.last_completion() - b.first_accept();
+      const uint32_t n = expected_requests(c.op, b.ref().ctx);
+      std::printf("[ measured ] latency %3u: %-15s %2u requests, %4llu cycles accept to completion\n",
+                  lat, c.name, n, (unsigned long long)cyc);
+      // Issue takes 2 cycles, completion 3; the requests go out one per
+      // cycle, at most kIds in flight, each waiting lat cycles.
+      const uint64_t rounds = (n + kIds - 1) / kIds;
+      EXPECT_LE(cyc, 5 + uint64_t(n) + rounds * lat) << c.name;
+      EXPECT_GE(cyc, lat + n) << c.name;
+    }
+    b.expect_gmem_matches();
+  }
+}
+
 // Lanes storing to the same bytes: the highest active lane wins.
 TEST(LsuGlobal, StoreMergeLaterLaneWins) {
   Bench b;
