@@ -262,6 +262,17 @@ class Bench {
     std::vector<Completion> out;
     size_t next = 0;
     first_accept_ = ~0ull;
+    // Request accounting: instructions send their requests in order, so each
+    // accepted request belongs to the first instruction still short of its
+    // minimum; every one must be answered before that instruction completes.
+    std::vector<uint32_t> want_req(ops.size(), 0), issued(ops.size(), 0), open(ops.size(), 0);
+    for (size_t k = 0; k < ops.size(); k++) {
+      RefMachine probe;  // faults depend on addresses only
+      probe.ctx = ctx_;
+      if (!is_shared(ops[k].op) && !probe.exec(ops[k]).fault) want_req[k] = expected_requests(ops[k], ctx_);
+    }
+    std::map<uint32_t, size_t> id_owner;
+    size_t owner = 0;
     const uint64_t start = cycle_;
     bool prev_mreq = false, prev_cpl = false;
     MemRequest prev_req;
@@ -314,6 +325,24 @@ class Bench {
       prev_req = req;
       if (mreq) check_request(req);
       const bool rsp_ready = top_->mem_rsp_ready_o;
+      if (mreq && mem_->req_ready()) {
+        while (owner < ops.size() && issued[owner] == want_req[owner]) owner++;
+        if (owner < ops.size()) {
+          EXPECT_EQ(id_owner.count(req.id), 0u) << "id " << req.id << " reused while in flight";
+          issued[owner]++;
+          open[owner]++;
+          id_owner[req.id] = owner;
+        } else {
+          ADD_FAILURE() << "more requests than the minimum at cycle " << cycle_;
+        }
+      }
+      if (mem_->rsp_valid() && rsp_ready) {
+        auto it = id_owner.find(mem_->rsp().id);
+        if (it != id_owner.end()) {
+          open[it->second]--;
+          id_owner.erase(it);
+        }
+      }
       if (top_->cpl_valid_o) {
         const Completion c = capture_cpl();
         if (prev_cpl) {  // a completion must hold until taken
@@ -324,6 +353,9 @@ class Bench {
         prev_cpl = !cpl_ready;
         prev_c = c;
         if (cpl_ready) {
+          const size_t k = out.size();
+          EXPECT_EQ(issued[k], want_req[k]) << "instruction " << k << " completed short of requests";
+          EXPECT_EQ(open[k], 0u) << "instruction " << k << " completed before all its responses";
           out.push_back(c);
           last_cpl_ = cycle_;
         }
