@@ -1,0 +1,231 @@
+// baresm_sm_pkg: constants and pure functions of the SM core (everything the
+// opcode table does not generate): fault and warp-state numbering, the launch
+// descriptor layout, instruction legality and the integer lane ALU.
+// docs/microarchitecture.md describes where each is used.
+`default_nettype none
+
+package baresm_sm_pkg;
+
+  // "No reconvergence point": never a valid (8-byte aligned) pc.
+  localparam logic [31:0] PC_NONE = 32'hFFFF_FFFF;
+
+  // Fault kinds, numbered as iss::FaultKind.
+  localparam logic [3:0] FAULT_NONE = 4'd0;
+  localparam logic [3:0] FAULT_ILLEGAL_INSTR = 4'd1;
+  localparam logic [3:0] FAULT_INVALID_PC = 4'd2;
+  localparam logic [3:0] FAULT_OUT_OF_WINDOW = 4'd3;
+  localparam logic [3:0] FAULT_MISALIGNED = 4'd4;
+  localparam logic [3:0] FAULT_TRAP = 4'd5;
+  localparam logic [3:0] FAULT_STACK_OVERFLOW = 4'd6;
+  localparam logic [3:0] FAULT_BARRIER_DEADLOCK = 4'd7;
+  localparam logic [3:0] FAULT_WATCHDOG = 4'd8;
+
+  // Warp states (warp_state_o, 3 bits per warp slot).
+  localparam logic [2:0] WS_IDLE = 3'd0;      // empty slot
+  localparam logic [2:0] WS_READY = 3'd1;     // could issue, another warp was picked
+  localparam logic [2:0] WS_ISSUED = 3'd2;    // issued this cycle
+  localparam logic [2:0] WS_WAIT_MEM = 3'd3;  // instruction fetch miss, or an operand from the LSU
+  localparam logic [2:0] WS_WAIT_SB = 3'd4;   // operand/unit not ready, or no instruction yet
+  localparam logic [2:0] WS_WAIT_BAR = 3'd5;  // arrived at a barrier
+  localparam logic [2:0] WS_EXITED = 3'd6;    // finished, its CTA still resident
+  localparam int NUM_WS = 7;
+
+  // Issue classes of a decoded instruction.
+  localparam logic [2:0] CL_CTRL = 3'd0;  // resolved at issue: BRA EXIT BAR TRAP NOP VOTE.ANY/ALL, faults
+  localparam logic [2:0] CL_ALU = 3'd1;   // lane ALU through the beat pipe
+  localparam logic [2:0] CL_FPU = 3'd2;   // FPU through the beat pipe
+  localparam logic [2:0] CL_SHFL = 3'd3;  // operands gathered over all beats, then shuffled
+  localparam logic [2:0] CL_LSU = 3'd4;   // operands gathered, then handed to the LSU
+
+  // ---- launch descriptor -----------------------------------------------------
+  // Bit layout of launch_i (LSB first). The C++ side (sim/harness) packs
+  // the same offsets; docs/microarchitecture.md has the table.
+  localparam int LD_ENTRY_PC = 0;      // 32
+  localparam int LD_CODE_BASE = 32;    // 32
+  localparam int LD_CODE_SIZE = 64;    // 32
+  localparam int LD_GRID_X = 96;       // 32
+  localparam int LD_GRID_Y = 128;      // 32
+  localparam int LD_GRID_Z = 160;      // 32
+  localparam int LD_BLOCK_X = 192;     // 16
+  localparam int LD_BLOCK_Y = 208;     // 16
+  localparam int LD_BLOCK_Z = 224;     // 16
+  localparam int LD_REGS = 240;        // 8
+  localparam int LD_SMID = 248;        // 8
+  localparam int LD_PARAM_ADDR = 256;  // 32
+  localparam int LD_PARAM_SIZE = 288;  // 32
+  localparam int LD_SHARED = 320;      // 32
+  localparam int LD_WIN_BASE = 352;    // 4 x 32
+  localparam int LD_WIN_SIZE = 480;    // 4 x 32
+  localparam int LD_WATCHDOG = 608;    // 64 (cycles, 0 = none)
+  localparam int LAUNCH_W = 672;
+
+  localparam int NUM_WINDOWS = 4;
+
+  // ---- decode -------------------------------------------------------------------
+  // True when the modifier byte holds a value the opcode accepts (isa.cpp
+  // mod_valid, plus the SEL and S2R operand rules).
+  function automatic logic mod_ok(input logic [6:0] op, input logic [7:0] mod);
+    logic ok;
+    ok = 1'b0;
+    unique case (op)
+      baresm_isa_pkg::OP_IMULHI, baresm_isa_pkg::OP_IMIN, baresm_isa_pkg::OP_IMAX,
+      baresm_isa_pkg::OP_I2F, baresm_isa_pkg::OP_F2I:
+        ok = mod[7:1] == 7'd0;
+      baresm_isa_pkg::OP_ISETP:
+        ok = !mod[7] && mod[5:4] != 2'd3 && mod[2:0] <= 3'd5;
+      baresm_isa_pkg::OP_FSETP:
+        ok = !mod[7] && mod[5:4] != 2'd3 && mod[3:0] <= 4'd13;
+      baresm_isa_pkg::OP_LDG, baresm_isa_pkg::OP_LDS, baresm_isa_pkg::OP_LDC:
+        ok = mod <= 8'd4;
+      baresm_isa_pkg::OP_STG, baresm_isa_pkg::OP_STS:
+        ok = mod == 8'd0 || mod == 8'd2 || mod == 8'd4;
+      baresm_isa_pkg::OP_ATOMG, baresm_isa_pkg::OP_ATOMS:
+        ok = mod[7:5] == 3'd0 && mod[3:0] <= 4'd7 &&
+             (!mod[4] || mod[3:0] == 4'd1 || mod[3:0] == 4'd2);
+      baresm_isa_pkg::OP_VOTE: ok = mod <= 8'd2;
+      baresm_isa_pkg::OP_SHFL: ok = mod[7:5] == 3'd0 && mod[4:2] <= 3'd5;
+      baresm_isa_pkg::OP_S2R: ok = mod < 8'd17;
+      baresm_isa_pkg::OP_SEL: ok = mod <= 8'd15;
+      default: ok = mod == 8'd0;  // NONE and BAR kinds
+    endcase
+    mod_ok = ok;
+  endfunction
+
+  // The word decodes (isa::decode succeeds): opcode, modifier and bimm rules.
+  function automatic logic word_legal(input logic [6:0] op, input logic bimm,
+                                      input logic [7:0] mod);
+    logic [9:0] fl;
+    logic ok;
+    fl = baresm_isa_pkg::op_flags(op);
+    ok = baresm_isa_pkg::op_legal(op) && mod_ok(op, mod);
+    if (bimm && !fl[baresm_isa_pkg::F_BIMM_OK] && !fl[baresm_isa_pkg::F_BIMM_ALWAYS]) ok = 1'b0;
+    if (!bimm && fl[baresm_isa_pkg::F_BIMM_ALWAYS]) ok = 1'b0;
+    word_legal = ok;
+  endfunction
+
+  // ---- integer lane ALU --------------------------------------------------------
+  // ISETP comparison (cmp: EQ NE LT LE GT GE).
+  function automatic logic icmp(input logic [2:0] cmp, input logic uns, input logic [31:0] a,
+                                input logic [31:0] b);
+    logic lt, eq, r;
+    eq = a == b;
+    lt = uns ? (a < b) : ($signed(a) < $signed(b));
+    unique case (cmp)
+      3'd0: r = eq;
+      3'd1: r = !eq;
+      3'd2: r = lt;
+      3'd3: r = lt || eq;
+      3'd4: r = !lt && !eq;
+      default: r = !lt;
+    endcase
+    icmp = r;
+  endfunction
+
+  // SETP predicate combining (AND OR XOR).
+  function automatic logic pcomb(input logic [1:0] comb, input logic r, input logic pc);
+    unique case (comb)
+      2'd0: pcomb = r & pc;
+      2'd1: pcomb = r | pc;
+      default: pcomb = r ^ pc;
+    endcase
+  endfunction
+
+  function automatic logic [5:0] clz32(input logic [31:0] a);
+    logic [5:0] n;
+    logic found;
+    n = 6'd0;
+    found = 1'b0;
+    for (int i = 31; i >= 0; i--) begin
+      if (a[i]) found = 1'b1;
+      if (!found) n = n + 6'd1;
+    end
+    clz32 = n;
+  endfunction
+
+  function automatic logic [5:0] popc32(input logic [31:0] a);
+    logic [5:0] n;
+    n = 6'd0;
+    for (int i = 0; i < 32; i++) n = n + {5'd0, a[i]};
+    popc32 = n;
+  endfunction
+
+  // One lane of the integer ALU. uns is mod[0] (.U32); sel is the lane's SEL
+  // predicate (already negated as the instruction says); sreg the lane's
+  // special register for S2R.
+  function automatic logic [31:0] alu(input logic [6:0] op, input logic uns,
+                                      input logic [31:0] a, input logic [31:0] b,
+                                      input logic [31:0] c, input logic sel,
+                                      input logic [31:0] sreg);
+    logic [63:0] prod;
+    logic [31:0] hi_s, r;
+    prod = {32'd0, a} * {32'd0, b};
+    // Signed high word from the unsigned product: subtract b (a) when a (b) is negative.
+    hi_s = prod[63:32] - (a[31] ? b : 32'd0) - (b[31] ? a : 32'd0);
+    r = 32'd0;
+    unique case (op)
+      baresm_isa_pkg::OP_MOV: r = b;
+      baresm_isa_pkg::OP_IADD: r = a + b;
+      baresm_isa_pkg::OP_ISUB: r = a - b;
+      baresm_isa_pkg::OP_IMUL: r = prod[31:0];
+      baresm_isa_pkg::OP_IMULHI: r = uns ? prod[63:32] : hi_s;
+      baresm_isa_pkg::OP_IMAD: r = prod[31:0] + c;
+      baresm_isa_pkg::OP_IMIN:
+        r = (uns ? (a < b) : ($signed(a) < $signed(b))) ? a : b;
+      baresm_isa_pkg::OP_IMAX:
+        r = (uns ? (a > b) : ($signed(a) > $signed(b))) ? a : b;
+      baresm_isa_pkg::OP_IABS: r = a[31] ? (32'd0 - a) : a;
+      baresm_isa_pkg::OP_AND: r = a & b;
+      baresm_isa_pkg::OP_OR: r = a | b;
+      baresm_isa_pkg::OP_XOR: r = a ^ b;
+      baresm_isa_pkg::OP_NOT: r = ~a;
+      baresm_isa_pkg::OP_SHL: r = (b[31:5] != 27'd0) ? 32'd0 : (a << b[4:0]);
+      baresm_isa_pkg::OP_SHR: r = (b[31:5] != 27'd0) ? 32'd0 : (a >> b[4:0]);
+      baresm_isa_pkg::OP_SHRA:
+        r = (b[31:5] != 27'd0) ? {32{a[31]}} : 32'($signed(a) >>> b[4:0]);
+      baresm_isa_pkg::OP_POPC: r = {26'd0, popc32(a)};
+      baresm_isa_pkg::OP_CLZ: r = {26'd0, clz32(a)};
+      baresm_isa_pkg::OP_SEL: r = sel ? a : b;
+      baresm_isa_pkg::OP_S2R: r = sreg;
+      baresm_isa_pkg::OP_VOTE: r = b;  // BALLOT: the ballot arrives as operand b
+      default: r = 32'd0;
+    endcase
+    alu = r;
+  endfunction
+
+  // ---- thread ids ----------------------------------------------------------------
+  // {z, y, x} (16 bits each) of the next thread in linear order for block
+  // dims {ny, nx}: x fastest (z never wraps inside a block).
+  function automatic logic [47:0] tid_next(input logic [47:0] t, input logic [31:0] dims);
+    logic [15:0] x, y, z;
+    x = t[15:0] + 16'd1;
+    y = t[31:16];
+    z = t[47:32];
+    if (x >= dims[15:0]) begin
+      x = 16'd0;
+      y = y + 16'd1;
+      if (y >= dims[31:16]) begin
+        y = 16'd0;
+        z = z + 16'd1;
+      end
+    end
+    tid_next = {z, y, x};
+  endfunction
+
+  // Lowest set bit of a lane mask (0 when empty).
+  function automatic logic [4:0] lowest_lane(input logic [31:0] m);
+    logic [4:0] l;
+    logic found;
+    l = 5'd0;
+    found = 1'b0;
+    for (int i = 0; i < 32; i++) begin
+      if (m[i] && !found) begin
+        l = 5'(i);
+        found = 1'b1;
+      end
+    end
+    lowest_lane = l;
+  endfunction
+
+endpackage
+
+`default_nettype wire

@@ -1,0 +1,116 @@
+// baresm_sm_sched: picks at most one ready warp per cycle.
+//   policy_gto_i = 0: loose round-robin, priority rotates to the warp after
+//                     the last one granted.
+//   policy_gto_i = 1: greedy-then-oldest: the last granted warp again while
+//                     it is ready, else the oldest ready warp (dispatch order,
+//                     kept in an age matrix).
+// Either way no ready warp starves: a warp that has waited StarveLimit
+// ready-but-not-granted cycles since its last grant wins next (round-robin
+// among such warps), so every ready warp issues within StarveLimit + NumWarps
+// cycles.
+`default_nettype none
+
+module baresm_sm_sched #(
+  parameter int NumWarps = 16,
+  parameter int StarveLimit = 32,
+  parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                clear_i,
+  input  logic                policy_gto_i,
+  input  logic [NumWarps-1:0] start_i,   // a warp was placed in this slot: it is the youngest
+  input  logic [NumWarps-1:0] ready_i,
+  output logic                grant_valid_o,
+  output logic [WarpW-1:0]    grant_o
+);
+
+  localparam int CntW = $clog2(StarveLimit + 1);
+
+  logic [WarpW-1:0] last_q;
+  logic [NumWarps*NumWarps-1:0] older_q;  // [w*NumWarps + v]: w is older than v
+  logic [CntW-1:0] wait_q [NumWarps];
+
+  logic [NumWarps-1:0] starving;
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) starving[w] = ready_i[w] && (wait_q[w] == CntW'(StarveLimit));
+  end
+
+  // Round-robin over a set, starting after last_q.
+  function automatic logic [WarpW:0] rr_pick(input logic [NumWarps-1:0] set,
+                                             input logic [WarpW-1:0] last);
+    logic [WarpW:0] r;
+    int idx;
+    r = '0;
+    for (int k = NumWarps; k >= 1; k--) begin
+      idx = int'(last) + k;
+      if (idx >= NumWarps) idx = idx - NumWarps;
+      if (set[idx]) r = {1'b1, WarpW'(idx)};
+    end
+    rr_pick = r;
+  endfunction
+
+  logic [WarpW:0] pick_starve, pick_rr, pick_old;
+  logic oldest;
+  always_comb begin
+    pick_starve = rr_pick(starving, last_q);
+    pick_rr = rr_pick(ready_i, last_q);
+    pick_old = '0;
+    oldest = 1'b0;
+    for (int w = NumWarps - 1; w >= 0; w--) begin
+      oldest = ready_i[w];
+      for (int v = 0; v < NumWarps; v++) begin
+        if (v != w && ready_i[v] && !older_q[w*NumWarps+v]) oldest = 1'b0;
+      end
+      if (oldest) pick_old = {1'b1, WarpW'(w)};
+    end
+  end
+
+  always_comb begin
+    grant_valid_o = 1'b0;
+    grant_o = '0;
+    if (pick_starve[WarpW]) begin
+      grant_valid_o = 1'b1;
+      grant_o = pick_starve[WarpW-1:0];
+    end else if (!policy_gto_i) begin
+      grant_valid_o = pick_rr[WarpW];
+      grant_o = pick_rr[WarpW-1:0];
+    end else if (ready_i[last_q]) begin
+      grant_valid_o = 1'b1;
+      grant_o = last_q;
+    end else begin
+      grant_valid_o = pick_old[WarpW];
+      grant_o = pick_old[WarpW-1:0];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_q <= '0;
+      older_q <= '0;
+      for (int w = 0; w < NumWarps; w++) wait_q[w] <= '0;
+    end else if (clear_i) begin
+      last_q <= '0;
+      older_q <= '0;
+      for (int w = 0; w < NumWarps; w++) wait_q[w] <= '0;
+    end else begin
+      if (grant_valid_o) last_q <= grant_o;
+      for (int w = 0; w < NumWarps; w++) begin
+        if (start_i[w] || (grant_valid_o && grant_o == WarpW'(w))) begin
+          wait_q[w] <= '0;
+        end else if (ready_i[w] && wait_q[w] != CntW'(StarveLimit)) begin
+          wait_q[w] <= wait_q[w] + CntW'(1);
+        end
+        if (start_i[w]) begin
+          for (int v = 0; v < NumWarps; v++) begin
+            older_q[w*NumWarps+v] <= 1'b0;
+            if (v != w) older_q[v*NumWarps+w] <= 1'b1;
+          end
+        end
+      end
+    end
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,73 @@
+// The verilated SM seen through a small, configuration-independent interface.
+//
+// Every parameter set of rtl/sm/baresm_sm.sv is its own Verilator build with
+// its own port widths; each build's library defines make_sm_dut() (in
+// sim/harness/verilated_sm.cpp, compiled once per configuration) and the rest
+// of the harness (sm_harness.h, rtl_backend.h) only ever talks to SmDut.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/harness/mem_model.h"
+
+namespace baresm::sim {
+
+// The SM's ID/CONFIG words (config_o), decoded.
+struct SmParams {
+  uint32_t arch_id = 0;
+  uint32_t lanes = 0, warps = 0, regs = 0, stack_depth = 0;
+  uint32_t rf_depth = 0;       // register-file entries per lane
+  uint32_t shared_bytes = 0;
+  uint32_t banks = 0, cta_slots = 0, fpu_latency = 0, ic_lines = 0;
+  uint32_t line_bytes = 0;
+  uint32_t id_bits = 0, windows = 0, smid = 0, version = 0;
+};
+
+// Launch descriptor bit layout (baresm_sm_pkg::LD_*), 672 bits.
+constexpr int kLaunchBits = 672;
+constexpr int kLaunchWords = kLaunchBits / 32;
+
+struct SmStatus {
+  bool launch_ready = false, busy = false, done = false, cfg_error = false;
+  uint8_t fault_kind = 0;
+  uint32_t fault_cta[3] = {0, 0, 0};
+  uint32_t fault_warp = 0, fault_lane = 0, fault_pc = 0, fault_addr = 0, fault_waiting = 0;
+};
+
+constexpr int kNumWarpStates = 7;  // baresm_sm_pkg::WS_*
+extern const char* const kWarpStateNames[kNumWarpStates];
+
+struct SmCounters {
+  uint64_t cycles = 0, instrs = 0, stalls = 0;
+  uint32_t smem_passes = 0, gmem_reqs = 0, ifills = 0;
+  std::array<uint64_t, kNumWarpStates> state_cycles{};  // warp-cycles per state
+  uint64_t divergent_branches = 0, barrier_releases = 0, thread_instrs = 0, ctas = 0;
+};
+
+class SmDut {
+ public:
+  virtual ~SmDut() = default;
+  virtual SmParams params() = 0;
+  // Inputs for the current cycle.
+  virtual void set_reset(bool asserted) = 0;
+  virtual void set_launch(bool valid, const std::array<uint32_t, kLaunchWords>& desc, bool gto) = 0;
+  virtual void set_mem(bool req_ready, bool rsp_valid, uint32_t rsp_id, const uint8_t* rsp_data) = 0;
+  // Settles the outputs with the clock low.
+  virtual void eval() = 0;
+  // A rising clock edge.
+  virtual void clock() = 0;
+  // Outputs of the current cycle (after eval()).
+  virtual SmStatus status() = 0;
+  virtual bool mem_req(MemRequest* out) = 0;  // true when valid; fills *out then
+  virtual bool mem_rsp_ready() = 0;
+  virtual SmCounters counters() = 0;
+  virtual void warp_states(std::vector<uint8_t>* out) = 0;
+};
+
+// Defined by each verilated configuration's library.
+std::unique_ptr<SmDut> make_sm_dut();
+
+}  // namespace baresm::sim

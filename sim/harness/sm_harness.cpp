@@ -1,0 +1,178 @@
+#include "sim/harness/sm_harness.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace baresm::sim {
+
+const char* const kWarpStateNames[kNumWarpStates] = {
+    "idle", "ready", "issued", "wait_mem", "wait_sb", "wait_bar", "exited"};
+
+namespace {
+// Field offsets of the launch descriptor (baresm_sm_pkg::LD_*).
+constexpr int LD_ENTRY_PC = 0, LD_CODE_BASE = 32, LD_CODE_SIZE = 64, LD_GRID_X = 96,
+              LD_GRID_Y = 128, LD_GRID_Z = 160, LD_BLOCK_X = 192, LD_BLOCK_Y = 208,
+              LD_BLOCK_Z = 224, LD_REGS = 240, LD_SMID = 248, LD_PARAM_ADDR = 256,
+              LD_PARAM_SIZE = 288, LD_SHARED = 320, LD_WIN_BASE = 352, LD_WIN_SIZE = 480,
+              LD_WATCHDOG = 608;
+
+void put(std::array<uint32_t, kLaunchWords>& d, int lsb, int width, uint64_t v) {
+  for (int i = 0; i < width; i++) {
+    const int b = lsb + i;
+    const uint32_t bit = uint32_t((v >> i) & 1);
+    d[b / 32] = (d[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
+  }
+}
+}  // namespace
+
+std::array<uint32_t, kLaunchWords> pack_launch(const SmLaunch& l) {
+  std::array<uint32_t, kLaunchWords> d{};
+  put(d, LD_ENTRY_PC, 32, l.entry_pc);
+  put(d, LD_CODE_BASE, 32, l.code_base);
+  put(d, LD_CODE_SIZE, 32, l.code_size);
+  put(d, LD_GRID_X, 32, l.grid.x);
+  put(d, LD_GRID_Y, 32, l.grid.y);
+  put(d, LD_GRID_Z, 32, l.grid.z);
+  put(d, LD_BLOCK_X, 16, l.block.x);
+  put(d, LD_BLOCK_Y, 16, l.block.y);
+  put(d, LD_BLOCK_Z, 16, l.block.z);
+  put(d, LD_REGS, 8, l.regs);
+  put(d, LD_SMID, 8, l.smid);
+  put(d, LD_PARAM_ADDR, 32, l.param_addr);
+  put(d, LD_PARAM_SIZE, 32, l.param_size);
+  put(d, LD_SHARED, 32, l.shared_bytes);
+  for (size_t w = 0; w < l.windows.size() && w < 4; w++) {
+    put(d, LD_WIN_BASE + 32 * int(w), 32, l.windows[w].base);
+    put(d, LD_WIN_SIZE + 32 * int(w), 32, l.windows[w].size);
+  }
+  put(d, LD_WATCHDOG, 64, l.watchdog_cycles);
+  return d;
+}
+
+SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles) {
+  SmLaunch l;
+  l.entry_pc = p.entry_pc;
+  l.code_base = p.code_base;
+  l.code_size = p.code_size;
+  l.grid = p.grid;
+  l.block = p.block;
+  l.regs = p.regs_per_thread;
+  l.smid = p.smid;
+  l.param_addr = p.param_addr;
+  l.param_size = p.param_size;
+  l.shared_bytes = p.shared_bytes;
+  l.windows = p.windows;
+  l.watchdog_cycles = watchdog_cycles;
+  return l;
+}
+
+std::string SmRunResult::describe() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s, %llu cycles, %llu warp-instrs, IPC %.3f",
+                timed_out ? "TIMED OUT" : cfg_error ? "config error" : fault.describe().c_str(),
+                (unsigned long long)counters.cycles, (unsigned long long)counters.instrs, ipc());
+  return buf;
+}
+
+SmHarness::SmHarness(std::unique_ptr<SmDut> dut) : dut_(std::move(dut)) {
+  params_ = dut_->params();
+  reset();
+}
+
+void SmHarness::reset() {
+  std::array<uint32_t, kLaunchWords> none{};
+  dut_->set_reset(true);
+  dut_->set_launch(false, none, false);
+  dut_->set_mem(false, false, 0, nullptr);
+  for (int i = 0; i < 4; i++) {
+    dut_->eval();
+    dut_->clock();
+  }
+  dut_->set_reset(false);
+  dut_->eval();
+}
+
+void SmHarness::cycle(MemModel* mm, bool launch_valid, const std::array<uint32_t, kLaunchWords>& desc,
+                      bool gto) {
+  dut_->set_launch(launch_valid, desc, gto);
+  dut_->set_mem(mm->req_ready(), mm->rsp_valid(), mm->rsp().id,
+                mm->rsp_valid() ? mm->rsp().rdata.data() : nullptr);
+  dut_->eval();
+  const bool rv = dut_->mem_req(&req_);
+  const bool rsp_ready = dut_->mem_rsp_ready();
+  mm->tick(rv, req_, rsp_ready);
+  dut_->clock();
+}
+
+SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, const SmRunOptions& opt) {
+  SmRunResult r;
+  MemModelConfig mc = opt.mem;
+  mc.line_bytes = params_.line_bytes;
+  MemModel mm(mem, mc);
+  const auto desc = pack_launch(launch);
+  std::array<uint32_t, kLaunchWords> none{};
+
+  // Offer the launch until it is taken.
+  bool accepted = false;
+  uint64_t n = 0;
+  while (!accepted && n < opt.max_cycles) {
+    dut_->set_launch(true, desc, opt.gto);
+    dut_->eval();
+    accepted = dut_->status().launch_ready;
+    cycle(&mm, true, desc, opt.gto);
+    n++;
+  }
+  SmStatus st;
+  // BARESM_SM_TRACE=N prints the warp states and memory traffic of the first
+  // N cycles (debugging aid).
+  const char* tr = std::getenv("BARESM_SM_TRACE");
+  const uint64_t trace = tr ? std::strtoull(tr, nullptr, 10) : 0;
+  std::vector<uint8_t> ws;
+  while (n < opt.max_cycles) {
+    if (n < trace) {
+      dut_->eval();
+      dut_->warp_states(&ws);
+      std::printf("%6llu ", (unsigned long long)n);
+      for (uint8_t w : ws) std::printf("%c", "-RIMSBX"[w & 7]);
+      MemRequest q;
+      if (dut_->mem_req(&q)) std::printf(" req id=%u op=%d addr=%08x%s", q.id, int(q.op), q.addr, mm.req_ready() ? "" : " (stall)");
+      if (mm.rsp_valid()) std::printf(" rsp id=%u", mm.rsp().id);
+      std::printf("\n");
+    }
+    dut_->set_launch(false, none, opt.gto);
+    dut_->set_mem(mm.req_ready(), mm.rsp_valid(), mm.rsp().id,
+                  mm.rsp_valid() ? mm.rsp().rdata.data() : nullptr);
+    dut_->eval();
+    st = dut_->status();
+    if (st.done) {
+      r.completed = true;
+      r.counters = dut_->counters();
+      cycle(&mm, false, none, opt.gto);
+      n++;
+      break;
+    }
+    cycle(&mm, false, none, opt.gto);
+    n++;
+  }
+  r.cycles = n;
+  r.mem = mm.counters();
+  if (!r.completed) {
+    r.timed_out = true;
+    r.counters = dut_->counters();
+    reset();
+    return r;
+  }
+  r.cfg_error = st.cfg_error;
+  r.fault.kind = iss::FaultKind(st.fault_kind);
+  if (!r.fault.ok()) {
+    r.fault.cta = iss::Dim3{st.fault_cta[0], st.fault_cta[1], st.fault_cta[2]};
+    r.fault.warp = st.fault_warp;
+    r.fault.lane = st.fault_lane;
+    r.fault.pc = st.fault_pc;
+    r.fault.addr = st.fault_addr;
+    r.fault.waiting_warps = st.fault_waiting;
+  }
+  return r;
+}
+
+}  // namespace baresm::sim

@@ -1,0 +1,158 @@
+// System tests of the SM: every sample kernel (samples/, kernels/) runs on the
+// verilated SM of this build's configuration and on the functional model,
+// with the same seed and the same allocation sequence. A normal sample must
+// pass its own reference check on the RTL and leave device memory
+// byte-identical to the model's; a fault sample must report the model's
+// fault kind, pc, CTA, warp and lane. Each sample runs under two memory
+// settings: a quick in-order memory, and latencies 1..200 with random
+// stalls, back-pressure and out-of-order responses (seeded).
+//
+// Built once per SM configuration (tests/rtl_sm/CMakeLists.txt); the
+// configuration's name is RTL_SM_CONFIG. Cycles and IPC of every sample are
+// printed ("[perf]" lines) for docs/microarchitecture.md.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "samples/model_backend.h"
+#include "samples/samples.h"
+#include "sim/harness/rtl_backend.h"
+
+#ifndef RTL_SM_CONFIG
+#define RTL_SM_CONFIG "unknown"
+#endif
+
+namespace {
+
+using baresm::samples::all_samples;
+using baresm::samples::ModelBackend;
+using baresm::samples::ModelBackendConfig;
+using baresm::samples::RunOptions;
+using baresm::samples::Sample;
+using baresm::sim::MemModelConfig;
+using baresm::sim::RtlBackend;
+using baresm::sim::RtlBackendConfig;
+
+struct MemSetting {
+  const char* name;
+  MemModelConfig mem;
+  bool gto;
+};
+
+MemSetting mem_setting(int i) {
+  MemSetting s{};
+  if (i == 0) {
+    s.name = "fast";
+    s.mem.min_latency = 1;
+    s.mem.max_latency = 4;
+    s.mem.seed = 11;
+    s.gto = false;
+  } else {
+    s.name = "slow_ooo";
+    s.mem.min_latency = 1;
+    s.mem.max_latency = 200;
+    s.mem.out_of_order = true;
+    s.mem.ready_drop = 0.1;
+    s.mem.stall_start = 0.01;
+    s.mem.stall_min = 1;
+    s.mem.stall_max = 40;
+    s.mem.seed = 1234;
+    s.gto = true;
+  }
+  return s;
+}
+
+struct Param {
+  std::string sample;
+  int mem;
+};
+
+std::string param_name(const testing::TestParamInfo<Param>& p) {
+  return p.param.sample + "_" + mem_setting(p.param.mem).name;
+}
+
+class SampleOnRtl : public testing::TestWithParam<Param> {};
+
+TEST_P(SampleOnRtl, MatchesModel) {
+  const Sample* s = baresm::samples::find_sample(GetParam().sample);
+  ASSERT_NE(s, nullptr);
+  const MemSetting ms = mem_setting(GetParam().mem);
+  RunOptions opts;
+  opts.seed = 7;
+
+  // The model, with the SM's stack depth and limits.
+  RtlBackendConfig rc;
+  rc.run.mem = ms.mem;
+  rc.run.gto = ms.gto;
+  RtlBackend rtl(baresm::sim::make_sm_dut(), rc);
+  const auto& p = rtl.harness().params();
+  ModelBackendConfig mc;
+  mc.model.stack_depth = p.stack_depth;
+  mc.max_regs_per_thread = p.regs;
+  mc.max_shared_per_cta = p.shared_bytes;
+  mc.max_threads_per_cta = rtl.max_threads_per_cta();
+  ModelBackend model(mc);
+
+  const auto want = baresm::samples::run_sample(*s, model, opts);
+  ASSERT_TRUE(want.passed) << "model: " << want.message;
+  const auto got = baresm::samples::run_sample(*s, rtl, opts);
+  EXPECT_TRUE(got.passed) << "rtl: " << got.message << "\n" << got.fault_report;
+  ASSERT_EQ(got.launches.size(), want.launches.size());
+
+  for (size_t i = 0; i < want.launches.size(); i++) {
+    const auto& wf = want.launches[i].report.fault;
+    const auto& gf = got.launches[i].report.fault;
+    EXPECT_EQ(int(gf.kind), int(wf.kind)) << "launch " << i << ": rtl " << gf.describe() << ", model "
+                                          << wf.describe();
+    if (wf.kind == gf.kind && !wf.ok()) {
+      EXPECT_EQ(gf.pc, wf.pc) << "launch " << i;
+      EXPECT_EQ(gf.cta.x, wf.cta.x);
+      EXPECT_EQ(gf.cta.y, wf.cta.y);
+      EXPECT_EQ(gf.cta.z, wf.cta.z);
+      // A deadlock names a waiting warp; which one depends on arrival order.
+      if (wf.kind != baresm::iss::FaultKind::BARRIER_DEADLOCK) {
+        EXPECT_EQ(gf.warp, wf.warp);
+        EXPECT_EQ(gf.lane, wf.lane);
+      } else {
+        EXPECT_EQ(gf.waiting_warps, wf.waiting_warps);
+      }
+      if (wf.kind == baresm::iss::FaultKind::OUT_OF_WINDOW || wf.kind == baresm::iss::FaultKind::MISALIGNED)
+        EXPECT_EQ(gf.addr, wf.addr);
+    }
+  }
+
+  // Device memory: identical everywhere.
+  const auto& a = model.memory().bytes();
+  const auto& b = rtl.memory();
+  ASSERT_EQ(a.size(), b.size());
+  size_t diffs = 0, first = 0;
+  for (size_t i = 0; i < a.size(); i++) {
+    if (a[i] != b[i]) {
+      if (!diffs) first = i;
+      diffs++;
+    }
+  }
+  EXPECT_EQ(diffs, 0u) << diffs << " bytes differ, first at 0x" << std::hex << first << ": model 0x"
+                       << int(a[first]) << " rtl 0x" << int(b[first]);
+
+  uint64_t cycles = 0, instrs = 0;
+  for (const auto& r : rtl.runs()) {
+    cycles += r.counters.cycles;
+    instrs += r.counters.instrs;
+  }
+  std::printf("[perf] config=%s sample=%s mem=%s launches=%zu cycles=%llu warp_instrs=%llu ipc=%.3f\n",
+              RTL_SM_CONFIG, s->name.c_str(), ms.name, rtl.runs().size(), (unsigned long long)cycles,
+              (unsigned long long)instrs, cycles ? double(instrs) / double(cycles) : 0.0);
+}
+
+std::vector<Param> all_params() {
+  std::vector<Param> v;
+  for (const auto& s : all_samples())
+    for (int m = 0; m < 2; m++) v.push_back(Param{s.name, m});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, SampleOnRtl, testing::ValuesIn(all_params()), param_name);
+
+}  // namespace
