@@ -114,16 +114,14 @@ module baresm_fpu #(
 
   // FMA operands x*y + z.
   logic [31:0] x, y, z;
-  always_comb begin
-    x = a_i;
-    y = b_i;
-    z = c_i;
-    if (is_fadd || is_fsub) y = FP_ONE;
-    if (is_fadd) z = b_i;
-    if (is_fsub) z = b_i ^ SIGN_BIT;
-    if (is_fmul) z = SIGN_BIT;
-    if (is_i2f) y = 32'd0;  // zero product: the integer comes in as the addend
-  end
+  assign x = a_i;
+  assign y = (is_fadd || is_fsub) ? FP_ONE :
+             is_i2f               ? 32'd0 :  // zero product: the integer comes in as the addend
+                                    b_i;
+  assign z = is_fadd ? b_i :
+             is_fsub ? (b_i ^ SIGN_BIT) :
+             is_fmul ? SIGN_BIT :
+                       c_i;
 
   // Mantissas with the hidden bit, exponents with subnormals at 1.
   logic [23:0] mx, my, mz;
@@ -160,15 +158,9 @@ module baresm_fpu #(
   assign exy_n    = ex_n + ey_n;
   assign sh_raw   = exy_n - {3'd0, ez_e} - 11'd100;
   assign clamp_hi = sh_raw[10];
-  always_comb begin
-    if (clamp_hi) begin
-      sh = 7'd0;
-    end else if (sh_raw > 11'd75) begin
-      sh = 7'd75;  // entirely below the window: sticky only
-    end else begin
-      sh = sh_raw[6:0];
-    end
-  end
+  assign sh = clamp_hi               ? 7'd0 :
+              (sh_raw > 11'd75)      ? 7'd75 :  // entirely below the window: sticky only
+                                       sh_raw[6:0];
   assign z_ext    = {mz, 126'd0} >> sh;
   assign z_sticky = |z_ext[74:0];
 
@@ -189,9 +181,11 @@ module baresm_fpu #(
   assign ab_lt     = ~unord & ~ab_eq & key_le;
   assign ab_gt     = ~unord & ~ab_eq & ~key_le;
 
-  logic cmp_res;
+  logic [3:0] cmp_code;
+  logic       cmp_res;
+  assign cmp_code = mod_i[3:0];
   always_comb begin
-    unique case (mod_i[3:0])
+    unique case (cmp_code)
       4'd0:    cmp_res = ab_eq;
       4'd1:    cmp_res = ab_lt | ab_gt;
       4'd2:    cmp_res = ab_lt;
@@ -217,19 +211,12 @@ module baresm_fpu #(
   assign f2i_sa      = a_i[27:23] - 5'd31;  // exp - 127 (mod 32): used for 127..158
   assign f2i_shifted = {31'd0, 1'b1, a_i[22:0]} << f2i_sa;
   assign f2i_mag     = f2i_shifted[54:23];
-  always_comb begin
-    f2i_res = 32'd0;
-    if (a_nan || a_i[30:23] < 8'd127) begin
-      f2i_res = 32'd0;                               // NaN, |a| < 1
-    end else if (mod_i[0]) begin                     // .U32
-      if (a_i[31]) f2i_res = 32'd0;
-      else if (a_i[30:23] >= 8'd159) f2i_res = 32'hFFFF_FFFF;
-      else f2i_res = f2i_mag;
-    end else begin
-      if (a_i[30:23] >= 8'd158) f2i_res = a_i[31] ? 32'h8000_0000 : 32'h7FFF_FFFF;
-      else f2i_res = a_i[31] ? (32'd0 - f2i_mag) : f2i_mag;
-    end
-  end
+  assign f2i_res = (a_nan || a_i[30:23] < 8'd127) ? 32'd0 :      // NaN, |a| < 1
+                   mod_i[0] ? (a_i[31]                  ? 32'd0 :    // .U32
+                               (a_i[30:23] >= 8'd159)   ? 32'hFFFF_FFFF :
+                                                          f2i_mag) :
+                   (a_i[30:23] >= 8'd158) ? (a_i[31] ? 32'h8000_0000 : 32'h7FFF_FFFF) :
+                   a_i[31]                ? (32'd0 - f2i_mag) : f2i_mag;
 
   // S1 result: everything except the x*y+z datapath.
   s1_t s1_d;
@@ -245,63 +232,81 @@ module baresm_fpu #(
   assign z_zero  = f_zero(z[30:0]);
   assign any_nan = f_nan(x[30:0]) | f_nan(y[30:0]) | f_nan(z[30:0]);
 
-  always_comb begin
-    s1_d           = '0;
-    s1_d.early     = 1'b1;
-    s1_d.early_res = 32'd0;
-    s1_d.cmp       = 1'b0;
-    s1_d.prod      = prod;
-    s1_d.addend    = {1'b0, z_ext[149:76], z_ext[75] | z_sticky};
-    s1_d.eff_sub   = sp ^ sz;
-    s1_d.sign_p    = sp;
-    s1_d.sign_z    = sz;
-    s1_d.ew        = (!z_zero && clamp_hi) ? ({3'd0, ez_e} - 11'd201) : (exy_n - 11'd301);
+  // Icarus 11 compatibility: no always_comb block here writes a variable
+  // twice in one pass (no default-then-override) or writes struct fields;
+  // Icarus can re-trigger such blocks without end (simulation time stops).
+  // Each stage's outputs are packed into its struct by one continuous
+  // assignment.
+  logic        early1, cmp1, eff_sub1, sign_z1;
+  logic [31:0] early_res1;
+  logic [75:0] addend1;
+  logic [10:0] ew1;
 
+  assign addend1  = is_i2f ? {44'd0, int_mag} : {1'b0, z_ext[149:76], z_ext[75] | z_sticky};
+  assign eff_sub1 = ~is_i2f & (sp ^ sz);
+  assign sign_z1  = is_i2f ? int_neg : sz;
+  assign ew1      = is_i2f                 ? 11'd0 :
+                    (!z_zero && clamp_hi)  ? ({3'd0, ez_e} - 11'd201) :
+                                             (exy_n - 11'd301);
+  assign cmp1     = (op_i == baresm_isa_pkg::OP_FSETP) & cmp_res;
+
+  logic fma_nan, minmax_nan2;
+  logic [31:0] fma_special, min_res, max_res;
+  assign fma_nan     = any_nan ||
+                       ((x_inf || y_inf) && (x_zero || y_zero)) ||   // inf * 0
+                       ((x_inf || y_inf) && z_inf && (sz != sp));    // inf - inf
+  // Valid when fma_early: the exact result of the special cases.
+  assign fma_special = fma_nan         ? FP_QNAN :
+                       (x_inf || y_inf) ? {sp, FP_INF[30:0]} :
+                       z_inf            ? z :
+                       z_zero           ? {sp & sz, 31'd0} :  // 0 * y + 0
+                                          z;                  // 0 * y + z, exact
+  assign minmax_nan2 = a_nan & b_nan;
+  assign min_res     = minmax_nan2 ? FP_QNAN : a_nan ? b_i : b_nan ? a_i : (key_le ? a_i : b_i);
+  assign max_res     = minmax_nan2 ? FP_QNAN : a_nan ? b_i : b_nan ? a_i : (key_le ? b_i : a_i);
+
+  always_comb begin
     unique case (op_i)
       baresm_isa_pkg::OP_FADD,
       baresm_isa_pkg::OP_FSUB,
       baresm_isa_pkg::OP_FMUL,
       baresm_isa_pkg::OP_FFMA: begin
-        if (any_nan ||
-            ((x_inf || y_inf) && (x_zero || y_zero)) ||          // inf * 0
-            ((x_inf || y_inf) && z_inf && (sz != sp))) begin    // inf - inf
-          s1_d.early_res = FP_QNAN;
-        end else if (x_inf || y_inf) begin
-          s1_d.early_res = {sp, FP_INF[30:0]};
-        end else if (z_inf) begin
-          s1_d.early_res = z;
-        end else if (x_zero || y_zero) begin
-          s1_d.early_res = z_zero ? {sp & sz, 31'd0} : z;  // exact
-        end else begin
-          s1_d.early = 1'b0;
-        end
+        early1     = any_nan | x_inf | y_inf | z_inf | x_zero | y_zero;
+        early_res1 = fma_special;
       end
       baresm_isa_pkg::OP_I2F: begin
-        s1_d.early   = 1'b0;
-        s1_d.addend  = {44'd0, int_mag};
-        s1_d.eff_sub = 1'b0;
-        s1_d.sign_z  = int_neg;
-        s1_d.ew      = 11'd0;
+        early1     = 1'b0;
+        early_res1 = 32'd0;
       end
       baresm_isa_pkg::OP_FMIN: begin
-        if (a_nan && b_nan) s1_d.early_res = FP_QNAN;
-        else if (a_nan)     s1_d.early_res = b_i;
-        else if (b_nan)     s1_d.early_res = a_i;
-        else                s1_d.early_res = key_le ? a_i : b_i;
+        early1     = 1'b1;
+        early_res1 = min_res;
       end
       baresm_isa_pkg::OP_FMAX: begin
-        if (a_nan && b_nan) s1_d.early_res = FP_QNAN;
-        else if (a_nan)     s1_d.early_res = b_i;
-        else if (b_nan)     s1_d.early_res = a_i;
-        else                s1_d.early_res = key_le ? b_i : a_i;
+        early1     = 1'b1;
+        early_res1 = max_res;
       end
-      baresm_isa_pkg::OP_FNEG:  s1_d.early_res = a_i ^ SIGN_BIT;
-      baresm_isa_pkg::OP_FABS:  s1_d.early_res = a_i & ~SIGN_BIT;
-      baresm_isa_pkg::OP_FSETP: s1_d.cmp = cmp_res;
-      baresm_isa_pkg::OP_F2I:   s1_d.early_res = f2i_res;
-      default: ;  // not an FPU op: 0
+      baresm_isa_pkg::OP_FNEG: begin
+        early1     = 1'b1;
+        early_res1 = a_i ^ SIGN_BIT;
+      end
+      baresm_isa_pkg::OP_FABS: begin
+        early1     = 1'b1;
+        early_res1 = a_i & ~SIGN_BIT;
+      end
+      baresm_isa_pkg::OP_F2I: begin
+        early1     = 1'b1;
+        early_res1 = f2i_res;
+      end
+      default: begin  // FSETP (result 0, the answer is on cmp_o), non-FPU opcodes
+        early1     = 1'b1;
+        early_res1 = 32'd0;
+      end
     endcase
   end
+
+  // Field order of s1_t.
+  assign s1_d = {early1, early_res1, cmp1, prod, addend1, eff_sub1, sp, sign_z1, ew1};
 
   // ==========================================================================
   // S1 -> S2 register
@@ -325,40 +330,29 @@ module baresm_fpu #(
   // ==========================================================================
   // S2: add
   // ==========================================================================
+  // Both differences in parallel; the borrow of addend - product picks one.
   logic [75:0] prod_w, sum_add, diff_zp, diff_pz;
-  logic        z_ge_p;
-  assign prod_w  = {27'd0, s1_q.prod, 1'b0};
-  assign sum_add = s1_q.addend + prod_w;
-  assign diff_zp = s1_q.addend - prod_w;
-  assign diff_pz = prod_w - s1_q.addend;
-  assign z_ge_p  = s1_q.addend >= prod_w;
+  logic        borrow_zp, z_ge_p;
+  assign prod_w              = {27'd0, s1_q.prod, 1'b0};
+  assign sum_add             = s1_q.addend + prod_w;
+  assign {borrow_zp, diff_zp} = {1'b0, s1_q.addend} - {1'b0, prod_w};
+  assign diff_pz             = prod_w - s1_q.addend;
+  assign z_ge_p              = ~borrow_zp;
 
   s2_t        s2_d;
   logic [75:0] mag;
   logic [6:0]  lz;
-  always_comb begin
-    if (!s1_q.eff_sub) begin
-      mag = sum_add;
-    end else if (z_ge_p) begin
-      mag = diff_zp;
-    end else begin
-      mag = diff_pz;
-    end
-  end
+  assign mag = !s1_q.eff_sub ? sum_add :
+               z_ge_p         ? diff_zp : diff_pz;
   baresm_fpu_lzc #(.Width(76)) u_lzc_sum (.data_i(mag), .cnt_o(lz));
 
-  always_comb begin
-    s2_d           = '0;
-    s2_d.early     = s1_q.early;
-    s2_d.early_res = s1_q.early_res;
-    s2_d.cmp       = s1_q.cmp;
-    s2_d.mag       = mag;
-    s2_d.lz        = lz;
-    // Same signs: either; otherwise the larger magnitude's.
-    s2_d.sign      = (!s1_q.eff_sub || z_ge_p) ? s1_q.sign_z : s1_q.sign_p;
-    s2_d.zero      = (mag == 76'd0);
-    s2_d.lim       = s1_q.ew + 11'd201;
-  end
+  logic        sign2;
+  logic [10:0] lim2;
+  // Same signs: either; otherwise the larger magnitude's.
+  assign sign2 = (!s1_q.eff_sub || z_ge_p) ? s1_q.sign_z : s1_q.sign_p;
+  assign lim2  = s1_q.ew + 11'd201;
+  // Field order of s2_t.
+  assign s2_d  = {s1_q.early, s1_q.early_res, s1_q.cmp, mag, lz, sign2, mag == 76'd0, lim2};
 
   // ==========================================================================
   // S2 -> S3 register
@@ -404,19 +398,11 @@ module baresm_fpu #(
   // the mantissa adds one more. field <= 408 fits in 9 bits.
   assign packed_r  = {1'b0, field[8:0], 23'd0} + {9'd0, mant} + {32'd0, round_up};
 
-  always_comb begin
-    if (s2_q.early) begin
-      res3 = s2_q.early_res;
-    end else if (s2_q.zero) begin
-      res3 = 32'd0;  // exact cancellation: +0 in round to nearest
-    end else if (tiny) begin
-      res3 = {s2_q.sign, 31'd0};
-    end else if (packed_r >= {1'b0, FP_INF}) begin
-      res3 = {s2_q.sign, FP_INF[30:0]};
-    end else begin
-      res3 = {s2_q.sign, packed_r[30:0]};
-    end
-  end
+  assign res3 = s2_q.early                      ? s2_q.early_res :
+                s2_q.zero                       ? 32'd0 :  // exact cancellation: +0
+                tiny                            ? {s2_q.sign, 31'd0} :
+                (packed_r >= {1'b0, FP_INF})    ? {s2_q.sign, FP_INF[30:0]} :
+                                                  {s2_q.sign, packed_r[30:0]};
 
   logic unused_field;
   assign unused_field = ^field[10:9];  // field is 0..408
@@ -433,9 +419,9 @@ module baresm_fpu #(
     end else begin
       ov_q[0] <= v2_q;
       if (v2_q) od_q[32:0] <= {s2_q.cmp, res3};
-      for (int i = 1; i < NumOutRegs; i++) begin
-        ov_q[i] <= ov_q[i-1];
-        if (ov_q[i-1]) od_q[i*33 +: 33] <= od_q[(i-1)*33 +: 33];
+      for (int r = 1; r < NumOutRegs; r++) begin
+        ov_q[r] <= ov_q[r-1];
+        if (ov_q[r-1]) od_q[r*33 +: 33] <= od_q[(r-1)*33 +: 33];
       end
     end
   end

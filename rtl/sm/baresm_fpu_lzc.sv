@@ -22,36 +22,40 @@ module baresm_fpu_lzc #(
   localparam int NodeW  = Levels + 1;  // a subtree of up to Leaves bits
 
   // Node i of the current level: zero[i] = the subtree is all zeros,
-  // cnt[i] = its leading zeros (its size when all zero).
-  logic [Leaves-1:0]       padded;
-  logic [Leaves-1:0]       zero;
-  logic [Leaves*NodeW-1:0] cnt;
-
-  always_comb begin
+  // cnt[i] = its leading zeros (its size when all zero). A function, called
+  // from a continuous assignment, so the in-place updates happen on local
+  // variables rather than on signals (Icarus 11 can re-trigger an
+  // always_comb that rewrites its own signals without end).
+  function automatic logic [CntW-1:0] f_lzc(input logic [Width-1:0] data);
+    logic [Leaves-1:0]       padded;
+    logic [Leaves-1:0]       zero;
+    logic [Leaves*NodeW-1:0] cnt;
     // Pad below with ones so that the count never exceeds Width.
     padded = '1;
-    padded[Leaves-1 -: Width] = data_i;
+    padded[Leaves-1 -: Width] = data;
     // Leaves, most significant bit first.
-    for (int i = 0; i < Leaves; i++) begin
-      zero[i]               = ~padded[Leaves-1-i];
-      cnt[i*NodeW +: NodeW] = padded[Leaves-1-i] ? '0 : NodeW'(1);
+    for (int leaf = 0; leaf < Leaves; leaf++) begin
+      zero[leaf]               = ~padded[Leaves-1-leaf];
+      cnt[leaf*NodeW +: NodeW] = padded[Leaves-1-leaf] ? '0 : NodeW'(1);
     end
-    // Level lv merges pairs of subtrees of 2**lv leaves. Node i reads 2i and
-    // 2i+1 before anything at or above index i+1 is written, so in place works.
+    // Level lv merges pairs of subtrees of 2**lv leaves. Node n reads 2n and
+    // 2n+1 before anything at or above index n+1 is written, so in place works.
     for (int lv = 0; lv < Levels; lv++) begin
-      for (int i = 0; i < Leaves / 2; i++) begin
-        if (i < (Leaves >> (lv + 1))) begin  // constant loop bound for Icarus
-          if (zero[2*i]) begin
-            cnt[i*NodeW +: NodeW] = NodeW'(1 << lv) + cnt[(2*i+1)*NodeW +: NodeW];
+      for (int node = 0; node < Leaves / 2; node++) begin
+        if (node < (Leaves >> (lv + 1))) begin  // constant loop bound for Icarus
+          if (zero[2*node]) begin
+            cnt[node*NodeW +: NodeW] = NodeW'(1 << lv) + cnt[(2*node+1)*NodeW +: NodeW];
           end else begin
-            cnt[i*NodeW +: NodeW] = cnt[2*i*NodeW +: NodeW];
+            cnt[node*NodeW +: NodeW] = cnt[2*node*NodeW +: NodeW];
           end
-          zero[i] = zero[2*i] & zero[2*i+1];
+          zero[node] = zero[2*node] & zero[2*node+1];
         end
       end
     end
-    cnt_o = cnt[CntW-1:0];
-  end
+    f_lzc = cnt[CntW-1:0];
+  endfunction
+
+  assign cnt_o = f_lzc(data_i);
 
 endmodule
 
