@@ -136,33 +136,45 @@ module baresm_fpu #(
   // Normalise subnormal x and y so the product's leading one is at bit 46/47.
   logic [4:0]  lzx, lzy;
   logic [23:0] mx_n, my_n;
-  logic [10:0] ex_n, ey_n;  // signed, -22..254
   baresm_fpu_lzc #(.Width(24)) u_lzc_x (.data_i(mx), .cnt_o(lzx));
   baresm_fpu_lzc #(.Width(24)) u_lzc_y (.data_i(my), .cnt_o(lzy));
   assign mx_n = mx << lzx;
   assign my_n = my << lzy;
-  assign ex_n = {3'd0, ex_e} - {6'd0, lzx};
-  assign ey_n = {3'd0, ey_e} - {6'd0, lzy};
 
   logic [47:0] prod;
   assign prod = {24'd0, mx_n} * {24'd0, my_n};
 
   // Addend alignment, in parallel with the multiplier. sh_raw is the right
   // shift that puts the addend at its true place: 50 - (addend lsb exponent
-  // - product lsb exponent).
-  logic [10:0]  exy_n, sh_raw;
+  // - product lsb exponent). The exponent fields are combined first and the
+  // normalisation shifts of x and y subtracted last, so these adders run
+  // alongside the leading-zero counts.
+  logic [10:0]  exy_e, exy_n, exp_part, sh_raw;  // signed
+  logic [5:0]   lz_sum;
   logic [6:0]   sh;
   logic         clamp_hi;  // addend far above the product
-  logic [149:0] z_ext;
+  logic [74:0]  z_win;     // the addend in the window, before the sticky bit
+  logic [23:0]  mz_rev;
+  logic [4:0]   tzz;
   logic         z_sticky;
-  assign exy_n    = ex_n + ey_n;
-  assign sh_raw   = exy_n - {3'd0, ez_e} - 11'd100;
+  assign exy_e    = {3'd0, ex_e} + {3'd0, ey_e};
+  assign lz_sum   = {1'b0, lzx} + {1'b0, lzy};
+  assign exy_n    = exy_e - {5'd0, lz_sum};               // exponent sum of x*y, normalised
+  assign exp_part = exy_e - {3'd0, ez_e} - 11'd100;
+  assign sh_raw   = exp_part - {5'd0, lz_sum};
   assign clamp_hi = sh_raw[10];
   assign sh = clamp_hi               ? 7'd0 :
               (sh_raw > 11'd75)      ? 7'd75 :  // entirely below the window: sticky only
                                        sh_raw[6:0];
-  assign z_ext    = {mz, 126'd0} >> sh;
-  assign z_sticky = |z_ext[74:0];
+  assign z_win    = {mz, 51'd0} >> sh;
+  // Sticky: bit k of mz falls below the window when k + 51 < sh, so some bit
+  // does when its trailing-zero count does -- a compare on sh instead of an
+  // OR over the shifter's output (mz = 0 gives 24, never below).
+  for (genvar k = 0; k < 24; k++) begin : g_mz_rev
+    assign mz_rev[k] = mz[23-k];
+  end
+  baresm_fpu_lzc #(.Width(24)) u_tzc_z (.data_i(mz_rev), .cnt_o(tzz));
+  assign z_sticky = ({2'd0, tzz} + 7'd51) < sh;
 
   // I2F operand.
   logic        int_neg;
@@ -242,7 +254,7 @@ module baresm_fpu #(
   logic [75:0] addend1;
   logic [10:0] ew1;
 
-  assign addend1  = is_i2f ? {44'd0, int_mag} : {1'b0, z_ext[149:76], z_ext[75] | z_sticky};
+  assign addend1  = is_i2f ? {44'd0, int_mag} : {1'b0, z_win[74:1], z_win[0] | z_sticky};
   assign eff_sub1 = ~is_i2f & (sp ^ sz);
   assign sign_z1  = is_i2f ? int_neg : sz;
   assign ew1      = is_i2f                 ? 11'd0 :
