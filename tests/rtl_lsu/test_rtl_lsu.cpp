@@ -32,6 +32,7 @@ constexpr uint32_t kBanks = LSU_NUM_BANKS;
 constexpr uint32_t kShared = LSU_SHARED_BYTES;
 constexpr uint32_t kLine = LSU_LINE_BYTES;
 constexpr uint32_t kIds = 1u << LSU_ID_WIDTH;
+constexpr uint32_t kWarps = LSU_NUM_WARPS;
 constexpr uint32_t kGmemBytes = 64 * 1024;
 
 // Opcodes and fault kinds (isa/opcodes.def, iss::FaultKind).
@@ -598,7 +599,7 @@ TEST(LsuShared, RandomLoadsStoresAllWidths) {
     o.op = (b.rnd() % 2) ? LDS : STS;
     o.mod = o.op == LDS ? ld_mods[b.rnd() % 5] : st_mods[b.rnd() % 3];
     o.mask = (b.rnd() % 4 == 0) ? uint32_t(b.rnd()) : 0xFFFFFFFFu;
-    o.warp = uint8_t(b.rnd() % 16);
+    o.warp = uint8_t(b.rnd() % kWarps);
     o.rd = uint8_t(b.rnd() % 63);
     o.smem_base = uint32_t(b.rnd() % 4) * 4096;
     o.smem_size = 4096;
@@ -710,19 +711,24 @@ TEST(LsuShared, ThroughputOnePassPerCycle) {
     std::vector<WarpOp> ops(n, strided(LDS, 0, 4 * stride));
     b.run_checked(ops);
     const uint64_t span = b.last_completion() - b.first_accept() + 1;
-    const uint32_t k = stride ? stride : 1;
+    const uint32_t k = expected_passes(ops[0]);
+    if (kBanks == 32) {
+      EXPECT_EQ(k, stride ? stride : 1);
+    }
     std::printf("[ measured ] LDS stride %2u words: %d instructions in %llu cycles (%.2f cycles each)\n",
                 stride, n, (unsigned long long)span, double(span) / n);
-    if (stride == 1) base_cycles = span - n;
+    if (stride == 1) base_cycles = span - uint64_t(n) * k;
     EXPECT_EQ(span, uint64_t(n) * k + base_cycles) << "stride " << stride;
   }
   // Latency of one instruction alone: accept to completion.
-  b.run_checked({strided(LDS, 0, 4)});
-  std::printf("[ measured ] LDS latency (1 pass): %llu cycles from accept to completion\n",
-              (unsigned long long)(b.last_completion() - b.first_accept()));
-  b.run_checked({strided(LDS, 0, 4 * 32)});
-  std::printf("[ measured ] LDS latency (32 passes): %llu cycles\n",
-              (unsigned long long)(b.last_completion() - b.first_accept()));
+  for (uint32_t stride : {0u, 1u, 32u}) {
+    const WarpOp o = strided(LDS, 0, 4 * stride);
+    b.run_checked({o});
+    const uint64_t lat = b.last_completion() - b.first_accept();
+    std::printf("[ measured ] LDS latency, stride %2u words (%2u passes): %llu cycles from accept to completion\n",
+                stride, expected_passes(o), (unsigned long long)lat);
+    EXPECT_EQ(lat, expected_passes(o) + 2);
+  }
 }
 
 // ============================================================================
@@ -882,7 +888,7 @@ TEST_P(LsuGlobalRandom, MatchesReference) {
                                                   : uint8_t(b.rnd() % 8);
     if (o.op == ATOMG && (o.mod == A_MIN || o.mod == A_MAX) && b.rnd() % 2) o.mod |= 0x10;
     o.mask = (b.rnd() % 3 == 0) ? uint32_t(b.rnd()) : 0xFFFFFFFFu;
-    o.warp = uint8_t(b.rnd() % 16);
+    o.warp = uint8_t(b.rnd() % kWarps);
     o.rd = uint8_t(b.rnd() % 63);
     const uint32_t w = width_of(o);
     const Window win = b.ref().ctx.win[b.rnd() % 3];
@@ -1089,7 +1095,7 @@ TEST(LsuMisc, MixedStreamInOrder) {
   for (int n = 0; n < 60; n++) {
     WarpOp o = strided(n % 3 == 0 ? LDG : n % 3 == 1 ? LDS : STS, n % 3 == 0 ? 0x1000 : 0,
                        4 * uint32_t(1 + n % 5));
-    o.warp = uint8_t(n % 16);
+    o.warp = uint8_t(n % kWarps);
     o.rd = uint8_t(n % 60);
     ops.push_back(o);
   }
