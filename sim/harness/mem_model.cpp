@@ -9,15 +9,24 @@ uint32_t atomic_apply(uint8_t amo, uint32_t old, uint32_t b, uint32_t c) {
   const bool is_unsigned = (amo & 0x10) != 0;
   const bool b_lt_old = is_unsigned ? (b < old) : (int32_t(b) < int32_t(old));
   switch (amo & 0xF) {
-    case 0: return old + b;                   // ADD
-    case 1: return b_lt_old ? b : old;        // MIN
-    case 2: return b_lt_old ? old : b;        // MAX
-    case 3: return b;                         // EXCH
-    case 4: return old == b ? c : old;        // CAS
-    case 5: return old & b;                   // AND
-    case 6: return old | b;                   // OR
-    case 7: return old ^ b;                   // XOR
-    default: return old;                      // not encodable: no change
+    case 0:
+      return old + b;  // ADD
+    case 1:
+      return b_lt_old ? b : old;  // MIN
+    case 2:
+      return b_lt_old ? old : b;  // MAX
+    case 3:
+      return b;  // EXCH
+    case 4:
+      return old == b ? c : old;  // CAS
+    case 5:
+      return old & b;  // AND
+    case 6:
+      return old | b;  // OR
+    case 7:
+      return old ^ b;  // XOR
+    default:
+      return old;  // not encodable: no change
   }
 }
 

@@ -24,9 +24,9 @@ struct MemRequest {
   uint32_t id = 0;
   uint32_t addr = 0;  // READ/WRITE: line-aligned; ATOMIC: 4-byte aligned word
   MemOp op = MemOp::READ;
-  uint8_t amo = 0;              // ATOMIC: the ATOM mod field [4:0]
-  std::vector<uint8_t> wdata;   // line_bytes; ATOMIC: b in [0,4), c in [4,8)
-  std::vector<uint8_t> wstrb;   // line_bytes, 0/1 per byte (WRITE)
+  uint8_t amo = 0;             // ATOMIC: the ATOM mod field [4:0]
+  std::vector<uint8_t> wdata;  // line_bytes; ATOMIC: b in [0,4), c in [4,8)
+  std::vector<uint8_t> wstrb;  // line_bytes, 0/1 per byte (WRITE)
 };
 
 struct MemResponse {
@@ -36,13 +36,13 @@ struct MemResponse {
 
 struct MemModelConfig {
   uint32_t line_bytes = 128;
-  uint32_t min_latency = 1;       // cycles from acceptance to the response (>= 1)
-  uint32_t max_latency = 1;       // uniformly random in [min, max]
-  uint32_t accept_interval = 1;   // bandwidth: at most one request per N cycles
-  double ready_drop = 0.0;        // probability that req_ready is low in a cycle
-  bool out_of_order = false;      // present any due response, not the oldest
-  double stall_start = 0.0;       // probability per cycle that a stall begins
-  uint32_t stall_min = 1;         // stall length in cycles (no new response)
+  uint32_t min_latency = 1;      // cycles from acceptance to the response (>= 1)
+  uint32_t max_latency = 1;      // uniformly random in [min, max]
+  uint32_t accept_interval = 1;  // bandwidth: at most one request per N cycles
+  double ready_drop = 0.0;       // probability that req_ready is low in a cycle
+  bool out_of_order = false;     // present any due response, not the oldest
+  double stall_start = 0.0;      // probability per cycle that a stall begins
+  uint32_t stall_min = 1;        // stall length in cycles (no new response)
   uint32_t stall_max = 1;
   uint32_t max_outstanding = 64;  // in flight; req_ready is low when full
   uint64_t seed = 1;
@@ -54,12 +54,12 @@ struct MemCounters {
   uint64_t reads = 0;
   uint64_t writes = 0;
   uint64_t atomics = 0;
-  uint64_t bytes_read = 0;       // line bytes returned by READ
-  uint64_t bytes_written = 0;    // strobed bytes of WRITE
+  uint64_t bytes_read = 0;     // line bytes returned by READ
+  uint64_t bytes_written = 0;  // strobed bytes of WRITE
   uint64_t responses = 0;
-  uint64_t stall_cycles = 0;     // cycles inside an injected stall
+  uint64_t stall_cycles = 0;         // cycles inside an injected stall
   uint64_t backpressure_cycles = 0;  // cycles with req_ready low
-  uint64_t bad_requests = 0;     // outside memory or malformed (answered with zeros)
+  uint64_t bad_requests = 0;         // outside memory or malformed (answered with zeros)
   uint64_t max_in_flight = 0;
 };
 

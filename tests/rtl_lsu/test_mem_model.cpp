@@ -145,13 +145,13 @@ TEST(MemModel, AtomicOpsMatchTheIsa) {
   // docs/isa.md: ADD MIN MAX EXCH CAS AND OR XOR, MIN/MAX signed unless .U32.
   const uint32_t a = 0xFFFFFFF0u, b = 5;  // a is -16 signed
   EXPECT_EQ(atomic_apply(0, a, b, 0), a + b);
-  EXPECT_EQ(atomic_apply(1, a, b, 0), a);           // signed min(-16, 5)
-  EXPECT_EQ(atomic_apply(1 | 0x10, a, b, 0), b);    // unsigned
+  EXPECT_EQ(atomic_apply(1, a, b, 0), a);         // signed min(-16, 5)
+  EXPECT_EQ(atomic_apply(1 | 0x10, a, b, 0), b);  // unsigned
   EXPECT_EQ(atomic_apply(2, a, b, 0), b);
   EXPECT_EQ(atomic_apply(2 | 0x10, a, b, 0), a);
   EXPECT_EQ(atomic_apply(3, a, b, 0), b);
-  EXPECT_EQ(atomic_apply(4, a, b, 9), a);           // CAS fails
-  EXPECT_EQ(atomic_apply(4, b, b, 9), 9u);          // CAS succeeds
+  EXPECT_EQ(atomic_apply(4, a, b, 9), a);   // CAS fails
+  EXPECT_EQ(atomic_apply(4, b, b, 9), 9u);  // CAS succeeds
   EXPECT_EQ(atomic_apply(5, a, b, 0), a & b);
   EXPECT_EQ(atomic_apply(6, a, b, 0), a | b);
   EXPECT_EQ(atomic_apply(7, a, b, 0), a ^ b);

@@ -68,9 +68,15 @@ struct Completion {
   std::array<uint32_t, 32> data{};
 };
 
-bool is_load(uint8_t op) { return op == LDG || op == LDS || op == LDC; }
-bool is_atom(uint8_t op) { return op == ATOMG || op == ATOMS; }
-bool is_shared(uint8_t op) { return op == LDS || op == STS || op == ATOMS; }
+bool is_load(uint8_t op) {
+  return op == LDG || op == LDS || op == LDC;
+}
+bool is_atom(uint8_t op) {
+  return op == ATOMG || op == ATOMS;
+}
+bool is_shared(uint8_t op) {
+  return op == LDS || op == STS || op == ATOMS;
+}
 uint32_t width_of(const WarpOp& o) {
   if (is_atom(o.op)) return 4;
   return (o.mod & 4) ? 4 : (o.mod & 2) ? 2 : 1;
@@ -285,8 +291,10 @@ class Bench {
       }
       // Drive this cycle's inputs.
       const bool valid = next < ops.size();
-      if (valid) drive_op(ops[next]);
-      else drive_idle();
+      if (valid)
+        drive_op(ops[next]);
+      else
+        drive_idle();
       top_->req_valid_i = valid;
       drive_ctx();
       top_->mem_req_ready_i = mem_->req_ready();
@@ -608,10 +616,14 @@ TEST(LsuShared, RandomLoadsStoresAllWidths) {
     const uint32_t base = uint32_t(b.rnd() % 1024) * 4;
     for (int i = 0; i < 32; i++) {
       uint32_t a;
-      if (pattern == 0) a = uint32_t(b.rnd() % (4096 / w)) * w;               // scattered
-      else if (pattern == 1) a = (base + uint32_t(i) * w) % 4096;             // consecutive
-      else if (pattern == 2) a = (base + uint32_t(i) * 4 * uint32_t(1 + b.rnd() % 3) * 32) % 4096;  // same bank
-      else a = (base + uint32_t(b.rnd() % 4) * w) % 4096;                     // few words
+      if (pattern == 0)
+        a = uint32_t(b.rnd() % (4096 / w)) * w;  // scattered
+      else if (pattern == 1)
+        a = (base + uint32_t(i) * w) % 4096;  // consecutive
+      else if (pattern == 2)
+        a = (base + uint32_t(i) * 4 * uint32_t(1 + b.rnd() % 3) * 32) % 4096;  // same bank
+      else
+        a = (base + uint32_t(b.rnd() % 4) * w) % 4096;  // few words
       o.addr[i] = a;
       o.data[i] = uint32_t(b.rnd());
     }
@@ -725,8 +737,9 @@ TEST(LsuShared, ThroughputOnePassPerCycle) {
     const WarpOp o = strided(LDS, 0, 4 * stride);
     b.run_checked({o});
     const uint64_t lat = b.last_completion() - b.first_accept();
-    std::printf("[ measured ] LDS latency, stride %2u words (%2u passes): %llu cycles from accept to completion\n",
-                stride, expected_passes(o), (unsigned long long)lat);
+    std::printf(
+        "[ measured ] LDS latency, stride %2u words (%2u passes): %llu cycles from accept to completion\n",
+        stride, expected_passes(o), (unsigned long long)lat);
     EXPECT_EQ(lat, expected_passes(o) + 2);
   }
 }
@@ -806,8 +819,8 @@ TEST(LsuGlobal, TimingFixedLatency) {
       b.run_checked({c.op}, c.name);
       const uint64_t cyc = b.last_completion() - b.first_accept();
       const uint32_t n = expected_requests(c.op, b.ref().ctx);
-      std::printf("[ measured ] latency %3u: %-15s %2u requests, %4llu cycles accept to completion\n",
-                  lat, c.name, n, (unsigned long long)cyc);
+      std::printf("[ measured ] latency %3u: %-15s %2u requests, %4llu cycles accept to completion\n", lat,
+                  c.name, n, (unsigned long long)cyc);
       // Issue takes 2 cycles, completion 3; the requests go out one per
       // cycle, at most kIds in flight, each waiting lat cycles.
       const uint64_t rounds = (n + kIds - 1) / kIds;
@@ -853,7 +866,9 @@ struct MemCase {
   uint64_t seed;
 };
 
-void PrintTo(const MemCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const MemCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class LsuGlobalRandom : public testing::TestWithParam<MemCase> {};
 
@@ -884,8 +899,7 @@ TEST_P(LsuGlobalRandom, MatchesReference) {
     WarpOp o;
     const int kind = int(b.rnd() % 10);
     o.op = kind < 3 ? LDG : kind < 6 ? STG : kind < 8 ? ATOMG : kind < 9 ? LDC : LDS;
-    o.mod = is_load(o.op) ? ld_mods[b.rnd() % 5] : o.op == STG ? st_mods[b.rnd() % 3]
-                                                  : uint8_t(b.rnd() % 8);
+    o.mod = is_load(o.op) ? ld_mods[b.rnd() % 5] : o.op == STG ? st_mods[b.rnd() % 3] : uint8_t(b.rnd() % 8);
     if (o.op == ATOMG && (o.mod == A_MIN || o.mod == A_MAX) && b.rnd() % 2) o.mod |= 0x10;
     o.mask = (b.rnd() % 3 == 0) ? uint32_t(b.rnd()) : 0xFFFFFFFFu;
     o.warp = uint8_t(b.rnd() % kWarps);
@@ -899,10 +913,14 @@ TEST_P(LsuGlobalRandom, MatchesReference) {
     const uint32_t stride = w * uint32_t(1 + b.rnd() % 8);
     for (int i = 0; i < 32; i++) {
       uint32_t off;
-      if (pattern == 0) off = uint32_t(b.rnd() % (span / w)) * w;
-      else if (pattern == 1) off = (start + uint32_t(i) * w) % span;
-      else if (pattern == 2) off = (start + uint32_t(i) * stride) % span;
-      else off = (start + uint32_t(b.rnd() % 3) * w) % span;
+      if (pattern == 0)
+        off = uint32_t(b.rnd() % (span / w)) * w;
+      else if (pattern == 1)
+        off = (start + uint32_t(i) * w) % span;
+      else if (pattern == 2)
+        off = (start + uint32_t(i) * stride) % span;
+      else
+        off = (start + uint32_t(b.rnd() % 3) * w) % span;
       o.addr[i] = origin + off;
       o.data[i] = uint32_t(b.rnd());
       o.swap[i] = uint32_t(b.rnd());
@@ -910,8 +928,10 @@ TEST_P(LsuGlobalRandom, MatchesReference) {
     if (b.rnd() % 12 == 0) {  // a fault in a random lane: out of window or misaligned
       const int lane = int(b.rnd() % 32);
       o.mask |= 1u << lane;
-      if (w > 1 && b.rnd() % 2) o.addr[lane] += 1;
-      else o.addr[lane] = origin + span + uint32_t(b.rnd() % 64) * w;
+      if (w > 1 && b.rnd() % 2)
+        o.addr[lane] += 1;
+      else
+        o.addr[lane] = origin + span + uint32_t(b.rnd() % 64) * w;
     }
     RefMachine probe;  // faults depend on addresses only, not on memory contents
     if (o.op != LDS && !probe.exec(o).fault) want_reqs += expected_requests(o, b.ref().ctx);
@@ -921,13 +941,13 @@ TEST_P(LsuGlobalRandom, MatchesReference) {
   b.run_checked(ops, mc.name);
   EXPECT_EQ(b.gmem_reqs() - r0, want_reqs);
   b.expect_gmem_matches();
-  std::printf("[ measured ] %s: %zu instructions, %llu cycles, %llu requests, %llu stall cycles, "
-              "%llu back-pressure cycles, %llu max in flight\n",
-              mc.name, ops.size(), (unsigned long long)b.cycles(),
-              (unsigned long long)b.mem().counters().requests,
-              (unsigned long long)b.mem().counters().stall_cycles,
-              (unsigned long long)b.mem().counters().backpressure_cycles,
-              (unsigned long long)b.mem().counters().max_in_flight);
+  std::printf(
+      "[ measured ] %s: %zu instructions, %llu cycles, %llu requests, %llu stall cycles, "
+      "%llu back-pressure cycles, %llu max in flight\n",
+      mc.name, ops.size(), (unsigned long long)b.cycles(), (unsigned long long)b.mem().counters().requests,
+      (unsigned long long)b.mem().counters().stall_cycles,
+      (unsigned long long)b.mem().counters().backpressure_cycles,
+      (unsigned long long)b.mem().counters().max_in_flight);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -1093,8 +1113,10 @@ TEST(LsuMisc, MixedStreamInOrder) {
   b.fill_smem(31);
   std::vector<WarpOp> ops;
   for (int n = 0; n < 60; n++) {
-    WarpOp o = strided(n % 3 == 0 ? LDG : n % 3 == 1 ? LDS : STS, n % 3 == 0 ? 0x1000 : 0,
-                       4 * uint32_t(1 + n % 5));
+    WarpOp o = strided(n % 3 == 0   ? LDG
+                       : n % 3 == 1 ? LDS
+                                    : STS,
+                       n % 3 == 0 ? 0x1000 : 0, 4 * uint32_t(1 + n % 5));
     o.warp = uint8_t(n % kWarps);
     o.rd = uint8_t(n % 60);
     ops.push_back(o);
