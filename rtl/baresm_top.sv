@@ -1,0 +1,293 @@
+// baresm_top: the device. One command processor (rtl/cp/baresm_cp.sv), one
+// SM (rtl/sm/baresm_sm.sv), and an arbiter merging the command processor's
+// memory master and the SM's global-memory port onto one external memory
+// port (the SM's protocol, docs/lsu.md "Memory port", with one more id bit).
+//
+//   host --MMIO--> baresm_cp --launch--> baresm_sm
+//                      |                     |
+//                      +--> baresm_cp_memarb <+--> mem_* (device memory)
+//
+// docs/command-processor.md describes the blocks and their timing.
+//
+// Resets: rst_ni (the pin) resets everything, and the memory side must drop
+// whatever it had in flight at the same time (the testbench's memory does);
+// a soft reset (CONTROL.SOFT_RESET) holds the SM in reset while the arbiter
+// drains and drops every response of the aborted launch.
+`default_nettype none
+
+module baresm_top #(
+  // SM shape (baresm_sm parameters).
+  parameter int NumLanes = 32,
+  parameter int NumWarps = 16,
+  parameter int NumRegs = 63,
+  parameter int RegfileRegs = 16384,   // 32-bit registers in the register file, all lanes
+  parameter int SharedBytes = 32768,
+  parameter int NumBanks = 32,
+  parameter int CtaSlots = 8,
+  parameter int StackDepth = 16,
+  parameter int MemLineBytes = 128,
+  parameter int FpuLatency = 3,
+  parameter int IcLines = 16,
+  parameter int LsuIdWidth = 4,
+  // Command processor and device.
+  parameter int NumQueues = 4,
+  parameter int MemBytes = 4194304,
+  parameter int ClockKhz = 100000,
+  // Derived: the memory port's id width (SM ids plus the source bit).
+  parameter int MemIdWidth = LsuIdWidth + 2
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  input  logic                          sched_gto_i,     // SM scheduler: 0 loose round-robin, 1 GTO
+
+  // ---- MMIO (host register access) ----------------------------------------------
+  input  logic                          mmio_req_valid_i,
+  output logic                          mmio_req_ready_o,
+  input  logic [9:0]                    mmio_req_addr_i,
+  input  logic                          mmio_req_write_i,
+  input  logic [31:0]                   mmio_req_wdata_i,
+  output logic                          mmio_rsp_valid_o,
+  output logic [31:0]                   mmio_rsp_rdata_o,
+  output logic                          irq_o,
+
+  // ---- device memory --------------------------------------------------------------
+  output logic                          mem_req_valid_o,
+  input  logic                          mem_req_ready_i,
+  output logic [MemIdWidth-1:0]         mem_req_id_o,
+  output logic [31:0]                   mem_req_addr_o,
+  output logic [1:0]                    mem_req_op_o,
+  output logic [4:0]                    mem_req_amo_o,
+  output logic [MemLineBytes*8-1:0]     mem_req_wdata_o,
+  output logic [MemLineBytes-1:0]       mem_req_wstrb_o,
+  input  logic                          mem_rsp_valid_i,
+  output logic                          mem_rsp_ready_o,
+  input  logic [MemIdWidth-1:0]         mem_rsp_id_i,
+  input  logic [MemLineBytes*8-1:0]     mem_rsp_rdata_i,
+
+  // ---- visible status -------------------------------------------------------------
+  output logic [31:0]                   status_o,        // the STATUS register
+  output logic [3:0]                    cp_state_o,      // command-processor engine state
+  output logic [2:0]                    cp_queue_o,      // queue pair of the launch in flight
+  output logic                          sm_busy_o,
+  output logic [NumWarps*3-1:0]         warp_state_o,    // baresm_sm_pkg::WS_* per warp slot
+  output logic [63:0]                   sm_cycles_o,     // the SM's counters of the last launch
+  output logic [63:0]                   sm_instrs_o,
+  output logic [63:0]                   sm_stalls_o,
+  output logic [31:0]                   sm_smem_passes_o,
+  output logic [31:0]                   sm_gmem_reqs_o,
+  output logic [baresm_sm_pkg::NUM_WS*64-1:0] sm_state_cycles_o,
+  output logic [4*64-1:0]               sm_events_o,     // divergent branches, barrier releases,
+                                                         // thread-instructions, CTAs completed
+  output logic [MemIdWidth:0]           mem_outstanding_o
+);
+
+  localparam int SmIdWidth = LsuIdWidth + 1;
+
+  // ---- command processor ------------------------------------------------------------
+  logic cp_req_valid, cp_req_ready, cp_rsp_valid, cp_idle, sm_idle;
+  logic [31:0] cp_req_addr;
+  logic [1:0] cp_req_op;
+  logic [MemLineBytes*8-1:0] cp_req_wdata;
+  logic [MemLineBytes-1:0] cp_req_wstrb;
+
+  logic sm_hold, launch_valid, launch_ready;
+  logic [baresm_sm_pkg::LAUNCH_W-1:0] launch;
+  logic sm_done, sm_cfg_error;
+  logic [3:0] sm_fault_kind;
+  logic [31:0] sm_fault_cta_x, sm_fault_cta_y, sm_fault_cta_z, sm_fault_pc, sm_fault_addr;
+  logic [31:0] sm_fault_waiting;
+  logic [7:0] sm_fault_warp;
+  logic [4:0] sm_fault_lane;
+  logic [63:0] sm_instrs, sm_stalls;
+  logic [31:0] sm_smem_passes;
+  logic [NumWarps*3-1:0] warp_state;
+  logic [4*64-1:0] sm_events;
+
+  baresm_cp #(
+    .NumQueues(NumQueues),
+    .MemLineBytes(MemLineBytes),
+    .MemBytes(MemBytes),
+    .ClockKhz(ClockKhz),
+    .NumLanes(NumLanes),
+    .NumWarps(NumWarps),
+    .CtaSlots(CtaSlots),
+    .NumBanks(NumBanks),
+    .MaxRegs(NumRegs),
+    .StackDepth(StackDepth),
+    .SharedBytes(SharedBytes),
+    .RegfileRegs(RegfileRegs)
+  ) u_cp (
+    .clk_i,
+    .rst_ni,
+    .mmio_req_valid_i,
+    .mmio_req_ready_o,
+    .mmio_req_addr_i,
+    .mmio_req_write_i,
+    .mmio_req_wdata_i,
+    .mmio_rsp_valid_o,
+    .mmio_rsp_rdata_o,
+    .irq_o,
+    .mem_req_valid_o   (cp_req_valid),
+    .mem_req_ready_i   (cp_req_ready),
+    .mem_req_addr_o    (cp_req_addr),
+    .mem_req_op_o      (cp_req_op),
+    .mem_req_wdata_o   (cp_req_wdata),
+    .mem_req_wstrb_o   (cp_req_wstrb),
+    .mem_rsp_valid_i   (cp_rsp_valid),
+    .mem_rsp_rdata_i   (mem_rsp_rdata_i),
+    .mem_cp_idle_i     (cp_idle),
+    .mem_sm_idle_i     (sm_idle),
+    .sm_hold_o         (sm_hold),
+    .launch_valid_o    (launch_valid),
+    .launch_ready_i    (launch_ready),
+    .launch_o          (launch),
+    .sm_done_i         (sm_done),
+    .sm_cfg_error_i    (sm_cfg_error),
+    .sm_fault_kind_i   (sm_fault_kind),
+    .sm_fault_cta_x_i  (sm_fault_cta_x),
+    .sm_fault_cta_y_i  (sm_fault_cta_y),
+    .sm_fault_cta_z_i  (sm_fault_cta_z),
+    .sm_fault_warp_i   (sm_fault_warp),
+    .sm_fault_lane_i   (sm_fault_lane),
+    .sm_fault_pc_i     (sm_fault_pc),
+    .sm_fault_addr_i   (sm_fault_addr),
+    .sm_fault_waiting_i(sm_fault_waiting),
+    .sm_instrs_i       (sm_instrs),
+    .sm_stalls_i       (sm_stalls),
+    .sm_smem_passes_i  (sm_smem_passes),
+    .sm_ctas_i         (sm_events[3*64 +: 64]),
+    .state_o           (cp_state_o),
+    .queue_o           (cp_queue_o),
+    .status_o          (status_o)
+  );
+
+  // ---- SM -------------------------------------------------------------------------------
+  // Held in reset by the command processor during a soft reset (and while an
+  // aborted launch drains): an asynchronous reset from a flop, released at a
+  // clock edge.
+  logic sm_rst_n;
+  assign sm_rst_n = rst_ni && !sm_hold;
+
+  logic sm_req_valid, sm_req_ready, sm_rsp_valid, sm_rsp_ready;
+  logic [SmIdWidth-1:0] sm_req_id;
+  logic [31:0] sm_req_addr;
+  logic [1:0] sm_req_op;
+  logic [4:0] sm_req_amo;
+  logic [MemLineBytes*8-1:0] sm_req_wdata;
+  logic [MemLineBytes-1:0] sm_req_wstrb;
+  logic [8*32-1:0] sm_config;
+  logic [31:0] sm_ifills;
+
+  baresm_sm #(
+    .NumLanes(NumLanes),
+    .NumWarps(NumWarps),
+    .NumRegs(NumRegs),
+    .RfDepth(RegfileRegs / NumLanes),
+    .SharedBytes(SharedBytes),
+    .NumBanks(NumBanks),
+    .CtaSlots(CtaSlots),
+    .StackDepth(StackDepth),
+    .MemLineBytes(MemLineBytes),
+    .FpuLatency(FpuLatency),
+    .IcLines(IcLines),
+    .LsuIdWidth(LsuIdWidth)
+  ) u_sm (
+    .clk_i,
+    .rst_ni           (sm_rst_n),
+    .launch_valid_i   (launch_valid),
+    .launch_ready_o   (launch_ready),
+    .launch_i         (launch),
+    .sched_gto_i,
+    .busy_o           (sm_busy_o),
+    .done_o           (sm_done),
+    .cfg_error_o      (sm_cfg_error),
+    .fault_kind_o     (sm_fault_kind),
+    .fault_cta_x_o    (sm_fault_cta_x),
+    .fault_cta_y_o    (sm_fault_cta_y),
+    .fault_cta_z_o    (sm_fault_cta_z),
+    .fault_warp_o     (sm_fault_warp),
+    .fault_lane_o     (sm_fault_lane),
+    .fault_pc_o       (sm_fault_pc),
+    .fault_addr_o     (sm_fault_addr),
+    .fault_waiting_o  (sm_fault_waiting),
+    .mem_req_valid_o  (sm_req_valid),
+    .mem_req_ready_i  (sm_req_ready),
+    .mem_req_id_o     (sm_req_id),
+    .mem_req_addr_o   (sm_req_addr),
+    .mem_req_op_o     (sm_req_op),
+    .mem_req_amo_o    (sm_req_amo),
+    .mem_req_wdata_o  (sm_req_wdata),
+    .mem_req_wstrb_o  (sm_req_wstrb),
+    .mem_rsp_valid_i  (sm_rsp_valid),
+    .mem_rsp_ready_o  (sm_rsp_ready),
+    .mem_rsp_id_i     (mem_rsp_id_i[SmIdWidth-1:0]),
+    .mem_rsp_rdata_i  (mem_rsp_rdata_i),
+    .warp_state_o     (warp_state),
+    .cnt_cycles_o     (sm_cycles_o),
+    .cnt_instrs_o     (sm_instrs),
+    .cnt_stalls_o     (sm_stalls),
+    .cnt_smem_passes_o(sm_smem_passes),
+    .cnt_gmem_reqs_o  (sm_gmem_reqs_o),
+    .cnt_ifills_o     (sm_ifills),
+    .cnt_states_o     (sm_state_cycles_o),
+    .cnt_events_o     (sm_events),
+    .config_o         (sm_config)
+  );
+
+  // ---- memory arbiter -----------------------------------------------------------------
+  logic [SmIdWidth+1:0] outstanding;
+  baresm_cp_memarb #(
+    .LineBytes(MemLineBytes),
+    .SmIdWidth(SmIdWidth)
+  ) u_memarb (
+    .clk_i,
+    .rst_ni,
+    .cp_req_valid_i (cp_req_valid),
+    .cp_req_ready_o (cp_req_ready),
+    .cp_req_addr_i  (cp_req_addr),
+    .cp_req_op_i    (cp_req_op),
+    .cp_req_wdata_i (cp_req_wdata),
+    .cp_req_wstrb_i (cp_req_wstrb),
+    .cp_rsp_valid_o (cp_rsp_valid),
+    .sm_hold_i      (sm_hold),
+    .sm_req_valid_i (sm_req_valid),
+    .sm_req_ready_o (sm_req_ready),
+    .sm_req_id_i    (sm_req_id),
+    .sm_req_addr_i  (sm_req_addr),
+    .sm_req_op_i    (sm_req_op),
+    .sm_req_amo_i   (sm_req_amo),
+    .sm_req_wdata_i (sm_req_wdata),
+    .sm_req_wstrb_i (sm_req_wstrb),
+    .sm_rsp_valid_o (sm_rsp_valid),
+    .sm_rsp_ready_i (sm_rsp_ready),
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_id_o,
+    .mem_req_addr_o,
+    .mem_req_op_o,
+    .mem_req_amo_o,
+    .mem_req_wdata_o,
+    .mem_req_wstrb_o,
+    .mem_rsp_valid_i,
+    .mem_rsp_ready_o,
+    .mem_rsp_id_i,
+    .cp_idle_o      (cp_idle),
+    .sm_idle_o      (sm_idle),
+    .outstanding_o  (outstanding)
+  );
+  assign mem_outstanding_o = outstanding;
+
+  assign warp_state_o = warp_state;
+  assign sm_events_o = sm_events;
+  assign sm_instrs_o = sm_instrs;
+  assign sm_stalls_o = sm_stalls;
+  assign sm_smem_passes_o = sm_smem_passes;
+
+  // The SM's ID/CONFIG words duplicate what the command processor reports
+  // from the same parameters; the instruction-fill count is only traced.
+  logic unused;
+  assign unused = ^{sm_config, sm_ifills};
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,948 @@
+// baresm_cp: the command processor. docs/command-processor.md describes it
+// (blocks, state machine, timing); the contract it implements is
+// docs/registers.md (generated: baresm_regs_pkg) and docs/ring-formats.md
+// (generated: baresm_ring_pkg), and cq_model/model_device.cpp is the
+// functional reference it must match.
+//
+//   MMIO slave -> register block (global + NumQueues queue pairs)
+//   engine:  IDLE -> FETCH (descriptor from the submission ring) -> CHECK
+//            -> WIN (window table) -> LAUNCH (SM launch port) -> RUN
+//            -> BUILD -> WBODY (bytes 0..59) -> WPHASE (the phase word, last)
+//            -> IDLE;   RESET (soft reset: SM held in reset, memory drained)
+//   memory master: one request in flight (reads of the rings and window
+//   tables, writes of completion entries only)
+//
+// The SM is held in reset (sm_hold_o) during a soft reset and when the
+// backstop watchdog aborts a launch; the engine leaves that state only when
+// the memory arbiter reports no request of the SM or of the engine left in
+// flight, so nothing stale can come back later.
+`default_nettype none
+
+module baresm_cp #(
+  parameter int NumQueues = 4,          // 1..8 queue pairs
+  parameter int MemLineBytes = 128,     // memory port line (power of two, >= 8)
+  parameter int MemBytes = 4194304,     // device memory [0, MemBytes)
+  parameter int ClockKhz = 100000,
+  parameter int ResetCycles = 8,        // soft reset lasts at least this long
+  parameter int BackstopCycles = 65536, // beyond a launch's watchdog budget: abort the SM
+  // What CONFIG0..3 report (the SM's parameters).
+  parameter int NumLanes = 32,
+  parameter int NumWarps = 16,
+  parameter int CtaSlots = 8,
+  parameter int NumBanks = 32,
+  parameter int MaxRegs = 63,
+  parameter int StackDepth = 16,
+  parameter int SharedBytes = 32768,
+  parameter int RegfileRegs = 16384
+) (
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+
+  // ---- MMIO slave: one request per cycle, response the next cycle -----------
+  input  logic                         mmio_req_valid_i,
+  output logic                         mmio_req_ready_o,
+  input  logic [9:0]                   mmio_req_addr_i,    // byte offset
+  input  logic                         mmio_req_write_i,
+  input  logic [31:0]                  mmio_req_wdata_i,
+  output logic                         mmio_rsp_valid_o,   // reads and writes both answer
+  output logic [31:0]                  mmio_rsp_rdata_o,
+  output logic                         irq_o,
+
+  // ---- memory master (through baresm_cp_memarb) ---------------------------------
+  output logic                         mem_req_valid_o,
+  input  logic                         mem_req_ready_i,
+  output logic [31:0]                  mem_req_addr_o,
+  output logic [1:0]                   mem_req_op_o,       // 0 READ, 1 WRITE
+  output logic [MemLineBytes*8-1:0]    mem_req_wdata_o,
+  output logic [MemLineBytes-1:0]      mem_req_wstrb_o,
+  input  logic                         mem_rsp_valid_i,
+  input  logic [MemLineBytes*8-1:0]    mem_rsp_rdata_i,
+  input  logic                         mem_cp_idle_i,      // no engine request in flight
+  input  logic                         mem_sm_idle_i,      // no SM request in flight
+
+  // ---- SM ---------------------------------------------------------------------
+  output logic                         sm_hold_o,          // hold the SM in reset
+  output logic                         launch_valid_o,
+  input  logic                         launch_ready_i,
+  output logic [baresm_sm_pkg::LAUNCH_W-1:0] launch_o,
+  input  logic                         sm_done_i,
+  input  logic                         sm_cfg_error_i,
+  input  logic [3:0]                   sm_fault_kind_i,
+  input  logic [31:0]                  sm_fault_cta_x_i,
+  input  logic [31:0]                  sm_fault_cta_y_i,
+  input  logic [31:0]                  sm_fault_cta_z_i,
+  input  logic [7:0]                   sm_fault_warp_i,
+  input  logic [4:0]                   sm_fault_lane_i,
+  input  logic [31:0]                  sm_fault_pc_i,
+  input  logic [31:0]                  sm_fault_addr_i,
+  input  logic [31:0]                  sm_fault_waiting_i,
+  input  logic [63:0]                  sm_instrs_i,        // this launch's warp-instructions
+  input  logic [63:0]                  sm_stalls_i,        // this launch's stall cycles
+  input  logic [31:0]                  sm_smem_passes_i,   // since reset
+  input  logic [63:0]                  sm_ctas_i,          // CTAs this launch completed so far
+
+  // ---- status (tracing, board LEDs) -------------------------------------------
+  output logic [3:0]                   state_o,            // engine state (E_*)
+  output logic [2:0]                   queue_o,            // queue of the launch in flight
+  output logic [31:0]                  status_o            // the STATUS register
+);
+
+  // ===========================================================================
+  // Constants
+  // ===========================================================================
+  localparam int NUM_WINDOWS = baresm_sm_pkg::NUM_WINDOWS;
+  localparam int CHUNK = (MemLineBytes < 64) ? MemLineBytes : 64;  // bytes of a 64-byte record per beat
+  localparam int CW = $clog2(CHUNK);
+  localparam int BEATS = 64 / CHUNK;                                // beats per 64-byte record
+  localparam int POS = MemLineBytes / CHUNK;                        // chunk positions in a line
+  localparam int EPOS = MemLineBytes / 8;                           // 8-byte positions in a line
+  localparam int BW = (BEATS > 1) ? $clog2(BEATS) : 1;
+  localparam int QW = (NumQueues > 1) ? $clog2(NumQueues) : 1;  // queue index bits
+  localparam logic [63:0] MEM_END = 64'(MemBytes);
+  localparam logic [31:0] LINE_MASK = ~(32'(MemLineBytes) - 32'd1);
+  localparam logic [31:0] BODY_BYTES = 32'd60;  // bytes 60..63 are the phase word
+
+  localparam logic [9:0] QP_LO = 10'(baresm_regs_pkg::QP_BASE);
+  localparam logic [10:0] QP_HI = 11'(baresm_regs_pkg::QP_BASE +
+                                      baresm_regs_pkg::MAX_QUEUES * baresm_regs_pkg::QP_STRIDE);
+
+  typedef enum logic [3:0] {
+    E_IDLE   = 4'd0,
+    E_FETCH  = 4'd1,
+    E_CHECK  = 4'd2,
+    E_WIN    = 4'd3,
+    E_LAUNCH = 4'd4,
+    E_RUN    = 4'd5,
+    E_BUILD  = 4'd6,
+    E_WBODY  = 4'd7,
+    E_WPHASE = 4'd8,
+    E_ABORT  = 4'd9,
+    E_RESET  = 4'd10
+  } estate_e;
+
+  // ===========================================================================
+  // Registers
+  // ===========================================================================
+  estate_e     state_q;
+  logic        enable_q, fault_q;
+  logic [31:0] watchdog_q, scratch_q;
+  logic [10:0] irq_status_q, irq_mask_q;
+  logic [31:0] fault_info_q, fault_pc_q, fault_addr_q, fault_cta_q;
+  logic [63:0] fault_token_q;
+  logic [63:0] cycles_q, winstr_base_q;
+  logic [31:0] cycles_hi_q, winstr_hi_q;
+  logic [31:0] launches_q, failed_q, progress_q;
+
+  logic [31:0] sq_base_q [NumQueues];
+  logic [31:0] sq_size_q [NumQueues];
+  logic [31:0] sq_head_q [NumQueues];
+  logic [31:0] sq_tail_q [NumQueues];
+  logic [31:0] cq_base_q [NumQueues];
+  logic [31:0] cq_size_q [NumQueues];
+  logic [31:0] cq_head_q [NumQueues];
+  logic [31:0] cq_tail_q [NumQueues];
+  logic [NumQueues-1:0] dberr_q;
+
+  // ===========================================================================
+  // Queue status
+  // ===========================================================================
+  function automatic logic ring_ok(input logic [31:0] base, input logic [31:0] size);
+    logic [63:0] last;
+    last = 64'(base) + (64'(size) << 6);
+    ring_ok = size != 32'd0 && (size & (size - 32'd1)) == 32'd0 && size <= 32'd65536 &&
+              base[5:0] == 6'd0 && last <= MEM_END;
+  endfunction
+
+  logic [NumQueues-1:0] q_off, q_valid, q_full, q_work;
+  always_comb begin
+    for (int q = 0; q < NumQueues; q++) begin
+      q_off[q] = sq_size_q[q] == 32'd0;
+      q_valid[q] = ring_ok(sq_base_q[q], sq_size_q[q]) && ring_ok(cq_base_q[q], cq_size_q[q]);
+      q_full[q] = (cq_tail_q[q] - cq_head_q[q]) >= cq_size_q[q];
+      q_work[q] = q_valid[q] && sq_head_q[q] != sq_tail_q[q];
+    end
+  end
+
+  logic busy, resetting, idle;
+  assign resetting = state_q == E_RESET;
+  assign busy = state_q != E_IDLE && state_q != E_RESET;
+  assign idle = !resetting && !busy && (q_work == '0 || !enable_q || fault_q);
+
+  logic [31:0] status;
+  always_comb begin
+    status = '0;
+    status[baresm_regs_pkg::STATUS_IDLE_LSB] = idle;
+    status[baresm_regs_pkg::STATUS_BUSY_LSB] = busy;
+    status[baresm_regs_pkg::STATUS_FAULT_LSB] = fault_q;
+    status[baresm_regs_pkg::STATUS_RESETTING_LSB] = resetting;
+    status[baresm_regs_pkg::STATUS_ENABLED_LSB] = enable_q;
+  end
+
+  // Round-robin pick: the first queue from rr_q on with work and a free
+  // completion slot (the slot is reserved by fetching: one launch in flight).
+  logic [QW-1:0] rr_q, cur_q;
+  logic          pick_valid;
+  logic [QW-1:0] pick;
+  logic [7:0]    pick_qi;
+  always_comb begin
+    pick_valid = 1'b0;
+    pick = '0;
+    pick_qi = '0;
+    for (int i = NumQueues - 1; i >= 0; i--) begin
+      pick_qi = 8'(rr_q) + 8'(i);
+      if (pick_qi >= 8'(NumQueues)) pick_qi = pick_qi - 8'(NumQueues);
+      if (q_work[QW'(pick_qi)] && !q_full[QW'(pick_qi)]) begin
+        pick_valid = 1'b1;
+        pick = QW'(pick_qi);
+      end
+    end
+  end
+
+
+  // ===========================================================================
+  // MMIO decode
+  // ===========================================================================
+  logic [9:0]  a;
+  logic        acc, wr, rd;
+  logic        in_qp, qp_ok;
+  logic [3:0]  aq;        // queue index of a queue-pair register
+  logic [5:0]  areg;      // offset inside the queue-pair block
+  assign a = mmio_req_addr_i;
+  assign acc = mmio_req_valid_i && a[1:0] == 2'b00;
+  assign wr = acc && mmio_req_write_i;
+  assign rd = acc && !mmio_req_write_i;
+  assign in_qp = a >= QP_LO && 11'(a) < QP_HI;
+  assign aq = 4'((a - QP_LO) >> 6);
+  assign areg = a[5:0];
+  assign qp_ok = in_qp && 32'(aq) < 32'(NumQueues);
+
+  logic [QW-1:0] aqi;
+  assign aqi = QW'(aq);
+
+  logic [63:0] winstr;      // WARP_INSTRS: finished launches + the running one
+  logic        sm_active_q;
+  assign winstr = winstr_base_q + (sm_active_q ? sm_instrs_i : 64'd0);
+
+  logic [31:0] rdata;
+  always_comb begin
+    rdata = '0;
+    if (qp_ok) begin
+      unique case (areg)
+        6'(baresm_regs_pkg::QP_SQ_BASE_OFFSET): rdata = sq_base_q[aqi];
+        6'(baresm_regs_pkg::QP_SQ_SIZE_OFFSET): rdata = sq_size_q[aqi];
+        6'(baresm_regs_pkg::QP_SQ_HEAD_OFFSET): rdata = sq_head_q[aqi];
+        6'(baresm_regs_pkg::QP_SQ_TAIL_OFFSET): rdata = sq_tail_q[aqi];
+        6'(baresm_regs_pkg::QP_CQ_BASE_OFFSET): rdata = cq_base_q[aqi];
+        6'(baresm_regs_pkg::QP_CQ_SIZE_OFFSET): rdata = cq_size_q[aqi];
+        6'(baresm_regs_pkg::QP_CQ_HEAD_OFFSET): rdata = cq_head_q[aqi];
+        6'(baresm_regs_pkg::QP_CQ_TAIL_OFFSET): rdata = cq_tail_q[aqi];
+        6'(baresm_regs_pkg::QP_QSTATUS_OFFSET): begin
+          rdata[baresm_regs_pkg::QP_QSTATUS_CONFIG_ERROR_LSB] = !q_off[aqi] && !q_valid[aqi];
+          rdata[baresm_regs_pkg::QP_QSTATUS_DOORBELL_ERROR_LSB] = dberr_q[aqi];
+          rdata[baresm_regs_pkg::QP_QSTATUS_CQ_FULL_LSB] = q_valid[aqi] && q_full[aqi];
+          rdata[baresm_regs_pkg::QP_QSTATUS_ACTIVE_LSB] = busy && cur_q == aqi;
+        end
+        default: rdata = '0;
+      endcase
+    end else if (!in_qp) begin
+      unique case (a)
+        baresm_regs_pkg::ID_OFFSET: rdata = baresm_regs_pkg::ID_RESET;
+        baresm_regs_pkg::VERSION_OFFSET: rdata = baresm_regs_pkg::VERSION_RESET;
+        baresm_regs_pkg::CONFIG0_OFFSET:
+          rdata = {8'(NumBanks), 8'(CtaSlots), 8'(NumWarps), 8'(NumLanes)};
+        baresm_regs_pkg::CONFIG1_OFFSET:
+          rdata = {8'(NUM_WINDOWS), 8'(NumQueues), 8'(StackDepth), 8'(MaxRegs)};
+        baresm_regs_pkg::CONFIG2_OFFSET: rdata = 32'(SharedBytes);
+        baresm_regs_pkg::CONFIG3_OFFSET: rdata = 32'(RegfileRegs);
+        baresm_regs_pkg::CONFIG4_OFFSET: rdata = 32'(MemBytes);
+        baresm_regs_pkg::CONFIG5_OFFSET: rdata = 32'(ClockKhz);
+        baresm_regs_pkg::CONTROL_OFFSET: rdata = {31'd0, enable_q};
+        baresm_regs_pkg::STATUS_OFFSET: rdata = status;
+        baresm_regs_pkg::WATCHDOG_OFFSET: rdata = watchdog_q;
+        baresm_regs_pkg::SCRATCH_OFFSET: rdata = scratch_q;
+        baresm_regs_pkg::IRQ_STATUS_OFFSET: rdata = {21'd0, irq_status_q};
+        baresm_regs_pkg::IRQ_MASK_OFFSET: rdata = {21'd0, irq_mask_q};
+        baresm_regs_pkg::FAULT_INFO_OFFSET: rdata = fault_info_q;
+        baresm_regs_pkg::FAULT_PC_OFFSET: rdata = fault_pc_q;
+        baresm_regs_pkg::FAULT_ADDR_OFFSET: rdata = fault_addr_q;
+        baresm_regs_pkg::FAULT_CTA_OFFSET: rdata = fault_cta_q;
+        baresm_regs_pkg::FAULT_TOKEN_LO_OFFSET: rdata = fault_token_q[31:0];
+        baresm_regs_pkg::FAULT_TOKEN_HI_OFFSET: rdata = fault_token_q[63:32];
+        baresm_regs_pkg::CYCLES_LO_OFFSET: rdata = cycles_q[31:0];
+        baresm_regs_pkg::CYCLES_HI_OFFSET: rdata = cycles_hi_q;
+        baresm_regs_pkg::LAUNCHES_OFFSET: rdata = launches_q;
+        baresm_regs_pkg::FAILED_OFFSET: rdata = failed_q;
+        baresm_regs_pkg::WARP_INSTRS_LO_OFFSET: rdata = winstr[31:0];
+        baresm_regs_pkg::WARP_INSTRS_HI_OFFSET: rdata = winstr_hi_q;
+        baresm_regs_pkg::PROGRESS_OFFSET: rdata = progress_q;
+        default: rdata = '0;
+      endcase
+    end
+  end
+
+  // Register writes (ignored while a soft reset runs, except a new one).
+  logic soft_reset;
+  assign soft_reset = wr && a == baresm_regs_pkg::CONTROL_OFFSET &&
+                      mmio_req_wdata_i[baresm_regs_pkg::CONTROL_SOFT_RESET_LSB];
+  logic wr_ok, wq;
+  assign wr_ok = wr && !soft_reset && !resetting;
+  assign wq = wr_ok && qp_ok;
+
+  logic db_bad, head_bad;   // a doorbell / CQ_HEAD write that is ignored
+  always_comb begin
+    db_bad = q_off[aqi] || !q_valid[aqi] ||
+             (mmio_req_wdata_i - sq_head_q[aqi]) > sq_size_q[aqi] ||
+             (mmio_req_wdata_i - sq_tail_q[aqi]) > sq_size_q[aqi];
+    head_bad = (mmio_req_wdata_i - cq_head_q[aqi]) > (cq_tail_q[aqi] - cq_head_q[aqi]);
+  end
+  logic wr_db, wr_head;
+  assign wr_db = wq && areg == 6'(baresm_regs_pkg::QP_DOORBELL_OFFSET);
+  assign wr_head = wq && areg == 6'(baresm_regs_pkg::QP_CQ_HEAD_OFFSET);
+  logic queue_err;
+  assign queue_err = (wr_db && db_bad) || (wr_head && head_bad);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mmio_rsp_valid_o <= 1'b0;
+      mmio_rsp_rdata_o <= '0;
+    end else begin
+      mmio_rsp_valid_o <= mmio_req_valid_i;
+      mmio_rsp_rdata_o <= rd ? rdata : 32'd0;
+    end
+  end
+  assign mmio_req_ready_o = 1'b1;
+
+  // ===========================================================================
+  // Engine datapath
+  // ===========================================================================
+  logic [511:0]  desc_q;
+  logic [BW-1:0] beat_q;
+  logic [31:0]   rec_addr_q;    // the descriptor's address, then the completion slot's
+  logic [31:0]   cpl_slot_q;    // completion slot reserved at fetch
+  logic          phase_q;
+  logic [31:0]   seq_q;
+  logic [7:0]    win_idx_q;
+  logic [NUM_WINDOWS*32-1:0] win_base_q, win_size_q;
+  logic [MemLineBytes*8-1:0] line_q;
+  logic [31:0]   line_addr_q;
+  logic          line_valid_q;
+  logic [39:0]   run_cyc_q;
+  logic [31:0]   budget_q;
+  logic [31:0]   smem_base_q;
+  logic [31:0]   ctas_q;        // CTAs of the launch completed, as seen so far
+  logic          hold_q;
+
+  // Completion entry fields.
+  logic [63:0] c_start_q, c_end_q;
+  logic [7:0]  c_status_q, c_error_q, c_warp_q, c_lane_q;
+  logic [31:0] c_pc_q, c_addr_q, c_cta_q, c_instrs_q, c_stalls_q, c_smem_q, c_ctas_q;
+
+  // Memory transaction: request presented (mreq_valid_q), then awaited (mwait_q).
+  logic                      mreq_valid_q, mwait_q;
+  logic [31:0]               mreq_addr_q;
+  logic [1:0]                mreq_op_q;
+  logic [MemLineBytes*8-1:0] mreq_wdata_q;
+  logic [MemLineBytes-1:0]   mreq_wstrb_q;
+  logic                      mbusy, mdone;
+  assign mbusy = mreq_valid_q || mwait_q;
+  assign mdone = mwait_q && mem_rsp_valid_i;
+  assign mem_req_valid_o = mreq_valid_q;
+  assign mem_req_addr_o = mreq_addr_q;
+  assign mem_req_op_o = mreq_op_q;
+  assign mem_req_wdata_o = mreq_wdata_q;
+  assign mem_req_wstrb_o = mreq_wstrb_q;
+
+  // Descriptor fields.
+  logic [31:0] d_grid_x, d_grid_y, d_window_table, d_watchdog;
+  logic [15:0] d_block_x, d_block_y, d_block_z;
+  logic [7:0]  d_window_count;
+  assign d_grid_x = desc_q[baresm_ring_pkg::DESC_GRID_X_LSB +: 32];
+  assign d_grid_y = 32'(desc_q[baresm_ring_pkg::DESC_GRID_Y_LSB +: 16]);
+  assign d_block_x = desc_q[baresm_ring_pkg::DESC_BLOCK_X_LSB +: 16];
+  assign d_block_y = desc_q[baresm_ring_pkg::DESC_BLOCK_Y_LSB +: 16];
+  assign d_block_z = desc_q[baresm_ring_pkg::DESC_BLOCK_Z_LSB +: 16];
+  assign d_window_table = desc_q[baresm_ring_pkg::DESC_WINDOW_TABLE_LSB +: 32];
+  assign d_window_count = desc_q[baresm_ring_pkg::DESC_WINDOW_COUNT_LSB +: 8];
+  assign d_watchdog = desc_q[baresm_ring_pkg::DESC_WATCHDOG_LSB +: 32];
+
+  logic       chk_marker;
+  logic [3:0] chk;
+  baresm_cp_check #(
+    .NumWarps(NumWarps),
+    .MaxRegs(MaxRegs),
+    .SharedBytes(SharedBytes),
+    .RegfileRegs(RegfileRegs),
+    .MaxWindows(NUM_WINDOWS),
+    .MemBytes(MemBytes)
+  ) u_check (
+    .desc_i  (desc_q),
+    .marker_o(chk_marker),
+    .check_o (chk)
+  );
+
+  // Where the engine fetches from.
+  logic [31:0] pick_desc_addr, pick_cpl_slot;
+  logic        pick_phase;
+  assign pick_desc_addr = sq_base_q[pick] + ((sq_head_q[pick] & (sq_size_q[pick] - 32'd1)) << 6);
+  assign pick_cpl_slot = cq_base_q[pick] + ((cq_tail_q[pick] & (cq_size_q[pick] - 32'd1)) << 6);
+  assign pick_phase = (cq_tail_q[pick] & cq_size_q[pick]) == 32'd0;
+
+  // A chunk of a line read at chunk position pos.
+  logic [31:0]        beat_addr;
+  logic [31:0]        beat_pos;
+  logic [CHUNK*8-1:0] rsp_chunk;
+  assign beat_addr = rec_addr_q + 32'(beat_q) * 32'(CHUNK);
+  assign beat_pos = (beat_addr & ~LINE_MASK) >> CW;
+  always_comb begin
+    rsp_chunk = '0;
+    for (int p = 0; p < POS; p++) begin
+      if (beat_pos == 32'(p)) rsp_chunk = mem_rsp_rdata_i[p*CHUNK*8 +: CHUNK*8];
+    end
+  end
+
+  // The window entry win_idx_q, from the held line.
+  logic [31:0] went_addr, went_pos;
+  logic        went_hit;
+  logic [63:0] went;
+  logic [31:0] went_base, went_size;
+  assign went_addr = d_window_table + 32'(win_idx_q) * 32'd8;
+  assign went_pos = (went_addr & ~LINE_MASK) >> 3;
+  assign went_hit = line_valid_q && line_addr_q == (went_addr & LINE_MASK);
+  always_comb begin
+    went = '0;
+    for (int p = 0; p < EPOS; p++) begin
+      if (went_pos == 32'(p)) went = line_q[p*64 +: 64];
+    end
+  end
+  assign went_base = went[baresm_ring_pkg::WIN_BASE_LSB +: 32];
+  assign went_size = went[baresm_ring_pkg::WIN_SIZE_LSB +: 32];
+
+  // The completion entry as a byte image.
+  logic [511:0] cpl;
+  always_comb begin
+    cpl = '0;
+    cpl[baresm_ring_pkg::CPL_TOKEN_LSB +: 64] = desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
+    cpl[baresm_ring_pkg::CPL_START_CYCLE_LSB +: 64] = c_start_q;
+    cpl[baresm_ring_pkg::CPL_END_CYCLE_LSB +: 64] = c_end_q;
+    cpl[baresm_ring_pkg::CPL_SEQ_LSB +: 32] = seq_q;
+    cpl[baresm_ring_pkg::CPL_STATUS_LSB +: 8] = c_status_q;
+    cpl[baresm_ring_pkg::CPL_ERROR_LSB +: 8] = c_error_q;
+    cpl[baresm_ring_pkg::CPL_FAULT_WARP_LSB +: 8] = c_warp_q;
+    cpl[baresm_ring_pkg::CPL_FAULT_LANE_LSB +: 8] = c_lane_q;
+    cpl[baresm_ring_pkg::CPL_FAULT_PC_LSB +: 32] = c_pc_q;
+    cpl[baresm_ring_pkg::CPL_FAULT_ADDR_LSB +: 32] = c_addr_q;
+    cpl[baresm_ring_pkg::CPL_FAULT_CTA_LSB +: 32] = c_cta_q;
+    cpl[baresm_ring_pkg::CPL_WARP_INSTRS_LSB +: 32] = c_instrs_q;
+    cpl[baresm_ring_pkg::CPL_STALL_CYCLES_LSB +: 32] = c_stalls_q;
+    cpl[baresm_ring_pkg::CPL_SHARED_PASSES_LSB +: 32] = c_smem_q;
+    cpl[baresm_ring_pkg::CPL_CTAS_DONE_LSB +: 32] = c_ctas_q;
+    cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] = phase_q;
+    cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_QUEUE_LSB +: 8] = 8'(cur_q);
+  end
+
+  // The write of chunk beat_q: the body (bytes < 60) or the phase word (>= 60).
+  logic [MemLineBytes*8-1:0] wr_data;
+  logic [MemLineBytes-1:0]   wr_body_strb, wr_phase_strb;
+  logic [CHUNK*8-1:0]        cd;
+  logic [CHUNK-1:0]          cb, cph;
+  always_comb begin
+    cd = '0;
+    for (int b = 0; b < BEATS; b++) begin
+      if (32'(beat_q) == 32'(b)) cd = cpl[b*CHUNK*8 +: CHUNK*8];
+    end
+    for (int i = 0; i < CHUNK; i++) begin
+      cb[i] = (32'(beat_q) * 32'(CHUNK) + 32'(i)) < BODY_BYTES;
+      cph[i] = !cb[i];
+    end
+    wr_data = '0;
+    wr_body_strb = '0;
+    wr_phase_strb = '0;
+    for (int p = 0; p < POS; p++) begin
+      if (beat_pos == 32'(p)) begin
+        wr_data[p*CHUNK*8 +: CHUNK*8] = cd;
+        wr_body_strb[p*CHUNK +: CHUNK] = cb;
+        wr_phase_strb[p*CHUNK +: CHUNK] = cph;
+      end
+    end
+  end
+
+  // CTAs retired this cycle: the growth of the SM's count of completed CTAs.
+  logic [31:0] retired;
+  assign retired = sm_ctas_i[31:0] - ctas_q;
+
+  logic counting;
+  assign counting = state_q == E_RUN;
+
+  // The SM's fault, as a completion.
+  logic [7:0]  f_error;
+  logic [31:0] f_cta;
+  always_comb begin
+    if (sm_cfg_error_i || sm_fault_kind_i > baresm_sm_pkg::FAULT_WATCHDOG)
+      f_error = baresm_ring_pkg::ERR_INTERNAL;
+    else if (sm_fault_kind_i == baresm_sm_pkg::FAULT_NONE)
+      f_error = baresm_ring_pkg::ERR_OK;
+    else
+      f_error = 8'(sm_fault_kind_i) + 8'd1;  // FaultKind k is ERR k+1
+    f_cta = sm_fault_cta_x_i + sm_fault_cta_y_i * d_grid_x +
+            sm_fault_cta_z_i * d_grid_x * d_grid_y;
+  end
+
+  function automatic logic [31:0] sat32(input logic [63:0] v);
+    sat32 = (v[63:32] != 32'd0) ? 32'hFFFF_FFFF : v[31:0];
+  endfunction
+
+  // A soft reset ends when its minimum time has passed and memory is drained.
+  logic [7:0] rcnt_q;
+  logic       hold_next;
+  assign hold_next = rcnt_q != 8'd0 || !mem_cp_idle_i || !mem_sm_idle_i;
+
+  // Interrupt causes set this cycle.
+  logic [10:0] irq_set, irq_clr;
+  logic        finish;   // the phase word was written: the entry is complete
+  assign finish = state_q == E_WPHASE && mdone;
+  logic cpl_failed, cpl_sticky;
+  assign cpl_failed = c_status_q == baresm_ring_pkg::CPL_STATUS_FAILED;
+  assign cpl_sticky = cpl_failed && c_error_q != baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+  always_comb begin
+    irq_set = '0;
+    irq_clr = '0;
+    if (wr_ok && a == baresm_regs_pkg::IRQ_STATUS_OFFSET)
+      irq_clr = mmio_req_wdata_i[10:0] & 11'(baresm_regs_pkg::IRQ_STATUS_W1C_MASK);
+    if (queue_err) irq_set[baresm_regs_pkg::IRQ_STATUS_QUEUE_ERROR_LSB] = 1'b1;
+    if (finish) begin
+      irq_set[baresm_regs_pkg::IRQ_STATUS_CQ_LSB + 32'(cur_q)] = 1'b1;
+      if (cpl_sticky) irq_set[baresm_regs_pkg::IRQ_STATUS_FAULT_LSB] = 1'b1;
+    end
+    if (resetting && !hold_next) irq_set[baresm_regs_pkg::IRQ_STATUS_RESET_DONE_LSB] = 1'b1;
+  end
+
+  // ===========================================================================
+  // The one sequential block: registers, engine, counters
+  // ===========================================================================
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= E_IDLE;
+      enable_q <= 1'b0;
+      fault_q <= 1'b0;
+      watchdog_q <= '0;
+      scratch_q <= '0;
+      irq_status_q <= '0;
+      irq_mask_q <= '0;
+      fault_info_q <= '0;
+      fault_pc_q <= '0;
+      fault_addr_q <= '0;
+      fault_cta_q <= '0;
+      fault_token_q <= '0;
+      cycles_q <= '0;
+      cycles_hi_q <= '0;
+      winstr_base_q <= '0;
+      winstr_hi_q <= '0;
+      launches_q <= '0;
+      failed_q <= '0;
+      progress_q <= '0;
+      for (int q = 0; q < NumQueues; q++) begin
+        sq_base_q[q] <= '0;
+        sq_size_q[q] <= '0;
+        sq_head_q[q] <= '0;
+        sq_tail_q[q] <= '0;
+        cq_base_q[q] <= '0;
+        cq_size_q[q] <= '0;
+        cq_head_q[q] <= '0;
+        cq_tail_q[q] <= '0;
+      end
+      dberr_q <= '0;
+      rr_q <= '0;
+      cur_q <= '0;
+      desc_q <= '0;
+      beat_q <= '0;
+      rec_addr_q <= '0;
+      cpl_slot_q <= '0;
+      phase_q <= 1'b0;
+      seq_q <= '0;
+      win_idx_q <= '0;
+      win_base_q <= '0;
+      win_size_q <= '0;
+      line_q <= '0;
+      line_addr_q <= '0;
+      line_valid_q <= 1'b0;
+      run_cyc_q <= '0;
+      budget_q <= '0;
+      smem_base_q <= '0;
+      ctas_q <= '0;
+      hold_q <= 1'b0;
+      sm_active_q <= 1'b0;
+      rcnt_q <= '0;
+      c_start_q <= '0;
+      c_end_q <= '0;
+      c_status_q <= '0;
+      c_error_q <= '0;
+      c_warp_q <= '0;
+      c_lane_q <= '0;
+      c_pc_q <= '0;
+      c_addr_q <= '0;
+      c_cta_q <= '0;
+      c_instrs_q <= '0;
+      c_stalls_q <= '0;
+      c_smem_q <= '0;
+      c_ctas_q <= '0;
+      mreq_valid_q <= 1'b0;
+      mwait_q <= 1'b0;
+      mreq_addr_q <= '0;
+      mreq_op_q <= '0;
+      mreq_wdata_q <= '0;
+      mreq_wstrb_q <= '0;
+    end else if (soft_reset) begin
+      // Every register to its reset value; the SM held in reset until the
+      // memory has answered everything of the aborted launch.
+      state_q <= E_RESET;
+      rcnt_q <= 8'(ResetCycles);
+      hold_q <= 1'b1;
+      enable_q <= 1'b0;
+      fault_q <= 1'b0;
+      watchdog_q <= '0;
+      scratch_q <= '0;
+      irq_status_q <= '0;
+      irq_mask_q <= '0;
+      fault_info_q <= '0;
+      fault_pc_q <= '0;
+      fault_addr_q <= '0;
+      fault_cta_q <= '0;
+      fault_token_q <= '0;
+      cycles_q <= '0;
+      cycles_hi_q <= '0;
+      winstr_base_q <= '0;
+      winstr_hi_q <= '0;
+      launches_q <= '0;
+      failed_q <= '0;
+      progress_q <= '0;
+      for (int q = 0; q < NumQueues; q++) begin
+        sq_base_q[q] <= '0;
+        sq_size_q[q] <= '0;
+        sq_head_q[q] <= '0;
+        sq_tail_q[q] <= '0;
+        cq_base_q[q] <= '0;
+        cq_size_q[q] <= '0;
+        cq_head_q[q] <= '0;
+        cq_tail_q[q] <= '0;
+      end
+      dberr_q <= '0;
+      rr_q <= '0;
+      cur_q <= '0;
+      line_valid_q <= 1'b0;
+      sm_active_q <= 1'b0;
+      mreq_valid_q <= 1'b0;
+      mwait_q <= 1'b0;
+    end else begin
+      // ---- counters and interrupt causes ----
+      cycles_q <= cycles_q + 64'd1;
+      irq_status_q <= (irq_status_q & ~irq_clr) | irq_set;
+
+      // ---- register reads with side effects ----
+      if (rd && a == baresm_regs_pkg::CYCLES_LO_OFFSET) cycles_hi_q <= cycles_q[63:32];
+      if (rd && a == baresm_regs_pkg::WARP_INSTRS_LO_OFFSET) winstr_hi_q <= winstr[63:32];
+
+      // ---- register writes ----
+      if (wr_ok && !in_qp) begin
+        unique case (a)
+          baresm_regs_pkg::CONTROL_OFFSET:
+            enable_q <= mmio_req_wdata_i[baresm_regs_pkg::CONTROL_ENABLE_LSB];
+          baresm_regs_pkg::WATCHDOG_OFFSET: watchdog_q <= mmio_req_wdata_i;
+          baresm_regs_pkg::SCRATCH_OFFSET: scratch_q <= mmio_req_wdata_i;
+          baresm_regs_pkg::IRQ_MASK_OFFSET:
+            irq_mask_q <= mmio_req_wdata_i[10:0] & 11'(baresm_regs_pkg::IRQ_MASK_RW_MASK);
+          default: ;
+        endcase
+      end
+      if (wq) begin
+        unique case (areg)
+          6'(baresm_regs_pkg::QP_SQ_BASE_OFFSET): sq_base_q[aqi] <= mmio_req_wdata_i;
+          6'(baresm_regs_pkg::QP_SQ_SIZE_OFFSET): sq_size_q[aqi] <= mmio_req_wdata_i;
+          6'(baresm_regs_pkg::QP_CQ_BASE_OFFSET): cq_base_q[aqi] <= mmio_req_wdata_i;
+          6'(baresm_regs_pkg::QP_CQ_SIZE_OFFSET): cq_size_q[aqi] <= mmio_req_wdata_i;
+          6'(baresm_regs_pkg::QP_CQ_HEAD_OFFSET): begin
+            if (!head_bad) cq_head_q[aqi] <= mmio_req_wdata_i;
+          end
+          6'(baresm_regs_pkg::QP_DOORBELL_OFFSET): begin
+            if (!db_bad) sq_tail_q[aqi] <= mmio_req_wdata_i;
+          end
+          default: ;
+        endcase
+        if (queue_err) dberr_q[aqi] <= 1'b1;
+      end
+
+      // ---- memory transaction ----
+      if (mreq_valid_q && mem_req_ready_i) begin
+        mreq_valid_q <= 1'b0;
+        mwait_q <= 1'b1;
+      end
+      if (mdone) mwait_q <= 1'b0;
+
+      // ---- CTA accounting ----
+      if (counting) begin
+        ctas_q <= ctas_q + retired;
+        progress_q <= progress_q + retired;
+        run_cyc_q <= run_cyc_q + 40'd1;
+      end
+
+      // ---- engine ----
+      unique case (state_q)
+        E_RESET: begin
+          if (rcnt_q != 8'd0) rcnt_q <= rcnt_q - 8'd1;
+          if (!hold_next) begin
+            hold_q <= 1'b0;
+            state_q <= E_IDLE;
+          end
+        end
+
+        E_IDLE: begin
+          if (enable_q && !fault_q && pick_valid) begin
+            cur_q <= pick;
+            rr_q <= (32'(pick) + 1 >= NumQueues) ? '0 : pick + QW'(1);
+            rec_addr_q <= pick_desc_addr;
+            cpl_slot_q <= pick_cpl_slot;
+            phase_q <= pick_phase;
+            seq_q <= sq_head_q[pick];
+            beat_q <= '0;
+            line_valid_q <= 1'b0;
+            state_q <= E_FETCH;
+          end
+        end
+
+        E_FETCH: begin
+          if (!mbusy) begin
+            mreq_valid_q <= 1'b1;
+            mreq_addr_q <= beat_addr & LINE_MASK;
+            mreq_op_q <= 2'd0;
+            mreq_wstrb_q <= '0;
+          end
+          if (mdone) begin
+            for (int b = 0; b < BEATS; b++) begin
+              if (32'(beat_q) == 32'(b)) desc_q[b*CHUNK*8 +: CHUNK*8] <= rsp_chunk;
+            end
+            if (32'(beat_q) == 32'(BEATS - 1)) begin
+              // Fetched: the slot may be reused; a marker completes at this time.
+              sq_head_q[cur_q] <= sq_head_q[cur_q] + 32'd1;
+              progress_q <= progress_q + 32'd1;
+              c_start_q <= cycles_q;
+              c_end_q <= cycles_q;
+              state_q <= E_CHECK;
+            end else begin
+              beat_q <= beat_q + BW'(1);
+            end
+          end
+        end
+
+        E_CHECK: begin
+          c_warp_q <= '0;
+          c_lane_q <= '0;
+          c_pc_q <= '0;
+          c_cta_q <= '0;
+          c_instrs_q <= '0;
+          c_stalls_q <= '0;
+          c_smem_q <= '0;
+          c_ctas_q <= '0;
+          win_idx_q <= '0;
+          win_base_q <= '0;
+          win_size_q <= '0;
+          budget_q <= (d_watchdog != 32'd0) ? d_watchdog : watchdog_q;
+          beat_q <= '0;
+          if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
+            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+            c_error_q <= baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+            c_addr_q <= 32'(chk);
+            rec_addr_q <= cpl_slot_q;
+            state_q <= E_WBODY;
+          end else if (chk_marker) begin
+            c_status_q <= baresm_ring_pkg::CPL_STATUS_COMPLETED;
+            c_error_q <= baresm_ring_pkg::ERR_OK;
+            c_addr_q <= '0;
+            rec_addr_q <= cpl_slot_q;
+            state_q <= E_WBODY;
+          end else begin
+            c_addr_q <= '0;
+            state_q <= (d_window_count != 8'd0) ? E_WIN : E_LAUNCH;
+          end
+        end
+
+        E_WIN: begin
+          if (went_hit) begin
+            if (64'(went_base) + 64'(went_size) > MEM_END) begin
+              c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+              c_error_q <= baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+              c_addr_q <= baresm_ring_pkg::DCHK_WINDOW_RANGE;
+              rec_addr_q <= cpl_slot_q;
+              beat_q <= '0;
+              state_q <= E_WBODY;
+            end else begin
+              for (int w = 0; w < NUM_WINDOWS; w++) begin
+                if (32'(win_idx_q) == 32'(w)) begin
+                  win_base_q[w*32 +: 32] <= went_base;
+                  win_size_q[w*32 +: 32] <= went_size;
+                end
+              end
+              win_idx_q <= win_idx_q + 8'd1;
+              if (win_idx_q + 8'd1 == d_window_count) state_q <= E_LAUNCH;
+            end
+          end else if (!mbusy) begin
+            mreq_valid_q <= 1'b1;
+            mreq_addr_q <= went_addr & LINE_MASK;
+            mreq_op_q <= 2'd0;
+            mreq_wstrb_q <= '0;
+          end
+          if (mdone) begin
+            line_q <= mem_rsp_rdata_i;
+            line_addr_q <= mreq_addr_q;
+            line_valid_q <= 1'b1;
+          end
+        end
+
+        E_LAUNCH: begin
+          if (launch_ready_i) begin
+            c_start_q <= cycles_q;
+            smem_base_q <= sm_smem_passes_i;
+            run_cyc_q <= '0;
+            ctas_q <= '0;
+            sm_active_q <= 1'b1;
+            state_q <= E_RUN;
+          end
+        end
+
+        E_RUN: begin
+          if (sm_done_i) begin
+            c_end_q <= cycles_q;
+            state_q <= E_BUILD;
+          end else if (budget_q != 32'd0 &&
+                       run_cyc_q > 40'(budget_q) + 40'(BackstopCycles)) begin
+            // The SM did not end the launch after its watchdog fired: abort it.
+            c_end_q <= cycles_q;
+            c_instrs_q <= sat32(sm_instrs_i);
+            c_stalls_q <= sat32(sm_stalls_i);
+            c_smem_q <= sm_smem_passes_i - smem_base_q;
+            winstr_base_q <= winstr;
+            sm_active_q <= 1'b0;
+            hold_q <= 1'b1;
+            rcnt_q <= 8'(ResetCycles);
+            state_q <= E_ABORT;
+          end
+        end
+
+        E_ABORT: begin
+          if (rcnt_q != 8'd0) rcnt_q <= rcnt_q - 8'd1;
+          if (!hold_next) begin
+            hold_q <= 1'b0;
+            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+            c_error_q <= baresm_ring_pkg::ERR_WATCHDOG_TIMEOUT;
+            c_ctas_q <= ctas_q;
+            rec_addr_q <= cpl_slot_q;
+            beat_q <= '0;
+            state_q <= E_WBODY;
+          end
+        end
+
+        E_BUILD: begin
+          c_instrs_q <= sat32(sm_instrs_i);
+          c_stalls_q <= sat32(sm_stalls_i);
+          c_smem_q <= sm_smem_passes_i - smem_base_q;
+          winstr_base_q <= winstr;
+          sm_active_q <= 1'b0;
+          c_error_q <= f_error;
+          if (f_error == baresm_ring_pkg::ERR_OK) begin
+            c_status_q <= baresm_ring_pkg::CPL_STATUS_COMPLETED;
+            c_ctas_q <= sat32(sm_ctas_i);
+          end else begin
+            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+            if (!sm_cfg_error_i) begin
+              c_warp_q <= sm_fault_warp_i;
+              c_lane_q <= 8'(sm_fault_lane_i);
+              c_pc_q <= sm_fault_pc_i;
+              // A barrier deadlock names the waiting warps where an address would be.
+              c_addr_q <= (sm_fault_kind_i == baresm_sm_pkg::FAULT_BARRIER_DEADLOCK) ?
+                          sm_fault_waiting_i : sm_fault_addr_i;
+              c_cta_q <= f_cta;
+              c_ctas_q <= f_cta;  // as the functional model: the CTAs before the faulting one
+            end
+          end
+          rec_addr_q <= cpl_slot_q;
+          beat_q <= '0;
+          state_q <= E_WBODY;
+        end
+
+        E_WBODY: begin
+          if (!mbusy) begin
+            mreq_valid_q <= 1'b1;
+            mreq_addr_q <= beat_addr & LINE_MASK;
+            mreq_op_q <= 2'd1;
+            mreq_wdata_q <= wr_data;
+            mreq_wstrb_q <= wr_body_strb;
+          end
+          if (mdone) begin
+            if (32'(beat_q) == 32'(BEATS - 1)) state_q <= E_WPHASE;
+            else beat_q <= beat_q + BW'(1);
+          end
+        end
+
+        E_WPHASE: begin
+          // beat_q is the last chunk, which holds the phase word.
+          if (!mbusy) begin
+            mreq_valid_q <= 1'b1;
+            mreq_addr_q <= beat_addr & LINE_MASK;
+            mreq_op_q <= 2'd1;
+            mreq_wdata_q <= wr_data;
+            mreq_wstrb_q <= wr_phase_strb;
+          end
+          if (mdone) begin
+            cq_tail_q[cur_q] <= cq_tail_q[cur_q] + 32'd1;
+            launches_q <= launches_q + 32'd1;
+            progress_q <= progress_q + 32'd1;
+            if (cpl_failed) failed_q <= failed_q + 32'd1;
+            if (cpl_sticky) begin
+              fault_q <= 1'b1;
+              fault_info_q <= {c_lane_q, c_warp_q, 8'(cur_q), c_error_q};
+              fault_pc_q <= c_pc_q;
+              fault_addr_q <= c_addr_q;
+              fault_cta_q <= c_cta_q;
+              fault_token_q <= desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
+            end
+            state_q <= E_IDLE;
+          end
+        end
+
+        default: state_q <= E_IDLE;
+      endcase
+    end
+  end
+
+  // ===========================================================================
+  // SM launch
+  // ===========================================================================
+  always_comb begin
+    launch_o = '0;
+    launch_o[baresm_sm_pkg::LD_ENTRY_PC +: 32] = desc_q[baresm_ring_pkg::DESC_ENTRY_PC_LSB +: 32];
+    launch_o[baresm_sm_pkg::LD_CODE_BASE +: 32] = desc_q[baresm_ring_pkg::DESC_CODE_BASE_LSB +: 32];
+    launch_o[baresm_sm_pkg::LD_CODE_SIZE +: 32] = desc_q[baresm_ring_pkg::DESC_CODE_SIZE_LSB +: 32];
+    launch_o[baresm_sm_pkg::LD_GRID_X +: 32] = d_grid_x;
+    launch_o[baresm_sm_pkg::LD_GRID_Y +: 32] = d_grid_y;
+    launch_o[baresm_sm_pkg::LD_GRID_Z +: 32] = 32'(desc_q[baresm_ring_pkg::DESC_GRID_Z_LSB +: 16]);
+    launch_o[baresm_sm_pkg::LD_BLOCK_X +: 16] = d_block_x;
+    launch_o[baresm_sm_pkg::LD_BLOCK_Y +: 16] = d_block_y;
+    launch_o[baresm_sm_pkg::LD_BLOCK_Z +: 16] = d_block_z;
+    launch_o[baresm_sm_pkg::LD_REGS +: 8] = desc_q[baresm_ring_pkg::DESC_REGS_LSB +: 8];
+    launch_o[baresm_sm_pkg::LD_SMID +: 8] = 8'd0;
+    launch_o[baresm_sm_pkg::LD_PARAM_ADDR +: 32] = desc_q[baresm_ring_pkg::DESC_PARAM_ADDR_LSB +: 32];
+    launch_o[baresm_sm_pkg::LD_PARAM_SIZE +: 32] = desc_q[baresm_ring_pkg::DESC_PARAM_SIZE_LSB +: 32];
+    launch_o[baresm_sm_pkg::LD_SHARED +: 32] = desc_q[baresm_ring_pkg::DESC_SHARED_BYTES_LSB +: 32];
+    launch_o[baresm_sm_pkg::LD_WIN_BASE +: NUM_WINDOWS*32] = win_base_q;
+    launch_o[baresm_sm_pkg::LD_WIN_SIZE +: NUM_WINDOWS*32] = win_size_q;
+    launch_o[baresm_sm_pkg::LD_WATCHDOG +: 64] = 64'(budget_q);
+  end
+  assign launch_valid_o = state_q == E_LAUNCH;
+
+  assign sm_hold_o = hold_q;
+  assign irq_o = (irq_status_q & irq_mask_q) != '0;
+  assign state_o = state_q;
+  assign queue_o = 3'(cur_q);
+  assign status_o = status;
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,203 @@
+#include "sim/systemc/driver_backend.h"
+
+#include "isa/module.h"
+
+namespace baresm::cosim {
+
+using samples::Status;
+
+DriverBackend::DriverBackend(std::unique_ptr<drv::Transport> transport, DriverBackendOptions opt)
+    : transport_(std::move(transport)), opt_(std::move(opt)) {
+  if (dev_.open(transport_.get(), opt_.device) != drv::Status::OK) {
+    fail_driver(Status::DEVICE_ERROR, "open");
+    return;
+  }
+  if (dev_.ctx_create(&data_ctx_) != drv::Status::OK || dev_.ctx_create(&exec_ctx_) != drv::Status::OK) {
+    fail_driver(Status::DEVICE_ERROR, "ctx_create");
+    return;
+  }
+  ++exec_epoch_;
+  opened_ = true;
+}
+
+DriverBackend::~DriverBackend() {
+  if (opened_) dev_.close();
+}
+
+Status DriverBackend::fail(Status s, const std::string& msg) {
+  error_ = msg;
+  return s;
+}
+
+Status DriverBackend::fail_driver(Status s, const std::string& what) {
+  const drv::ErrorInfo& e = dev_.last_error();
+  return fail(s, what + ": " + drv::status_name(e.status) + ": " + e.detail);
+}
+
+isa::DeviceLimits DriverBackend::limits() const {
+  isa::DeviceLimits l;
+  l.arch_id = dev_.props().arch_id;
+  l.max_regs_per_thread = dev_.props().max_regs_per_thread;
+  l.max_shared_per_cta = dev_.props().shared_bytes;
+  return l;
+}
+
+uint32_t DriverBackend::max_threads_per_cta() const {
+  return dev_.props().max_threads_per_block;
+}
+
+Status DriverBackend::alloc(uint32_t bytes, samples::Buffer* out) {
+  if (!opened_) return fail(Status::DEVICE_ERROR, "device not open");
+  drv::DevPtr p = 0;
+  const drv::Status s = dev_.mem_alloc(data_ctx_, bytes, &p);
+  if (s == drv::Status::OUT_OF_MEMORY) return fail_driver(Status::OUT_OF_MEMORY, "mem_alloc");
+  if (s != drv::Status::OK) return fail_driver(Status::INVALID_VALUE, "mem_alloc");
+  buffers_[p] = bytes;
+  *out = samples::Buffer{p, bytes};
+  return Status::OK;
+}
+
+Status DriverBackend::free(const samples::Buffer& b) {
+  auto it = buffers_.find(b.addr);
+  if (it == buffers_.end() || it->second != b.size) return fail(Status::INVALID_VALUE, "unknown buffer");
+  if (dev_.mem_free(data_ctx_, b.addr) != drv::Status::OK) return fail_driver(Status::INVALID_VALUE, "mem_free");
+  buffers_.erase(it);
+  return Status::OK;
+}
+
+Status DriverBackend::write(const samples::Buffer& b, uint32_t offset, const void* src, uint32_t bytes) {
+  if (uint64_t(offset) + bytes > b.size) return fail(Status::INVALID_VALUE, "write outside the buffer");
+  if (dev_.memcpy_htod(data_ctx_, b.addr + offset, src, bytes) != drv::Status::OK)
+    return fail_driver(Status::INVALID_VALUE, "memcpy_htod");
+  return Status::OK;
+}
+
+Status DriverBackend::read(const samples::Buffer& b, uint32_t offset, void* dst, uint32_t bytes) {
+  if (uint64_t(offset) + bytes > b.size) return fail(Status::INVALID_VALUE, "read outside the buffer");
+  if (dev_.memcpy_dtoh(data_ctx_, dst, b.addr + offset, bytes) != drv::Status::OK)
+    return fail_driver(Status::INVALID_VALUE, "memcpy_dtoh");
+  return Status::OK;
+}
+
+Status DriverBackend::load_module(const std::vector<uint8_t>& image, samples::ModuleHandle* out) {
+  if (!opened_) return fail(Status::DEVICE_ERROR, "device not open");
+  Status s = ensure_exec_context();
+  if (s != Status::OK) return s;
+  Loaded l;
+  l.image = image;
+  const drv::Status ds = dev_.module_load_data(exec_ctx_, image.data(), image.size(), &l.mod);
+  if (ds == drv::Status::INVALID_IMAGE) return fail_driver(Status::INVALID_IMAGE, "module_load_data");
+  if (ds == drv::Status::NO_BINARY_FOR_DEVICE) return fail_driver(Status::NO_BINARY_FOR_DEVICE, "module_load_data");
+  if (ds != drv::Status::OK) return fail_driver(Status::DEVICE_ERROR, "module_load_data");
+  l.ctx_epoch = exec_epoch_;
+  const samples::ModuleHandle h = next_handle_++;
+  modules_[h] = std::move(l);
+  *out = h;
+  return Status::OK;
+}
+
+Status DriverBackend::unload_module(samples::ModuleHandle m) {
+  auto it = modules_.find(m);
+  if (it == modules_.end()) return fail(Status::NOT_FOUND, "unknown module handle");
+  if (it->second.ctx_epoch == exec_epoch_) dev_.module_unload(it->second.mod);
+  modules_.erase(it);
+  return Status::OK;
+}
+
+// A faulted execution context is replaced (its destruction resets the
+// stopped device); modules are loaded again on their next launch.
+Status DriverBackend::ensure_exec_context() {
+  if (dev_.ctx_get_error(exec_ctx_) == drv::Status::OK) return Status::OK;
+  dev_.ctx_destroy(exec_ctx_);
+  if (dev_.ctx_create(&exec_ctx_) != drv::Status::OK) return fail_driver(Status::DEVICE_ERROR, "ctx_create");
+  ++exec_epoch_;
+  return Status::OK;
+}
+
+Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel, const samples::LaunchConfig& cfg,
+                             const std::vector<uint8_t>& params, samples::LaunchReport* out) {
+  if (!opened_) return fail(Status::DEVICE_ERROR, "device not open");
+  auto it = modules_.find(m);
+  if (it == modules_.end()) return fail(Status::NOT_FOUND, "unknown module handle");
+  Status s = ensure_exec_context();
+  if (s != Status::OK) return s;
+  Loaded& l = it->second;
+  if (l.ctx_epoch != exec_epoch_) {
+    if (dev_.module_load_data(exec_ctx_, l.image.data(), l.image.size(), &l.mod) != drv::Status::OK)
+      return fail_driver(Status::DEVICE_ERROR, "module_load_data (after a fault)");
+    l.ctx_epoch = exec_epoch_;
+  }
+  drv::Function fn;
+  if (dev_.module_get_function(l.mod, kernel.c_str(), &fn) != drv::Status::OK)
+    return fail_driver(Status::NOT_FOUND, "module_get_function");
+  for (const samples::Buffer& w : cfg.windows) {
+    auto b = buffers_.upper_bound(w.addr);
+    if (b == buffers_.begin() || uint64_t(w.addr) + w.size > uint64_t(std::prev(b)->first) + std::prev(b)->second)
+      return fail(Status::INVALID_VALUE, "a window is not inside an allocated buffer");
+  }
+  std::vector<drv::Window> wins;
+  for (const samples::Buffer& w : cfg.windows) wins.push_back(drv::Window{w.addr, w.size});
+  drv::LaunchConfig lc;
+  lc.grid = drv::Dim3{cfg.grid.x, cfg.grid.y, cfg.grid.z};
+  lc.block = drv::Dim3{cfg.block.x, cfg.block.y, cfg.block.z};
+  const uint64_t budget = cfg.watchdog ? cfg.watchdog : opt_.default_watchdog;
+  lc.watchdog = budget > 0xFFFFFFFFull ? 0xFFFFFFFFu : uint32_t(budget);
+  lc.windows = wins.empty() ? nullptr : wins.data();
+  lc.num_windows = uint32_t(wins.size());
+  if (wins.empty()) {
+    // No windows at all: the driver would grant the context's allocations;
+    // an empty window grants nothing, as the caller asked.
+    static const drv::Window none{0, 0};
+    lc.windows = &none;
+    lc.num_windows = 1;
+  }
+  uint64_t token = 0;
+  drv::Status ds = dev_.launch_packed(fn, lc, params.data(), uint32_t(params.size()), &token);
+  if (ds != drv::Status::OK) return fail_driver(Status::INVALID_VALUE, "launch");
+  dev_.ctx_synchronize(exec_ctx_);
+  drv::LaunchReport r;
+  ds = dev_.launch_result(token, &r);
+  if (ds != drv::Status::OK) return fail_driver(Status::DEVICE_ERROR, "the launch did not complete");
+  last_ = r;
+  if (!r.from_device)
+    return fail(Status::DEVICE_ERROR, std::string("the launch was lost: ") + drv::status_name(r.status));
+
+  samples::LaunchReport rep;
+  rep.stats.warp_instrs = r.warp_instrs;
+  rep.stats.ctas = r.ctas_done;
+  drv::DevPtr code = 0;
+  dev_.module_code_range(l.mod, &code, nullptr);
+  rep.code_base = code;
+  switch (r.error) {
+    case cq::ErrorCode::OK:
+      break;
+    case cq::ErrorCode::ILLEGAL_INSTR:
+    case cq::ErrorCode::INVALID_PC:
+    case cq::ErrorCode::OUT_OF_WINDOW:
+    case cq::ErrorCode::MISALIGNED:
+    case cq::ErrorCode::TRAP:
+    case cq::ErrorCode::STACK_OVERFLOW:
+    case cq::ErrorCode::BARRIER_DEADLOCK:
+    case cq::ErrorCode::WATCHDOG_TIMEOUT: {
+      iss::FaultInfo& f = rep.fault;
+      f.kind = iss::FaultKind(uint8_t(r.error) - 1);  // ERR k+1 is FaultKind k
+      f.cta = iss::Dim3{r.fault_cta_xyz.x, r.fault_cta_xyz.y, r.fault_cta_xyz.z};
+      f.warp = r.fault_warp;
+      f.lane = r.fault_lane;
+      f.pc = r.fault_pc;
+      if (r.error == cq::ErrorCode::BARRIER_DEADLOCK)
+        f.waiting_warps = r.fault_addr;  // the device names the waiting warps there
+      else
+        f.addr = r.fault_addr;
+      break;
+    }
+    default:
+      return fail(Status::DEVICE_ERROR, std::string("the device failed the launch: ") +
+                                            cq::error_code_name(r.error));
+  }
+  if (opt_.on_launch) opt_.on_launch(r, &rep);
+  *out = rep;
+  return Status::OK;
+}
+
+}  // namespace baresm::cosim

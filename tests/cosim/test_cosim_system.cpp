@@ -1,0 +1,428 @@
+// System tests of the whole device through the host driver on the RTL:
+// hangs and recovery, the watchdog, barrier deadlock reports, resets
+// injected at random cycles (and in every state of the command processor)
+// with every launch accounted for, two streams with events, and a
+// completion ring wrapping many times under a slow consumer.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+#include "cq_model/ring_io.h"
+#include "cq_model/scoreboard.h"
+#include "host_driver/regs.h"
+#include "tests/cosim/cosim_util.h"
+#include "tests/driver/driver_harness.h"
+
+namespace baresm {
+namespace {
+
+using cosim::Testbench;
+using drv::Status;
+using drvtest::Harness;
+using drvtest::kernel_module;
+using drvtest::VecAdd;
+namespace f = regs::f;
+
+drv::DeviceOptions fast_options() {
+  drv::DeviceOptions o;
+  o.sync_timeout_ns = 100'000'000;  // 10M cycles
+  o.hang_window_ns = 60'000;        // 6k cycles
+  return o;
+}
+
+Testbench& tb_of(Harness& h) {
+  return static_cast<cosim::ScTransport*>(h.transport.get())->testbench();
+}
+
+drv::Function load(Harness& h, drv::Context c, const char* kernel, drv::Module* m = nullptr) {
+  const auto& img = drvtest::kernel_image(kernel);
+  drv::Module mod;
+  drv::Function fn;
+  EXPECT_EQ(h.dev.module_load_data(c, img.data(), img.size(), &mod), Status::OK) << h.last_error_text();
+  EXPECT_EQ(h.dev.module_get_function(mod, kernel, &fn), Status::OK) << h.last_error_text();
+  if (m) *m = mod;
+  return fn;
+}
+
+// ---- hang and watchdog -----------------------------------------------------------------
+TEST(CosimSystem, EndlessLoopTimesOutThenResetLosesQueuedWorkThenVecAddRuns) {
+  Harness h;
+  ASSERT_EQ(h.open(cosimtest::rtl_device(), fast_options()), Status::OK) << h.last_error_text();
+  drv::Device& d = h.dev;
+  drv::Context c;
+  ASSERT_EQ(d.ctx_create(&c), Status::OK);
+  drv::Function spin = load(h, c, "fault_endless_loop");
+  VecAdd va;
+  ASSERT_EQ(va.setup(d, c, 200, 3), Status::OK);
+  uint32_t p[2] = {1, 40};  // CTA 1, thread 40 spins
+  drv::LaunchArg args[2] = {{&p[0], 4}, {&p[1], 4}};
+  drv::LaunchConfig cfg;
+  cfg.grid = drv::Dim3{3, 1, 1};
+  cfg.block = drv::Dim3{64, 1, 1};
+  uint64_t spin_tok = 0;
+  ASSERT_EQ(d.launch(spin, cfg, args, 2, &spin_tok), Status::OK);
+  std::vector<uint64_t> queued;
+  for (int i = 0; i < 4; ++i) {
+    uint64_t t = 0;
+    ASSERT_EQ(va.launch(d, drv::Stream{}, &t, 64), Status::OK);
+    queued.push_back(t);
+  }
+  // The wait times out, PROGRESS does not move (a spinning kernel retires no CTA), reset.
+  EXPECT_EQ(d.ctx_synchronize(c, 200'000), Status::CONTEXT_LOST) << h.last_error_text();
+  EXPECT_EQ(d.stats().resets, 1u);
+  EXPECT_EQ(d.stats().hang_checks, 1u);
+  ASSERT_NE(h.report_for(spin_tok), nullptr);
+  EXPECT_EQ(h.report_for(spin_tok)->error, cq::ErrorCode::CONTEXT_LOST);
+  for (uint64_t t : queued) {
+    ASSERT_EQ(h.times_reported[t], 1) << t;
+    EXPECT_EQ(h.report_for(t)->error, cq::ErrorCode::CONTEXT_LOST);
+    EXPECT_FALSE(h.report_for(t)->from_device);
+  }
+  const uint32_t st = h.reg(regs::STATUS);
+  EXPECT_EQ(f::STATUS_IDLE.get(st), 1u);
+  EXPECT_EQ(f::STATUS_FAULT.get(st), 0u);
+  EXPECT_EQ(tb_of(h).mem_outstanding(), 0u);
+  // A new context runs vec_add.
+  ASSERT_EQ(d.ctx_destroy(c), Status::OK);
+  drv::Context c2;
+  ASSERT_EQ(d.ctx_create(&c2), Status::OK);
+  VecAdd vb;
+  ASSERT_EQ(vb.setup(d, c2, 777, 4), Status::OK);
+  ASSERT_EQ(vb.launch(d, drv::Stream{}, nullptr), Status::OK);
+  ASSERT_EQ(d.ctx_synchronize(c2), Status::OK) << h.last_error_text();
+  EXPECT_TRUE(vb.check(d, c2));
+}
+
+TEST(CosimSystem, WatchdogEndsTheEndlessKernelWithItsLocation) {
+  Harness h;
+  ASSERT_EQ(h.open(cosimtest::rtl_device(), fast_options()), Status::OK) << h.last_error_text();
+  drv::Device& d = h.dev;
+  drv::Context c;
+  ASSERT_EQ(d.ctx_create(&c), Status::OK);
+  drv::Module mod;
+  drv::Function spin = load(h, c, "fault_endless_loop", &mod);
+  uint32_t p[2] = {2, 37};
+  drv::LaunchArg args[2] = {{&p[0], 4}, {&p[1], 4}};
+  drv::LaunchConfig cfg;
+  cfg.grid = drv::Dim3{4, 1, 1};
+  cfg.block = drv::Dim3{64, 1, 1};
+  cfg.watchdog = 8000;  // cycles
+  uint64_t tok = 0;
+  ASSERT_EQ(d.launch(spin, cfg, args, 2, &tok), Status::OK);
+  EXPECT_EQ(d.ctx_synchronize(c), Status::LAUNCH_TIMEOUT) << h.last_error_text();
+  drv::LaunchReport r;
+  ASSERT_EQ(d.ctx_last_failure(c, &r), Status::OK);
+  EXPECT_EQ(r.error, cq::ErrorCode::WATCHDOG_TIMEOUT);
+  EXPECT_EQ(r.fault_cta, 2u);
+  EXPECT_EQ(r.fault_warp, 1u);
+  EXPECT_EQ(r.fault_lane, 5u);
+  EXPECT_GE(r.end_cycle - r.start_cycle, 8000u);
+  EXPECT_LT(r.end_cycle - r.start_cycle, 8000u + 2000u);
+  drv::DevPtr code = 0;
+  ASSERT_EQ(d.module_code_range(mod, &code, nullptr), Status::OK);
+  const isa::Module& m = kernel_module("fault_endless_loop");
+  EXPECT_GE(r.fault_pc, code);
+  EXPECT_LT(r.fault_pc, code + uint32_t(m.code.size() * 8));
+  EXPECT_EQ(d.stats().resets, 0u) << "the watchdog needs no reset";
+  EXPECT_EQ(f::STATUS_FAULT.get(h.reg(regs::STATUS)), 1u);
+}
+
+// ---- barrier deadlock ------------------------------------------------------------------
+TEST(CosimSystem, BarrierDeadlockIsReportedWithTheWaitingWarps) {
+  Harness h;
+  ASSERT_EQ(h.open(cosimtest::rtl_device(), fast_options()), Status::OK) << h.last_error_text();
+  drv::Device& d = h.dev;
+  drv::Context c;
+  ASSERT_EQ(d.ctx_create(&c), Status::OK);
+  drv::Module mod;
+  drv::Function fn = load(h, c, "fault_barrier_deadlock", &mod);
+  uint32_t target = 1;
+  drv::LaunchArg args[1] = {{&target, 4}};
+  drv::LaunchConfig cfg;
+  cfg.grid = drv::Dim3{3, 1, 1};
+  cfg.block = drv::Dim3{64, 1, 1};
+  ASSERT_EQ(d.launch(fn, cfg, args, 1), Status::OK);
+  EXPECT_EQ(d.ctx_synchronize(c), Status::BARRIER_DEADLOCK) << h.last_error_text();
+  drv::LaunchReport r;
+  ASSERT_EQ(d.ctx_last_failure(c, &r), Status::OK);
+  EXPECT_EQ(r.error, cq::ErrorCode::BARRIER_DEADLOCK);
+  EXPECT_EQ(r.fault_cta, 1u);
+  EXPECT_LE(r.fault_warp, 1u);
+  EXPECT_EQ(r.fault_addr, 0x3u) << "warps 0 and 1 of the CTA wait (the mask is in fault_addr)";
+  // The pc is one of the kernel's BAR instructions.
+  drv::DevPtr code = 0;
+  ASSERT_EQ(d.module_code_range(mod, &code, nullptr), Status::OK);
+  const isa::Module& m = kernel_module("fault_barrier_deadlock");
+  const uint32_t off = r.fault_pc - code;
+  ASSERT_LT(off / 8, m.code.size());
+  EXPECT_EQ(m.code[off / 8] & 0x7F, uint64_t(isa::Op::BAR));
+  EXPECT_EQ(h.reg(regs::FAULT_ADDR), 0x3u);
+}
+
+// ---- resets at random cycles -------------------------------------------------------------
+// Launches and resets, seeded: a soft reset through the driver, or the reset
+// pin (after which the driver's reset brings the device back), at a random
+// cycle or in a chosen state of the command processor (fetch, check, window
+// table, launch, run, build, completion body, phase word, abort). After
+// every reset the device works, and every launch was reported exactly once:
+// completed by the device (checked by the scoreboard) or lost.
+TEST(CosimSystem, ResetsAtRandomCyclesLeaveAWorkingDeviceAndEveryLaunchAccountedFor) {
+  Harness h;
+  cq::Scoreboard sb;
+  drv::DeviceOptions o = fast_options();
+  o.queues = 2;
+  o.cq_entries = 4;
+  o.sq_entries = 8;
+  ASSERT_EQ(h.open(cosimtest::rtl_device(31), o), Status::OK) << h.last_error_text();
+  sb.set_cq_size(0, 4);
+  sb.set_cq_size(1, 4);
+  h.scoreboard = &sb;
+  drv::Device& d = h.dev;
+  Testbench& tb = tb_of(h);
+  std::mt19937 rng(4242);
+
+  drv::Context c{};
+  drv::Stream s[2];
+  VecAdd va;
+  auto fresh_context = [&] {
+    if (c.id) d.ctx_destroy(c);
+    ASSERT_EQ(d.ctx_create(&c), Status::OK);
+    ASSERT_EQ(d.ctx_default_stream(c, &s[0]), Status::OK);
+    ASSERT_EQ(d.stream_create(c, &s[1]), Status::OK);
+    va = VecAdd{};
+    ASSERT_EQ(va.setup(d, c, 96, uint32_t(rng())), Status::OK) << h.last_error_text();
+  };
+  fresh_context();
+
+  std::vector<uint64_t> tokens;
+  const int kIterations = 240;
+  int state_hits[16] = {};
+  int pin_resets = 0, soft_resets = 0;
+  uint64_t completed = 0, lost = 0;
+  for (int it = 0; it < kIterations; ++it) {
+    const int n = 1 + int(rng() % 4);
+    for (int k = 0; k < n; ++k) {
+      uint64_t tok = 0;
+      const drv::Stream st = s[rng() % 2];
+      const Status ls = va.launch(d, st, &tok, 32);
+      ASSERT_EQ(ls, Status::OK) << "iteration " << it << ": " << h.last_error_text();
+      h.expect(st, c, tok);
+      tokens.push_back(tok);
+    }
+    // When: a random cycle, or the moment the engine is in a chosen state.
+    if (rng() % 2) {
+      tb.run_cycles(rng() % 2500);
+    } else {
+      const uint32_t want = 1 + rng() % 8;  // E_FETCH .. E_WPHASE
+      if (tb.run_until_cp_state(want, 4000)) ++state_hits[want];
+    }
+    if (rng() % 3 == 0) {
+      tb.pin_reset(1 + rng() % 4);
+      ++pin_resets;
+    } else {
+      ++soft_resets;
+    }
+    ASSERT_EQ(d.reset(), Status::OK) << "iteration " << it << ": " << h.last_error_text();
+    ASSERT_EQ(d.pending(), 0u);
+    ASSERT_TRUE(sb.ok()) << "iteration " << it << ": " << sb.report();
+    h.scoreboard_reset();
+    EXPECT_EQ(tb.mem_outstanding(), 0u);
+    if (d.ctx_get_error(c) != Status::OK) fresh_context();
+    // Every few resets: the device still computes correctly.
+    if (it % 12 == 11) {
+      uint64_t tok = 0;
+      ASSERT_EQ(va.launch(d, s[it % 2], &tok, 64), Status::OK);
+      h.expect(s[it % 2], c, tok, cq::CplStatus::COMPLETED);
+      tokens.push_back(tok);
+      ASSERT_EQ(d.ctx_synchronize(c), Status::OK) << "iteration " << it << ": " << h.last_error_text();
+      ASSERT_TRUE(va.check(d, c)) << "iteration " << it;
+    }
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  for (uint64_t t : tokens) {
+    ASSERT_EQ(h.times_reported[t], 1) << "token " << t;
+    if (h.report_for(t)->from_device) {
+      ++completed;
+    } else {
+      ++lost;
+    }
+  }
+  EXPECT_TRUE(sb.ok()) << sb.report();
+  std::printf("[info] %d resets (%d pin, %d soft), %zu launches: %llu completed, %llu lost; "
+              "resets in engine states fetch..phase:",
+              kIterations, pin_resets, soft_resets, tokens.size(), (unsigned long long)completed,
+              (unsigned long long)lost);
+  for (int st = 1; st <= 8; ++st) std::printf(" %d", state_hits[st]);
+  std::printf("\n");
+  for (int st = 1; st <= 8; ++st) EXPECT_GT(state_hits[st], 0) << "no reset in engine state " << st;
+  EXPECT_GT(completed, 0u);
+  EXPECT_GT(lost, 0u);
+}
+
+// ---- two streams -------------------------------------------------------------------------
+TEST(CosimSystem, TwoStreamsRunConcurrentlyWithEventsInOrder) {
+  Harness h;
+  ASSERT_EQ(h.open(cosimtest::rtl_device(17), fast_options()), Status::OK) << h.last_error_text();
+  drv::Device& d = h.dev;
+  drv::Context c;
+  ASSERT_EQ(d.ctx_create(&c), Status::OK);
+  drv::Stream s[2];
+  ASSERT_EQ(d.stream_create(c, &s[0]), Status::OK);
+  ASSERT_EQ(d.stream_create(c, &s[1]), Status::OK);
+  uint32_t q0 = 0, q1 = 0;
+  ASSERT_EQ(d.stream_queue(s[0], &q0), Status::OK);
+  ASSERT_EQ(d.stream_queue(s[1], &q1), Status::OK);
+  ASSERT_NE(q0, q1);
+  // Sizes in whole 256-byte granules: the six buffers are adjacent and the
+  // driver grants them as one window (the device takes at most four).
+  VecAdd v[2];
+  ASSERT_EQ(v[0].setup(d, c, 1536, 1), Status::OK);
+  ASSERT_EQ(v[1].setup(d, c, 1536, 2), Status::OK);
+  const int kLaunches = 5;
+  drv::Event ev[2][kLaunches + 1];
+  std::vector<uint64_t> tok[2];
+  for (int i = 0; i <= kLaunches; ++i)
+    for (int k = 0; k < 2; ++k) ASSERT_EQ(d.event_create(c, &ev[k][i]), Status::OK);
+  for (int k = 0; k < 2; ++k) ASSERT_EQ(d.event_record(ev[k][0], s[k]), Status::OK);
+  for (int i = 0; i < kLaunches; ++i) {
+    for (int k = 0; k < 2; ++k) {
+      uint64_t t = 0;
+      ASSERT_EQ(v[k].launch(d, s[k], &t, 96), Status::OK);
+      tok[k].push_back(t);
+      ASSERT_EQ(d.event_record(ev[k][i + 1], s[k]), Status::OK);
+    }
+  }
+  ASSERT_EQ(d.synchronize(), Status::OK) << h.last_error_text();
+  EXPECT_TRUE(v[0].check(d, c));
+  EXPECT_TRUE(v[1].check(d, c));
+  for (int k = 0; k < 2; ++k) {
+    uint64_t prev = 0;
+    for (int i = 0; i <= kLaunches; ++i) {
+      uint64_t ts = 0;
+      ASSERT_EQ(d.event_timestamp(ev[k][i], &ts), Status::OK);
+      EXPECT_GE(ts, prev) << "stream " << k << " event " << i;
+      prev = ts;
+      if (i < kLaunches) {
+        const drv::LaunchReport* r = h.report_for(tok[k][size_t(i)]);
+        ASSERT_NE(r, nullptr);
+        EXPECT_GE(r->start_cycle, ts) << "launch " << i << " started before the event recorded ahead of it";
+        uint64_t next = 0;
+        ASSERT_EQ(d.event_timestamp(ev[k][i + 1], &next), Status::OK);
+        EXPECT_LE(r->end_cycle, next) << "the event behind launch " << i << " completed before it";
+      }
+    }
+  }
+  // The two queues were served in turn: their launches interleave in time.
+  const drv::LaunchReport* a_last = h.report_for(tok[0].back());
+  const drv::LaunchReport* b_first = h.report_for(tok[1].front());
+  const drv::LaunchReport* a_first = h.report_for(tok[0].front());
+  const drv::LaunchReport* b_last = h.report_for(tok[1].back());
+  EXPECT_LT(b_first->start_cycle, a_last->end_cycle);
+  EXPECT_LT(a_first->start_cycle, b_last->end_cycle);
+  float ms = 0;
+  ASSERT_EQ(d.event_elapsed_ms(ev[0][0], ev[0][kLaunches], &ms), Status::OK);
+  EXPECT_GT(ms, 0.f);
+  for (const auto& kv : h.times_reported) EXPECT_EQ(kv.second, 1) << "token " << kv.first;
+  EXPECT_EQ(h.reports.size(), size_t(2 * (2 * kLaunches + 1)));
+}
+
+// ---- completion ring wrap, raw protocol ----------------------------------------------------
+// A 2-entry completion ring, 160 descriptors (launches, markers and bad
+// descriptors), and a consumer that takes one entry every 700 cycles: the
+// device waits for the host most of the time, the ring wraps 80 times, and
+// the scoreboard sees every entry once, in order, with the right phase.
+TEST(CosimSystem, CompletionRingWrapsManyTimesUnderASlowConsumer) {
+  Harness h;
+  drv::DeviceOptions o = fast_options();
+  o.queues = 1;  // the driver keeps queue 0; the test drives queue 2 itself
+  ASSERT_EQ(h.open(cosimtest::rtl_device(23), o), Status::OK) << h.last_error_text();
+  drv::Device& d = h.dev;
+  Testbench& tb = tb_of(h);
+  drv::Context c;
+  ASSERT_EQ(d.ctx_create(&c), Status::OK);
+  drvtest::TransportBus bus(h.transport.get());
+  VecAdd va;
+  ASSERT_EQ(va.setup(d, c, 64, 8), Status::OK);
+  drv::DevPtr code = 0, sq = 0, cqb = 0, prm = 0, wt = 0;
+  uint32_t code_bytes = 0;
+  ASSERT_EQ(d.module_code_range(va.mod, &code, &code_bytes), Status::OK);
+  ASSERT_EQ(d.mem_alloc(c, 8 * 64, &sq), Status::OK);
+  ASSERT_EQ(d.mem_alloc(c, 2 * 64, &cqb), Status::OK);
+  ASSERT_EQ(d.mem_alloc(c, 16, &prm), Status::OK);
+  ASSERT_EQ(d.mem_alloc(c, 8, &wt), Status::OK);
+  const uint32_t pv[4] = {va.a, va.b, va.c, va.n};
+  ASSERT_EQ(d.memcpy_htod(c, prm, pv, 16), Status::OK);
+  cq::WindowEntry w{va.a, 3 * 256};
+  ASSERT_EQ(d.memcpy_htod(c, wt, &w, 8), Status::OK);
+  cq::QueuePairHost qp;
+  qp.attach(&bus, cq::QueuePairLayout{2, sq, 8, cqb, 2});
+  ASSERT_TRUE(qp.program());
+  cq::Scoreboard sb;
+  sb.set_cq_size(2, 2);
+  const uint32_t kTotal = 160;
+  uint32_t submitted = 0;
+  uint64_t next_consume = tb.cycle() + 700;
+  std::mt19937 rng(5);
+  while (qp.cq_head() < kTotal) {
+    // Keep the submission ring full.
+    uint32_t free_slots = 0;
+    ASSERT_TRUE(qp.sq_free(&free_slots));
+    bool rang = false;
+    while (free_slots-- > 0 && submitted < kTotal) {
+      cq::LaunchDescriptor ds;
+      ds.token = 0x7000 + submitted;
+      cq::Expectation e{ds.token, cq::CplStatus::COMPLETED};
+      const uint32_t kind = rng() % 3;
+      if (kind == 0) {
+        ds.flags = cq::kDESC_FLAG_MARKER;
+      } else {
+        ds.entry_pc = code;
+        ds.code_base = code;
+        ds.code_size = code_bytes;
+        ds.grid_x = 2;
+        ds.block_x = 32;
+        ds.regs = uint8_t(kernel_module("vec_add").kernels[0].regs);
+        ds.param_addr = prm;
+        ds.param_size = 16;
+        ds.window_table = wt;
+        ds.window_count = 1;
+        if (kind == 2 && submitted % 2) {
+          ds.version = 9;
+          e.status = cq::CplStatus::FAILED;
+          e.check_error = true;
+          e.error = cq::ErrorCode::BAD_DESCRIPTOR;
+        }
+      }
+      uint32_t idx = 0;
+      ASSERT_TRUE(qp.write_descriptor(ds, &idx));
+      sb.expect(2, idx, e);
+      ++submitted;
+      rang = true;
+    }
+    if (rang) {
+      ASSERT_TRUE(qp.ring_doorbell());
+    }
+    tb.run_cycles(next_consume - std::min(next_consume, tb.cycle()) + 1);
+    next_consume += 700;
+    cq::CompletionEntry e;
+    const int r = qp.peek(&e);
+    ASSERT_GE(r, 0);
+    if (r == 1) {
+      sb.observe(2, qp.cq_head(), e);
+      qp.pop();
+      ASSERT_TRUE(qp.commit_head());
+    }
+    ASSERT_LT(tb.cycle(), 10'000'000u) << "the device stopped";
+  }
+  EXPECT_TRUE(sb.ok()) << sb.report();
+  EXPECT_EQ(sb.outstanding(), 0u);
+  EXPECT_EQ(sb.observed(), uint64_t(kTotal));
+  EXPECT_GE(sb.wraps(2), uint64_t(kTotal / 2 - 1));
+  EXPECT_TRUE(va.check(d, c));
+  EXPECT_EQ(f::STATUS_FAULT.get(h.reg(regs::STATUS)), 0u);
+}
+
+}  // namespace
+}  // namespace baresm
