@@ -308,6 +308,7 @@ module baresm_sm #(
   logic [NumWarps-1:0] st_empty, st_settled, st_overflow, st_diverge;
   logic [31:0] st_pc [NumWarps];
   logic [31:0] st_mask [NumWarps];
+  logic [31:0] st_rpc [NumWarps];
 
   logic [NumWarps-1:0] live, exited;
   assign live = slot_used_q & ~st_empty;
@@ -319,11 +320,11 @@ module baresm_sm #(
   logic [NumWarps*8-1:0]  pend_pred_q;  // predicate being written (bit 7 never set)
   logic [2:0] lsu_cnt_q [NumWarps];     // memory instructions not completed
 
-  logic [NumWarps-1:0] drained;
+  logic [NumWarps-1:0] drained, exec_busy;
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
       drained[w] = pend_reg_q[w*64 +: 64] == '0 && pend_pred_q[w*8 +: 8] == '0 &&
-                   lsu_cnt_q[w] == 3'd0;
+                   lsu_cnt_q[w] == 3'd0 && !exec_busy[w];
     end
   end
 
@@ -458,10 +459,19 @@ module baresm_sm #(
   logic if_req_valid, if_req_ready, if_rsp_valid;
   logic [31:0] if_req_addr;
 
+  // The issuing warp may fetch its next instruction in the issue cycle when
+  // it is sure to be at pc + 8 (not a branch or exit, and no pop follows):
+  // its next instruction can then issue 2 cycles later instead of 3.
+  logic next_ok;
+  logic [31:0] next_pc;
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
       f_want[w] = running && live[w] && warp_cta_run[w] && st_settled[w] && !ib_valid_q[w];
       f_pcs[w*32 +: 32] = st_pc[w];
+    end
+    if (next_ok) begin
+      f_want[sel] = 1'b1;
+      f_pcs[sel*32 +: 32] = next_pc;
     end
   end
 
@@ -642,6 +652,9 @@ module baresm_sm #(
   end
 
   assign issue = grant_valid && !iss_fault;
+  assign next_pc = i_pc + 32'd8;
+  assign next_ok = issue && running && i_op != baresm_isa_pkg::OP_BRA &&
+                   i_op != baresm_isa_pkg::OP_EXIT && next_pc != st_rpc[sel];
 
   logic iss_pipe, iss_vote_pred, iss_arrive;
   assign iss_pipe = issue && i_class != baresm_sm_pkg::CL_CTRL;
@@ -685,7 +698,6 @@ module baresm_sm #(
 
   for (genvar w = 0; w < NumWarps; w++) begin : g_warp
     logic [DepthW-1:0] depth;
-    logic [31:0] rpc;
     baresm_sm_stack #(
       .Depth(StackDepth)
     ) u_stack (
@@ -703,14 +715,14 @@ module baresm_sm #(
       .bra_overflow_o(st_overflow[w]),
       .bra_diverge_o (st_diverge[w]),
       .top_pc_o      (st_pc[w]),
-      .top_rpc_o     (rpc),
+      .top_rpc_o     (st_rpc[w]),
       .top_mask_o    (st_mask[w]),
       .empty_o       (st_empty[w]),
       .settled_o     (st_settled[w]),
       .depth_o       (depth)
     );
     logic unused_stack;
-    assign unused_stack = ^{depth, rpc};
+    assign unused_stack = ^depth;
   end
 
   // ---- barriers ----------------------------------------------------------------------
@@ -848,7 +860,8 @@ module baresm_sm #(
     .lsu_fault_lane_o(lsu_flane),
     .lsu_fault_addr_o(lsu_faddr),
     .lsu_fault_pc_o  (lsu_fpc),
-    .idle_o          (exec_idle)
+    .idle_o          (exec_idle),
+    .warp_busy_o     (exec_busy)
   );
 
   logic ls_mreq_valid, ls_mreq_ready, ls_rsp_valid;
@@ -1200,7 +1213,7 @@ module baresm_sm #(
       end else if (state_q != S_IDLE) begin
         cyc_q <= cyc_q + 64'd1;
         if (issue) instr_q <= instr_q + 64'd1;
-        if (issue) tinstr_q <= tinstr_q + 64'(baresm_sm_pkg::popc32(i_exec));
+        if (issue) tinstr_q <= tinstr_q + {58'd0, baresm_sm_pkg::popc32(i_exec)};
         if (issue && i_op == baresm_isa_pkg::OP_BRA && st_diverge[sel]) div_q <= div_q + 64'd1;
         if (bar_release_any) bars_q <= bars_q + 64'd1;
         ctas_q <= ctas_q + 64'(cta_retire_count);

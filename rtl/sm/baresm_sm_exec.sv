@@ -13,7 +13,11 @@
 //   by the writer (port C), one beat per cycle.
 // The sequencer never stalls: once issued, the beats of an instruction flow
 // on consecutive cycles, so each writer produces its beats back to back and
-// a register's scoreboard bit can be cleared when beat 0 is written.
+// a register's scoreboard bit can be cleared one cycle before beat 0 is
+// written: a dependent instruction issues the cycle after the clear and
+// reads beat b two cycles after that, plus b, when beat b is already there.
+// warp_busy_o keeps a warp slot from being reused while any of its beats is
+// still on the way.
 `default_nettype none
 
 module baresm_sm_exec #(
@@ -99,7 +103,8 @@ module baresm_sm_exec #(
   output logic [4:0]               lsu_fault_lane_o,
   output logic [31:0]              lsu_fault_addr_o,
   output logic [31:0]              lsu_fault_pc_o,
-  output logic                     idle_o          // nothing in flight
+  output logic                     idle_o,         // nothing in flight
+  output logic [NumWarps-1:0]      warp_busy_o     // something of this warp is in flight
 );
 
   localparam int Beats = 32 / NumLanes;
@@ -309,7 +314,7 @@ module baresm_sm_exec #(
   end
 
   // ---- WB (ALU): register port A and predicate port 0 ----------------------------------
-  logic wb_valid_q, wb_preg_q, wb_first_q, wb_last_q;
+  logic wb_valid_q, wb_preg_q, wb_last_q;
   logic [WarpW-1:0] wb_warp_q;
   logic [AddrW-1:0] wb_base_q;
   logic [BeatW-1:0] wb_beat_q;
@@ -330,7 +335,6 @@ module baresm_sm_exec #(
   always_ff @(posedge clk_i) begin
     if (ex_alu) begin
       wb_preg_q <= ex_op_q == baresm_isa_pkg::OP_ISETP;
-      wb_first_q <= ex_beat_q == '0;
       wb_last_q <= ex_last_q;
       wb_warp_q <= ex_warp_q;
       wb_base_q <= ex_base_q;
@@ -626,26 +630,62 @@ module baresm_sm_exec #(
   assign wc_mask = wr_mask_q[wr_beat_q*NumLanes +: NumLanes];
   assign wc_data = wr_data_q[wr_beat_q*LW +: LW];
 
-  // Scoreboard clears: ALU, FPU, writer (beat 0 of a register write).
+  // Scoreboard clears, one cycle ahead of the beat-0 write: ALU at EX (its
+  // write is at WB), FPU one tag stage before the output, writer when it
+  // accepts (beat 0 is written the next cycle).
+  localparam int FC = (FpuLatency >= 2) ? FpuLatency - 2 : 0;
+  logic fpu_clr;
+  logic [WarpW-1:0] fpu_clr_warp;
+  logic [5:0] fpu_clr_rd;
+  always_comb begin
+    if (FpuLatency >= 2) begin
+      fpu_clr = ft_valid_q[FC] && !ft_setp_q[FC] && ft_first_q[FC] && ft_rd_q[FC] != RZ;
+      fpu_clr_warp = ft_warp_q[FC];
+      fpu_clr_rd = ft_rd_q[FC];
+    end else begin
+      // Latency 1: the result is written the cycle after EX, like the ALU's.
+      fpu_clr = ex_fpu && ex_beat_q == '0 && ex_op_q != baresm_isa_pkg::OP_FSETP && ex_rd_q != RZ;
+      fpu_clr_warp = ex_warp_q;
+      fpu_clr_rd = ex_rd_q;
+    end
+  end
+
   always_comb begin
     clr_valid_o = '0;
     clr_warp_o = '0;
     clr_rd_o = '0;
-    if (wb_valid_q && !wb_preg_q && wb_first_q && wb_rd_q != RZ) begin
+    if (ex_alu && ex_beat_q == '0 && ex_op_q != baresm_isa_pkg::OP_ISETP && ex_rd_q != RZ) begin
       clr_valid_o[0] = 1'b1;
-      clr_warp_o[0 +: WarpW] = wb_warp_q;
-      clr_rd_o[5:0] = wb_rd_q;
+      clr_warp_o[0 +: WarpW] = ex_warp_q;
+      clr_rd_o[5:0] = ex_rd_q;
     end
-    if (fo_valid && !ft_setp_q[FL] && ft_first_q[FL] && ft_rd_q[FL] != RZ) begin
+    if (fpu_clr) begin
       clr_valid_o[1] = 1'b1;
-      clr_warp_o[WarpW +: WarpW] = ft_warp_q[FL];
-      clr_rd_o[11:6] = ft_rd_q[FL];
+      clr_warp_o[WarpW +: WarpW] = fpu_clr_warp;
+      clr_rd_o[11:6] = fpu_clr_rd;
     end
-    if (wr_valid_q && wr_beat_q == '0) begin
+    if (cpl_take && cpl_needs_wr) begin
       clr_valid_o[2] = 1'b1;
-      clr_warp_o[2*WarpW +: WarpW] = wr_warp_q;
-      clr_rd_o[17:12] = wr_rd_q;
+      clr_warp_o[2*WarpW +: WarpW] = cpl_warp_i;
+      clr_rd_o[17:12] = cpl_rd_i;
+    end else if (shfl_take && g_rd_q != RZ) begin
+      clr_valid_o[2] = 1'b1;
+      clr_warp_o[2*WarpW +: WarpW] = g_warp_q;
+      clr_rd_o[17:12] = g_rd_q;
     end
+  end
+
+  // Warps with anything in the pipe, the gather buffer or the writer.
+  always_comb begin
+    warp_busy_o = '0;
+    if (sq_valid_q) warp_busy_o[sq_warp_q] = 1'b1;
+    if (ex_valid_q) warp_busy_o[ex_warp_q] = 1'b1;
+    if (wb_valid_q) warp_busy_o[wb_warp_q] = 1'b1;
+    for (int i = 0; i < FpuLatency; i++) begin
+      if (ft_valid_q[i]) warp_busy_o[ft_warp_q[i]] = 1'b1;
+    end
+    if (g_state_q != G_EMPTY) warp_busy_o[g_warp_q] = 1'b1;
+    if (wr_valid_q) warp_busy_o[wr_warp_q] = 1'b1;
   end
 
   // ---- completions ----------------------------------------------------------------------------

@@ -78,9 +78,13 @@ module baresm_sm_sched #(
     end else if (ready_i[last_q]) begin
       grant_valid_o = 1'b1;
       grant_o = last_q;
-    end else begin
-      grant_valid_o = pick_old[WarpW];
+    end else if (pick_old[WarpW]) begin
+      grant_valid_o = 1'b1;
       grant_o = pick_old[WarpW-1:0];
+    end else begin
+      // No age order among the ready warps (only after a clear): round-robin.
+      grant_valid_o = pick_rr[WarpW];
+      grant_o = pick_rr[WarpW-1:0];
     end
   end
 

@@ -28,6 +28,7 @@ constexpr uint32_t kCode = 0x1000;
 constexpr uint32_t kParam = 0x8000;
 constexpr uint32_t kData = 0x10000;   // window 0: [kData, kData + kDataSize)
 constexpr uint32_t kDataSize = 0x40000;
+uint32_t g_code_trim = 0;  // bytes cut from the end of the launch's code range
 
 SmHarness& harness() {
   static SmHarness h(baresm::sim::make_sm_dut());
@@ -58,7 +59,7 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
   baresm::iss::LaunchParams p;
   p.entry_pc = kCode + k.entry;
   p.code_base = kCode;
-  p.code_size = uint32_t(a.module.code.size() * 8);
+  p.code_size = uint32_t(a.module.code.size() * 8) - g_code_trim;
   p.grid = grid;
   p.block = block;
   p.param_addr = kParam;
@@ -173,6 +174,461 @@ TEST(SmKernels, VecAddInt) {
   auto r = run_both(src, {10, 1, 1}, {100, 1, 1}, {kData, kData + 4 * n, kData + 8 * n, n}, init);
   expect_same(r);
   std::printf("vec_add_int: %s\n", r.rtl.describe().c_str());
+}
+
+}  // namespace
+
+namespace {
+
+// Random operands through every integer opcode and modifier; each thread
+// stores 48 words. Shift amounts include >= 32; inputs include INT_MIN, 0
+// and -1.
+TEST(SmKernels, EveryIntegerOp) {
+  const std::string src = R"(
+.kernel k
+.regs 40
+    S2R R0, SR_CTAID.X;
+    S2R R1, SR_NTID.X;
+    S2R R2, SR_TID.X;
+    IMAD R30, R0, R1, R2;       // global thread id
+    SHL R31, R30, 3;
+    LDC R32, [0];               // in
+    IADD R31, R31, R32;
+    LDG R3, [R31];              // a
+    LDG R4, [R31 + 4];          // b
+    AND R5, R4, 63;             // shift amount 0..63
+    SHL R33, R30, 8;            // 48 words = 192 bytes, 256-byte stride
+    LDC R32, [4];               // out
+    IADD R33, R33, R32;
+    MOV R6, R4;
+    STG [R33], R6;
+    IADD R6, R3, R4;
+    STG [R33 + 4], R6;
+    ISUB R6, R3, R4;
+    STG [R33 + 8], R6;
+    IMUL R6, R3, R4;
+    STG [R33 + 12], R6;
+    IMULHI R6, R3, R4;
+    STG [R33 + 16], R6;
+    IMULHI.U32 R6, R3, R4;
+    STG [R33 + 20], R6;
+    IMAD R6, R3, R4, R30;
+    STG [R33 + 24], R6;
+    IMIN R6, R3, R4;
+    STG [R33 + 28], R6;
+    IMIN.U32 R6, R3, R4;
+    STG [R33 + 32], R6;
+    IMAX R6, R3, R4;
+    STG [R33 + 36], R6;
+    IMAX.U32 R6, R3, R4;
+    STG [R33 + 40], R6;
+    IABS R6, R3;
+    STG [R33 + 44], R6;
+    AND R6, R3, R4;
+    STG [R33 + 48], R6;
+    OR R6, R3, 0x0F0F0F0F;
+    STG [R33 + 52], R6;
+    XOR R6, R3, R4;
+    STG [R33 + 56], R6;
+    NOT R6, R3;
+    STG [R33 + 60], R6;
+    SHL R6, R3, R5;
+    STG [R33 + 64], R6;
+    SHR R6, R3, R5;
+    STG [R33 + 68], R6;
+    SHRA R6, R3, R5;
+    STG [R33 + 72], R6;
+    POPC R6, R3;
+    STG [R33 + 76], R6;
+    CLZ R6, R4;
+    STG [R33 + 80], R6;
+    SHRA R6, R3, 40;
+    STG [R33 + 84], R6;
+    // predicates: every comparison, signed and unsigned, combined
+    ISETP.LT P0, R3, R4;
+    ISETP.LT.U32 P1, R3, R4;
+    ISETP.EQ.OR P2, R5, 7, P0;
+    ISETP.NE.XOR P3, R3, R4, !P1;
+    ISETP.LE.AND P4, R3, 0, P1;
+    ISETP.GT.U32 P5, R4, R3;
+    ISETP.GE P6, R4, -5;
+    SEL R6, R3, R4, P0;
+    STG [R33 + 88], R6;
+    SEL R6, R3, R4, !P1;
+    STG [R33 + 92], R6;
+    SEL R6, R30, 1, P2;
+    STG [R33 + 96], R6;
+    SEL R6, R30, 2, P3;
+    STG [R33 + 100], R6;
+    SEL R6, R30, 3, P4;
+    STG [R33 + 104], R6;
+    SEL R6, R30, 4, P5;
+    STG [R33 + 108], R6;
+    SEL R6, R30, 5, !P6;
+    STG [R33 + 112], R6;
+    // guards: only some lanes write
+    MOV R7, 111;
+    @P0 MOV R7, 222;
+    @!P6 IADD R7, R7, 1000;
+    STG [R33 + 116], R7;
+    // votes over the guard-true lanes
+    VOTE.BALLOT R8, P0;
+    STG [R33 + 120], R8;
+    @P1 VOTE.BALLOT R8, !P5;
+    STG [R33 + 124], R8;
+    VOTE.ANY P2, P4;
+    VOTE.ALL P3, P1;
+    @P6 VOTE.ALL P4, P6;
+    SEL R9, R30, 0, P2;
+    STG [R33 + 128], R9;
+    SEL R9, R30, 0, P3;
+    STG [R33 + 132], R9;
+    SEL R9, R30, 0, P4;
+    STG [R33 + 136], R9;
+    // shuffles: every mode, widths, register and immediate b
+    AND R10, R4, 31;
+    SHFL.IDX R11, R3, R10;
+    STG [R33 + 140], R11;
+    SHFL.UP R11, R3, 3, 8;
+    STG [R33 + 144], R11;
+    SHFL.DOWN R11, R3, R10, 16;
+    STG [R33 + 148], R11;
+    SHFL.BFLY R11, R3, 5;
+    STG [R33 + 152], R11;
+    @P0 SHFL.IDX R11, R30, 0, 4;
+    STG [R33 + 156], R11;
+    SHFL.UP R11, R3, R10;
+    STG [R33 + 160], R11;
+    // special registers
+    S2R R12, SR_LANEID;
+    S2R R13, SR_WARPID;
+    MOV R16, 100;
+    IMAD R12, R13, R16, R12;
+    STG [R33 + 164], R12;
+    S2R R12, SR_NCTAID.X;
+    S2R R13, SR_NTID.Y;
+    MOV R16, 1000;
+    IMAD R12, R13, R16, R12;
+    STG [R33 + 168], R12;
+    S2R R12, SR_TID.Y;
+    S2R R13, SR_CTAID.Z;
+    IMAD R12, R13, R16, R12;
+    STG [R33 + 172], R12;
+    S2R R12, SR_SMID;
+    STG [R33 + 176], R12;
+    // sub-word stores and loads, signed and unsigned
+    STG.8 [R33 + 180], R3;
+    STG.16 [R33 + 182], R4;
+    LDG.S8 R14, [R33 + 180];
+    LDG.U16 R15, [R33 + 182];
+    IADD R14, R14, R15;
+    STG [R33 + 184], R14;
+    LDG.S16 R14, [R33 + 182];
+    LDG.U8 R15, [R33 + 181];
+    XOR R14, R14, R15;
+    STG [R33 + 188], R14;
+    EXIT;
+.end
+)";
+  const uint32_t threads = 3 * 50;
+  std::vector<uint32_t> in(2 * threads);
+  uint64_t s = 12345;
+  for (auto& v : in) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    v = uint32_t(s >> 32);
+  }
+  in[0] = 0x80000000u;
+  in[1] = 0xFFFFFFFFu;
+  in[2] = 0;
+  in[3] = 0x80000000u;
+  in[5] = 0;
+  const uint32_t out = kData + 0x1000;
+  auto r = run_both(src, {3, 1, 1}, {50, 1, 1}, {kData, out}, in);
+  expect_same(r);
+  std::printf("every_integer_op: %s\n", r.rtl.describe().c_str());
+}
+
+}  // namespace
+
+namespace {
+
+// Data-dependent nested if/else inside a divergent loop: every lane takes its
+// own path and trip count; the stack pushes and pops at every level.
+const char* kDivergent = R"(
+.kernel k
+.regs 12
+    S2R R0, SR_CTAID.X;
+    S2R R1, SR_NTID.X;
+    S2R R2, SR_TID.X;
+    IMAD R0, R0, R1, R2;
+    SHL R3, R0, 2;
+    LDC R4, [0];
+    IADD R4, R4, R3;
+    LDG R5, [R4];               // x
+    MOV R6, 0;                  // acc
+    AND R7, R5, 7;              // trip count 0..7
+loop:
+    ISETP.EQ P0, R7, 0;
+    @P0 BRA done;
+    AND R8, R5, 3;
+    ISETP.EQ P1, R8, 0;
+    @P1 BRA a;
+    ISETP.EQ P2, R8, 1;
+    @P2 BRA b;
+    IADD R6, R6, 1000;
+    ISETP.LT.U32 P3, R5, 0x40000000;
+    @P3 IADD R6, R6, 7;
+    @!P3 BRA c;
+    IADD R6, R6, 3;
+    BRA next;
+c:
+    XOR R6, R6, R5;
+    BRA next;
+a:
+    IADD R6, R6, 1;
+    BRA next;
+b:
+    SHL R6, R6, 1;
+next:
+    SHR R5, R5, 3;
+    IADD R5, R5, R7;
+    ISUB R7, R7, 1;
+    BRA loop;
+done:
+    STG [R4], R6;
+    EXIT;
+.end
+)";
+
+std::vector<uint32_t> random_words(size_t n, uint64_t seed) {
+  std::vector<uint32_t> v(n);
+  for (auto& x : v) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    x = uint32_t(seed >> 33) ^ uint32_t(seed);
+  }
+  return v;
+}
+
+TEST(SmKernels, NestedDivergenceAndLoops) {
+  auto r = run_both(kDivergent, {7, 1, 1}, {96, 1, 1}, {kData}, random_words(7 * 96, 3));
+  expect_same(r);
+  EXPECT_GT(r.model.stats.divergent_branches, 0u);
+  EXPECT_EQ(r.rtl.counters.divergent_branches, r.model.stats.divergent_branches);
+  EXPECT_EQ(r.rtl.counters.instrs, r.model.stats.warp_instrs);
+  EXPECT_EQ(r.rtl.counters.thread_instrs, r.model.stats.thread_instrs);
+  std::printf("nested_divergence: %s\n", r.rtl.describe().c_str());
+}
+
+// A branch nest deeper than the stack: STACK_OVERFLOW at the first branch
+// that needs too many entries (the same one in the model, same depth).
+TEST(SmKernels, StackOverflow) {
+  // Only warp 1 of CTA 1 runs the nest, so the report names one place.
+  std::string src =
+      ".kernel k\n.regs 4\n    S2R R0, SR_LANEID;\n    S2R R1, SR_WARPID;\n    S2R R2, SR_CTAID.X;\n"
+      "    IADD R1, R1, R2;\n    ISETP.NE P1, R1, 2;\n    @P1 EXIT;\n    MOV R1, 0;\n";
+  const int levels = 20;
+  for (int i = 0; i < levels; i++)
+    src += "    ISETP.EQ P0, R0, " + std::to_string(i) + ";\n    @P0 BRA out" + std::to_string(i) + ";\n";
+  src += "    IADD R1, R1, 1;\n";
+  for (int i = levels - 1; i >= 0; i--) src += "out" + std::to_string(i) + ":\n    IADD R1, R1, 1;\n";
+  src += "    EXIT;\n.end\n";
+  auto r = run_both(src, {2, 1, 1}, {64, 1, 1}, {kData});
+  ASSERT_EQ(int(r.model.fault.kind), int(FaultKind::STACK_OVERFLOW));
+  expect_same(r);
+}
+
+// Barriers: the tree of reduce_sum with whole-CTA and counted barriers, warps
+// that exit before the last barrier, several CTAs resident at once.
+TEST(SmKernels, BarriersAcrossWarpsAndCtas) {
+  const std::string src = R"(
+.kernel k
+.regs 12
+.shared 1024
+    S2R R0, SR_TID.X;
+    S2R R1, SR_CTAID.X;
+    S2R R2, SR_NTID.X;
+    IMAD R3, R1, R2, R0;
+    SHL R4, R3, 2;
+    LDC R5, [0];
+    IADD R5, R5, R4;
+    LDG R6, [R5];
+    SHL R7, R0, 2;
+    STS [R7], R6;
+    BAR.SYNC 0;
+    // every thread sums its neighbour's word from another warp
+    IADD R8, R0, 32;
+    ISETP.GE.U32 P0, R8, R2;
+    @P0 ISUB R8, R8, R2;
+    SHL R8, R8, 2;
+    LDS R9, [R8];
+    IADD R6, R6, R9;
+    BAR.SYNC 1;
+    STS [R7], R6;
+    BAR.SYNC 1;
+    // warps >= 2 leave; a counted barrier for the two that stay
+    S2R R10, SR_WARPID;
+    ISETP.GE.U32 P1, R10, 2;
+    @P1 BRA store;
+    LDS R9, [R8];
+    IADD R6, R6, R9;
+    BAR.SYNC 3, 64;
+    STS [R7], R6;
+    BAR.SYNC 3, 64;
+    LDS R9, [R8];
+    XOR R6, R6, R9;
+store:
+    STG [R5], R6;
+    EXIT;
+.end
+)";
+  auto r = run_both(src, {9, 1, 1}, {128, 1, 1}, {kData}, random_words(9 * 128, 4));
+  expect_same(r);
+  EXPECT_GT(r.rtl.counters.barrier_releases, 0u);
+  std::printf("barriers: %s\n", r.rtl.describe().c_str());
+}
+
+// A 2D block and 3D grid: thread ids walk x fastest; ids stored per thread.
+TEST(SmKernels, ThreadIdsIn3D) {
+  const std::string src = R"(
+.kernel k
+.regs 16
+    S2R R0, SR_TID.X;
+    S2R R1, SR_TID.Y;
+    S2R R2, SR_TID.Z;
+    S2R R3, SR_CTAID.X;
+    S2R R4, SR_CTAID.Y;
+    S2R R5, SR_CTAID.Z;
+    S2R R6, SR_NTID.X;
+    S2R R7, SR_NTID.Y;
+    IMAD R8, R2, R7, R1;
+    IMAD R8, R8, R6, R0;        // linear tid
+    S2R R9, SR_NCTAID.X;
+    S2R R10, SR_NCTAID.Y;
+    IMAD R11, R5, R10, R4;
+    IMAD R11, R11, R9, R3;      // linear cta
+    S2R R12, SR_NTID.Z;
+    IMUL R12, R12, R7;
+    IMUL R12, R12, R6;          // threads per cta
+    IMAD R13, R11, R12, R8;
+    SHL R13, R13, 4;
+    LDC R14, [0];
+    IADD R13, R13, R14;
+    SHL R1, R1, 8;
+    SHL R2, R2, 16;
+    OR R0, R0, R1;
+    OR R0, R0, R2;
+    S2R R15, SR_LANEID;
+    STG [R13], R0;
+    STG [R13 + 4], R11;
+    STG [R13 + 8], R15;
+    S2R R15, SR_WARPID;
+    STG [R13 + 12], R15;
+    EXIT;
+.end
+)";
+  auto r = run_both(src, {2, 3, 2}, {5, 7, 3}, {kData});
+  expect_same(r);
+}
+
+TEST(SmKernels, WatchdogAndInvalidPc) {
+  const std::string spin = R"(
+.kernel k
+.regs 4
+    S2R R0, SR_TID.X;
+    ISETP.NE P0, R0, 37;
+    @P0 EXIT;
+spin:
+    BRA spin;
+.end
+)";
+  // The watchdog counts cycles on the RTL and instructions in the model;
+  // both must name the spinning branch, warp 1 lane 5.
+  auto r = run_both(spin, {1, 1, 1}, {64, 1, 1}, {kData}, {}, {}, 5000);
+  ASSERT_EQ(int(r.model.fault.kind), int(FaultKind::WATCHDOG));
+  expect_same(r);
+
+  // The launch's code range stops one instruction short: INVALID_PC there.
+  const std::string off = R"(
+.kernel k
+.regs 4
+    S2R R0, SR_TID.X;
+    ISETP.EQ P0, R0, 3;
+    @P0 BRA last;
+    EXIT;
+last:
+    IADD R0, R0, 1;
+    EXIT;
+.end
+)";
+  g_code_trim = 8;
+  auto r2 = run_both(off, {1, 1, 1}, {32, 1, 1}, {kData});
+  g_code_trim = 0;
+  ASSERT_EQ(int(r2.model.fault.kind), int(FaultKind::INVALID_PC));
+  expect_same(r2);
+}
+
+// Launches the SM refuses: nothing runs, cfg_error_o.
+TEST(SmKernels, RefusedLaunches) {
+  auto& h = harness();
+  std::vector<uint8_t> mem(kMemBytes, 0);
+  baresm::sim::SmLaunch l;
+  l.entry_pc = l.code_base = kCode;
+  l.code_size = 8;
+  l.grid = {1, 1, 1};
+  l.block = {h.params().warps * 32 + 1, 1, 1};  // more warps than slots
+  l.regs = 4;
+  auto r = h.run(l, mem, {});
+  EXPECT_TRUE(r.cfg_error);
+  l.block = {32, 1, 1};
+  l.regs = h.params().regs + 1;
+  EXPECT_TRUE(h.run(l, mem, {}).cfg_error);
+  l.regs = 4;
+  l.shared_bytes = h.params().shared_bytes + 4;
+  EXPECT_TRUE(h.run(l, mem, {}).cfg_error);
+  l.shared_bytes = 0;
+  l.grid = {0, 1, 1};
+  EXPECT_TRUE(h.run(l, mem, {}).cfg_error);
+  // And the SM still runs a good launch afterwards.
+  auto ok = run_both(".kernel k\n.regs 2\n    EXIT;\n.end\n", {3, 1, 1}, {32, 1, 1}, {kData});
+  expect_same(ok);
+  EXPECT_FALSE(ok.rtl.cfg_error);
+}
+
+// Shared and global atomics from many CTAs (more than fit at once, so CTA
+// slots and their shared memory are reused). Shared memory is not zeroed at
+// CTA start on the RTL (the ISA does not promise it), so the kernel clears
+// its words first.
+TEST(SmKernels, SharedAtomicsManyCtas) {
+  const std::string src = R"(
+.kernel k
+.regs 8
+.shared 256
+    S2R R0, SR_TID.X;
+    S2R R1, SR_CTAID.X;
+    AND R2, R0, 15;
+    SHL R2, R2, 2;
+    ISETP.LT.U32 P1, R0, 16;
+    @P1 STS [R2], RZ;
+    @P1 STS [R2 + 64], RZ;
+    BAR.SYNC 0;
+    ATOMS.ADD R3, [R2], R0;
+    ATOMS.MAX R4, [R2 + 64], R1;
+    BAR.SYNC 0;
+    ISETP.GE.U32 P0, R0, 16;
+    @P0 EXIT;
+    LDS R5, [R2];
+    LDS R6, [R2 + 64];
+    LDC R7, [0];
+    ATOMG.ADD R5, [R7], R5;
+    SHL R1, R1, 2;
+    IADD R7, R7, R1;
+    ATOMG.MAX R6, [R7 + 4], R6;
+    EXIT;
+.end
+)";
+  auto r = run_both(src, {40, 1, 1}, {80, 1, 1}, {kData});
+  expect_same(r);
+  std::printf("shared_atomics: %s\n", r.rtl.describe().c_str());
 }
 
 }  // namespace

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Synthesizes the SM (rtl/sm, top baresm_sm) with Yosys' generic `synth` on a
+# small configuration and reports the cell count. Memories are mapped to
+# flip-flops by the generic flow, so the configuration is kept small: the
+# logic per lane/warp is the same as in the large ones.
+#   scripts/synth.sh [out_dir]     (default: build/synth)
+# Environment: SYNTH_PARAMS overrides the chparam list.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${1:-build/synth}
+mkdir -p "$out"
+YOSYS=${YOSYS:-yosys}
+params=${SYNTH_PARAMS:-"-set NumLanes 1 -set NumWarps 2 -set NumRegs 4 -set RfDepth 256 \
+  -set SharedBytes 256 -set NumBanks 4 -set CtaSlots 1 -set StackDepth 2 -set MemLineBytes 16 \
+  -set FpuLatency 3 -set IcLines 2 -set LsuIdWidth 1 -set StarveLimit 4"}
+
+files=(rtl/sm/baresm_isa_pkg.sv rtl/sm/baresm_sm_pkg.sv)
+for f in rtl/sm/*.sv; do
+  case "$f" in */baresm_isa_pkg.sv|*/baresm_sm_pkg.sv) ;; *) files+=("$f") ;; esac
+done
+
+log="$out/synth.log"
+"$YOSYS" -q -l "$log" -p "read_verilog -sv ${files[*]}; chparam ${params} baresm_sm; \
+  synth -top baresm_sm; tee -o $out/stat.txt stat" >/dev/null
+cells=$(sed -n 's/^ *Number of cells: *\([0-9]*\).*/\1/p' "$out/stat.txt" | tail -n1)
+if [ -z "$cells" ] || [ "$cells" -eq 0 ]; then
+  echo "synth: no cells reported (see $log)" >&2
+  exit 1
+fi
+echo "synth: baresm_sm ($params) -> $cells cells (details in $out/stat.txt)"
