@@ -594,7 +594,9 @@ struct ModelDevice::Impl {
       entry.status = uint8_t(CplStatus::FAILED);
       entry.error = uint8_t(error_for(fi.kind));
       entry.fault_pc = fi.pc;
-      entry.fault_addr = fi.addr;
+      // A barrier deadlock names the warps that wait where an address would be.
+      entry.fault_addr =
+          fi.kind == iss::FaultKind::BARRIER_DEADLOCK ? uint32_t(fi.waiting_warps) : fi.addr;
       entry.fault_warp = uint8_t(fi.warp);
       entry.fault_lane = uint8_t(fi.lane);
       entry.fault_cta =

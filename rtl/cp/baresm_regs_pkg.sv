@@ -130,7 +130,7 @@ package baresm_regs_pkg;
   // FAULT_PC (RO): device address of the faulting instruction
   localparam logic [9:0] FAULT_PC_OFFSET = 10'h044;
   localparam logic [31:0] FAULT_PC_RESET = 32'h00000000;
-  // FAULT_ADDR (RO): faulting memory address (OUT_OF_WINDOW, MISALIGNED)
+  // FAULT_ADDR (RO): faulting memory address (OUT_OF_WINDOW, MISALIGNED); waiting warps of the CTA for BARRIER_DEADLOCK
   localparam logic [9:0] FAULT_ADDR_OFFSET = 10'h048;
   localparam logic [31:0] FAULT_ADDR_RESET = 32'h00000000;
   // FAULT_CTA (RO): linear index of the faulting CTA
