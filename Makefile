@@ -19,8 +19,12 @@ build: configure
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# Every sample on the verilated device (command processor + SM) through the
+# host driver, each result checked, with a waveform of the first cycles.
+DEMO_TRACE ?= $(BUILD)/demo.fst
 demo: build
-	@$(BUILD)/sim/baresm run --all
+	@$(BUILD)/sim/baresm run --all --backend rtl --trace $(DEMO_TRACE) --trace-window 0:200000
+	@echo "waveform: $(DEMO_TRACE)  (scripts/view-wave.sh $(DEMO_TRACE))"
 
 lint: deps
 	@scripts/lint.sh

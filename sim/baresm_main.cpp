@@ -3,6 +3,7 @@
 //   baresm asm IN.s [-o OUT.bsm]    assemble (every diagnostic printed, exit 1 on errors)
 //   baresm dis IN.bsm               disassemble (loader errors with their status name)
 //   baresm run SAMPLE | --list | --all [--backend NAME] [--seed S] [--kernels DIR]
+//              [--trace FILE.fst] [--trace-window START:END] [--mem-latency N] [--mem-seed S]
 //
 // Exit status: 0 success; 1 the work failed (assembly errors, an unreadable
 // module, a sample that did not match, a fault); 2 a bad command line.
@@ -10,6 +11,7 @@
 // other components add theirs through sim/CMakeLists.txt.
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -253,7 +255,11 @@ int cmd_run(const std::vector<std::string>& args) {
       "backend", po::value<std::string>()->default_value("model"), "where to run (see the list below)")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the generated inputs")(
       "kernels", po::value<std::string>(),
-      "directory of the kernel sources (default: the source tree's kernels/)");
+      "directory of the kernel sources (default: the source tree's kernels/)")(
+      "trace", po::value<std::string>(), "rtl: write an FST waveform of the device to FILE")(
+      "trace-window", po::value<std::string>(), "rtl: trace only cycles START:END (either side may be empty)")(
+      "mem-latency", po::value<uint32_t>(), "rtl: fixed device-memory latency in cycles (default random 1..20)")(
+      "mem-seed", po::value<uint64_t>(), "rtl: seed of the device-memory model (stalls, reordering)");
   po::variables_map vm;
   int rc = 0;
   if (!parse("run", args, desc, "sample", &vm, &rc)) return rc;
@@ -275,6 +281,17 @@ int cmd_run(const std::vector<std::string>& args) {
   const samples::BackendEntry* be_entry = samples::find_backend(backend);
   if (!be_entry)
     return usage_error("run", "unknown backend '" + backend + "' (available: " + backend_names() + ")");
+  // Device-side settings travel to the backend as its documented BARESM_*
+  // environment variables (docs/cosim.md), so the options and the variables
+  // are one mechanism; a backend that has no such setting ignores them.
+  if (vm.count("trace")) setenv("BARESM_TRACE", vm["trace"].as<std::string>().c_str(), 1);
+  if (vm.count("trace-window")) setenv("BARESM_TRACE_WINDOW", vm["trace-window"].as<std::string>().c_str(), 1);
+  if (vm.count("mem-latency"))
+    setenv("BARESM_MEM_LATENCY", std::to_string(vm["mem-latency"].as<uint32_t>()).c_str(), 1);
+  if (vm.count("mem-seed")) setenv("BARESM_MEM_SEED", std::to_string(vm["mem-seed"].as<uint64_t>()).c_str(), 1);
+  if (backend != "rtl" &&
+      (vm.count("trace") || vm.count("trace-window") || vm.count("mem-latency") || vm.count("mem-seed")))
+    return usage_error("run", "--trace, --trace-window, --mem-latency and --mem-seed need --backend rtl");
   samples::RunOptions o;
   o.seed = vm["seed"].as<uint64_t>();
   if (vm.count("kernels")) o.kernels_dir = vm["kernels"].as<std::string>();
