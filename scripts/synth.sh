@@ -20,9 +20,11 @@ for f in rtl/sm/*.sv; do
   case "$f" in */baresm_isa_pkg.sv|*/baresm_sm_pkg.sv) ;; *) files+=("$f") ;; esac
 done
 
+# -noshare: SAT-based resource sharing takes most of the run time on the
+# LSU's wide muxes and changes little in the count.
 log="$out/synth.log"
-"$YOSYS" -q -l "$log" -p "read_verilog -sv ${files[*]}; chparam ${params} baresm_sm; \
-  synth -top baresm_sm; tee -o $out/stat.txt stat" >/dev/null
+"$YOSYS" -q -p "read_verilog -sv ${files[*]}; chparam ${params} baresm_sm; \
+  synth -top baresm_sm -noshare; tee -q -o $out/stat.txt stat" >"$log" 2>&1
 cells=$(sed -n 's/^ *Number of cells: *\([0-9]*\).*/\1/p' "$out/stat.txt" | tail -n1)
 if [ -z "$cells" ] || [ "$cells" -eq 0 ]; then
   echo "synth: no cells reported (see $log)" >&2
