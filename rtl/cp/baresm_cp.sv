@@ -24,7 +24,7 @@ module baresm_cp #(
   parameter int MemBytes = 4194304,     // device memory [0, MemBytes)
   parameter int ClockKhz = 100000,
   parameter int ResetCycles = 8,        // soft reset lasts at least this long
-  parameter int BackstopCycles = 65536, // beyond a launch's watchdog budget: abort the SM
+  parameter int BackstopCycles = 4096,  // beyond a launch's watchdog budget: abort the SM
   // What CONFIG0..3 report (the SM's parameters).
   parameter int NumLanes = 32,
   parameter int NumWarps = 16,

@@ -60,7 +60,8 @@ Status DriverBackend::alloc(uint32_t bytes, samples::Buffer* out) {
 Status DriverBackend::free(const samples::Buffer& b) {
   auto it = buffers_.find(b.addr);
   if (it == buffers_.end() || it->second != b.size) return fail(Status::INVALID_VALUE, "unknown buffer");
-  if (dev_.mem_free(data_ctx_, b.addr) != drv::Status::OK) return fail_driver(Status::INVALID_VALUE, "mem_free");
+  if (dev_.mem_free(data_ctx_, b.addr) != drv::Status::OK)
+    return fail_driver(Status::INVALID_VALUE, "mem_free");
   buffers_.erase(it);
   return Status::OK;
 }
@@ -87,7 +88,8 @@ Status DriverBackend::load_module(const std::vector<uint8_t>& image, samples::Mo
   l.image = image;
   const drv::Status ds = dev_.module_load_data(exec_ctx_, image.data(), image.size(), &l.mod);
   if (ds == drv::Status::INVALID_IMAGE) return fail_driver(Status::INVALID_IMAGE, "module_load_data");
-  if (ds == drv::Status::NO_BINARY_FOR_DEVICE) return fail_driver(Status::NO_BINARY_FOR_DEVICE, "module_load_data");
+  if (ds == drv::Status::NO_BINARY_FOR_DEVICE)
+    return fail_driver(Status::NO_BINARY_FOR_DEVICE, "module_load_data");
   if (ds != drv::Status::OK) return fail_driver(Status::DEVICE_ERROR, "module_load_data");
   l.ctx_epoch = exec_epoch_;
   const samples::ModuleHandle h = next_handle_++;
@@ -114,8 +116,9 @@ Status DriverBackend::ensure_exec_context() {
   return Status::OK;
 }
 
-Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel, const samples::LaunchConfig& cfg,
-                             const std::vector<uint8_t>& params, samples::LaunchReport* out) {
+Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
+                             const samples::LaunchConfig& cfg, const std::vector<uint8_t>& params,
+                             samples::LaunchReport* out) {
   if (!opened_) return fail(Status::DEVICE_ERROR, "device not open");
   auto it = modules_.find(m);
   if (it == modules_.end()) return fail(Status::NOT_FOUND, "unknown module handle");
@@ -132,7 +135,8 @@ Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
     return fail_driver(Status::NOT_FOUND, "module_get_function");
   for (const samples::Buffer& w : cfg.windows) {
     auto b = buffers_.upper_bound(w.addr);
-    if (b == buffers_.begin() || uint64_t(w.addr) + w.size > uint64_t(std::prev(b)->first) + std::prev(b)->second)
+    if (b == buffers_.begin() ||
+        uint64_t(w.addr) + w.size > uint64_t(std::prev(b)->first) + std::prev(b)->second)
       return fail(Status::INVALID_VALUE, "a window is not inside an allocated buffer");
   }
   std::vector<drv::Window> wins;
@@ -192,8 +196,8 @@ Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
       break;
     }
     default:
-      return fail(Status::DEVICE_ERROR, std::string("the device failed the launch: ") +
-                                            cq::error_code_name(r.error));
+      return fail(Status::DEVICE_ERROR,
+                  std::string("the device failed the launch: ") + cq::error_code_name(r.error));
   }
   if (opt_.on_launch) opt_.on_launch(r, &rep);
   *out = rep;

@@ -24,8 +24,8 @@ namespace baresm::cosim {
 
 struct DriverBackendOptions {
   std::string name = "driver";
-  drv::DeviceOptions device;          // for Device::open
-  uint32_t default_watchdog = 0;      // budget when a launch asks for the default (device units)
+  drv::DeviceOptions device;      // for Device::open
+  uint32_t default_watchdog = 0;  // budget when a launch asks for the default (device units)
   // Called after every launch with the driver's report; it may add what the
   // completion entry does not carry to the sample's report (statistics).
   std::function<void(const drv::LaunchReport&, samples::LaunchReport*)> on_launch;
@@ -65,8 +65,8 @@ class DriverBackend : public samples::Backend {
 
   struct Loaded {
     std::vector<uint8_t> image;
-    drv::Module mod;        // in the current execution context
-    uint64_t ctx_epoch = 0; // execution context it was loaded into
+    drv::Module mod;         // in the current execution context
+    uint64_t ctx_epoch = 0;  // execution context it was loaded into
   };
 
   std::unique_ptr<drv::Transport> transport_;

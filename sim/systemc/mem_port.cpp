@@ -41,8 +41,18 @@ void DeviceMemoryPort::configure(const sim::MemModelConfig& cfg) {
 void DeviceMemoryPort::on_clock() {
   if (!rst_n.read()) {
     model_->reset();
+    frozen_ = 0;
+    frozen_active_ = false;
     req_ready.write(false);
     rsp_valid.write(false);
+    return;
+  }
+  if (frozen_active_) {
+    // The port showed neither ready nor a response: nothing was exchanged.
+    if (--frozen_ == 0) {
+      frozen_active_ = false;
+      drive_outputs();  // what the model has comes back on the port
+    }
     return;
   }
   const bool valid = req_valid.read();
@@ -56,6 +66,12 @@ void DeviceMemoryPort::on_clock() {
     for (int i = 0; i < kLineBytes; ++i) req_.wstrb[size_t(i)] = bit_of(strb, i) ? 1 : 0;
   }
   model_->tick(valid, req_, rsp_ready.read());
+  if (frozen_ != 0) {
+    frozen_active_ = true;
+    req_ready.write(false);
+    rsp_valid.write(false);
+    return;
+  }
   drive_outputs();
 }
 

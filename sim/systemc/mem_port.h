@@ -43,6 +43,9 @@ class DeviceMemoryPort : public sc_core::sc_module {
   // New settings (a power-on): the model is rebuilt, nothing in flight.
   void configure(const sim::MemModelConfig& cfg);
   const sim::MemCounters& counters() const { return model_->counters(); }
+  // The memory answers nothing and accepts nothing for `cycles` cycles (its
+  // own time stands still meanwhile): a stall injected by a test.
+  void freeze(uint64_t cycles) { frozen_ = cycles; }
   sim::MemModel& model() { return *model_; }
 
  private:
@@ -53,6 +56,8 @@ class DeviceMemoryPort : public sc_core::sc_module {
   std::unique_ptr<sim::MemModel> model_;
   sim::MemRequest req_;
   vl_t<kLineBits> rdata_;
+  uint64_t frozen_ = 0;
+  bool frozen_active_ = false;
 };
 
 }  // namespace baresm::cosim

@@ -26,8 +26,8 @@ void print_launch(Testbench& tb, const drv::LaunchReport& r) {
   uint64_t total = 0;
   for (uint64_t x : c.state_cycles) total += x;
   std::printf("    [rtl] %llu cycles, %u warp-instrs, IPC %.3f, stall cycles %u, shared passes %u",
-              (unsigned long long)cycles, r.warp_instrs, cycles ? double(r.warp_instrs) / double(cycles) : 0.0,
-              r.stall_cycles, r.shared_passes);
+              (unsigned long long)cycles, r.warp_instrs,
+              cycles ? double(r.warp_instrs) / double(cycles) : 0.0, r.stall_cycles, r.shared_passes);
   if (r.error != cq::ErrorCode::OK) std::printf(", %s", cq::error_code_name(r.error));
   std::printf("\n    [rtl] warp-cycles:");
   for (int s = 1; s < 7; ++s) {
@@ -85,8 +85,9 @@ std::unique_ptr<samples::Backend> make_rtl_backend(const RtlBackendOptions& o) {
 }
 
 void register_rtl_backend() {
-  samples::register_backend({"rtl", "verilated baresm_top (command processor + SM) under SystemC, through the host driver",
-                             [] { return make_rtl_backend(rtl_backend_options_from_env()); }});
+  samples::register_backend(
+      {"rtl", "verilated baresm_top (command processor + SM) under SystemC, through the host driver",
+       [] { return make_rtl_backend(rtl_backend_options_from_env()); }});
 }
 
 }  // namespace baresm::cosim

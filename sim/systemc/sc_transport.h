@@ -37,7 +37,7 @@ class ScTransport : public drv::Transport {
 struct RtlDeviceOptions {
   sim::MemModelConfig mem;  // the memory model for this device
   bool gto = false;
-  TraceOptions trace;       // only when this is the process's first device
+  TraceOptions trace;  // only when this is the process's first device
 };
 
 // A device at power-on: the process's testbench (created at the first call)

@@ -54,15 +54,21 @@ void from_bytes(const uint8_t* in, size_t nbytes, sc_dt::sc_bv<W>* v) {
 }
 
 // Bit i of a port value (strobes).
-inline bool bit_of(uint32_t v, int i) { return (v >> i) & 1u; }
-inline bool bit_of(uint64_t v, int i) { return (v >> i) & 1u; }
+inline bool bit_of(uint32_t v, int i) {
+  return (v >> i) & 1u;
+}
+inline bool bit_of(uint64_t v, int i) {
+  return (v >> i) & 1u;
+}
 template <int W>
 bool bit_of(const sc_dt::sc_bv<W>& v, int i) {
   return (v.get_word(i / 32) >> (i % 32)) & 1u;
 }
 
 // 64-bit field k of a wide value (counters).
-inline uint64_t word64(uint64_t v, int k) { return k == 0 ? v : 0; }
+inline uint64_t word64(uint64_t v, int k) {
+  return k == 0 ? v : 0;
+}
 template <int W>
 uint64_t word64(const sc_dt::sc_bv<W>& v, int k) {
   return uint64_t(v.get_word(2 * k)) | (uint64_t(v.get_word(2 * k + 1)) << 32);

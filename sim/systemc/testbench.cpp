@@ -24,8 +24,8 @@ int sc_main(int, char*[]) {
 
 namespace baresm::cosim {
 
-const char* const kWarpStateNames[7] = {"idle",         "ready",       "issued", "wait_mem",
-                                        "wait_scoreboard", "wait_barrier", "exited"};
+const char* const kWarpStateNames[7] = {"idle",         "ready", "issued", "wait_mem", "wait_scoreboard",
+                                        "wait_barrier", "exited"};
 
 namespace {
 constexpr int kLineBits = int(TopParams::kLineBytes) * 8;
@@ -265,6 +265,10 @@ void Testbench::mmio_write(uint32_t offset, uint32_t value) {
 
 std::vector<uint8_t>& Testbench::memory() {
   return m_->memory;
+}
+
+void Testbench::freeze_memory(uint64_t cycles) {
+  m_->mem.freeze(cycles);
 }
 
 const sim::MemCounters& Testbench::mem_counters() const {

@@ -95,6 +95,9 @@ class Testbench {
   // ---- device memory (the memory model's backing store) ----
   std::vector<uint8_t>& memory();
   const sim::MemCounters& mem_counters() const;
+  // From the next edge on, the memory neither accepts nor answers anything
+  // for `cycles` cycles (an injected stall; the memory's own time stops).
+  void freeze_memory(uint64_t cycles);
 
   // ---- status outputs of the device ----
   uint32_t status() const;    // STATUS

@@ -57,7 +57,8 @@ std::vector<uint32_t> all_offsets() {
     if (!t[i].per_queue) {
       v.push_back(t[i].offset);
     } else {
-      for (uint32_t q = 0; q < regs::MAX_QUEUES; ++q) v.push_back(regs::QP_BASE + q * regs::QP_STRIDE + t[i].offset);
+      for (uint32_t q = 0; q < regs::MAX_QUEUES; ++q)
+        v.push_back(regs::QP_BASE + q * regs::QP_STRIDE + t[i].offset);
     }
   }
   return v;
@@ -139,13 +140,15 @@ TEST(CommandProcessor, RegisterBlockMatchesTheModelUnderRandomTraffic) {
       }
     }
     if (off == regs::CONTROL) return 0;  // never enable; soft resets are issued separately
-    if (off == regs::IRQ_STATUS || off == regs::IRQ_MASK) return kind < 8 ? (1u << pick(11)) : uint32_t(rng());
+    if (off == regs::IRQ_STATUS || off == regs::IRQ_MASK)
+      return kind < 8 ? (1u << pick(11)) : uint32_t(rng());
     return uint32_t(rng());
   };
   auto compare_all = [&](int step) {
     for (uint32_t off : offs) {
       if (is_time_dependent(off)) continue;
-      ASSERT_EQ(bus.reg(off), model.reg_read(off)) << "offset 0x" << std::hex << off << std::dec << " after step " << step;
+      ASSERT_EQ(bus.reg(off), model.reg_read(off))
+          << "offset 0x" << std::hex << off << std::dec << " after step " << step;
     }
     ASSERT_EQ(t->testbench().irq(), model.irq_line()) << "interrupt line after step " << step;
   };
@@ -153,7 +156,8 @@ TEST(CommandProcessor, RegisterBlockMatchesTheModelUnderRandomTraffic) {
     bus.reg_write(regs::CONTROL, f::CONTROL_SOFT_RESET.put(1));
     model.reg_write(regs::CONTROL, f::CONTROL_SOFT_RESET.put(1));
     model.tick(model.config().reset_ticks + 1);
-    for (int i = 0; i < 1000 && f::STATUS_RESETTING.get(bus.reg(regs::STATUS)); ++i) t->testbench().run_cycles(1);
+    for (int i = 0; i < 1000 && f::STATUS_RESETTING.get(bus.reg(regs::STATUS)); ++i)
+      t->testbench().run_cycles(1);
     ASSERT_EQ(f::STATUS_RESETTING.get(bus.reg(regs::STATUS)), 0u);
   };
   for (int step = 0; step < 1500; ++step) {
@@ -162,8 +166,10 @@ TEST(CommandProcessor, RegisterBlockMatchesTheModelUnderRandomTraffic) {
       soft_reset_both();
     } else {
       uint32_t off;
-      if (kind < 10) off = pick(regs::REG_SPACE / 4) * 4;  // anywhere, mapped or not
-      else off = offs[pick(uint32_t(offs.size()))];
+      if (kind < 10)
+        off = pick(regs::REG_SPACE / 4) * 4;  // anywhere, mapped or not
+      else
+        off = offs[pick(uint32_t(offs.size()))];
       if (off == regs::CONTROL) continue;
       const uint32_t v = random_value(off);
       ASSERT_TRUE(bus.reg_write(off, v));
@@ -469,10 +475,11 @@ TEST(CommandProcessor, LaunchOverheadInCycles) {
   k.magic = 0;
   const uint64_t bad = measure(k, &e);
   EXPECT_EQ(e.error, uint8_t(cq::ErrorCode::BAD_DESCRIPTOR));
-  std::printf("[perf] doorbell -> interrupt, 1-cycle memory: marker %llu cycles; bad descriptor %llu cycles; "
-              "vec_add n=1 %llu cycles, of which the SM ran %llu (launch overhead %llu)\n",
-              (unsigned long long)m, (unsigned long long)bad, (unsigned long long)total,
-              (unsigned long long)kernel, (unsigned long long)(total - kernel));
+  std::printf(
+      "[perf] doorbell -> interrupt, 1-cycle memory: marker %llu cycles; bad descriptor %llu cycles; "
+      "vec_add n=1 %llu cycles, of which the SM ran %llu (launch overhead %llu)\n",
+      (unsigned long long)m, (unsigned long long)bad, (unsigned long long)total, (unsigned long long)kernel,
+      (unsigned long long)(total - kernel));
   EXPECT_LT(m, 40u);
   EXPECT_LT(total - kernel, 60u);
   dev.close();

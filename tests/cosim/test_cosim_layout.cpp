@@ -3,7 +3,6 @@
 // is converted with fst2vcd, and every signal line of the layout must be a
 // variable of that trace, with the same bit range.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -76,7 +75,8 @@ TEST(GtkwLayout, EverySignalItNamesExistsInAFreshTrace) {
   o.trace.end_cycle = 20000;
   {
     drvtest::Harness h;
-    ASSERT_EQ(h.open(cosim::open_rtl_device(o), drv::DeviceOptions{}), drv::Status::OK) << h.last_error_text();
+    ASSERT_EQ(h.open(cosim::open_rtl_device(o), drv::DeviceOptions{}), drv::Status::OK)
+        << h.last_error_text();
     drv::Context c;
     ASSERT_EQ(h.dev.ctx_create(&c), drv::Status::OK);
     drvtest::VecAdd va;

@@ -11,6 +11,7 @@
 
 #include "cq_model/ring_io.h"
 #include "cq_model/scoreboard.h"
+#include "host_driver/model_transport.h"
 #include "host_driver/regs.h"
 #include "tests/cosim/cosim_util.h"
 #include "tests/driver/driver_harness.h"
@@ -129,6 +130,48 @@ TEST(CosimSystem, WatchdogEndsTheEndlessKernelWithItsLocation) {
   EXPECT_EQ(f::STATUS_FAULT.get(h.reg(regs::STATUS)), 1u);
 }
 
+// The SM's watchdog fires while the memory is stalled, so the SM cannot
+// drain its requests and end the launch: the command processor's backstop
+// (4096 cycles past the budget) aborts it, holds the SM in reset until the
+// memory has answered, and completes the launch with WATCHDOG_TIMEOUT.
+TEST(CosimSystem, BackstopAbortsALaunchTheSmCannotEnd) {
+  Harness h;
+  ASSERT_EQ(h.open(cosimtest::rtl_device(3), fast_options()), Status::OK) << h.last_error_text();
+  drv::Device& d = h.dev;
+  Testbench& tb = tb_of(h);
+  drv::Context c;
+  ASSERT_EQ(d.ctx_create(&c), Status::OK);
+  VecAdd va;
+  ASSERT_EQ(va.setup(d, c, 8192, 5), Status::OK);
+  drv::LaunchConfig cfg;
+  cfg.grid = drv::Dim3{64, 1, 1};
+  cfg.block = drv::Dim3{128, 1, 1};
+  cfg.watchdog = 600;
+  drv::LaunchArg args[4] = {{&va.a, 4}, {&va.b, 4}, {&va.c, 4}, {&va.n, 4}};
+  uint64_t tok = 0;
+  ASSERT_EQ(d.launch(va.fn, cfg, args, 4, &tok), Status::OK);
+  ASSERT_TRUE(tb.run_until_cp_state(5, 5000));  // E_RUN
+  tb.run_cycles(300);
+  ASSERT_GT(tb.mem_outstanding(), 0u);
+  tb.freeze_memory(9000);
+  EXPECT_EQ(d.ctx_synchronize(c), Status::LAUNCH_TIMEOUT) << h.last_error_text();
+  drv::LaunchReport r;
+  ASSERT_EQ(d.ctx_last_failure(c, &r), Status::OK);
+  EXPECT_EQ(r.token, tok);
+  EXPECT_EQ(r.error, cq::ErrorCode::WATCHDOG_TIMEOUT);
+  EXPECT_GE(r.end_cycle - r.start_cycle, 600u + 4096u) << "ended by the backstop, not by the SM";
+  EXPECT_EQ(tb.mem_outstanding(), 0u);
+  // The device is stopped (sticky), a new context resets it and runs.
+  ASSERT_EQ(d.ctx_destroy(c), Status::OK);
+  drv::Context c2;
+  ASSERT_EQ(d.ctx_create(&c2), Status::OK);
+  VecAdd vb;
+  ASSERT_EQ(vb.setup(d, c2, 500, 6), Status::OK);
+  ASSERT_EQ(vb.launch(d, drv::Stream{}, nullptr), Status::OK);
+  ASSERT_EQ(d.ctx_synchronize(c2), Status::OK) << h.last_error_text();
+  EXPECT_TRUE(vb.check(d, c2));
+}
+
 // ---- barrier deadlock ------------------------------------------------------------------
 TEST(CosimSystem, BarrierDeadlockIsReportedWithTheWaitingWarps) {
   Harness h;
@@ -159,6 +202,20 @@ TEST(CosimSystem, BarrierDeadlockIsReportedWithTheWaitingWarps) {
   ASSERT_LT(off / 8, m.code.size());
   EXPECT_EQ(m.code[off / 8] & 0x7F, uint64_t(isa::Op::BAR));
   EXPECT_EQ(h.reg(regs::FAULT_ADDR), 0x3u);
+  // The functional device model reports the same.
+  Harness hm;
+  ASSERT_EQ(hm.open(std::make_unique<drv::ModelTransport>(cq::ModelDeviceConfig{}), fast_options()),
+            Status::OK);
+  drv::Context cm;
+  ASSERT_EQ(hm.dev.ctx_create(&cm), Status::OK);
+  drv::Function fm = load(hm, cm, "fault_barrier_deadlock");
+  ASSERT_EQ(hm.dev.launch(fm, cfg, args, 1), Status::OK);
+  EXPECT_EQ(hm.dev.ctx_synchronize(cm), Status::BARRIER_DEADLOCK);
+  drv::LaunchReport rm;
+  ASSERT_EQ(hm.dev.ctx_last_failure(cm, &rm), Status::OK);
+  EXPECT_EQ(rm.fault_addr, r.fault_addr);
+  EXPECT_EQ(rm.fault_cta, r.fault_cta);
+  EXPECT_EQ(rm.ctas_done, r.ctas_done);
 }
 
 // ---- resets at random cycles -------------------------------------------------------------
@@ -250,10 +307,11 @@ TEST(CosimSystem, ResetsAtRandomCyclesLeaveAWorkingDeviceAndEveryLaunchAccounted
     }
   }
   EXPECT_TRUE(sb.ok()) << sb.report();
-  std::printf("[info] %d resets (%d pin, %d soft), %zu launches: %llu completed, %llu lost; "
-              "resets in engine states fetch..phase:",
-              kIterations, pin_resets, soft_resets, tokens.size(), (unsigned long long)completed,
-              (unsigned long long)lost);
+  std::printf(
+      "[info] %d resets (%d pin, %d soft), %zu launches: %llu completed, %llu lost; "
+      "resets in engine states fetch..phase:",
+      kIterations, pin_resets, soft_resets, tokens.size(), (unsigned long long)completed,
+      (unsigned long long)lost);
   for (int st = 1; st <= 8; ++st) std::printf(" %d", state_hits[st]);
   std::printf("\n");
   for (int st = 1; st <= 8; ++st) EXPECT_GT(state_hits[st], 0) << "no reset in engine state " << st;
