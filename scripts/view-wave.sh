@@ -6,7 +6,7 @@
 #   scripts/view-wave.sh trace.fst
 #
 # Make a trace with the co-simulation (docs/cosim.md), e.g.
-#   BARESM_TRACE=trace.fst BARESM_TRACE_WINDOW=0:20000 build/sim/baresm run vec_add --backend rtl
+#   build/sim/baresm run vec_add --backend rtl --trace trace.fst --trace-window 0:20000
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 layout="${BARESM_GTKW:-$here/sim/gtkw/baresm.gtkw}"

@@ -1,7 +1,8 @@
 // The `rtl` backend of `baresm run`: the samples through the host driver on
 // the verilated device (baresm_top under SystemC). Per launch it prints the
 // device's cycles, IPC and the SM's warp-state breakdown (from its
-// counters). Settings (the CLI has no backend options; docs/cosim.md):
+// counters). Settings (the CLI's --trace, --trace-window, --mem-latency and
+// --mem-seed set them; docs/cosim.md):
 //   BARESM_TRACE=FILE.fst          FST trace of the whole run
 //   BARESM_TRACE_WINDOW=START:END  only cycles START..END (either may be empty)
 //   BARESM_MEM_LATENCY=N           memory latency in cycles (default 1..20 random)
