@@ -219,9 +219,10 @@ TEST(CosimSystem, BarrierDeadlockIsReportedWithTheWaitingWarps) {
 }
 
 // ---- resets at random cycles -------------------------------------------------------------
-// Launches and resets, seeded: a soft reset through the driver, or the reset
-// pin (after which the driver's reset brings the device back), at a random
-// cycle or in a chosen state of the command processor (fetch, check, window
+// Launches and resets, seeded: the reset pin, a soft reset written at once,
+// or the driver's own reset (the driver's reset brings the device back in
+// every case), at a random cycle or right after a chosen state of the
+// command processor (fetch, check, window
 // table, launch, run, build, completion body, phase word, abort). After
 // every reset the device works, and every launch was reported exactly once:
 // completed by the device (checked by the scoreboard) or lost.
@@ -275,11 +276,15 @@ TEST(CosimSystem, ResetsAtRandomCyclesLeaveAWorkingDeviceAndEveryLaunchAccounted
       const uint32_t want = 1 + rng() % 8;  // E_FETCH .. E_WPHASE
       if (tb.run_until_cp_state(want, 4000)) ++state_hits[want];
     }
-    if (rng() % 3 == 0) {
-      tb.pin_reset(1 + rng() % 4);
+    const uint32_t how = rng() % 3;
+    if (how == 0) {
+      tb.pin_reset(1 + rng() % 4);  // the pin, at this very edge
       ++pin_resets;
-    } else {
+    } else if (how == 1) {
+      tb.mmio_write(regs::CONTROL, f::CONTROL_SOFT_RESET.put(1));  // a soft reset, now
       ++soft_resets;
+    } else {
+      ++soft_resets;  // the driver's own reset, after it consumed what completed
     }
     ASSERT_EQ(d.reset(), Status::OK) << "iteration " << it << ": " << h.last_error_text();
     ASSERT_EQ(d.pending(), 0u);
