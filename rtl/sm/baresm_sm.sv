@@ -543,12 +543,12 @@ module baresm_sm #(
     d = '0;
     for (int w = 0; w < NumWarps; w++) begin
       d = ib_dec_q[w];
-      hazard[w] = pend_reg_q[w*64 + int'(d[33:28])] | pend_reg_q[w*64 + int'(d[27:22])] |
-                  pend_reg_q[w*64 + int'(d[21:16])] | pend_reg_q[w*64 + int'(d[15:10])] |
-                  pend_pred_q[w*8 + int'(d[9:7])] | pend_pred_q[w*8 + int'(d[6:4])] |
-                  pend_pred_q[w*8 + int'(d[3:1])];
-      hazard_mem[w] = pend_mem_q[w*64 + int'(d[33:28])] | pend_mem_q[w*64 + int'(d[27:22])] |
-                      pend_mem_q[w*64 + int'(d[21:16])] | pend_mem_q[w*64 + int'(d[15:10])];
+      hazard[w] = pend_reg_q[w*64 + 32'(d[33:28])] | pend_reg_q[w*64 + 32'(d[27:22])] |
+                  pend_reg_q[w*64 + 32'(d[21:16])] | pend_reg_q[w*64 + 32'(d[15:10])] |
+                  pend_pred_q[w*8 + 32'(d[9:7])] | pend_pred_q[w*8 + 32'(d[6:4])] |
+                  pend_pred_q[w*8 + 32'(d[3:1])];
+      hazard_mem[w] = pend_mem_q[w*64 + 32'(d[33:28])] | pend_mem_q[w*64 + 32'(d[27:22])] |
+                      pend_mem_q[w*64 + 32'(d[21:16])] | pend_mem_q[w*64 + 32'(d[15:10])];
       unique case (d[36:34])
         baresm_sm_pkg::CL_ALU, baresm_sm_pkg::CL_FPU: unit_ok[w] = sq_ready;
         baresm_sm_pkg::CL_SHFL, baresm_sm_pkg::CL_LSU: unit_ok[w] = sq_ready && gather_free;
@@ -608,13 +608,13 @@ module baresm_sm #(
   assign i_cta = slot_cta_q[sel*CtaW +: CtaW];
 
   always_comb begin
-    i_guard = (i_pg == PT) ? 32'hFFFF_FFFF : pred_q[int'(sel)*7 + int'(i_pg)];
+    i_guard = (i_pg == PT) ? 32'hFFFF_FFFF : pred_q[32'(sel)*7 + 32'(i_pg)];
     if (i_pgn) i_guard = ~i_guard;
     i_ppn = 1'b0;
     if (i_op == baresm_isa_pkg::OP_SEL) i_ppn = i_mod[3];
     if (i_op == baresm_isa_pkg::OP_ISETP || i_op == baresm_isa_pkg::OP_FSETP) i_ppn = i_mod[6];
     if (i_op == baresm_isa_pkg::OP_VOTE) i_ppn = iw[21];  // ra[3]
-    i_ppv = (i_pp == PT) ? 32'hFFFF_FFFF : pred_q[int'(sel)*7 + int'(i_pp)];
+    i_ppv = (i_pp == PT) ? 32'hFFFF_FFFF : pred_q[32'(sel)*7 + 32'(i_pp)];
     if (i_ppn) i_ppv = ~i_ppv;
   end
   assign i_exec = i_tmask & i_guard;
@@ -983,19 +983,19 @@ module baresm_sm #(
     end else begin
       for (int k = 0; k < 3; k++) begin
         if (clr_valid[k]) begin
-          pend_reg_q[int'(clr_warp[k*WarpW +: WarpW])*64 + int'(clr_rd[k*6 +: 6])] <= 1'b0;
-          pend_mem_q[int'(clr_warp[k*WarpW +: WarpW])*64 + int'(clr_rd[k*6 +: 6])] <= 1'b0;
+          pend_reg_q[32'(clr_warp[k*WarpW +: WarpW])*64 + 32'(clr_rd[k*6 +: 6])] <= 1'b0;
+          pend_mem_q[32'(clr_warp[k*WarpW +: WarpW])*64 + 32'(clr_rd[k*6 +: 6])] <= 1'b0;
         end
       end
       for (int k = 0; k < 2; k++) begin
         if (pw_valid[k] && pw_last[k])
-          pend_pred_q[int'(pw_warp[k*WarpW +: WarpW])*8 + int'(pw_pd[k*3 +: 3])] <= 1'b0;
+          pend_pred_q[32'(pw_warp[k*WarpW +: WarpW])*8 + 32'(pw_pd[k*3 +: 3])] <= 1'b0;
       end
       if (iss_pipe && i_dst != RZ) begin
-        pend_reg_q[int'(sel)*64 + int'(i_dst)] <= 1'b1;
-        if (i_class == baresm_sm_pkg::CL_LSU) pend_mem_q[int'(sel)*64 + int'(i_dst)] <= 1'b1;
+        pend_reg_q[32'(sel)*64 + 32'(i_dst)] <= 1'b1;
+        if (i_class == baresm_sm_pkg::CL_LSU) pend_mem_q[32'(sel)*64 + 32'(i_dst)] <= 1'b1;
       end
-      if (iss_pipe && i_pd != PT) pend_pred_q[int'(sel)*8 + int'(i_pd)] <= 1'b1;
+      if (iss_pipe && i_pd != PT) pend_pred_q[32'(sel)*8 + 32'(i_pd)] <= 1'b1;
       for (int w = 0; w < NumWarps; w++) begin
         lsu_cnt_q[w] <= lsu_cnt_q[w] +
             ((iss_pipe && i_class == baresm_sm_pkg::CL_LSU && sel == WarpW'(w)) ? 3'd1 : 3'd0) -
@@ -1007,20 +1007,20 @@ module baresm_sm #(
   always_ff @(posedge clk_i) begin
     for (int k = 0; k < 2; k++) begin
       if (pw_valid[k]) begin
-        pred_q[int'(pw_warp[k*WarpW +: WarpW])*7 + int'(pw_pd[k*3 +: 3])] <=
-            (pred_q[int'(pw_warp[k*WarpW +: WarpW])*7 + int'(pw_pd[k*3 +: 3])] &
+        pred_q[32'(pw_warp[k*WarpW +: WarpW])*7 + 32'(pw_pd[k*3 +: 3])] <=
+            (pred_q[32'(pw_warp[k*WarpW +: WarpW])*7 + 32'(pw_pd[k*3 +: 3])] &
              ~pw_mask[k*32 +: 32]) | (pw_bits[k*32 +: 32] & pw_mask[k*32 +: 32]);
       end
     end
     if (iss_vote_pred) begin
       // VOTE.ANY/ALL: the same answer in every guard-true lane.
-      pred_q[int'(sel)*7 + int'(i_pd)] <=
-          (pred_q[int'(sel)*7 + int'(i_pd)] & ~i_exec) |
+      pred_q[32'(sel)*7 + 32'(i_pd)] <=
+          (pred_q[32'(sel)*7 + 32'(i_pd)] & ~i_exec) |
           ((((i_mod[1:0] == baresm_isa_pkg::VOTE_ANY) ? (i_ballot != 32'd0) : (i_ballot == i_exec))
             ? 32'hFFFF_FFFF : 32'd0) & i_exec);
     end
     if (place_valid) begin
-      for (int p = 0; p < 7; p++) pred_q[int'(place_warp)*7 + p] <= 32'd0;
+      for (int p = 0; p < 7; p++) pred_q[32'(place_warp)*7 + p] <= 32'd0;
     end
   end
 

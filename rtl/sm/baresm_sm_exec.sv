@@ -305,7 +305,7 @@ module baresm_sm_exec #(
       for (int p = 0; p < NumLanes; p++) begin
         alu_res[p*32 +: 32] = baresm_sm_pkg::alu(ex_op_q, ex_mod_q[0], op_a[p*32 +: 32],
             op_b[p*32 +: 32], op_c[p*32 +: 32], ex_lpvec[p],
-            sreg_lane[(int'(ex_beat_q) * NumLanes + p) * 32 +: 32]);
+            sreg_lane[(32'(ex_beat_q) * NumLanes + p) * 32 +: 32]);
         alu_pred[p] = baresm_sm_pkg::pcomb(ex_mod_q[5:4],
             baresm_sm_pkg::icmp(ex_mod_q[2:0], ex_mod_q[3], op_a[p*32 +: 32], op_b[p*32 +: 32]),
             ex_lpvec[p]);
@@ -522,10 +522,10 @@ module baresm_sm_exec #(
     if (ex_gather) begin
       for (int p = 0; p < NumLanes; p++) begin
         // Memory instructions gather effective addresses (ra + imm).
-        ga_q[(int'(ex_beat_q) * NumLanes + p) * 32 +: 32] <=
+        ga_q[(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <=
             op_a[p*32 +: 32] + (ex_class_q == baresm_sm_pkg::CL_LSU ? ex_imm_q : 32'd0);
-        gb_q[(int'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_b[p*32 +: 32];
-        gc_q[(int'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_c[p*32 +: 32];
+        gb_q[(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_b[p*32 +: 32];
+        gc_q[(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_c[p*32 +: 32];
       end
     end
   end

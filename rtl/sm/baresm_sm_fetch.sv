@@ -78,7 +78,7 @@ module baresm_sm_fetch #(
     sel = '0;
     idx = 0;
     for (int k = NumWarps; k >= 1; k--) begin
-      idx = int'(rr_q) + k;
+      idx = 32'(rr_q) + k;
       if (idx >= NumWarps) idx = idx - NumWarps;
       if (cand[idx]) begin
         sel_valid = 1'b1;

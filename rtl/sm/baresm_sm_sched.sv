@@ -43,7 +43,7 @@ module baresm_sm_sched #(
     int idx;
     r = '0;
     for (int k = NumWarps; k >= 1; k--) begin
-      idx = int'(last) + k;
+      idx = 32'(last) + k;
       if (idx >= NumWarps) idx = idx - NumWarps;
       if (set[idx]) r = {1'b1, WarpW'(idx)};
     end
