@@ -271,10 +271,10 @@ TEST(CosimSystem, ResetsAtRandomCyclesLeaveAWorkingDeviceAndEveryLaunchAccounted
     }
     // When: a random cycle, or the moment the engine is in a chosen state.
     if (rng() % 2) {
-      tb.run_cycles(rng() % 2500);
+      tb.run_cycles(rng() % 1500);
     } else {
       const uint32_t want = 1 + rng() % 8;  // E_FETCH .. E_WPHASE
-      if (tb.run_until_cp_state(want, 4000)) ++state_hits[want];
+      if (tb.run_until_cp_state(want, 3000)) ++state_hits[want];
     }
     const uint32_t how = rng() % 3;
     if (how == 0) {
