@@ -64,6 +64,15 @@ void DeviceMemoryPort::on_clock() {
     to_bytes(req_wdata.read(), req_.wdata.data(), kLineBytes);
     const vl_t<kLineBytes> strb = req_wstrb.read();
     for (int i = 0; i < kLineBytes; ++i) req_.wstrb[size_t(i)] = bit_of(strb, i) ? 1 : 0;
+    if (req_.op == sim::MemOp::WRITE && (req_.id >> (kIdBits - 1)) != 0) {
+      int first = -1, last = -1;
+      for (int i = 0; i < kLineBytes; ++i) {
+        if (!req_.wstrb[size_t(i)]) continue;
+        if (first < 0) first = i;
+        last = i;
+      }
+      if (first >= 0) cp_writes_.push_back({req_.addr + uint32_t(first), req_.addr + uint32_t(last)});
+    }
   }
   model_->tick(valid, req_, rsp_ready.read());
   if (frozen_ != 0) {

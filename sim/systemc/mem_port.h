@@ -9,6 +9,7 @@
 #include <systemc.h>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "sim/harness/mem_model.h"
@@ -46,6 +47,10 @@ class DeviceMemoryPort : public sc_core::sc_module {
   // The memory answers nothing and accepts nothing for `cycles` cycles (its
   // own time stands still meanwhile): a stall injected by a test.
   void freeze(uint64_t cycles) { frozen_ = cycles; }
+  // Byte ranges [first, last] the command processor wrote (id top bit set):
+  // a test checks they all lie inside completion rings.
+  const std::vector<std::pair<uint32_t, uint32_t>>& cp_writes() const { return cp_writes_; }
+  void clear_cp_writes() { cp_writes_.clear(); }
   sim::MemModel& model() { return *model_; }
 
  private:
@@ -58,6 +63,7 @@ class DeviceMemoryPort : public sc_core::sc_module {
   vl_t<kLineBits> rdata_;
   uint64_t frozen_ = 0;
   bool frozen_active_ = false;
+  std::vector<std::pair<uint32_t, uint32_t>> cp_writes_;
 };
 
 }  // namespace baresm::cosim

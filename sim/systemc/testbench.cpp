@@ -267,6 +267,14 @@ std::vector<uint8_t>& Testbench::memory() {
   return m_->memory;
 }
 
+const std::vector<std::pair<uint32_t, uint32_t>>& Testbench::cp_writes() const {
+  return m_->mem.cp_writes();
+}
+
+void Testbench::clear_cp_writes() {
+  m_->mem.clear_cp_writes();
+}
+
 void Testbench::freeze_memory(uint64_t cycles) {
   m_->mem.freeze(cycles);
 }

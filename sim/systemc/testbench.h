@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/harness/mem_model.h"
@@ -98,6 +99,9 @@ class Testbench {
   // From the next edge on, the memory neither accepts nor answers anything
   // for `cycles` cycles (an injected stall; the memory's own time stops).
   void freeze_memory(uint64_t cycles);
+  // Byte ranges [first, last] the command processor wrote since the last clear.
+  const std::vector<std::pair<uint32_t, uint32_t>>& cp_writes() const;
+  void clear_cp_writes();
 
   // ---- status outputs of the device ----
   uint32_t status() const;    // STATUS

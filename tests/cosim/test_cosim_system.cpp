@@ -254,6 +254,19 @@ TEST(CosimSystem, ResetsAtRandomCyclesLeaveAWorkingDeviceAndEveryLaunchAccounted
   };
   fresh_context();
 
+  // The completion rings the driver programmed: the only memory the command
+  // processor may write.
+  std::vector<std::pair<uint32_t, uint32_t>> rings;
+  auto note_rings = [&] {
+    for (uint32_t q = 0; q < 2; ++q) {
+      const uint32_t base = h.reg(regs::qp(q, regs::QpReg::CQ_BASE));
+      const uint32_t size = h.reg(regs::qp(q, regs::QpReg::CQ_SIZE));
+      rings.push_back({base, base + size * 64 - 1});
+    }
+  };
+  note_rings();
+  tb.clear_cp_writes();
+
   std::vector<uint64_t> tokens;
   const int kIterations = 240;
   int state_hits[16] = {};
@@ -291,6 +304,7 @@ TEST(CosimSystem, ResetsAtRandomCyclesLeaveAWorkingDeviceAndEveryLaunchAccounted
     ASSERT_TRUE(sb.ok()) << "iteration " << it << ": " << sb.report();
     h.scoreboard_reset();
     EXPECT_EQ(tb.mem_outstanding(), 0u);
+    note_rings();
     if (d.ctx_get_error(c) != Status::OK) fresh_context();
     // Every few resets: the device still computes correctly.
     if (it % 12 == 11) {
@@ -312,6 +326,14 @@ TEST(CosimSystem, ResetsAtRandomCyclesLeaveAWorkingDeviceAndEveryLaunchAccounted
     }
   }
   EXPECT_TRUE(sb.ok()) << sb.report();
+  uint64_t outside = 0;
+  for (const auto& w : tb.cp_writes()) {
+    bool in = false;
+    for (const auto& r : rings) in = in || (w.first >= r.first && w.second <= r.second);
+    if (!in) ++outside;
+  }
+  EXPECT_GT(tb.cp_writes().size(), 0u);
+  EXPECT_EQ(outside, 0u) << "the command processor wrote outside the completion rings";
   std::printf(
       "[info] %d resets (%d pin, %d soft), %zu launches: %llu completed, %llu lost; "
       "resets in engine states fetch..phase:",
