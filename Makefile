@@ -28,7 +28,7 @@ test-full: build
 # host driver, each result checked, with a waveform of the first cycles.
 DEMO_TRACE ?= $(BUILD)/demo.fst
 demo: build
-	@$(BUILD)/sim/baresm run --all --backend rtl --trace $(DEMO_TRACE) --trace-window 0:200000
+	@$(BUILD)/sim/baresm run --all --backend rtl --trace $(DEMO_TRACE) --trace-window 0:20000
 	@echo "waveform: $(DEMO_TRACE)  (scripts/view-wave.sh $(DEMO_TRACE))"
 
 lint: deps
