@@ -232,7 +232,6 @@ module baresm_sm_exec #(
   logic [31:0] ex_imm_q, ex_exec_q, ex_pvec_q, ex_sreg_q;
   logic [WarpW-1:0] ex_warp_q;
   logic [AddrW-1:0] ex_base_q;
-  logic [47:0] ex_tid0_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) ex_valid_q <= 1'b0;
@@ -259,7 +258,6 @@ module baresm_sm_exec #(
       ex_sreg_q <= sq_sreg_q;
       ex_warp_q <= sq_warp_q;
       ex_base_q <= sq_base_q;
-      ex_tid0_q <= sq_tid0_q;
     end
   end
 
@@ -274,21 +272,34 @@ module baresm_sm_exec #(
   assign ex_lmask = ex_exec_q[ex_beat_q*NumLanes +: NumLanes];
   assign ex_lpvec = ex_pvec_q[ex_beat_q*NumLanes +: NumLanes];
 
-  // S2R of a per-thread register: TID.X/Y/Z from the warp's lane 0 onwards,
-  // LANEID; everything else is warp-uniform (ex_sreg_q).
-  logic [32*32-1:0] sreg_lane;
+  // S2R of a per-thread register: TID.X/Y/Z walk the thread ids from the
+  // beat's first lane (ex_tid_q: lane 0's ids at beat 0, then NumLanes
+  // threads further each beat), LANEID; everything else is warp-uniform
+  // (ex_sreg_q). Only NumLanes id steps per beat, no divider.
+  logic [47:0] ex_tid_q, tid_adv;
+  always_comb begin
+    tid_adv = ex_tid_q;
+    if (sq_valid_q && sq_op_q == baresm_isa_pkg::OP_S2R && sq_beat_q != '0) begin
+      for (int p = 0; p < NumLanes; p++) tid_adv = baresm_sm_pkg::tid_next(tid_adv, block_i);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (sq_valid_q) ex_tid_q <= (sq_beat_q == '0) ? sq_tid0_q : tid_adv;
+  end
+
+  logic [LW-1:0] sreg_lane;
   logic [47:0] tid;
   always_comb begin
     sreg_lane = '0;
-    tid = ex_tid0_q;
+    tid = ex_tid_q;
     if (ex_valid_q && ex_class_q == baresm_sm_pkg::CL_ALU && ex_op_q == baresm_isa_pkg::OP_S2R) begin
-      for (int l = 0; l < 32; l++) begin
+      for (int p = 0; p < NumLanes; p++) begin
         unique case (ex_mod_q)
-          baresm_isa_pkg::SR_TID_X: sreg_lane[l*32 +: 32] = {16'd0, tid[15:0]};
-          baresm_isa_pkg::SR_TID_Y: sreg_lane[l*32 +: 32] = {16'd0, tid[31:16]};
-          baresm_isa_pkg::SR_TID_Z: sreg_lane[l*32 +: 32] = {16'd0, tid[47:32]};
-          baresm_isa_pkg::SR_LANEID: sreg_lane[l*32 +: 32] = 32'(l);
-          default: sreg_lane[l*32 +: 32] = ex_sreg_q;
+          baresm_isa_pkg::SR_TID_X: sreg_lane[p*32 +: 32] = {16'd0, tid[15:0]};
+          baresm_isa_pkg::SR_TID_Y: sreg_lane[p*32 +: 32] = {16'd0, tid[31:16]};
+          baresm_isa_pkg::SR_TID_Z: sreg_lane[p*32 +: 32] = {16'd0, tid[47:32]};
+          baresm_isa_pkg::SR_LANEID: sreg_lane[p*32 +: 32] = 32'(ex_beat_q) * NumLanes + 32'(p);
+          default: sreg_lane[p*32 +: 32] = ex_sreg_q;
         endcase
         tid = baresm_sm_pkg::tid_next(tid, block_i);
       end
@@ -305,7 +316,7 @@ module baresm_sm_exec #(
       for (int p = 0; p < NumLanes; p++) begin
         alu_res[p*32 +: 32] = baresm_sm_pkg::alu(ex_op_q, ex_mod_q[0], op_a[p*32 +: 32],
             op_b[p*32 +: 32], op_c[p*32 +: 32], ex_lpvec[p],
-            sreg_lane[(32'(ex_beat_q) * NumLanes + p) * 32 +: 32]);
+            sreg_lane[p*32 +: 32]);
         alu_pred[p] = baresm_sm_pkg::pcomb(ex_mod_q[5:4],
             baresm_sm_pkg::icmp(ex_mod_q[2:0], ex_mod_q[3], op_a[p*32 +: 32], op_b[p*32 +: 32]),
             ex_lpvec[p]);
@@ -486,7 +497,7 @@ module baresm_sm_exec #(
                                     ex_class_q == baresm_sm_pkg::CL_LSU);
   assign gather_free_o = g_state_q == G_EMPTY;
 
-  logic lsu_take, shfl_take;
+  logic lsu_take, shfl_take, shfl_done;
   logic iss_gather;
   assign iss_gather = iss_valid_i && (iss_class_i == baresm_sm_pkg::CL_SHFL ||
                                       iss_class_i == baresm_sm_pkg::CL_LSU);
@@ -502,7 +513,7 @@ module baresm_sm_exec #(
         g_state_q <= G_FILL;
       end else if (ex_gather && ex_last_q) begin
         g_state_q <= G_FULL;
-      end else if (lsu_take || shfl_take) begin
+      end else if (lsu_take || (shfl_take && g_rd_q == RZ) || shfl_done) begin
         g_state_q <= G_EMPTY;
       end
     end
@@ -531,30 +542,35 @@ module baresm_sm_exec #(
   end
 
   // ---- the shuffle (docs/isa.md "Shuffles") -------------------------------------------
-  logic shfl_ready;
-  assign shfl_ready = g_state_q == G_FULL && !g_lsu_q;
-  logic [32*32-1:0] shfl_res;
-  logic [31:0] sw, sbase, sbv;
+  // A full gather buffer holding a SHFL is handed to the writer, which
+  // computes the beat's NumLanes results from it while writing them (the
+  // buffer stays taken until the last beat).
+  logic shfl_ready, wr_shfl_q;
+  assign shfl_ready = g_state_q == G_FULL && !g_lsu_q && !(wr_valid_q && wr_shfl_q);
+  logic [LW-1:0] shfl_beat;
+  logic [31:0] sw, sbase, sbv, sl;
   logic [32:0] ssrc;
   always_comb begin
-    shfl_res = '0;
+    shfl_beat = '0;
     sw = 32'd1 << g_mod_q[4:2];
     sbase = '0;
     sbv = '0;
+    sl = '0;
     ssrc = '0;
-    if (shfl_ready) begin
-      for (int l = 0; l < 32; l++) begin
-        sbase = 32'(l) & ~(sw - 32'd1);
-        sbv = gb_q[l*32 +: 32];
+    if (wr_valid_q && wr_shfl_q) begin
+      for (int p = 0; p < NumLanes; p++) begin
+        sl = 32'(wr_beat_q) * NumLanes + 32'(p);
+        sbase = sl & ~(sw - 32'd1);
+        sbv = gb_q[sl[4:0]*32 +: 32];
         unique case (g_mod_q[1:0])
           baresm_isa_pkg::SHFL_IDX: ssrc = {1'b0, sbase + (sbv & (sw - 32'd1))};
-          baresm_isa_pkg::SHFL_UP:
-            ssrc = (sbv > 32'(l) - sbase) ? 33'(l) : 33'(32'(l) - sbv);
+          baresm_isa_pkg::SHFL_UP: ssrc = (sbv > sl - sbase) ? {1'b0, sl} : {1'b0, sl - sbv};
           baresm_isa_pkg::SHFL_DOWN:
-            ssrc = (33'(l) + {1'b0, sbv} >= {1'b0, sbase + sw}) ? 33'(l) : 33'(l) + {1'b0, sbv};
-          default: ssrc = {1'b0, 32'(l) ^ (sbv & (sw - 32'd1))};
+            ssrc = ({1'b0, sl} + {1'b0, sbv} >= {1'b0, sbase + sw}) ? {1'b0, sl}
+                                                                    : {1'b0, sl} + {1'b0, sbv};
+          default: ssrc = {1'b0, sl ^ (sbv & (sw - 32'd1))};
         endcase
-        shfl_res[l*32 +: 32] = ga_q[ssrc[4:0]*32 +: 32];
+        shfl_beat[p*32 +: 32] = ga_q[ssrc[4:0]*32 +: 32];
       end
     end
   end
@@ -590,6 +606,7 @@ module baresm_sm_exec #(
   logic wr_free, cpl_needs_wr, cpl_take;
 
   assign wr_free = !wr_valid_q || wr_beat_q == BeatW'(Beats - 1);
+  assign shfl_done = wr_valid_q && wr_shfl_q && wr_beat_q == BeatW'(Beats - 1);
   assign cpl_needs_wr = cpl_we_i && !cpl_fault_i && cpl_rd_i != RZ && !drain_i;
   assign cpl_ready_o = cpl_needs_wr ? wr_free : 1'b1;
   assign cpl_take = cpl_valid_i && cpl_ready_o;
@@ -599,12 +616,15 @@ module baresm_sm_exec #(
     if (!rst_ni) begin
       wr_valid_q <= 1'b0;
       wr_beat_q <= '0;
+      wr_shfl_q <= 1'b0;
     end else if (clear_i) begin
       wr_valid_q <= 1'b0;
       wr_beat_q <= '0;
+      wr_shfl_q <= 1'b0;
     end else if ((cpl_take && cpl_needs_wr) || (shfl_take && g_rd_q != RZ)) begin
       wr_valid_q <= 1'b1;
       wr_beat_q <= '0;
+      wr_shfl_q <= !(cpl_take && cpl_needs_wr);
     end else if (wr_valid_q) begin
       wr_valid_q <= wr_beat_q != BeatW'(Beats - 1);
       wr_beat_q <= wr_beat_q + BeatW'(1);
@@ -621,14 +641,13 @@ module baresm_sm_exec #(
       wr_warp_q <= g_warp_q;
       wr_rd_q <= g_rd_q;
       wr_mask_q <= g_exec_q;
-      wr_data_q <= shfl_res;
     end
   end
 
   assign wc_en = wr_valid_q && wr_mask_q[wr_beat_q*NumLanes +: NumLanes] != '0;
   assign wc_addr = rf_addr(warp_base_i[wr_warp_q*AddrW +: AddrW], wr_rd_q, wr_beat_q);
   assign wc_mask = wr_mask_q[wr_beat_q*NumLanes +: NumLanes];
-  assign wc_data = wr_data_q[wr_beat_q*LW +: LW];
+  assign wc_data = wr_shfl_q ? shfl_beat : wr_data_q[wr_beat_q*LW +: LW];
 
   // Scoreboard clears, one cycle ahead of the beat-0 write: ALU at EX (its
   // write is at WB), FPU one tag stage before the output, writer when it
@@ -728,7 +747,7 @@ module baresm_sm_exec #(
   // fpu_ovalid duplicates the tag line's valid bit; a shuffle source is a lane
   // number.
   logic unused;
-  assign unused = ^{fpu_ovalid, ssrc[32:5]};
+  assign unused = ^{fpu_ovalid, ssrc[32:5], sl[31:5]};
 
 endmodule
 
