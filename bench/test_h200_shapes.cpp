@@ -1,10 +1,15 @@
-// The behaviour shapes the SM's design promises, measured by the H200
-// comparison's kernels (bench/shapes.h) on the verilated c32w16 SM. Each
-// test states its tolerance; docs/h200-comparison.md says where and why the
-// SM's shape differs from the H200's.
+// The behaviour shapes the SM's design promises, measured with the H200
+// comparison's kernels and code (bench/shapes.h) on the verilated c32w16 SM,
+// in the quick mode (one extra loop iteration; see ShapeBench). Each test
+// states its tolerance. Where the SM's shape differs from the H200's (one
+// scheduler, the single gather buffer, an LSU that holds one global load at
+// a time), the test asserts the SM's own shape; docs/h200-comparison.md
+// gives the numbers and the causes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "bench/shapes.h"
 
@@ -13,39 +18,50 @@ namespace {
 using baresm::bench::ShapeBench;
 
 ShapeBench& bench() {
-  static ShapeBench b;
+  static ShapeBench b(/*quick=*/true);
   return b;
 }
 
-// A k-way bank conflict costs k passes, one pass per cycle (docs/lsu.md):
-// time vs stride 1 within 10% of the stride.
-TEST(H200Shapes, SharedThroughputScalesWithConflictDegree) {
-  const double l1 = bench().smem_loads_per_cycle(1);
-  EXPECT_LE(l1, 1.0 + 1e-9) << "more than one conflict-free warp load per cycle";
-  EXPECT_GE(l1, 0.9) << "the LSU should take a conflict-free LDS every cycle with 16 warps";
+// Shared-memory throughput. The LSU serves one pass a cycle, so a k-way
+// conflict costs k cycles; but the SM issues a memory instruction only when
+// the single gather buffer is empty, which is every 4 cycles (issue, fill,
+// full, taken by the LSU). So a warp load costs max(k, gather interval)
+// cycles: within 10% of that for every stride, and exactly proportional to
+// k above the floor. 8 warps of 32 independent loads keep the gather buffer
+// busy (16 give the same numbers for twice the CPU time).
+TEST(H200Shapes, SharedThroughputIsConflictDegreeAboveGatherFloor) {
+  std::vector<double> c;
   for (uint32_t s : baresm::bench::kStrides) {
-    const double ratio = l1 / bench().smem_loads_per_cycle(s);
-    std::printf("stride %2u: time vs stride 1 = %.3f\n", s, ratio);
-    EXPECT_NEAR(ratio, double(s), 0.1 * s) << "stride " << s;
+    c.push_back(1.0 / bench().smem_loads_per_cycle(s, 8));
+    std::printf("stride %2u: %.3f cycles per warp load\n", s, c.back());
   }
+  EXPECT_GE(c[0], 1.0 - 1e-9) << "more than one pass per cycle";
+  EXPECT_LE(c[0], 4.0 * 1.05) << "the SM should issue a memory instruction every 4 cycles";
+  for (size_t i = 0; i < c.size(); i++) {
+    const double s = baresm::bench::kStrides[i];
+    EXPECT_NEAR(c[i], std::max(s, c[0]), 0.1 * std::max(s, c[0])) << "stride " << s;
+  }
+  EXPECT_NEAR(c[5] / c[3], 4.0, 0.4) << "32-way vs 8-way conflict";
 }
 
-// Dependent chain: every extra pass adds the same latency (one cycle here),
-// so lat(s) = lat(1) + c (s - 1) within a cycle; a broadcast is one pass.
+// Shared-memory latency, one warp, dependent chain: every extra pass adds
+// the same latency, one cycle, so lat(s) = lat(1) + (s - 1) within a cycle;
+// a broadcast is one pass, not slower than stride 1.
 TEST(H200Shapes, SharedLatencyConstantPerPassBroadcastNotSlower) {
-  const double l1 = bench().smem_latency(1);
-  const double l32 = bench().smem_latency(32);
-  const double per_pass = (l32 - l1) / 31;
-  std::printf("stride 1: %.2f cycles, %.3f per extra pass\n", l1, per_pass);
-  EXPECT_NEAR(per_pass, 1.0, 0.05) << "one pass per cycle";
+  std::vector<double> l;
   for (uint32_t s : baresm::bench::kStrides) {
-    const double l = bench().smem_latency(s);
-    std::printf("stride %2u: %.2f cycles per load\n", s, l);
-    EXPECT_NEAR(l, l1 + per_pass * (s - 1), 1.0) << "stride " << s;
+    l.push_back(bench().smem_latency(s));
+    std::printf("stride %2u: %.2f cycles per load\n", s, l.back());
+  }
+  const double per_pass = (l.back() - l[0]) / 31;
+  EXPECT_NEAR(per_pass, 1.0, 0.05) << "one pass per cycle";
+  for (size_t i = 0; i < l.size(); i++) {
+    const uint32_t s = baresm::bench::kStrides[i];
+    EXPECT_NEAR(l[i], l[0] + per_pass * (s - 1), 1.0) << "stride " << s;
   }
   const double lb = bench().smem_latency(0);
   std::printf("broadcast: %.2f cycles per load\n", lb);
-  EXPECT_LE(lb, l1 + 0.01);
+  EXPECT_LE(lb, l[0] + 0.01);
 }
 
 // The reconvergence stack runs the G paths one after another: time vs G=1
@@ -59,60 +75,85 @@ TEST(H200Shapes, DivergentPathsSerialize) {
   }
 }
 
-// One warp issues a dependent FFMA every FpuLatency + 2 cycles; more warps
-// fill the gaps until the single issue port (NumLanes thread-FFMAs a cycle)
-// is the limit, which is never exceeded.
+// One warp issues a dependent FFMA every FpuLatency + 2 cycles (10%); more
+// warps fill the gaps (doubling the warps doubles the rate, 10%) until the
+// single issue port is the limit: NumLanes thread-FFMAs a cycle, never
+// exceeded, and reached (2%) once the 3 loop-control instructions per 64
+// FFMAs are counted as the issue slots they take.
 TEST(H200Shapes, AluThroughputGrowsWithWarpsUpToIssueLimit) {
   const auto& p = bench().params();
-  const double limit = p.lanes;  // one warp-instruction per cycle, Beats = 1
+  const double limit = p.lanes;
+  const double one = 32.0 / (p.fpu_latency + 2);
   double prev = 0;
   for (uint32_t w : baresm::bench::kWarps) {
     if (w > p.warps) break;
     const double f = bench().ffma_per_cycle(w);
     std::printf("%2u warps: %.2f FFMA/cycle\n", w, f);
-    EXPECT_LE(f, limit + 1e-9);
-    if (w == 1) EXPECT_NEAR(f, 32.0 / (p.fpu_latency + 2), 0.1 * 32.0 / (p.fpu_latency + 2));
-    // Doubling the warps doubles the rate until the issue port saturates.
-    if (w > 1) EXPECT_GE(f, std::min(2 * prev, limit) * 0.9) << w << " warps";
+    EXPECT_LE(f, limit + 1e-9) << w << " warps";
+    if (w == 1) {
+      EXPECT_NEAR(f, one, 0.1 * one);
+    } else {
+      EXPECT_GE(f, std::min(2 * prev, limit * 64 / 67) * 0.9) << w << " warps";
+    }
+    if (w == p.warps) {
+      EXPECT_NEAR(f, limit * 64 / 67, 0.02 * limit) << "issue port not saturated";
+    }
     prev = f;
   }
 }
 
-// Dependent global loads: the LSU holds one global instruction until its
-// last response (docs/lsu.md, "Cost and limits"), so the SM completes at
-// most one warp-load per memory latency. Throughput grows from 1 warp
-// (whose own issue/writeback gaps add to the latency) to 2, then stays
-// saturated, and each warp's latency per load grows with the warps instead.
+// Dependent global loads at a fixed memory latency L (50 here, to save CPU;
+// the program uses 100). The LSU holds one global instruction until its last
+// response (docs/lsu.md, "Cost and limits"), so the SM completes at most
+// one warp-load per L cycles. One warp also pays its own issue and
+// writeback around each load, so 2 warps are faster (2%) than 1; from there
+// the throughput stays flat (2%) and each warp's latency per load grows in
+// proportion to the warps (5%) instead.
 TEST(H200Shapes, MemoryThroughputSaturatesThenLatencyGrows) {
   const auto& p = bench().params();
-  const double bound = 1.0 / baresm::bench::kMemLatency;
-  const auto m1 = bench().mem_chase(1);
+  const uint32_t lat = 50;
+  const auto m1 = bench().mem_chase(1, lat);
+  const auto m2 = bench().mem_chase(2, lat);
   std::printf(" 1 warp : %.1f cycles/load, %.5f warp-loads/cycle\n", m1.cycles_per_load, m1.loads_per_cycle);
-  EXPECT_GE(m1.cycles_per_load, baresm::bench::kMemLatency);
-  auto prev = m1;
+  std::printf(" 2 warps: %.1f cycles/load, %.5f warp-loads/cycle\n", m2.cycles_per_load, m2.loads_per_cycle);
+  EXPECT_GE(m1.cycles_per_load, lat);
+  EXPECT_GT(m2.loads_per_cycle, m1.loads_per_cycle * 1.02);
   for (uint32_t w : baresm::bench::kWarps) {
-    if (w == 1 || w > p.warps) continue;
-    const auto m = bench().mem_chase(w);
+    if (w <= 2 || w > p.warps) continue;
+    const auto m = bench().mem_chase(w, lat);
     std::printf("%2u warps: %.1f cycles/load, %.5f warp-loads/cycle\n", w, m.cycles_per_load, m.loads_per_cycle);
-    EXPECT_LE(m.loads_per_cycle, bound * 1.001) << w << " warps";
-    EXPECT_GE(m.loads_per_cycle, prev.loads_per_cycle * 0.99) << w << " warps: throughput fell";
-    // Saturated: latency per load grows in proportion to the warps (10%).
-    EXPECT_NEAR(m.cycles_per_load / prev.cycles_per_load, double(w) / (w / 2), 0.1 * 2) << w << " warps";
-    prev = m;
+    EXPECT_LE(m.loads_per_cycle, 1.0 / lat) << w << " warps";
+    EXPECT_NEAR(m.loads_per_cycle, m2.loads_per_cycle, 0.02 * m2.loads_per_cycle) << w << " warps";
+    const double expect = m2.cycles_per_load * w / 2;
+    EXPECT_NEAR(m.cycles_per_load, expect, 0.05 * expect) << w << " warps";
   }
 }
 
-// A barrier's cost grows with the warps it waits for.
+// A barrier's cost grows with the warps it waits for: every warp's BAR and,
+// after the release, its next instruction go through the one issue port, so
+// a barrier of W warps takes at least W cycles and each extra warp adds
+// 1 to 1.5 cycles (its issue slot plus its share of the loop control).
 TEST(H200Shapes, BarrierCostGrowsWithWarps) {
   const auto& p = bench().params();
-  double prev = 0;
+  double first = 0, prev = 0;
+  uint32_t last_warps = 1;
   for (uint32_t t : baresm::bench::kCtaThreads) {
-    if (t / 32 > p.warps) break;
+    const uint32_t w = t / 32;
+    if (w > p.warps) break;
     const double c = bench().barrier_cycles(t);
     std::printf("%4u threads: %.2f cycles per barrier\n", t, c);
-    if (t > 32) EXPECT_GT(c, prev) << t << " threads";
+    EXPECT_GE(c, double(w)) << t << " threads";
+    if (w == 1) first = c;
+    if (w > 1) {
+      EXPECT_GT(c, prev) << t << " threads";
+    }
     prev = c;
+    last_warps = w;
   }
+  const double per_warp = (prev - first) / (last_warps - 1);
+  std::printf("%.3f cycles per extra warp\n", per_warp);
+  EXPECT_GE(per_warp, 1.0);
+  EXPECT_LE(per_warp, 1.5);
 }
 
 }  // namespace
