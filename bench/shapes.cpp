@@ -48,7 +48,9 @@ ShapeBench::ShapeBench(bool quick) : harness_(std::make_unique<sim::SmHarness>(s
 
 ShapeBench::~ShapeBench() = default;
 
-const sim::SmParams& ShapeBench::params() const { return harness_->params(); }
+const sim::SmParams& ShapeBench::params() const {
+  return harness_->params();
+}
 
 ShapeBench::Times ShapeBench::run(const std::string& kernel, uint32_t threads,
                                   std::map<std::string, uint32_t> params, const sim::SmRunOptions& opt,
@@ -89,7 +91,8 @@ ShapeBench::Times ShapeBench::run(const std::string& kernel, uint32_t threads,
   int64_t first = 0, last = 0;
   double sum = 0;
   for (uint32_t w = 0; w < warps; w++) {
-    const int64_t s = int32_t(get32(mem, kData + 8 * w) - t0), e = int32_t(get32(mem, kData + 8 * w + 4) - t0);
+    const int64_t s = int32_t(get32(mem, kData + 8 * w) - t0),
+                  e = int32_t(get32(mem, kData + 8 * w + 4) - t0);
     first = w ? std::min(first, s) : s;
     last = w ? std::max(last, e) : e;
     sum += double(e - s);
@@ -101,8 +104,8 @@ ShapeBench::Times ShapeBench::run(const std::string& kernel, uint32_t threads,
 }
 
 ShapeBench::Times ShapeBench::per_iter(const std::string& kernel, uint32_t threads,
-                                       const std::map<std::string, uint32_t>& params, uint32_t n1, uint32_t n2,
-                                       const sim::SmRunOptions& opt, const Init& init) {
+                                       const std::map<std::string, uint32_t>& params, uint32_t n1,
+                                       uint32_t n2, const sim::SmRunOptions& opt, const Init& init) {
   auto p = params;
   p["iters"] = n1;
   const Times a = run(kernel, threads, p, opt, init);

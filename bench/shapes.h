@@ -81,8 +81,8 @@ class ShapeBench {
                  uint32_t n1, uint32_t n2, const sim::SmRunOptions& opt = {}, const Init& init = {});
 
   std::unique_ptr<sim::SmHarness> harness_;
-  uint32_t n1_ = 1, n2_ = 3;  // iteration counts of per_iter()
-  uint32_t path_iters_ = 16;  // divergence: 8-FFMA iterations per path
+  uint32_t n1_ = 1, n2_ = 3;                    // iteration counts of per_iter()
+  uint32_t path_iters_ = 16;                    // divergence: 8-FFMA iterations per path
   std::map<std::string, isa::Module> modules_;  // kernel name -> its file, assembled
   uint64_t simulated_ = 0;
 };

@@ -121,7 +121,8 @@ TEST(H200Shapes, MemoryThroughputSaturatesThenLatencyGrows) {
   for (uint32_t w : baresm::bench::kWarps) {
     if (w <= 2 || w > p.warps) continue;
     const auto m = bench().mem_chase(w, lat);
-    std::printf("%2u warps: %.1f cycles/load, %.5f warp-loads/cycle\n", w, m.cycles_per_load, m.loads_per_cycle);
+    std::printf("%2u warps: %.1f cycles/load, %.5f warp-loads/cycle\n", w, m.cycles_per_load,
+                m.loads_per_cycle);
     EXPECT_LE(m.loads_per_cycle, 1.0 / lat) << w << " warps";
     EXPECT_NEAR(m.loads_per_cycle, m2.loads_per_cycle, 0.02 * m2.loads_per_cycle) << w << " warps";
     const double expect = m2.cycles_per_load * w / 2;
