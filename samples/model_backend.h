@@ -3,10 +3,9 @@
 // FunctionalModel::run with windows = exactly the buffers the caller granted.
 #pragma once
 
-#include <map>
-#include <memory>
+#include <functional>
 
-#include "samples/backend.h"
+#include "samples/local_backend.h"
 
 namespace baresm::samples {
 
@@ -20,21 +19,13 @@ struct ModelBackendConfig {
   iss::ModelConfig model;
 };
 
-class ModelBackend : public Backend {
+class ModelBackend : public LocalBackend {
  public:
   explicit ModelBackend(ModelBackendConfig cfg = {});
 
   std::string name() const override { return "model"; }
   isa::DeviceLimits limits() const override;
   uint32_t max_threads_per_cta() const override { return cfg_.max_threads_per_cta; }
-  std::string last_error() const override { return error_; }
-
-  Status alloc(uint32_t bytes, Buffer* out) override;
-  Status free(const Buffer& b) override;
-  Status write(const Buffer& b, uint32_t offset, const void* src, uint32_t bytes) override;
-  Status read(const Buffer& b, uint32_t offset, void* dst, uint32_t bytes) override;
-  Status load_module(const std::vector<uint8_t>& image, ModuleHandle* out) override;
-  Status unload_module(ModuleHandle m) override;
   Status launch(ModuleHandle m, const std::string& kernel, const LaunchConfig& cfg,
                 const std::vector<uint8_t>& params, LaunchReport* out) override;
 
@@ -43,26 +34,12 @@ class ModelBackend : public Backend {
   void set_retire_callback(std::function<void(const iss::RetireEvent&)> cb) { retire_cb_ = std::move(cb); }
 
  private:
-  Status fail(Status s, std::string msg);
-  bool owns(const Buffer& b) const;
-
-  struct LoadedModule {
-    isa::Module module;
-    Buffer code;
-  };
+  void mem_write(uint32_t addr, const void* src, uint32_t bytes) override { mem_.write(addr, src, bytes); }
+  void mem_read(uint32_t addr, void* dst, uint32_t bytes) override { mem_.read(addr, dst, bytes); }
 
   ModelBackendConfig cfg_;
   iss::DeviceMemory mem_;
-  std::map<uint32_t, uint32_t> free_;  // free ranges: addr -> size (coalesced)
-  struct Allocation {
-    uint32_t size = 0;      // what the caller asked for (the window a launch may get)
-    uint32_t reserved = 0;  // rounded up to the allocation granule
-  };
-  std::map<uint32_t, Allocation> used_;  // live allocations by address
-  std::map<ModuleHandle, LoadedModule> modules_;
-  ModuleHandle next_module_ = 1;
   std::function<void(const iss::RetireEvent&)> retire_cb_;
-  std::string error_;
 };
 
 }  // namespace baresm::samples

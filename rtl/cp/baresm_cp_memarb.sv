@@ -3,9 +3,8 @@
 // protocol as the SM's port, docs/lsu.md "Memory port", with one more id bit:
 // the top id bit is 1 for the command processor, 0 for the SM).
 //
-// - Request channel: round-robin between the two sources; once a request is
-//   presented it stays selected until memory accepts it (both sources hold
-//   their request still until accepted, so the port does too).
+// - Request channel: baresm_mem_arb (round-robin; an offered request keeps
+//   the port until it is taken).
 // - Response channel: routed by the top id bit.
 // - Outstanding requests are counted per source. While the SM is held in
 //   reset (sm_hold_i: a soft reset or an aborted launch) its requests are
@@ -65,39 +64,38 @@ module baresm_cp_memarb #(
   logic sm_valid;
   assign sm_valid = sm_req_valid_i && !sm_hold_i;
 
-  // Grant: a presented request that was not accepted keeps its source.
-  logic lock_q, lock_cp_q, last_cp_q;
-  logic sel_cp;
-  always_comb begin
-    if (lock_q) sel_cp = lock_cp_q;
-    else if (cp_req_valid_i && sm_valid) sel_cp = !last_cp_q;
-    else sel_cp = cp_req_valid_i;
-  end
-
-  assign mem_req_valid_o = sel_cp ? cp_req_valid_i : sm_valid;
-  assign mem_req_id_o = sel_cp ? {1'b1, SmIdWidth'(0)} : {1'b0, sm_req_id_i};
-  assign mem_req_addr_o = sel_cp ? cp_req_addr_i : sm_req_addr_i;
-  assign mem_req_op_o = sel_cp ? cp_req_op_i : sm_req_op_i;
-  assign mem_req_amo_o = sel_cp ? 5'd0 : sm_req_amo_i;
-  assign mem_req_wdata_o = sel_cp ? cp_req_wdata_i : sm_req_wdata_i;
-  assign mem_req_wstrb_o = sel_cp ? cp_req_wstrb_i : sm_req_wstrb_i;
-  assign cp_req_ready_o = sel_cp && mem_req_ready_i;
-  assign sm_req_ready_o = !sel_cp && mem_req_ready_i && !sm_hold_i;
-
-  logic accept;
-  assign accept = mem_req_valid_o && mem_req_ready_i;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      lock_q <= 1'b0;
-      lock_cp_q <= 1'b0;
-      last_cp_q <= 1'b0;
-    end else begin
-      lock_q <= mem_req_valid_o && !mem_req_ready_i;
-      lock_cp_q <= sel_cp;
-      if (accept) last_cp_q <= sel_cp;
-    end
-  end
+  logic sm_ready;
+  baresm_mem_arb #(
+    .LineBytes(LineBytes),
+    .IdW(SmIdWidth)
+  ) u_arb (
+    .clk_i,
+    .rst_ni,
+    .a_req_valid_i  (cp_req_valid_i),
+    .a_req_ready_o  (cp_req_ready_o),
+    .a_req_addr_i   (cp_req_addr_i),
+    .a_req_op_i     (cp_req_op_i),
+    .a_req_amo_i    (5'd0),
+    .a_req_wdata_i  (cp_req_wdata_i),
+    .a_req_wstrb_i  (cp_req_wstrb_i),
+    .b_req_valid_i  (sm_valid),
+    .b_req_ready_o  (sm_ready),
+    .b_req_id_i     (sm_req_id_i),
+    .b_req_addr_i   (sm_req_addr_i),
+    .b_req_op_i     (sm_req_op_i),
+    .b_req_amo_i    (sm_req_amo_i),
+    .b_req_wdata_i  (sm_req_wdata_i),
+    .b_req_wstrb_i  (sm_req_wstrb_i),
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_id_o,
+    .mem_req_addr_o,
+    .mem_req_op_o,
+    .mem_req_amo_o,
+    .mem_req_wdata_o,
+    .mem_req_wstrb_o
+  );
+  assign sm_req_ready_o = sm_ready && !sm_hold_i;
 
   // Responses.
   logic rsp_cp;
@@ -109,8 +107,8 @@ module baresm_cp_memarb #(
   // Outstanding requests per source.
   logic [SmIdWidth:0] cp_out_q, sm_out_q;
   logic cp_acc, sm_acc, cp_ret, sm_ret;
-  assign cp_acc = accept && sel_cp;
-  assign sm_acc = accept && !sel_cp;
+  assign cp_acc = cp_req_valid_i && cp_req_ready_o;
+  assign sm_acc = sm_valid && sm_ready;
   assign cp_ret = mem_rsp_valid_i && mem_rsp_ready_o && rsp_cp;
   assign sm_ret = mem_rsp_valid_i && mem_rsp_ready_o && !rsp_cp;
 

@@ -928,26 +928,29 @@ module baresm_sm #(
     .gmem_reqs_o     (gmem_reqs)
   );
 
-  logic arb_rsp_ready;
-  baresm_sm_memarb #(
+  // Fetch (source A: line reads, one at a time) and the LSU share the port;
+  // responses are routed by the top id bit.
+  baresm_mem_arb #(
     .LineBytes(MemLineBytes),
-    .LsuIdW(LsuIdWidth)
+    .IdW(LsuIdWidth)
   ) u_memarb (
     .clk_i,
     .rst_ni,
-    .if_req_valid_i (if_req_valid),
-    .if_req_ready_o (if_req_ready),
-    .if_req_addr_i  (if_req_addr),
-    .if_rsp_valid_o (if_rsp_valid),
-    .ls_req_valid_i (ls_mreq_valid),
-    .ls_req_ready_o (ls_mreq_ready),
-    .ls_req_id_i    (ls_mreq_id),
-    .ls_req_addr_i  (ls_mreq_addr),
-    .ls_req_op_i    (ls_mreq_op),
-    .ls_req_amo_i   (ls_mreq_amo),
-    .ls_req_wdata_i (ls_mreq_wdata),
-    .ls_req_wstrb_i (ls_mreq_wstrb),
-    .ls_rsp_valid_o (ls_rsp_valid),
+    .a_req_valid_i  (if_req_valid),
+    .a_req_ready_o  (if_req_ready),
+    .a_req_addr_i   (if_req_addr),
+    .a_req_op_i     (2'd0),
+    .a_req_amo_i    (5'd0),
+    .a_req_wdata_i  ('0),
+    .a_req_wstrb_i  ('0),
+    .b_req_valid_i  (ls_mreq_valid),
+    .b_req_ready_o  (ls_mreq_ready),
+    .b_req_id_i     (ls_mreq_id),
+    .b_req_addr_i   (ls_mreq_addr),
+    .b_req_op_i     (ls_mreq_op),
+    .b_req_amo_i    (ls_mreq_amo),
+    .b_req_wdata_i  (ls_mreq_wdata),
+    .b_req_wstrb_i  (ls_mreq_wstrb),
     .mem_req_valid_o(mem_req_valid_o),
     .mem_req_ready_i(mem_req_ready_i),
     .mem_req_id_o   (mem_req_id_o),
@@ -955,13 +958,12 @@ module baresm_sm #(
     .mem_req_op_o   (mem_req_op_o),
     .mem_req_amo_o  (mem_req_amo_o),
     .mem_req_wdata_o(mem_req_wdata_o),
-    .mem_req_wstrb_o(mem_req_wstrb_o),
-    .mem_rsp_valid_i(mem_rsp_valid_i),
-    .mem_rsp_ready_o(arb_rsp_ready),
-    .mem_rsp_id_i   (mem_rsp_id_i)
+    .mem_req_wstrb_o(mem_req_wstrb_o)
   );
-  // Both the fetch unit and the LSU always take responses.
-  assign mem_rsp_ready_o = arb_rsp_ready && ls_rsp_ready;
+  assign if_rsp_valid = mem_rsp_valid_i && mem_rsp_id_i[LsuIdWidth];
+  assign ls_rsp_valid = mem_rsp_valid_i && !mem_rsp_id_i[LsuIdWidth];
+  // The fetch unit takes its responses at once.
+  assign mem_rsp_ready_o = mem_rsp_id_i[LsuIdWidth] || ls_rsp_ready;
 
   // =========================================================================
   // Scoreboard, predicates, per-warp LSU counts

@@ -60,7 +60,7 @@ module baresm_sm_fetch #(
   logic [WordW-1:0] f2_word_q;
   logic [LineBytes*8-1:0] f2_line_q;
 
-  logic [WarpW-1:0] rr_q;
+  logic [WarpW-1:0] rr_q;  // last warp fetched; the highest slot after reset, so warp 0 goes first
   logic prio_valid_q;
   logic [WarpW-1:0] prio_warp_q;
 
@@ -115,7 +115,7 @@ module baresm_sm_fetch #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       f2_valid_q <= 1'b0;
-      rr_q <= '0;
+      rr_q <= WarpW'(NumWarps - 1);
       prio_valid_q <= 1'b0;
       fill_busy_q <= 1'b0;
       req_q <= 1'b0;
@@ -123,7 +123,7 @@ module baresm_sm_fetch #(
       miss_q <= '0;
     end else if (flush_i) begin
       f2_valid_q <= 1'b0;
-      rr_q <= '0;
+      rr_q <= WarpW'(NumWarps - 1);
       prio_valid_q <= 1'b0;
       tag_valid_q <= '0;
       miss_q <= '0;

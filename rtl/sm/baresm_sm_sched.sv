@@ -7,7 +7,8 @@
 // Either way no ready warp starves: a warp that has waited StarveLimit
 // ready-but-not-granted cycles since its last grant wins next (round-robin
 // among such warps), so every ready warp issues within StarveLimit + NumWarps
-// cycles.
+// cycles. After reset or clear the last grant reads as the highest slot, so
+// round-robin starts at warp 0 (the order the functional model runs warps).
 `default_nettype none
 
 module baresm_sm_sched #(
@@ -28,6 +29,7 @@ module baresm_sm_sched #(
   localparam int CntW = $clog2(StarveLimit + 1);
 
   logic [WarpW-1:0] last_q;
+  logic greedy_q;  // last_q's warp was granted and still holds its slot: GTO may stay on it
   logic [NumWarps*NumWarps-1:0] older_q;  // [w*NumWarps + v]: w is older than v
   logic [CntW-1:0] wait_q [NumWarps];
 
@@ -75,7 +77,7 @@ module baresm_sm_sched #(
     end else if (!policy_gto_i) begin
       grant_valid_o = pick_rr[WarpW];
       grant_o = pick_rr[WarpW-1:0];
-    end else if (ready_i[last_q]) begin
+    end else if (greedy_q && ready_i[last_q]) begin
       grant_valid_o = 1'b1;
       grant_o = last_q;
     end else if (pick_old[WarpW]) begin
@@ -90,15 +92,22 @@ module baresm_sm_sched #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      last_q <= '0;
+      last_q <= WarpW'(NumWarps - 1);
+      greedy_q <= 1'b0;
       older_q <= '0;
       for (int w = 0; w < NumWarps; w++) wait_q[w] <= '0;
     end else if (clear_i) begin
-      last_q <= '0;
+      last_q <= WarpW'(NumWarps - 1);
+      greedy_q <= 1'b0;
       older_q <= '0;
       for (int w = 0; w < NumWarps; w++) wait_q[w] <= '0;
     end else begin
-      if (grant_valid_o) last_q <= grant_o;
+      if (grant_valid_o) begin
+        last_q <= grant_o;
+        greedy_q <= 1'b1;
+      end else if (start_i[last_q]) begin
+        greedy_q <= 1'b0;
+      end
       for (int w = 0; w < NumWarps; w++) begin
         if (start_i[w] || (grant_valid_o && grant_o == WarpW'(w))) begin
           wait_q[w] <= '0;

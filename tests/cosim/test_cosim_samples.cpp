@@ -19,6 +19,7 @@ struct Param {
   std::string sample;
   uint64_t seed;
 };
+void PrintTo(const Param& p, std::ostream* os) { *os << p.sample << " seed " << p.seed; }
 
 std::vector<Param> params() {
   std::vector<Param> v;

@@ -88,7 +88,8 @@ struct Tb {
 // Scheduler
 // ===========================================================================
 struct SchedRef {
-  int last = 0;
+  int last = kWarps - 1;  // so that warp 0 is the first round-robin pick
+  bool greedy = false;    // last was granted and its slot not restarted since
   bool older[kWarps][kWarps] = {};
   int wait[kWarps] = {};
 
@@ -105,7 +106,7 @@ struct SchedRef {
       if (((ready >> w) & 1) && wait[w] == kStarve) starving |= 1u << w;
     if (starving) return rr(starving, last);
     if (!gto) return rr(ready, last);
-    if ((ready >> last) & 1) return last;
+    if (greedy && ((ready >> last) & 1)) return last;
     for (int w = 0; w < kWarps; w++) {
       if (!((ready >> w) & 1)) continue;
       bool oldest = true;
@@ -116,7 +117,12 @@ struct SchedRef {
     return rr(ready, last);  // no total order among the ready warps
   }
   void update(uint32_t ready, uint32_t start, int g) {
-    if (g >= 0) last = g;
+    if (g >= 0) {
+      last = g;
+      greedy = true;
+    } else if ((start >> last) & 1) {
+      greedy = false;
+    }
     for (int w = 0; w < kWarps; w++) {
       if (((start >> w) & 1) || g == w) wait[w] = 0;
       else if (((ready >> w) & 1) && wait[w] != kStarve) wait[w]++;

@@ -75,6 +75,7 @@ struct Param {
   std::string sample;
   int mem;
 };
+void PrintTo(const Param& p, std::ostream* os) { *os << p.sample << " memory " << mem_setting(p.mem).name; }
 
 std::string param_name(const testing::TestParamInfo<Param>& p) {
   return p.param.sample + "_" + mem_setting(p.param.mem).name;
