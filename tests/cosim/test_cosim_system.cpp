@@ -89,11 +89,7 @@ TEST(CosimSystem, EndlessLoopTimesOutThenResetLosesQueuedWorkThenVecAddRuns) {
   ASSERT_EQ(d.ctx_destroy(c), Status::OK);
   drv::Context c2;
   ASSERT_EQ(d.ctx_create(&c2), Status::OK);
-  VecAdd vb;
-  ASSERT_EQ(vb.setup(d, c2, 777, 4), Status::OK);
-  ASSERT_EQ(vb.launch(d, drv::Stream{}, nullptr), Status::OK);
-  ASSERT_EQ(d.ctx_synchronize(c2), Status::OK) << h.last_error_text();
-  EXPECT_TRUE(vb.check(d, c2));
+  EXPECT_TRUE(drvtest::vec_add_runs(h, c2, 777, 4));
 }
 
 TEST(CosimSystem, WatchdogEndsTheEndlessKernelWithItsLocation) {
@@ -165,11 +161,7 @@ TEST(CosimSystem, BackstopAbortsALaunchTheSmCannotEnd) {
   ASSERT_EQ(d.ctx_destroy(c), Status::OK);
   drv::Context c2;
   ASSERT_EQ(d.ctx_create(&c2), Status::OK);
-  VecAdd vb;
-  ASSERT_EQ(vb.setup(d, c2, 500, 6), Status::OK);
-  ASSERT_EQ(vb.launch(d, drv::Stream{}, nullptr), Status::OK);
-  ASSERT_EQ(d.ctx_synchronize(c2), Status::OK) << h.last_error_text();
-  EXPECT_TRUE(vb.check(d, c2));
+  EXPECT_TRUE(drvtest::vec_add_runs(h, c2, 500, 6));
 }
 
 // ---- barrier deadlock ------------------------------------------------------------------
@@ -428,22 +420,9 @@ TEST(CosimSystem, CompletionRingWrapsManyTimesUnderASlowConsumer) {
   drv::Context c;
   ASSERT_EQ(d.ctx_create(&c), Status::OK);
   drvtest::TransportBus bus(h.transport.get());
-  VecAdd va;
-  ASSERT_EQ(va.setup(d, c, 64, 8), Status::OK);
-  drv::DevPtr code = 0, sq = 0, cqb = 0, prm = 0, wt = 0;
-  uint32_t code_bytes = 0;
-  ASSERT_EQ(d.module_code_range(va.mod, &code, &code_bytes), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 8 * 64, &sq), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 2 * 64, &cqb), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 16, &prm), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 8, &wt), Status::OK);
-  const uint32_t pv[4] = {va.a, va.b, va.c, va.n};
-  ASSERT_EQ(d.memcpy_htod(c, prm, pv, 16), Status::OK);
-  cq::WindowEntry w{va.a, 3 * 256};
-  ASSERT_EQ(d.memcpy_htod(c, wt, &w, 8), Status::OK);
-  cq::QueuePairHost qp;
-  qp.attach(&bus, cq::QueuePairLayout{2, sq, 8, cqb, 2});
-  ASSERT_TRUE(qp.program());
+  drvtest::RawVecAddQueue raw;
+  ASSERT_TRUE(raw.setup(d, c, &bus, 2, 8, 2, 64, 8));
+  cq::QueuePairHost& qp = raw.qp;
   cq::Scoreboard sb;
   sb.set_cq_size(2, 2);
   const uint32_t kTotal = 160;
@@ -456,23 +435,13 @@ TEST(CosimSystem, CompletionRingWrapsManyTimesUnderASlowConsumer) {
     ASSERT_TRUE(qp.sq_free(&free_slots));
     bool rang = false;
     while (free_slots-- > 0 && submitted < kTotal) {
-      cq::LaunchDescriptor ds;
+      const uint32_t kind = rng() % 3;
+      cq::LaunchDescriptor ds = kind == 0 ? cq::LaunchDescriptor{} : raw.desc;
       ds.token = 0x7000 + submitted;
       cq::Expectation e{ds.token, cq::CplStatus::COMPLETED};
-      const uint32_t kind = rng() % 3;
       if (kind == 0) {
         ds.flags = cq::kDESC_FLAG_MARKER;
       } else {
-        ds.entry_pc = code;
-        ds.code_base = code;
-        ds.code_size = code_bytes;
-        ds.grid_x = 2;
-        ds.block_x = 32;
-        ds.regs = uint8_t(kernel_module("vec_add").kernels[0].regs);
-        ds.param_addr = prm;
-        ds.param_size = 16;
-        ds.window_table = wt;
-        ds.window_count = 1;
         if (kind == 2 && submitted % 2) {
           ds.version = 9;
           e.status = cq::CplStatus::FAILED;
@@ -505,7 +474,7 @@ TEST(CosimSystem, CompletionRingWrapsManyTimesUnderASlowConsumer) {
   EXPECT_EQ(sb.outstanding(), 0u);
   EXPECT_EQ(sb.observed(), uint64_t(kTotal));
   EXPECT_GE(sb.wraps(2), uint64_t(kTotal / 2 - 1));
-  EXPECT_TRUE(va.check(d, c));
+  EXPECT_TRUE(raw.va.check(d, c));
   EXPECT_EQ(f::STATUS_FAULT.get(h.reg(regs::STATUS)), 0u);
 }
 

@@ -151,4 +151,52 @@ drv::Status VecAdd::launch(drv::Device& dev, drv::Stream s, uint64_t* token, uin
   return ::testing::AssertionSuccess();
 }
 
+::testing::AssertionResult vec_add_runs(Harness& h, drv::Context ctx, uint32_t n, uint32_t seed) {
+  VecAdd va;
+  if (!drv::ok(va.setup(h.dev, ctx, n, seed)))
+    return ::testing::AssertionFailure() << "vec_add setup: " << h.last_error_text();
+  if (!drv::ok(va.launch(h.dev, drv::Stream{}, nullptr)))
+    return ::testing::AssertionFailure() << "vec_add launch: " << h.last_error_text();
+  if (!drv::ok(h.dev.ctx_synchronize(ctx)))
+    return ::testing::AssertionFailure() << "vec_add synchronize: " << h.last_error_text();
+  return va.check(h.dev, ctx);
+}
+
+::testing::AssertionResult RawVecAddQueue::setup(drv::Device& dev, drv::Context ctx, TransportBus* bus,
+                                                 uint32_t queue, uint32_t sq_entries, uint32_t cq_entries,
+                                                 uint32_t n, uint32_t seed) {
+  auto failed = [](const char* what, drv::Status st) {
+    return ::testing::AssertionFailure() << what << ": " << drv::status_name(st);
+  };
+  drv::Status st = va.setup(dev, ctx, n, seed);
+  if (!drv::ok(st)) return failed("vec_add setup", st);
+  drv::DevPtr code = 0, params = 0;
+  uint32_t code_bytes = 0;
+  if (!drv::ok(st = dev.module_code_range(va.mod, &code, &code_bytes))) return failed("module_code_range", st);
+  if (!drv::ok(st = dev.mem_alloc(ctx, sq_entries * cq::kDESC_BYTES, &sq_ring)) ||
+      !drv::ok(st = dev.mem_alloc(ctx, cq_entries * cq::kCPL_BYTES, &cq_ring)) ||
+      !drv::ok(st = dev.mem_alloc(ctx, 16, &params)) ||
+      !drv::ok(st = dev.mem_alloc(ctx, cq::kWIN_BYTES, &window_table)))
+    return failed("mem_alloc", st);
+  const uint32_t pv[4] = {va.a, va.b, va.c, va.n};
+  if (!drv::ok(st = dev.memcpy_htod(ctx, params, pv, 16))) return failed("memcpy_htod", st);
+  // One window over a, b and c (allocated one after another).
+  const cq::WindowEntry w{va.a, va.c + va.n * 4 - va.a};
+  if (!drv::ok(st = dev.memcpy_htod(ctx, window_table, &w, cq::kWIN_BYTES))) return failed("memcpy_htod", st);
+  qp.attach(bus, cq::QueuePairLayout{queue, sq_ring, sq_entries, cq_ring, cq_entries});
+  if (!qp.program()) return ::testing::AssertionFailure() << "programming queue pair " << queue << " failed";
+  desc = cq::LaunchDescriptor{};
+  desc.entry_pc = code;
+  desc.code_base = code;
+  desc.code_size = code_bytes;
+  desc.grid_x = (n + 31) / 32;
+  desc.block_x = 32;
+  desc.regs = uint8_t(kernel_module("vec_add").kernels[0].regs);
+  desc.param_addr = params;
+  desc.param_size = 16;
+  desc.window_table = window_table;
+  desc.window_count = 1;
+  return ::testing::AssertionSuccess();
+}
+
 }  // namespace baresm::drvtest

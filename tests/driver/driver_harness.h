@@ -94,4 +94,22 @@ struct VecAdd {
   ::testing::AssertionResult check(drv::Device& dev, drv::Context ctx);
 };
 
+// vec_add of n elements set up, launched on the default stream, synchronized
+// and checked in ctx: how the recovery tests show that a context works.
+::testing::AssertionResult vec_add_runs(Harness& h, drv::Context ctx, uint32_t n, uint32_t seed);
+
+// vec_add as raw descriptors on a queue pair the test programs itself (the
+// rings, parameter block and window table in the context's memory, the code
+// where the driver loaded it), for tests of the ring protocol beside the
+// driver.
+struct RawVecAddQueue {
+  VecAdd va;
+  drv::DevPtr sq_ring = 0, cq_ring = 0, window_table = 0;
+  cq::QueuePairHost qp;
+  cq::LaunchDescriptor desc;  // the whole vec_add in CTAs of 32 threads, token 0
+
+  ::testing::AssertionResult setup(drv::Device& dev, drv::Context ctx, TransportBus* bus, uint32_t queue,
+                                   uint32_t sq_entries, uint32_t cq_entries, uint32_t n, uint32_t seed);
+};
+
 }  // namespace baresm::drvtest

@@ -773,38 +773,16 @@ TYPED_TEST_P(DriverSuite, FullCompletionRingMakesDeviceWaitNothingOverwritten) {
   drv::Device& d = this->h.dev;
   drv::Context c = this->new_ctx();
   TransportBus bus(this->h.transport.get());
-  VecAdd va;
-  ASSERT_EQ(va.setup(d, c, 96, 31), Status::OK);
-  drv::DevPtr code = 0, sq = 0, cqb = 0, prm = 0, wt = 0;
-  uint32_t code_bytes = 0;
-  ASSERT_EQ(d.module_code_range(va.mod, &code, &code_bytes), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 16 * 64, &sq), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 4 * 64, &cqb), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 16, &prm), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 8, &wt), Status::OK);
-  const uint32_t pv[4] = {va.a, va.b, va.c, va.n};
-  ASSERT_EQ(d.memcpy_htod(c, prm, pv, 16), Status::OK);
-  cq::WindowEntry w{va.a, 3 * 96 * 4 + 512};  // a, b, c are adjacent 512-byte blocks
-  ASSERT_EQ(d.memcpy_htod(c, wt, &w, 8), Status::OK);
-  cq::QueuePairHost qp;
-  qp.attach(&bus, cq::QueuePairLayout{1, sq, 16, cqb, 4});
-  ASSERT_TRUE(qp.program());
+  RawVecAddQueue raw;
+  ASSERT_TRUE(raw.setup(d, c, &bus, 1, 16, 4, 96, 31));
+  cq::QueuePairHost& qp = raw.qp;
+  const drv::DevPtr cqb = raw.cq_ring;
   cq::Scoreboard sb;
   sb.set_cq_size(1, 4);
   const uint32_t kN = 10;
   for (uint32_t i = 0; i < kN; ++i) {
-    cq::LaunchDescriptor ds;
+    cq::LaunchDescriptor ds = raw.desc;
     ds.token = 0x1000 + i;
-    ds.entry_pc = code;
-    ds.code_base = code;
-    ds.code_size = code_bytes;
-    ds.grid_x = 3;
-    ds.block_x = 32;
-    ds.regs = uint8_t(kernel_module("vec_add").kernels[0].regs);
-    ds.param_addr = prm;
-    ds.param_size = 16;
-    ds.window_table = wt;
-    ds.window_count = 1;
     uint32_t idx = 0;
     ASSERT_TRUE(qp.write_descriptor(ds, &idx));
     sb.expect(1, idx, cq::Expectation{ds.token, cq::CplStatus::COMPLETED});
@@ -858,7 +836,7 @@ TYPED_TEST_P(DriverSuite, FullCompletionRingMakesDeviceWaitNothingOverwritten) {
   EXPECT_TRUE(sb.ok()) << sb.report();
   EXPECT_EQ(sb.outstanding(), 0u);
   EXPECT_EQ(sb.wraps(1), 2u);
-  EXPECT_TRUE(va.check(d, c));
+  EXPECT_TRUE(raw.va.check(d, c));
 }
 
 TYPED_TEST_P(DriverSuite, BadDescriptorsFailWithoutWedging) {
@@ -869,33 +847,11 @@ TYPED_TEST_P(DriverSuite, BadDescriptorsFailWithoutWedging) {
   const drv::DeviceProps& P = d.props();
   drv::Context c = this->new_ctx();
   TransportBus bus(this->h.transport.get());
-  VecAdd va;
-  ASSERT_EQ(va.setup(d, c, 64, 41), Status::OK);
-  drv::DevPtr code = 0, sq = 0, cqb = 0, prm = 0, wt = 0;
-  uint32_t code_bytes = 0;
-  ASSERT_EQ(d.module_code_range(va.mod, &code, &code_bytes), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 64 * 64, &sq), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 64 * 64, &cqb), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 16, &prm), Status::OK);
-  ASSERT_EQ(d.mem_alloc(c, 16, &wt), Status::OK);
-  const uint32_t pv[4] = {va.a, va.b, va.c, va.n};
-  ASSERT_EQ(d.memcpy_htod(c, prm, pv, 16), Status::OK);
-  cq::WindowEntry w{va.a, 3 * 512};
-  ASSERT_EQ(d.memcpy_htod(c, wt, &w, 8), Status::OK);
-  cq::QueuePairHost qp;
-  qp.attach(&bus, cq::QueuePairLayout{1, sq, 64, cqb, 64});
-  ASSERT_TRUE(qp.program());
-  cq::LaunchDescriptor good;
-  good.entry_pc = code;
-  good.code_base = code;
-  good.code_size = code_bytes;
-  good.grid_x = 2;
-  good.block_x = 32;
-  good.regs = uint8_t(kernel_module("vec_add").kernels[0].regs);
-  good.param_addr = prm;
-  good.param_size = 16;
-  good.window_table = wt;
-  good.window_count = 1;
+  RawVecAddQueue raw;
+  ASSERT_TRUE(raw.setup(d, c, &bus, 1, 64, 64, 64, 41));
+  VecAdd& va = raw.va;
+  cq::QueuePairHost& qp = raw.qp;
+  const cq::LaunchDescriptor good = raw.desc;
 
   using DC = cq::DescCheck;
   std::vector<std::pair<cq::LaunchDescriptor, DC>> bad;
@@ -1020,11 +976,7 @@ TYPED_TEST_P(DriverSuite, ContextsAreIsolatedByWindows) {
   ASSERT_EQ(d.ctx_last_failure(a, &f), Status::OK);
   EXPECT_EQ(f.fault_addr, foreign);
   // b has nothing pending: it survives a's fault; its next launch resets the device and runs.
-  VecAdd vb;
-  ASSERT_EQ(vb.setup(d, b, 64, 52), Status::OK);
-  ASSERT_EQ(vb.launch(d, drv::Stream{}, nullptr), Status::OK) << this->h.last_error_text();
-  ASSERT_EQ(d.ctx_synchronize(b), Status::OK) << this->h.last_error_text();
-  EXPECT_TRUE(vb.check(d, b));
+  EXPECT_TRUE(vec_add_runs(this->h, b, 64, 52));
   EXPECT_EQ(d.ctx_get_error(a), Status::ILLEGAL_ADDRESS);
   EXPECT_EQ(d.stats().resets, 1u);
 }
