@@ -172,7 +172,8 @@ drv::Status VecAdd::launch(drv::Device& dev, drv::Stream s, uint64_t* token, uin
   if (!drv::ok(st)) return failed("vec_add setup", st);
   drv::DevPtr code = 0, params = 0;
   uint32_t code_bytes = 0;
-  if (!drv::ok(st = dev.module_code_range(va.mod, &code, &code_bytes))) return failed("module_code_range", st);
+  if (!drv::ok(st = dev.module_code_range(va.mod, &code, &code_bytes)))
+    return failed("module_code_range", st);
   if (!drv::ok(st = dev.mem_alloc(ctx, sq_entries * cq::kDESC_BYTES, &sq_ring)) ||
       !drv::ok(st = dev.mem_alloc(ctx, cq_entries * cq::kCPL_BYTES, &cq_ring)) ||
       !drv::ok(st = dev.mem_alloc(ctx, 16, &params)) ||
