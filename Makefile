@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test test-full demo lint clean isa-pkg
+.PHONY: all deps configure build test demo lint clean isa-pkg
 
 all: build
 
@@ -16,13 +16,7 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Tests labelled `full` (the whole SM through Yosys, tens of minutes on 2
-# cores) run only in `make test-full`; `make test` synthesizes the SM core
-# with the LSU as a black box and the LSU on its own.
 test: build
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE '^full$$'
-
-test-full: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Every sample on the verilated device (command processor + SM) through the

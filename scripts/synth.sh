@@ -4,19 +4,12 @@
 # in the generic flow, so the configuration is kept small (1 lane, 2 warps,
 # 2 registers per thread); the logic per lane and per warp is the same as in
 # the large shapes.
-#   scripts/synth.sh [--core] [out_dir]        (default out_dir: build/synth)
-#   --core  treat the load/store unit as a black box (tests/rtl_lsu
-#           synthesizes it on its own): the SM core only, about 3x faster.
+#   scripts/synth.sh [out_dir]        (default out_dir: build/synth)
 # Environment: SYNTH_PARAMS replaces the chparam list; YOSYS the binary.
 # Results of a full run are recorded in docs/microarchitecture.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-core=0
-if [ "${1:-}" = "--core" ]; then
-  core=1
-  shift
-fi
 out=${1:-build/synth}
 mkdir -p "$out"
 YOSYS=${YOSYS:-yosys}
@@ -25,14 +18,9 @@ params=${SYNTH_PARAMS:-"-set NumLanes 1 -set NumWarps 2 -set NumRegs 2 -set RfDe
 -set FpuLatency 3 -set IcLines 2 -set LsuIdWidth 1 -set StarveLimit 4"}
 
 files=(rtl/sm/baresm_isa_pkg.sv rtl/sm/baresm_sm_pkg.sv)
-lib=""
 for f in rtl/sm/*.sv; do
   case "$f" in
     */baresm_isa_pkg.sv|*/baresm_sm_pkg.sv) ;;
-    */baresm_lsu.sv)
-      if [ $core -eq 1 ]; then lib="read_verilog -sv -lib $f;"; else files+=("$f"); fi ;;
-    */baresm_lsu_*.sv|*/baresm_smem.sv|*/baresm_coalescer.sv)
-      [ $core -eq 1 ] || files+=("$f") ;;
     *) files+=("$f") ;;
   esac
 done
@@ -41,15 +29,13 @@ done
 # wide lane multiplexers and changes little in the count.
 log="$out/synth.log"
 start=$(date +%s)
-"$YOSYS" -q -p "read_verilog -sv ${files[*]}; ${lib} chparam ${params} baresm_sm; \
+"$YOSYS" -q -p "read_verilog -sv ${files[*]}; chparam ${params} baresm_sm; \
   synth -top baresm_sm -noshare; tee -q -o $out/stat.txt stat" >"$log" 2>&1
 cells=$(sed -n 's/^ *Number of cells: *\([0-9]*\).*/\1/p' "$out/stat.txt" | tail -n1)
 if [ -z "$cells" ] || [ "$cells" -eq 0 ]; then
   echo "synth: no cells reported (see $log)" >&2
   exit 1
 fi
-what="baresm_sm"
-[ $core -eq 1 ] && what="baresm_sm (LSU as a black box)"
-echo "synth: ${what} -> ${cells} cells in $(( $(date +%s) - start )) s (per module: $out/stat.txt)"
+echo "synth: baresm_sm -> ${cells} cells in $(( $(date +%s) - start )) s (per module: $out/stat.txt)"
 grep -E "^=== |Number of cells" "$out/stat.txt" | paste - - |
   sed -E 's/.*\\([A-Za-z0-9_]+)( ===|\\).*Number of cells: +([0-9]+)/  \3 \1/' | sort -rn
