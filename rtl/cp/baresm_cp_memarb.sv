@@ -75,7 +75,6 @@ module baresm_cp_memarb #(
     .a_req_ready_o  (cp_req_ready_o),
     .a_req_addr_i   (cp_req_addr_i),
     .a_req_op_i     (cp_req_op_i),
-    .a_req_amo_i    (5'd0),
     .a_req_wdata_i  (cp_req_wdata_i),
     .a_req_wstrb_i  (cp_req_wstrb_i),
     .b_req_valid_i  (sm_valid),

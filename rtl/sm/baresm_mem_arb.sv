@@ -4,10 +4,10 @@
 // - Round-robin when both wait; a request that was offered and not taken
 //   keeps the port until it is taken (both sources hold their request still
 //   while valid && !ready, so the port does too).
-// - Source A is the one-request-at-a-time master: its id on the port is
-//   {1, 0...}; source B's ids are passed through below a 0 top bit. The
-//   responses, which may return in any order, are routed by that bit in the
-//   parent, which knows whether and when its sources take them.
+// - Source A is the one-request-at-a-time master without atomics: its id on
+//   the port is {1, 0...}; source B's ids pass through below a 0 top bit.
+//   The responses, which may return in any order, are routed by that bit in
+//   the parent, which knows whether and when its sources take them.
 `default_nettype none
 
 module baresm_mem_arb #(
@@ -21,7 +21,6 @@ module baresm_mem_arb #(
   output logic                   a_req_ready_o,
   input  logic [31:0]            a_req_addr_i,
   input  logic [1:0]             a_req_op_i,
-  input  logic [4:0]             a_req_amo_i,
   input  logic [LineBytes*8-1:0] a_req_wdata_i,
   input  logic [LineBytes-1:0]   a_req_wstrb_i,
 
@@ -59,7 +58,7 @@ module baresm_mem_arb #(
   assign mem_req_id_o = sel_a ? {1'b1, IdW'(0)} : {1'b0, b_req_id_i};
   assign mem_req_addr_o = sel_a ? a_req_addr_i : b_req_addr_i;
   assign mem_req_op_o = sel_a ? a_req_op_i : b_req_op_i;
-  assign mem_req_amo_o = sel_a ? a_req_amo_i : b_req_amo_i;
+  assign mem_req_amo_o = sel_a ? 5'd0 : b_req_amo_i;
   assign mem_req_wdata_o = sel_a ? a_req_wdata_i : b_req_wdata_i;
   assign mem_req_wstrb_o = sel_a ? a_req_wstrb_i : b_req_wstrb_i;
   assign a_req_ready_o = sel_a && mem_req_ready_i;

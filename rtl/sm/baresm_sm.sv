@@ -940,7 +940,6 @@ module baresm_sm #(
     .a_req_ready_o  (if_req_ready),
     .a_req_addr_i   (if_req_addr),
     .a_req_op_i     (2'd0),
-    .a_req_amo_i    (5'd0),
     .a_req_wdata_i  ('0),
     .a_req_wstrb_i  ('0),
     .b_req_valid_i  (ls_mreq_valid),
