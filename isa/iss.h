@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "isa/isa.h"
@@ -144,6 +145,60 @@ class FunctionalModel {
   DeviceMemory& mem_;
   ModelConfig cfg_;
   std::function<void(const RetireEvent&)> retire_cb_;
+};
+
+// The functional model stepped one warp-instruction at a time, in an order
+// the caller chooses, with any number of CTAs resident at once: the reference
+// of the lockstep co-simulation (sim/harness/lockstep.h), which steps it in
+// the order the RTL issues. Each CTA starts on its first step; memory is the
+// one DeviceMemory, shared by all CTAs, as on the device.
+class LockstepModel {
+ public:
+  LockstepModel(DeviceMemory& mem, const ModelConfig& cfg, const LaunchParams& p);
+  ~LockstepModel();
+  LockstepModel(const LockstepModel&) = delete;
+  LockstepModel& operator=(const LockstepModel&) = delete;
+
+  // Non-empty when the launch is invalid (nothing can be stepped).
+  const std::string& launch_error() const;
+
+  struct WarpView {
+    bool exists = false;  // the warp index is inside the CTA
+    uint32_t pc = 0;      // top of the reconvergence stack
+    uint32_t mask = 0;    // its lanes
+    bool exited = false, waiting = false;
+    uint8_t bar_id = 0;
+  };
+  // A warp's state before its next step; starts the CTA when it has not run yet.
+  WarpView warp(uint32_t cta_linear, uint32_t warp);
+
+  // Executes the warp's next instruction and fills *ev (when not null) with
+  // what it did. Returns false when it faulted or left its CTA deadlocked:
+  // fault() says how; the model then takes no more steps.
+  bool step(uint32_t cta_linear, uint32_t warp, RetireEvent* ev);
+  const FaultInfo& fault() const { return fault_; }
+  bool faulted() const { return !fault_.ok(); }
+
+  // Overrides one lane of a register (values the two sides may legitimately
+  // disagree on, such as S2R CLOCK, are taken from the device).
+  void set_reg(uint32_t cta_linear, uint32_t warp, uint8_t reg, uint32_t lane, uint32_t value);
+
+  uint64_t ctas_started() const { return started_; }
+  uint64_t ctas_finished() const { return finished_; }  // every warp exited
+  uint64_t ctas_in_grid() const { return grid_ctas_; }
+  uint64_t steps() const { return steps_; }
+
+ private:
+  struct Impl;
+  Impl* cta(uint32_t cta_linear);
+  DeviceMemory& mem_;
+  ModelConfig cfg_;
+  LaunchParams p_;
+  std::string launch_error_;
+  FaultInfo fault_;
+  uint64_t started_ = 0, finished_ = 0, grid_ctas_ = 0, steps_ = 0;
+  std::vector<std::pair<uint32_t, Impl*>> ctas_;  // resident CTAs (few): linear id -> engine
+  std::unordered_set<uint32_t> done_;             // CTAs whose warps have all exited
 };
 
 }  // namespace baresm::iss

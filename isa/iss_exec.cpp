@@ -87,6 +87,17 @@ class Engine {
 
   LaunchResult run();
 
+  // ---- the stepping interface (LockstepModel) ----
+  std::string prepare();  // validates and sets up the launch; the error, or empty
+  void start_cta(uint32_t linear, Dim3 c);
+  bool step(uint32_t wi);  // false: the warp faulted (res_.fault)
+  bool check_deadlock();   // false: every live warp waits at a barrier that cannot release
+  const Warp& warp(uint32_t wi) const { return warps_[wi]; }
+  Warp& warp(uint32_t wi) { return warps_[wi]; }
+  uint32_t live() const { return live_; }
+  const RetireEvent& last_event() const { return ev_; }
+  const LaunchResult& result() const { return res_; }
+
  private:
   // ---- launch-level state ----
   DeviceMemory& mem_;
@@ -113,9 +124,7 @@ class Engine {
   uint32_t bar_count_[kNumBarriers] = {};
 
   std::string validate() const;
-  void start_cta(uint32_t linear, Dim3 c);
   bool run_cta();
-  bool step(uint32_t wi);
   const Slot* fetch(uint32_t wi, uint32_t pc, uint32_t mask);
   std::string decode_slot(Slot& s, uint32_t pc);
   Slot& slot(uint32_t index);
@@ -123,7 +132,6 @@ class Engine {
   void on_warp_exit();
   void arrive(uint32_t wi, uint32_t pc, uint8_t id, uint32_t count);
   void check_release(int id);
-  bool check_deadlock();
   bool fault(FaultKind k, uint32_t wi, uint32_t lane, uint32_t pc, uint32_t addr, std::string detail);
   bool mem_fault(FaultKind k, uint32_t wi, uint32_t lane, uint32_t pc, uint32_t ad, const Instr& in,
                  uint32_t size);
@@ -189,12 +197,26 @@ std::string Engine::validate() const {
 }
 
 LaunchResult Engine::run() {
-  std::string err = validate();
+  std::string err = prepare();
   if (!err.empty()) {
     res_.launch_error = true;
     res_.launch_error_message = err;
     return res_;
   }
+  uint32_t linear = 0;
+  for (uint32_t z = 0; z < p_.grid.z; ++z)
+    for (uint32_t y = 0; y < p_.grid.y; ++y)
+      for (uint32_t x = 0; x < p_.grid.x; ++x, ++linear) {
+        start_cta(linear, Dim3{x, y, z});
+        res_.stats.ctas++;
+        if (!run_cta()) return res_;
+      }
+  return res_;
+}
+
+std::string Engine::prepare() {
+  std::string err = validate();
+  if (!err.empty()) return err;
   mem8_ = mem_.bytes().data();
   smid_ = p_.smid ? p_.smid : cfg_.smid;
   code_lo_ = p_.code_base & ~7u;
@@ -207,16 +229,7 @@ LaunchResult Engine::run() {
   stacks_.assign(size_t(nwarps_) * cfg_.stack_depth, StackEntry{});
   for (uint32_t i = 0; i < nwarps_; ++i) warps_[i].stack = &stacks_[size_t(i) * cfg_.stack_depth];
   shared_.assign(p_.shared_bytes, 0);
-
-  uint32_t linear = 0;
-  for (uint32_t z = 0; z < p_.grid.z; ++z)
-    for (uint32_t y = 0; y < p_.grid.y; ++y)
-      for (uint32_t x = 0; x < p_.grid.x; ++x, ++linear) {
-        start_cta(linear, Dim3{x, y, z});
-        res_.stats.ctas++;
-        if (!run_cta()) return res_;
-      }
-  return res_;
+  return {};
 }
 
 void Engine::start_cta(uint32_t linear, Dim3 c) {
@@ -902,6 +915,105 @@ FunctionalModel::FunctionalModel(DeviceMemory& mem, ModelConfig cfg) : mem_(mem)
 LaunchResult FunctionalModel::run(const LaunchParams& p) {
   Engine e(mem_, cfg_, p, retire_cb_);
   return e.run();
+}
+
+// ---------------------------------------------------------------------------
+// LockstepModel: one Engine per resident CTA over the shared device memory.
+struct LockstepModel::Impl {
+  Impl(DeviceMemory& mem, const ModelConfig& cfg, const LaunchParams& p)
+      : cb([this](const RetireEvent& e) { last = e; }), engine(mem, cfg, p, cb) {}
+  std::function<void(const RetireEvent&)> cb;
+  Engine engine;
+  RetireEvent last;
+};
+
+LockstepModel::LockstepModel(DeviceMemory& mem, const ModelConfig& cfg, const LaunchParams& p)
+    : mem_(mem), cfg_(cfg), p_(p) {
+  grid_ctas_ = p_.grid.count();
+  // Validated once, by an engine that runs nothing.
+  std::function<void(const RetireEvent&)> none;
+  Engine probe(mem_, cfg_, p_, none);
+  launch_error_ = probe.prepare();
+}
+
+LockstepModel::~LockstepModel() {
+  for (auto& c : ctas_) delete c.second;
+}
+
+const std::string& LockstepModel::launch_error() const { return launch_error_; }
+
+LockstepModel::Impl* LockstepModel::cta(uint32_t linear) {
+  for (auto& c : ctas_)
+    if (c.first == linear) return c.second;
+  if (!launch_error_.empty() || linear >= grid_ctas_ || done_.count(linear)) return nullptr;
+  auto* impl = new Impl(mem_, cfg_, p_);
+  impl->engine.prepare();
+  const uint32_t gx = p_.grid.x, gy = p_.grid.y;
+  impl->engine.start_cta(linear, Dim3{linear % gx, (linear / gx) % gy, linear / (gx * gy)});
+  ctas_.emplace_back(linear, impl);
+  started_++;
+  return impl;
+}
+
+LockstepModel::WarpView LockstepModel::warp(uint32_t cta_linear, uint32_t wi) {
+  WarpView v;
+  if (wi >= (p_.block.count() + 31) / 32) return v;
+  if (done_.count(cta_linear)) {
+    v.exists = v.exited = true;
+    return v;
+  }
+  Impl* c = cta(cta_linear);
+  if (!c) return v;
+  const Warp& w = c->engine.warp(wi);
+  v.exists = true;
+  v.exited = w.exited;
+  v.waiting = w.waiting;
+  v.bar_id = w.bar_id;
+  if (!w.exited) {
+    v.pc = w.stack[w.depth - 1].pc;
+    v.mask = w.stack[w.depth - 1].mask;
+  }
+  return v;
+}
+
+bool LockstepModel::step(uint32_t cta_linear, uint32_t wi, RetireEvent* ev) {
+  if (faulted()) return false;
+  Impl* c = cta(cta_linear);
+  if (!c || wi >= (p_.block.count() + 31) / 32) {
+    fault_.kind = FaultKind::ILLEGAL_INSTR;
+    fault_.detail = "lockstep: no such CTA/warp";
+    return false;
+  }
+  const Warp& w = c->engine.warp(wi);
+  if (w.exited || w.waiting) {  // the caller's order is impossible
+    fault_.kind = FaultKind::ILLEGAL_INSTR;
+    fault_.detail = w.exited ? "lockstep: the warp has exited" : "lockstep: the warp waits at a barrier";
+    return false;
+  }
+  steps_++;
+  const bool ok = c->engine.step(wi) && c->engine.check_deadlock();
+  if (ev) *ev = c->last;
+  if (!ok) {
+    fault_ = c->engine.result().fault;
+    return false;
+  }
+  if (c->engine.live() == 0) {  // the CTA is over: its engine goes
+    finished_++;
+    done_.insert(cta_linear);
+    for (auto it = ctas_.begin(); it != ctas_.end(); ++it)
+      if (it->first == cta_linear) {
+        delete it->second;
+        ctas_.erase(it);
+        break;
+      }
+  }
+  return true;
+}
+
+void LockstepModel::set_reg(uint32_t cta_linear, uint32_t wi, uint8_t reg, uint32_t lane, uint32_t value) {
+  Impl* c = cta(cta_linear);
+  if (!c || wi >= (p_.block.count() + 31) / 32 || reg >= isa::kRegZero || lane >= 32) return;
+  c->engine.warp(wi).regs[reg][lane] = value;
 }
 
 }  // namespace baresm::iss

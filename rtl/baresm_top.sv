@@ -178,6 +178,29 @@ module baresm_top #(
   logic [8*32-1:0] sm_config;
   logic [31:0] sm_ifills;
 
+`ifndef SYNTHESIS
+  // The SM's trace port (simulation only), kept for lockstep checking of the
+  // whole device; nothing in the top reads it.
+  logic trc_issue_valid, trc_issue_fault;
+  logic [7:0] trc_issue_slot;
+  logic [31:0] trc_issue_pc, trc_issue_tmask, trc_issue_exec;
+  logic [31:0] trc_issue_cta_x, trc_issue_cta_y, trc_issue_cta_z;
+  logic [4:0] trc_issue_wic;
+  logic [2:0] trc_rf_we, trc_pw_valid;
+  logic [47:0] trc_rf_addr;
+  logic [3*NumLanes-1:0] trc_rf_mask;
+  logic [3*NumLanes*32-1:0] trc_rf_data;
+  logic [23:0] trc_pw_slot;
+  logic [8:0] trc_pw_pd;
+  logic [95:0] trc_pw_mask, trc_pw_bits;
+  logic unused_trace;
+  assign unused_trace = ^{trc_issue_valid, trc_issue_fault, trc_issue_slot, trc_issue_pc,
+                          trc_issue_tmask, trc_issue_exec, trc_issue_cta_x, trc_issue_cta_y,
+                          trc_issue_cta_z, trc_issue_wic, trc_rf_we, trc_rf_addr, trc_rf_mask,
+                          trc_rf_data, trc_pw_valid, trc_pw_slot, trc_pw_pd, trc_pw_mask,
+                          trc_pw_bits};
+`endif
+
   baresm_sm #(
     .NumLanes(NumLanes),
     .NumWarps(NumWarps),
@@ -232,7 +255,31 @@ module baresm_top #(
     .cnt_states_o     (sm_state_cycles_o),
     .cnt_events_o     (sm_events),
     .config_o         (sm_config)
+`ifndef SYNTHESIS
+    ,
+    .trace_issue_valid_o(trc_issue_valid),
+    .trace_issue_fault_o(trc_issue_fault),
+    .trace_issue_slot_o (trc_issue_slot),
+    .trace_issue_pc_o   (trc_issue_pc),
+    .trace_issue_tmask_o(trc_issue_tmask),
+    .trace_issue_exec_o (trc_issue_exec),
+    .trace_issue_cta_x_o(trc_issue_cta_x),
+    .trace_issue_cta_y_o(trc_issue_cta_y),
+    .trace_issue_cta_z_o(trc_issue_cta_z),
+    .trace_issue_wic_o  (trc_issue_wic),
+    .trace_rf_we_o      (trc_rf_we),
+    .trace_rf_addr_o    (trc_rf_addr),
+    .trace_rf_mask_o    (trc_rf_mask),
+    .trace_rf_data_o    (trc_rf_data),
+    .trace_pw_valid_o   (trc_pw_valid),
+    .trace_pw_slot_o    (trc_pw_slot),
+    .trace_pw_pd_o      (trc_pw_pd),
+    .trace_pw_mask_o    (trc_pw_mask),
+    .trace_pw_bits_o    (trc_pw_bits)
+`endif
   );
+
+
 
   // ---- memory arbiter -----------------------------------------------------------------
   logic [SmIdWidth+1:0] outstanding;

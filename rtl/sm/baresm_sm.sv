@@ -81,6 +81,33 @@ module baresm_sm #(
   output logic [4*64-1:0]               cnt_events_o,   // divergent branches, barrier releases,
                                                         // thread-instructions, CTAs completed
   output logic [8*32-1:0]               config_o        // ID/CONFIG words, see docs
+`ifndef SYNTHESIS
+  ,
+  // ---- trace (simulation only): what the lockstep checker compares ----------
+  // Every scheduler grant (an issue, or an issue-time fault), with the warp's
+  // identity in the grid.
+  output logic                          trace_issue_valid_o,
+  output logic                          trace_issue_fault_o,
+  output logic [7:0]                    trace_issue_slot_o,
+  output logic [31:0]                   trace_issue_pc_o,
+  output logic [31:0]                   trace_issue_tmask_o,  // lanes of the stack top
+  output logic [31:0]                   trace_issue_exec_o,   // ... whose guard is true
+  output logic [31:0]                   trace_issue_cta_x_o,
+  output logic [31:0]                   trace_issue_cta_y_o,
+  output logic [31:0]                   trace_issue_cta_z_o,
+  output logic [4:0]                    trace_issue_wic_o,    // warp index in the CTA
+  // Register-file writes (ports A ALU, B FPU, C LSU/shuffle): entry, lanes, data.
+  output logic [2:0]                    trace_rf_we_o,
+  output logic [47:0]                   trace_rf_addr_o,      // 16 bits per port
+  output logic [3*NumLanes-1:0]         trace_rf_mask_o,
+  output logic [3*NumLanes*32-1:0]      trace_rf_data_o,
+  // Predicate writes: ALU, FPU (per beat) and VOTE.ANY/ALL (at issue).
+  output logic [2:0]                    trace_pw_valid_o,
+  output logic [23:0]                   trace_pw_slot_o,      // 8 bits per port
+  output logic [8:0]                    trace_pw_pd_o,
+  output logic [95:0]                   trace_pw_mask_o,
+  output logic [95:0]                   trace_pw_bits_o
+`endif
 );
 
   localparam int Beats = 32 / NumLanes;
@@ -781,6 +808,12 @@ module baresm_sm #(
   logic [3:0] cpl_fkind;
   logic [4:0] cpl_flane;
   logic lsu_done, lsu_fault;
+`ifndef SYNTHESIS
+  logic [2:0] trc_rf_we;
+  logic [3*AddrW-1:0] trc_rf_addr;
+  logic [3*NumLanes-1:0] trc_rf_mask;
+  logic [3*NumLanes*32-1:0] trc_rf_data;
+`endif
   logic [WarpW-1:0] lsu_done_warp;
   logic [3:0] lsu_fkind;
   logic [4:0] lsu_flane;
@@ -862,6 +895,13 @@ module baresm_sm #(
     .lsu_fault_pc_o  (lsu_fpc),
     .idle_o          (exec_idle),
     .warp_busy_o     (exec_busy)
+`ifndef SYNTHESIS
+    ,
+    .trace_rf_we_o   (trc_rf_we),
+    .trace_rf_addr_o (trc_rf_addr),
+    .trace_rf_mask_o (trc_rf_mask),
+    .trace_rf_data_o (trc_rf_data)
+`endif
   );
 
   logic ls_mreq_valid, ls_mreq_ready, ls_rsp_valid;
@@ -1245,6 +1285,35 @@ module baresm_sm #(
   assign config_o[5*32 +: 32] = 32'(MemLineBytes);
   assign config_o[6*32 +: 32] = {8'(LsuIdWidth + 1), 8'(baresm_sm_pkg::NUM_WINDOWS), 8'(SmId), 8'd1};
   assign config_o[7*32 +: 32] = 32'd0;
+
+`ifndef SYNTHESIS
+  // =========================================================================
+  // Trace port
+  // =========================================================================
+  assign trace_issue_valid_o = grant_valid;
+  assign trace_issue_fault_o = iss_fault;
+  assign trace_issue_slot_o = 8'(sel);
+  assign trace_issue_pc_o = i_pc;
+  assign trace_issue_tmask_o = i_tmask;
+  assign trace_issue_exec_o = i_exec;
+  assign trace_issue_cta_x_o = cta_x_q[i_cta];
+  assign trace_issue_cta_y_o = cta_y_q[i_cta];
+  assign trace_issue_cta_z_o = cta_z_q[i_cta];
+  assign trace_issue_wic_o = slot_wic_q[sel];
+  assign trace_rf_we_o = trc_rf_we;
+  assign trace_rf_mask_o = trc_rf_mask;
+  assign trace_rf_data_o = trc_rf_data;
+  always_comb begin
+    for (int k = 0; k < 3; k++) trace_rf_addr_o[k*16 +: 16] = 16'(trc_rf_addr[k*AddrW +: AddrW]);
+  end
+  assign trace_pw_valid_o = {iss_vote_pred, pw_valid};
+  assign trace_pw_slot_o = {8'(sel), 8'(pw_warp[WarpW +: WarpW]), 8'(pw_warp[0 +: WarpW])};
+  assign trace_pw_pd_o = {i_pd, pw_pd};
+  assign trace_pw_mask_o = {i_exec, pw_mask};
+  assign trace_pw_bits_o = {((i_mod[1:0] == baresm_isa_pkg::VOTE_ANY) ? (i_ballot != 32'd0)
+                                                                       : (i_ballot == i_exec))
+                                ? 32'hFFFF_FFFF : 32'd0, pw_bits};
+`endif
 
   // Stack outputs only used by tracing and barrier statistics.
   logic unused_top;

@@ -105,6 +105,14 @@ module baresm_sm_exec #(
   output logic [31:0]              lsu_fault_pc_o,
   output logic                     idle_o,         // nothing in flight
   output logic [NumWarps-1:0]      warp_busy_o     // something of this warp is in flight
+`ifndef SYNTHESIS
+  ,
+  // ---- trace: the register file's write ports A, B, C (lockstep checking) ----
+  output logic [2:0]               trace_rf_we_o,
+  output logic [3*AddrW-1:0]       trace_rf_addr_o,
+  output logic [3*NumLanes-1:0]    trace_rf_mask_o,
+  output logic [3*NumLanes*32-1:0] trace_rf_data_o
+`endif
 );
 
   localparam int Beats = 32 / NumLanes;
@@ -743,6 +751,13 @@ module baresm_sm_exec #(
   end
   assign idle_o = !sq_valid_q && !ex_valid_q && !wb_valid_q && !ft_any &&
                   g_state_q == G_EMPTY && !wr_valid_q && pcf_cnt_q == '0;
+
+`ifndef SYNTHESIS
+  assign trace_rf_we_o = {wc_en, wb_en, wa_en};
+  assign trace_rf_addr_o = {wc_addr, wb_addr, wa_addr};
+  assign trace_rf_mask_o = {wc_mask, wb_mask, wa_mask};
+  assign trace_rf_data_o = {wc_data, wb_data, wa_data};
+`endif
 
   // fpu_ovalid duplicates the tag line's valid bit; a shuffle source is a lane
   // number.

@@ -43,9 +43,23 @@ Status RtlBackend::launch(samples::ModuleHandle m, const std::string& kernel,
   for (const Buffer& w : cfg.windows) l.windows.push_back(iss::Window{w.addr, w.size});
   l.watchdog_cycles = cfg.watchdog ? cfg.watchdog : cfg_.default_watchdog;
 
-  SmRunResult r = harness_.run(l, mem_, cfg_.run);
+  std::unique_ptr<LockstepChecker> checker;
+  SmRunOptions opt = cfg_.run;
+  if (cfg_.lockstep) {
+    checker = std::make_unique<LockstepChecker>(mem_, model_params(l), harness_.params());
+    opt.observer = checker.get();
+  }
+  SmRunResult r = harness_.run(l, mem_, opt);
   finish_launch(p);
   runs_.push_back(r);
+  if (checker) {
+    LockstepRun lr;
+    lr.ok = checker->finish(r, mem_);
+    lr.report = checker->report();
+    lr.stats = checker->stats();
+    lockstep_runs_.push_back(lr);
+    if (!lr.ok) return fail(Status::DEVICE_ERROR, "lockstep co-simulation: " + lr.report);
+  }
   if (cfg_.verbose)
     std::printf("[rtl] %s grid %s block %s: %s\n", kernel.c_str(), dim_text(cfg.grid).c_str(),
                 dim_text(cfg.block).c_str(), r.describe().c_str());

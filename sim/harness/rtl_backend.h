@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "samples/local_backend.h"
+#include "sim/harness/lockstep.h"
 #include "sim/harness/sm_harness.h"
 
 namespace baresm::sim {
@@ -17,6 +18,14 @@ struct RtlBackendConfig {
   uint64_t default_watchdog = 20'000'000;  // cycles, when a launch asks for the default
   SmRunOptions run;                        // memory model and scheduler settings
   bool verbose = false;                    // print cycles/IPC of every launch
+  bool lockstep = false;                   // check every launch against the model as it runs
+};
+
+// One launch's lockstep verdict (RtlBackendConfig::lockstep).
+struct LockstepRun {
+  bool ok = false;
+  std::string report;  // the first difference, when !ok
+  LockstepStats stats;
 };
 
 class RtlBackend : public samples::LocalBackend {
@@ -34,7 +43,11 @@ class RtlBackend : public samples::LocalBackend {
   RtlBackendConfig& config() { return cfg_; }
   // Every launch's harness result, in order.
   const std::vector<SmRunResult>& runs() const { return runs_; }
-  void clear_runs() { runs_.clear(); }
+  const std::vector<LockstepRun>& lockstep_runs() const { return lockstep_runs_; }
+  void clear_runs() {
+    runs_.clear();
+    lockstep_runs_.clear();
+  }
 
  private:
   void mem_write(uint32_t addr, const void* src, uint32_t bytes) override {
@@ -46,6 +59,7 @@ class RtlBackend : public samples::LocalBackend {
   RtlBackendConfig cfg_;
   std::vector<uint8_t> mem_;
   std::vector<SmRunResult> runs_;
+  std::vector<LockstepRun> lockstep_runs_;
 };
 
 }  // namespace baresm::sim

@@ -47,6 +47,30 @@ struct SmCounters {
   uint64_t divergent_branches = 0, barrier_releases = 0, thread_instrs = 0, ctas = 0;
 };
 
+// One cycle of the SM's trace port (baresm_sm trace_*_o, simulation only):
+// what the lockstep checker (sim/harness/lockstep.h) compares with the model.
+struct SmTrace {
+  bool issue = false;        // a scheduler grant this cycle ...
+  bool issue_fault = false;  // ... that faulted at issue instead of issuing
+  uint32_t slot = 0, pc = 0, tmask = 0, exec = 0;
+  uint32_t cta[3] = {0, 0, 0};
+  uint32_t wic = 0;  // warp index in the CTA
+  struct RfWrite {
+    uint32_t entry = 0;  // register-file entry: slot * regs * beats + reg * beats + beat
+    uint32_t lanes = 0;  // NumLanes bits: lanes of the beat written
+    std::array<uint32_t, 32> data{};
+  };
+  int rf_writes = 0;
+  std::array<RfWrite, 3> rf;
+  struct PredWrite {
+    bool at_issue = false;  // VOTE.ANY/ALL: written in the cycle it issues
+    uint32_t slot = 0, pd = 0;
+    uint32_t mask = 0, bits = 0;  // warp lanes written, their values
+  };
+  int pred_writes = 0;
+  std::array<PredWrite, 3> pw;
+};
+
 class SmDut {
  public:
   virtual ~SmDut() = default;
@@ -65,6 +89,7 @@ class SmDut {
   virtual bool mem_rsp_ready() = 0;
   virtual SmCounters counters() = 0;
   virtual void warp_states(std::vector<uint8_t>* out) = 0;
+  virtual void trace(SmTrace* out) = 0;
 };
 
 // Defined by each verilated configuration's library.

@@ -49,6 +49,75 @@ std::array<uint32_t, kLaunchWords> pack_launch(const SmLaunch& l) {
   return d;
 }
 
+namespace {
+uint64_t get(const std::array<uint32_t, kLaunchWords>& d, int lsb, int width) {
+  uint64_t v = 0;
+  for (int i = 0; i < width; i++) {
+    const int b = lsb + i;
+    v |= uint64_t((d[b / 32] >> (b % 32)) & 1) << i;
+  }
+  return v;
+}
+}  // namespace
+
+SmLaunch unpack_launch(const std::array<uint32_t, kLaunchWords>& d) {
+  SmLaunch l;
+  l.entry_pc = uint32_t(get(d, LD_ENTRY_PC, 32));
+  l.code_base = uint32_t(get(d, LD_CODE_BASE, 32));
+  l.code_size = uint32_t(get(d, LD_CODE_SIZE, 32));
+  l.grid = iss::Dim3{uint32_t(get(d, LD_GRID_X, 32)), uint32_t(get(d, LD_GRID_Y, 32)), uint32_t(get(d, LD_GRID_Z, 32))};
+  l.block = iss::Dim3{uint32_t(get(d, LD_BLOCK_X, 16)), uint32_t(get(d, LD_BLOCK_Y, 16)),
+                      uint32_t(get(d, LD_BLOCK_Z, 16))};
+  l.regs = uint32_t(get(d, LD_REGS, 8));
+  l.smid = uint32_t(get(d, LD_SMID, 8));
+  l.param_addr = uint32_t(get(d, LD_PARAM_ADDR, 32));
+  l.param_size = uint32_t(get(d, LD_PARAM_SIZE, 32));
+  l.shared_bytes = uint32_t(get(d, LD_SHARED, 32));
+  for (int w = 0; w < 4; w++) {
+    const iss::Window win{uint32_t(get(d, LD_WIN_BASE + 32 * w, 32)), uint32_t(get(d, LD_WIN_SIZE + 32 * w, 32))};
+    if (win.size) l.windows.push_back(win);
+  }
+  l.watchdog_cycles = get(d, LD_WATCHDOG, 64);
+  return l;
+}
+
+iss::LaunchParams model_params(const SmLaunch& l) {
+  iss::LaunchParams p;
+  p.entry_pc = l.entry_pc;
+  p.code_base = l.code_base;
+  p.code_size = l.code_size;
+  p.grid = l.grid;
+  p.block = l.block;
+  p.param_addr = l.param_addr;
+  p.param_size = l.param_size;
+  p.regs_per_thread = l.regs;
+  p.shared_bytes = l.shared_bytes;
+  p.windows = l.windows;
+  p.smid = l.smid;
+  return p;
+}
+
+SmParams decode_sm_config(const uint32_t cfg[8]) {
+  SmParams p;
+  p.arch_id = cfg[0];
+  p.lanes = cfg[1] >> 24;
+  p.warps = (cfg[1] >> 16) & 0xFF;
+  p.regs = (cfg[1] >> 8) & 0xFF;
+  p.stack_depth = cfg[1] & 0xFF;
+  p.rf_depth = cfg[2];
+  p.shared_bytes = cfg[3];
+  p.banks = cfg[4] >> 24;
+  p.cta_slots = (cfg[4] >> 16) & 0xFF;
+  p.fpu_latency = (cfg[4] >> 8) & 0xFF;
+  p.ic_lines = cfg[4] & 0xFF;
+  p.line_bytes = cfg[5];
+  p.id_bits = cfg[6] >> 24;
+  p.windows = (cfg[6] >> 16) & 0xFF;
+  p.smid = (cfg[6] >> 8) & 0xFF;
+  p.version = cfg[6] & 0xFF;
+  return p;
+}
+
 SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles) {
   SmLaunch l;
   l.entry_pc = p.entry_pc;
@@ -69,7 +138,7 @@ SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles
 std::string SmRunResult::describe() const {
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s, %llu cycles, %llu warp-instrs, IPC %.3f",
-                timed_out ? "TIMED OUT" : cfg_error ? "config error" : fault.describe().c_str(),
+                stopped ? "STOPPED by the observer" : timed_out ? "TIMED OUT" : cfg_error ? "config error" : fault.describe().c_str(),
                 (unsigned long long)counters.cycles, (unsigned long long)counters.instrs, ipc());
   return buf;
 }
@@ -100,6 +169,9 @@ void SmHarness::cycle(MemModel* mm, bool launch_valid, const std::array<uint32_t
   dut_->eval();
   const bool rv = dut_->mem_req(&req_);
   const bool rsp_ready = dut_->mem_rsp_ready();
+  if (observer_ && !stop_)
+    stop_ = !observer_->on_cycle(cycle_, *dut_, rv && mm->req_ready() ? &req_ : nullptr);
+  cycle_++;
   mm->tick(rv, req_, rsp_ready);
   dut_->clock();
 }
@@ -111,6 +183,9 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
   MemModel mm(mem, mc);
   const auto desc = pack_launch(launch);
   std::array<uint32_t, kLaunchWords> none{};
+  observer_ = opt.observer;
+  cycle_ = 0;
+  stop_ = false;
 
   // Offer the launch until it is taken.
   bool accepted = false;
@@ -153,9 +228,17 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
     }
     cycle(&mm, false, none, opt.gto);
     n++;
+    if (stop_) break;
   }
+  observer_ = nullptr;
   r.cycles = n;
   r.mem = mm.counters();
+  if (stop_ && !r.completed) {
+    r.stopped = true;
+    r.counters = dut_->counters();
+    reset();
+    return r;
+  }
   if (!r.completed) {
     r.timed_out = true;
     r.counters = dut_->counters();

@@ -26,18 +26,36 @@ struct SmLaunch {
 };
 
 std::array<uint32_t, kLaunchWords> pack_launch(const SmLaunch& l);
+SmLaunch unpack_launch(const std::array<uint32_t, kLaunchWords>& d);
 SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles);
+// The launch as the functional model takes it (no instruction budget: the
+// SM's watchdog counts cycles).
+iss::LaunchParams model_params(const SmLaunch& l);
+// The SM's ID/CONFIG words (config_o), decoded.
+SmParams decode_sm_config(const uint32_t words[8]);
+
+// Watches a run cycle by cycle (the lockstep checker): called once per cycle
+// with the outputs settled, before the clock edge; `accepted` is the memory
+// request the memory model takes at that edge, if any. Returning false stops
+// the run (SmRunResult::stopped).
+class SmObserver {
+ public:
+  virtual ~SmObserver() = default;
+  virtual bool on_cycle(uint64_t cycle, SmDut& dut, const MemRequest* accepted) = 0;
+};
 
 struct SmRunOptions {
   MemModelConfig mem;           // line_bytes is taken from the SM
   bool gto = false;             // scheduler: greedy-then-oldest instead of round-robin
   uint64_t max_cycles = 50'000'000;  // harness give-up (the SM's watchdog should come first)
+  SmObserver* observer = nullptr;
 };
 
 struct SmRunResult {
   bool completed = false;   // done_o was seen
   bool cfg_error = false;   // the SM refused the launch
   bool timed_out = false;   // max_cycles passed without done_o
+  bool stopped = false;     // the observer stopped the run
   iss::FaultInfo fault;
   SmCounters counters;
   MemCounters mem;
@@ -64,6 +82,9 @@ class SmHarness {
   std::unique_ptr<SmDut> dut_;
   SmParams params_;
   MemRequest req_;
+  SmObserver* observer_ = nullptr;
+  uint64_t cycle_ = 0;
+  bool stop_ = false;
 };
 
 }  // namespace baresm::sim

@@ -6,67 +6,14 @@
 
 #include "Vbaresm_sm.h"
 #include "sim/harness/sm_dut.h"
+#include "sim/harness/sm_harness.h"
+#include "sim/harness/vl_bits.h"
 #include "verilated.h"
 
 namespace baresm::sim {
 
 namespace {
-
-// Bits [lsb, lsb+width) (width <= 64) of a port, scalar or VlWide.
-template <class T>
-uint64_t get_bits(const T& v, int lsb, int width) {
-  const uint64_t x = uint64_t(v) >> lsb;
-  return width >= 64 ? x : (x & ((uint64_t(1) << width) - 1));
-}
-template <std::size_t N>
-uint64_t get_bits(const VlWide<N>& v, int lsb, int width) {
-  uint64_t r = 0;
-  for (int i = 0; i < width; i++) {
-    const int b = lsb + i;
-    if ((v[b / 32] >> (b % 32)) & 1u) r |= uint64_t(1) << i;
-  }
-  return r;
-}
-template <std::size_t N>
-uint32_t get_word(const VlWide<N>& v, int idx) {
-  return v[idx];
-}
-template <class T>
-uint32_t get_word(const T& v, int idx) {
-  return uint32_t(uint64_t(v) >> (32 * idx));
-}
-
-template <class T>
-void bytes_out(const T& v, uint8_t* out, size_t n) {
-  const uint64_t x = uint64_t(v);
-  for (size_t i = 0; i < n; i++) out[i] = uint8_t(x >> (8 * i));
-}
-template <std::size_t N>
-void bytes_out(const VlWide<N>& v, uint8_t* out, size_t n) {
-  for (size_t i = 0; i < n; i++) out[i] = uint8_t(v[i / 4] >> (8 * (i % 4)));
-}
-// One bit per byte (strobes).
-template <class T>
-void bits_out(const T& v, uint8_t* out, size_t n) {
-  const uint64_t x = uint64_t(v);
-  for (size_t i = 0; i < n; i++) out[i] = uint8_t((x >> i) & 1);
-}
-template <std::size_t N>
-void bits_out(const VlWide<N>& v, uint8_t* out, size_t n) {
-  for (size_t i = 0; i < n; i++) out[i] = uint8_t((v[i / 32] >> (i % 32)) & 1);
-}
-
-template <class T>
-void bytes_in(T& v, const uint8_t* in, size_t n) {
-  uint64_t x = 0;
-  for (size_t i = 0; i < n; i++) x |= uint64_t(in[i]) << (8 * i);
-  v = T(x);
-}
-template <std::size_t N>
-void bytes_in(VlWide<N>& v, const uint8_t* in, size_t n) {
-  for (size_t w = 0; w < N; w++) v[w] = 0;
-  for (size_t i = 0; i < n; i++) v[i / 4] |= uint32_t(in[i]) << (8 * (i % 4));
-}
+using namespace vl;
 
 class VerilatedSm final : public SmDut {
  public:
@@ -79,22 +26,7 @@ class VerilatedSm final : public SmDut {
     top_->mem_rsp_valid_i = 0;
     top_->eval();
     for (int i = 0; i < 8; i++) cfg_[i] = get_word(top_->config_o, i);
-    p_.arch_id = cfg_[0];
-    p_.lanes = cfg_[1] >> 24;
-    p_.warps = (cfg_[1] >> 16) & 0xFF;
-    p_.regs = (cfg_[1] >> 8) & 0xFF;
-    p_.stack_depth = cfg_[1] & 0xFF;
-    p_.rf_depth = cfg_[2];
-    p_.shared_bytes = cfg_[3];
-    p_.banks = cfg_[4] >> 24;
-    p_.cta_slots = (cfg_[4] >> 16) & 0xFF;
-    p_.fpu_latency = (cfg_[4] >> 8) & 0xFF;
-    p_.ic_lines = cfg_[4] & 0xFF;
-    p_.line_bytes = cfg_[5];
-    p_.id_bits = cfg_[6] >> 24;
-    p_.windows = (cfg_[6] >> 16) & 0xFF;
-    p_.smid = (cfg_[6] >> 8) & 0xFF;
-    p_.version = cfg_[6] & 0xFF;
+    p_ = decode_sm_config(cfg_);
   }
   ~VerilatedSm() override { top_->final(); }
 
@@ -179,6 +111,15 @@ class VerilatedSm final : public SmDut {
   void warp_states(std::vector<uint8_t>* out) override {
     out->resize(p_.warps);
     for (uint32_t w = 0; w < p_.warps; w++) (*out)[w] = uint8_t(get_bits(top_->warp_state_o, 3 * int(w), 3));
+  }
+
+  void trace(SmTrace* t) override {
+    vl::read_trace(t, int(p_.lanes), top_->trace_issue_valid_o, top_->trace_issue_fault_o, top_->trace_issue_slot_o,
+                   top_->trace_issue_pc_o, top_->trace_issue_tmask_o, top_->trace_issue_exec_o,
+                   top_->trace_issue_cta_x_o, top_->trace_issue_cta_y_o, top_->trace_issue_cta_z_o,
+                   top_->trace_issue_wic_o, top_->trace_rf_we_o, top_->trace_rf_addr_o, top_->trace_rf_mask_o,
+                   top_->trace_rf_data_o, top_->trace_pw_valid_o, top_->trace_pw_slot_o, top_->trace_pw_pd_o,
+                   top_->trace_pw_mask_o, top_->trace_pw_bits_o);
   }
 
  private:

@@ -11,6 +11,7 @@
 #include "sim/systemc/fst_trace.h"
 #include "sim/systemc/host_port.h"
 #include "sim/systemc/mem_port.h"
+#include "sim/systemc/sm_lockstep.h"
 #include "sim/systemc/sc_types.h"
 #include "verilated.h"
 
@@ -67,6 +68,7 @@ class TbModule : public sc_core::sc_module {
   Vbaresm_top dut;
   DeviceMemoryPort mem;
   HostPort host;
+  SmLockstepPort lockstep;
   std::unique_ptr<FstTrace> trace;
 
   TbModule(sc_core::sc_module_name name, const TbOptions& opt)
@@ -75,7 +77,9 @@ class TbModule : public sc_core::sc_module {
         memory(TopParams::kMemBytes, 0),
         dut("dut"),
         mem("mem", memory),
-        host("host") {
+        host("host"),
+        lockstep("lockstep", dut, memory, [this] { return host.cycle(); }) {
+    lockstep.clk(clk);
     dut.clk_i(clk);
     dut.rst_ni(rst_n);
     dut.sched_gto_i(sched_gto);
@@ -320,6 +324,18 @@ SmCounters Testbench::sm_counters() const {
 
 uint32_t Testbench::mem_outstanding() const {
   return uint32_t(m_->mem_outstanding.read());
+}
+
+void Testbench::set_lockstep(bool on) {
+  m_->lockstep.enable(on);
+}
+
+const std::vector<LockstepLaunch>& Testbench::lockstep_launches() const {
+  return m_->lockstep.launches();
+}
+
+void Testbench::clear_lockstep() {
+  m_->lockstep.clear();
 }
 
 bool Testbench::tracing() const {

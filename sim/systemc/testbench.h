@@ -62,6 +62,7 @@ struct SmCounters {
 extern const char* const kWarpStateNames[7];
 
 class TbModule;  // the sc_module (testbench.cpp)
+struct LockstepLaunch;  // sim/systemc/sm_lockstep.h
 
 class Testbench {
  public:
@@ -109,6 +110,13 @@ class Testbench {
   void warp_states(std::vector<uint8_t>* out) const;
   SmCounters sm_counters() const;
   uint32_t mem_outstanding() const;
+
+  // ---- lockstep co-simulation (sim/systemc/sm_lockstep.h) ----
+  // While on, every SM launch is checked against the functional model as it
+  // runs; the verdicts pile up until cleared.
+  void set_lockstep(bool on);
+  const std::vector<LockstepLaunch>& lockstep_launches() const;
+  void clear_lockstep();
 
   bool tracing() const;
   // Flushes and closes the trace (also done at exit).

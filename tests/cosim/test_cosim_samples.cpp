@@ -3,13 +3,16 @@
 // SystemC transport). A normal sample must pass its own exact reference
 // check; a fault sample must report the expected fault, kind, pc, CTA, warp
 // and lane (and the waiting warps of a barrier deadlock). Memory with random
-// latency, reordering and back-pressure (seeded).
+// latency, reordering and back-pressure (seeded). Every launch also runs in
+// lockstep with the functional model (sim/systemc/sm_lockstep.h).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 
 #include "samples/samples.h"
 #include "sim/systemc/rtl_backend.h"
+#include "sim/systemc/sm_lockstep.h"
+#include "sim/systemc/testbench.h"
 #include "tests/cosim/cosim_util.h"
 
 namespace baresm {
@@ -39,9 +42,19 @@ TEST_P(SampleOnRtl, PassesThroughTheDriver) {
   ASSERT_NE(be, nullptr);
   samples::RunOptions ro;
   ro.seed = GetParam().seed;
-  const cosim::Testbench& tb = cosim::Testbench::get();
+  cosim::Testbench& tb = cosim::Testbench::get();
+  tb.clear_lockstep();
+  tb.set_lockstep(true);
   const uint64_t c0 = tb.cycle();
   const samples::SampleResult r = samples::run_sample(*s, *be, ro);
+  tb.set_lockstep(false);
+  // Every launch the SM ran was checked in lockstep with the model.
+  EXPECT_EQ(tb.lockstep_launches().size(), r.launches.size());
+  for (const auto& l : tb.lockstep_launches()) {
+    EXPECT_TRUE(l.ok) << l.report;
+    EXPECT_FALSE(l.aborted);
+    EXPECT_GT(l.stats.issues, 0u);
+  }
   EXPECT_TRUE(r.passed) << s->name << ": " << r.message << "\n" << r.fault_report;
   if (s->is_fault) {
     EXPECT_TRUE(r.faulted);

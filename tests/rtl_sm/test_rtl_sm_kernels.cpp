@@ -13,6 +13,7 @@
 
 #include "isa/assembler.h"
 #include "isa/iss.h"
+#include "sim/harness/lockstep.h"
 #include "sim/harness/sm_harness.h"
 
 namespace {
@@ -39,6 +40,8 @@ struct Run {
   baresm::iss::LaunchResult model;
   SmRunResult rtl;
   std::vector<uint8_t> model_mem, rtl_mem;
+  bool lockstep_ok = false;
+  std::string lockstep_report;
 };
 
 // Assembles `src` (one kernel), places code, params and `init` data, runs it
@@ -80,11 +83,17 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
 
   r.rtl_mem = mem;
   if (!opt.max_cycles || opt.max_cycles > 2'000'000) opt.max_cycles = 2'000'000;
+  // The RTL runs in lockstep with the model as well (sim/harness/lockstep.h).
+  baresm::sim::LockstepChecker lockstep(mem, p, harness().params());
+  opt.observer = &lockstep;
   r.rtl = harness().run(baresm::sim::launch_from_params(p, watchdog), r.rtl_mem, opt);
+  r.lockstep_ok = lockstep.finish(r.rtl, r.rtl_mem);
+  r.lockstep_report = lockstep.report();
   return r;
 }
 
 void expect_same(const Run& r, bool check_fault_place = true) {
+  EXPECT_TRUE(r.lockstep_ok) << r.lockstep_report;
   ASSERT_FALSE(r.rtl.timed_out) << "rtl did not finish";
   EXPECT_FALSE(r.rtl.cfg_error);
   EXPECT_EQ(int(r.rtl.fault.kind), int(r.model.fault.kind))

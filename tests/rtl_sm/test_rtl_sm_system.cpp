@@ -3,7 +3,9 @@
 // with the same seed and the same allocation sequence. A normal sample must
 // pass its own reference check on the RTL and leave device memory
 // byte-identical to the model's; a fault sample must report the model's
-// fault kind, pc, CTA, warp and lane. Memory settings: "fast", in order
+// fault kind, pc, CTA, warp and lane. Every launch also runs in lockstep
+// with the model (sim/harness/lockstep.h): each issued instruction, register,
+// predicate and global store is compared as it happens. Memory settings: "fast", in order
 // with latencies 1..4, and "slow_ooo", latencies 1..200 with random stalls,
 // back-pressure and out-of-order responses (seeded); CMake picks which ones
 // each configuration runs (RTL_SM_MEMS) to keep the suite's time in bounds,
@@ -94,6 +96,7 @@ TEST_P(SampleOnRtl, MatchesModel) {
   RtlBackendConfig rc;
   rc.run.mem = ms.mem;
   rc.run.gto = ms.gto;
+  rc.lockstep = true;
   RtlBackend rtl(baresm::sim::make_sm_dut(), rc);
   const auto& p = rtl.harness().params();
   ModelBackendConfig mc;
@@ -108,6 +111,18 @@ TEST_P(SampleOnRtl, MatchesModel) {
   const auto got = baresm::samples::run_sample(*s, rtl, opts);
   EXPECT_TRUE(got.passed) << "rtl: " << got.message << "\n" << got.fault_report;
   ASSERT_EQ(got.launches.size(), want.launches.size());
+  // Every launch ran in lockstep with the model, every instruction checked.
+  ASSERT_EQ(rtl.lockstep_runs().size(), rtl.runs().size());
+  uint64_t issues = 0, lanes = 0, bytes = 0;
+  for (const auto& lr : rtl.lockstep_runs()) {
+    EXPECT_TRUE(lr.ok) << lr.report;
+    issues += lr.stats.issues;
+    lanes += lr.stats.lane_values;
+    bytes += lr.stats.store_bytes;
+  }
+  EXPECT_GT(issues, 0u);
+  std::printf("[lockstep] config=%s sample=%s issues=%llu lane_values=%llu store_bytes=%llu\n", RTL_SM_CONFIG,
+              s->name.c_str(), (unsigned long long)issues, (unsigned long long)lanes, (unsigned long long)bytes);
 
   for (size_t i = 0; i < want.launches.size(); i++) {
     const auto& wf = want.launches[i].report.fault;
