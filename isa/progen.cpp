@@ -79,10 +79,18 @@ const uint32_t kFloats[] = {
     0x501502f9, 0xc2f68000, 0x4b000000, 0xcf000000, 0x4f800000, 0x3eaaaaab, 0x80000001, 0x3dcccccd,
 };
 
+// The generator's stream: the seed mixed with the profile name (FNV-1a), so
+// each profile draws its own shapes from the same seed.
+uint64_t mix(uint64_t seed, const std::string& profile) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : profile) h = (h ^ c) * 0x100000001b3ull;
+  return seed ^ h;
+}
+
 class Gen {
  public:
   Gen(uint64_t seed, const std::string& profile, const ProgenLimits& lim)
-      : rng_(seed ^ 0x70726f67656e2121ull), lim_(lim), profile_(profile) {
+      : rng_(mix(seed, profile)), lim_(lim), profile_(profile) {
     fault_ = iss::FaultKind::NONE;
     if (profile.rfind("fault-", 0) == 0) {
       for (int k = 1; k <= int(iss::FaultKind::WATCHDOG); ++k)
@@ -994,7 +1002,7 @@ iss::LaunchParams load_program(const GeneratedProgram& p, const isa::Module& m, 
   return lp;
 }
 
-ModelRun run_on_model(const GeneratedProgram& p) {
+ModelRun run_on_model(const GeneratedProgram& p, const std::function<void(const iss::RetireEvent&)>& on_retire) {
   ModelRun r;
   isa::AsmResult a = isa::assemble(p.source, "progen_" + std::to_string(p.seed) + ".s");
   if (!a.ok()) {
@@ -1009,6 +1017,7 @@ ModelRun run_on_model(const GeneratedProgram& p) {
   iss::ModelConfig cfg;
   cfg.stack_depth = p.stack_depth;
   iss::FunctionalModel model(mem, cfg);
+  if (on_retire) model.set_retire_callback(on_retire);
   r.result = model.run(r.launch);
   r.memory = mem.bytes();
   return r;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -109,7 +110,9 @@ struct ModelRun {
   std::vector<uint8_t> memory;  // device memory after the run
 };
 // Assembles, lays out with default_layout and runs on the functional model
-// with ModelConfig::stack_depth = p.stack_depth.
-ModelRun run_on_model(const GeneratedProgram& p);
+// with ModelConfig::stack_depth = p.stack_depth (on_retire: the model's
+// retire callback, optional).
+ModelRun run_on_model(const GeneratedProgram& p,
+                      const std::function<void(const iss::RetireEvent&)>& on_retire = {});
 
 }  // namespace baresm::progen

@@ -22,7 +22,7 @@ using namespace baresm;
 
 namespace {
 
-constexpr uint64_t kSeeds = 200;  // per profile
+constexpr uint64_t kSeeds = 300;  // per profile
 
 bool is_fault_profile(const std::string& p) { return p.rfind("fault-", 0) == 0; }
 
@@ -202,6 +202,74 @@ TEST(Progen, CoversGuardsBranchesLoopsBarriersAndShapes) {
   EXPECT_TRUE(grid2d) << "2D/3D grids";
   EXPECT_TRUE(imm_b && reg_b) << "register and immediate b";
   EXPECT_EQ(faults.size(), 9u) << "NONE and every fault kind";
+}
+
+// The constraints that make the final memory checkable, seen in the retire
+// stream: every plain global store of a thread lands in its own output slot
+// (so no two threads store to one address), every thread stores all its data
+// registers and its predicates, plain shared stores of a CTA never touch a
+// byte another thread of the CTA stored. Atomics are exempt (they contend).
+TEST(Progen, StoresAreRaceFreeAndEveryThreadStoresItsRegisters) {
+  for (const auto& prof : progen::profiles()) {
+    if (is_fault_profile(prof)) continue;
+    for (uint64_t s = 0; s < 40; ++s) {
+      const auto p = progen::generate(s, prof);
+      const uint32_t threads = uint32_t(p.block.count()), total = threads * uint32_t(p.grid.count());
+      const uint32_t slot = p.buffers[1].size / total;
+      const uint32_t words = p.regs - 16 + 1;  // data registers + the predicate word
+      const isa::AsmResult a = isa::assemble(p.source, "p.s");
+      ASSERT_TRUE(a.ok());
+      const uint32_t out_base = progen::default_layout(p, uint32_t(8 * a.module.code.size())).buffer_addrs[1];
+      std::vector<std::vector<bool>> stored(total, std::vector<bool>(words, false));
+      std::map<std::pair<uint32_t, uint32_t>, uint32_t> shared_writer;  // (cta, byte) -> tid
+      bool bad_global = false, bad_shared = false;
+      std::string first_bad;
+      const progen::ModelRun r = progen::run_on_model(p, [&](const iss::RetireEvent& e) {
+        if (e.instr.op == isa::Op::ATOMG || e.instr.op == isa::Op::ATOMS) return;
+        for (const auto& st : e.stores) {
+          const uint32_t tid = e.warp * 32 + st.lane, g = e.cta_linear * threads + tid;
+          if (st.shared) {
+            for (uint32_t b = 0; b < st.size; ++b) {
+              auto it = shared_writer.emplace(std::make_pair(e.cta_linear, st.addr + b), tid).first;
+              if (it->second != tid) bad_shared = true;
+            }
+            continue;
+          }
+          const uint32_t lo = out_base + g * slot;
+          if (st.addr < lo || st.addr + st.size > lo + slot) {
+            if (!bad_global) first_bad = "thread " + std::to_string(g) + " stored at " + std::to_string(st.addr);
+            bad_global = true;
+          } else if (st.size == 4 && (st.addr - lo) % 4 == 0 && (st.addr - lo) / 4 < words) {
+            stored[g][(st.addr - lo) / 4] = true;
+          }
+        }
+      });
+      ASSERT_TRUE(r.result.ok()) << prof << " " << s;
+      EXPECT_FALSE(bad_global) << prof << " seed " << s << ": " << first_bad;
+      EXPECT_FALSE(bad_shared) << prof << " seed " << s << ": two threads stored to one shared byte";
+      for (uint32_t g = 0; g < total; ++g)
+        for (uint32_t w = 0; w < words; ++w)
+          ASSERT_TRUE(stored[g][w]) << prof << " seed " << s << ": thread " << g << " never stored word " << w;
+    }
+  }
+}
+
+// Nesting really goes up to the limit: with one stack entry less, some
+// control-profile programs overflow.
+TEST(Progen, NestingReachesTheStackDepth) {
+  for (uint32_t depth : {3u, 6u, 8u}) {
+    progen::ProgenLimits lim;
+    lim.stack_depth = depth;
+    int overflowed = 0;
+    for (uint64_t s = 0; s < 60; ++s) {
+      auto p = progen::generate(s, "control", lim);
+      ASSERT_TRUE(progen::run_on_model(p).result.ok()) << depth << " " << s;
+      p.stack_depth = depth - 1;
+      overflowed += progen::run_on_model(p).result.fault.kind == iss::FaultKind::STACK_OVERFLOW;
+    }
+    EXPECT_GT(overflowed, 0) << "depth " << depth;
+    std::printf("stack depth %u: %d/60 control programs need all %u entries\n", depth, overflowed, depth);
+  }
 }
 
 // Programs stay inside smaller limits too, and still run clean.
