@@ -118,6 +118,10 @@ class Gen {
     const bool small = fault_ != iss::FaultKind::NONE;
     const int segments = small ? int(rng_.range(1, 2)) : int(rng_.range(2, 5));
     for (int s = 0; s < segments; ++s) {
+      if (!small && rng_.below(100) < uint32_t(w_.sync * 2 + 5)) {
+        uniform_loop_segment();
+        continue;
+      }
       block(1, small ? int(rng_.range(4, 12)) : int(rng_.range(8, 24)));
       if (rng_.below(100) < uint32_t(w_.sync * 4 + 10)) sync_segment();
     }
@@ -604,6 +608,27 @@ class Gen {
     }
   }
 
+  // A loop with the same trip count in every thread (so the CTA stays
+  // converged around it) whose body ends in a barrier or shared segment.
+  void uniform_loop_segment() {
+    const int c = kCnt0 + loops_;
+    const uint32_t trips = rng_.range(1, 3);
+    comment("uniform loop around a barrier");
+    emit("MOV " + R(c) + ", " + std::to_string(trips));
+    const uint64_t saved = mult_;
+    ++loops_;
+    mult_ *= trips;
+    const std::string top = new_label("uloop");
+    label(top);
+    block(2, int(rng_.range(3, 10)));
+    sync_segment();
+    emit("IADD " + R(c) + ", " + R(c) + ", -1");
+    emit("ISETP.GT " + P(kCtl) + ", " + R(c) + ", 0");
+    emit("@P6 BRA " + top);
+    --loops_;
+    mult_ = saved;
+  }
+
   // ---- prologue, shared-memory segment, epilogue ---------------------------------
   void prologue() {
     comment("thread ids: R1 = tid in the CTA, R12 = CTA, R0 = global thread, R2 lane, R11 warp");
@@ -741,9 +766,20 @@ class Gen {
       return;
     }
     comment("an early exit of some threads, then the rest write one more word");
+    const std::string tail = "[" + R(kSlot) + " + " + std::to_string(slot_bytes_ - 4) + "]";
     emit("@" + std::string(rng_.chance(50) ? "!" : "") + P(int(rng_.below(6))) + " EXIT");
+    if (depth_limit_ >= 2 && rng_.chance(60)) {  // an EXIT inside a divergent branch
+      const std::string skip = new_label("tail");
+      condition();
+      emit(branch_guard() + "BRA " + skip);
+      emit("XOR " + R(kTmp) + ", " + R(kData0) + ", " + R(kGtid));
+      emit("STG " + tail + ", " + R(kTmp));
+      emit("@" + std::string(rng_.chance(50) ? "!" : "") + P(int(rng_.below(6))) + " EXIT");
+      emit("IADD " + R(kData0) + ", " + R(kData0) + ", 1");
+      label(skip);
+    }
     emit("IADD " + R(kTmp) + ", " + R(kData0) + ", " + R(kData0 + 1));
-    emit("STG [" + R(kSlot) + " + " + std::to_string(slot_bytes_ - 4) + "], " + R(kTmp));
+    emit("STG " + tail + ", " + R(kTmp));
     emit("EXIT");
   }
 

@@ -167,7 +167,7 @@ TEST(Progen, CoversEveryOpcodeAndModifier) {
 TEST(Progen, CoversGuardsBranchesLoopsBarriersAndShapes) {
   bool guard_pos = false, guard_neg = false, fwd_cond = false, backward = false, bar_all = false,
        bar_count = false, block2d = false, block3d = false, partial = false, multi_cta = false, grid2d = false,
-       imm_b = false, reg_b = false;
+       imm_b = false, reg_b = false, bar_in_loop = false;
   std::set<int> faults;
   for (const auto& a : sweep()) {
     const auto& p = a.prog;
@@ -177,9 +177,15 @@ TEST(Progen, CoversGuardsBranchesLoopsBarriersAndShapes) {
     if (p.block.count() % 32 != 0) partial = true;
     if (p.grid.count() > 1) multi_cta = true;
     if (p.grid.y > 1 || p.grid.z > 1) grid2d = true;
-    for (uint64_t w : a.module.code) {
-      auto in = isa::decode(w);
+    const auto& code = a.module.code;
+    for (size_t i = 0; i < code.size(); ++i) {
+      auto in = isa::decode(code[i]);
       if (!in) continue;
+      if (in->op == isa::Op::BRA && in->bra_target_delta() < 0)
+        for (size_t j = i + in->bra_target_delta(); j < i; ++j) {
+          auto b = isa::decode(code[j]);
+          if (b && b->op == isa::Op::BAR) bar_in_loop = true;
+        }
       if (in->pg != isa::kPredTrue) (in->pg_neg ? guard_neg : guard_pos) = true;
       if (in->op == isa::Op::BRA) {
         if (in->bra_target_delta() < 0) backward = true;
@@ -195,6 +201,7 @@ TEST(Progen, CoversGuardsBranchesLoopsBarriersAndShapes) {
   EXPECT_TRUE(backward) << "loops (backward branches)";
   EXPECT_TRUE(bar_all) << "BAR.SYNC without a thread count";
   EXPECT_TRUE(bar_count) << "BAR.SYNC with a thread count";
+  EXPECT_TRUE(bar_in_loop) << "BAR.SYNC inside a (uniform) loop";
   EXPECT_TRUE(block2d) << "2D blocks";
   EXPECT_TRUE(block3d) << "3D blocks";
   EXPECT_TRUE(partial) << "partial warps";
