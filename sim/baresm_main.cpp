@@ -4,6 +4,7 @@
 //   baresm dis IN.bsm               disassemble (loader errors with their status name)
 //   baresm run SAMPLE | --list | --all [--backend NAME] [--seed S] [--kernels DIR]
 //              [--trace FILE.fst] [--trace-window START:END] [--mem-latency N] [--mem-seed S]
+//   baresm gen --seed S [--profile P] [-o OUT.s] [--run] | --list-profiles
 //
 // Exit status: 0 success; 1 the work failed (assembly errors, an unreadable
 // module, a sample that did not match, a fault); 2 a bad command line.
@@ -21,6 +22,7 @@
 #include "isa/assembler.h"
 #include "isa/disasm.h"
 #include "isa/module.h"
+#include "isa/progen.h"
 #include "samples/backend.h"
 #include "samples/samples.h"
 
@@ -45,6 +47,7 @@ const char* const kToolHelp =
     "  run SAMPLE              run one sample and check it against its C++ reference\n"
     "  run --list              list the samples\n"
     "  run --all               run every sample, then every fault sample; summary table\n"
+    "  gen --seed S            write a constrained-random kernel (docs/progen.md)\n"
     "\n"
     "`baresm <command> --help` describes a command's options.\n"
     "exit status: 0 success, 1 failure (errors, mismatch, fault), 2 bad command line\n";
@@ -310,6 +313,97 @@ int cmd_run(const std::vector<std::string>& args) {
   return s ? run_one(*s, *be, o) : run_all(*be, o);
 }
 
+
+// ---- gen ----------------------------------------------------------------------------
+int cmd_gen(const std::vector<std::string>& args) {
+  po::options_description desc(
+      "usage: baresm gen --seed S [--profile P] [-o OUT.s] [--run] [limits]\n"
+      "       baresm gen --list-profiles\n"
+      "Writes one constrained-random kernel (docs/progen.md) to OUT.s, or to\n"
+      "standard output. Its header comment carries the seed, profile, grid,\n"
+      "block, shared bytes and buffer layout; the same seed, profile and limits\n"
+      "always give the same text. --run also runs it on the functional model and\n"
+      "prints the result (without -o, only the result is printed); the exit status\n"
+      "is then 0 when the run ended as the profile expects (no fault, or the\n"
+      "fault-KIND profile's fault).\n\noptions");
+  progen::ProgenLimits lim;
+  desc.add_options()("help,h", "show this help")("list-profiles", "list the profiles")(
+      "seed", po::value<uint64_t>(), "seed of the program")(
+      "profile", po::value<std::string>()->default_value("mixed"), "what the program stresses (--list-profiles)")(
+      "output,o", po::value<std::string>(), "output file (default: standard output)")(
+      "run", "run it on the functional model and print the fault/result summary")(
+      "stack-depth", po::value<uint32_t>()->default_value(lim.stack_depth),
+      "reconvergence-stack entries of the target (also used for --run)")(
+      "max-threads", po::value<uint32_t>()->default_value(lim.max_threads_per_block), "threads per block at most")(
+      "max-shared", po::value<uint32_t>()->default_value(lim.max_shared_bytes), "shared bytes per CTA at most")(
+      "no-smid", "never read SR_SMID");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse("gen", args, desc, "extra", &vm, &rc)) return rc;
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return kExitOk;
+  }
+  if (vm.count("list-profiles")) {
+    for (const auto& p : progen::profiles()) std::printf("%s\n", p.c_str());
+    return kExitOk;
+  }
+  if (vm.count("extra")) return usage_error("gen", "unexpected argument '" + vm["extra"].as<std::string>() + "'");
+  if (!vm.count("seed")) return usage_error("gen", "missing --seed");
+  const std::string profile = vm["profile"].as<std::string>();
+  if (!progen::is_profile(profile)) {
+    std::string all;
+    for (const auto& p : progen::profiles()) all += (all.empty() ? "" : ", ") + p;
+    std::cerr << "baresm gen: unknown profile '" << profile << "' (profiles: " << all << ")\n";
+    return kExitUsage;
+  }
+  lim.stack_depth = vm["stack-depth"].as<uint32_t>();
+  lim.max_threads_per_block = vm["max-threads"].as<uint32_t>();
+  lim.max_shared_bytes = vm["max-shared"].as<uint32_t>();
+  lim.use_smid = !vm.count("no-smid");
+  progen::GeneratedProgram p;
+  try {
+    p = progen::generate(vm["seed"].as<uint64_t>(), profile, lim);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "baresm gen: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (vm.count("output")) {
+    const std::string out = vm["output"].as<std::string>();
+    std::ofstream o(out, std::ios::binary);
+    o << p.source;
+    o.close();
+    if (!o) {
+      std::cerr << "baresm gen: cannot write '" << out << "'\n";
+      return kExitFail;
+    }
+  } else if (!vm.count("run")) {
+    std::cout << p.source;
+  }
+  if (!vm.count("run")) return kExitOk;
+  const progen::ModelRun r = progen::run_on_model(p);
+  if (!r.assembled) {
+    std::cerr << r.errors;
+    return kExitFail;
+  }
+  std::printf("progen seed %llu profile %s: grid %s block %s, %zu instructions, expected %s\n",
+              (unsigned long long)p.seed, p.profile.c_str(), dim_text(p.grid).c_str(), dim_text(p.block).c_str(),
+              r.module.code.size(), iss::fault_kind_name(p.expected_fault));
+  if (r.result.launch_error) {
+    std::printf("launch error: %s\n", r.result.launch_error_message.c_str());
+    return kExitFail;
+  }
+  const auto& st = r.result.stats;
+  std::printf("  warp-instrs %llu (budget %llu), thread-instrs %llu, divergent branches %llu, barriers %llu\n",
+              (unsigned long long)st.warp_instrs, (unsigned long long)p.instr_budget,
+              (unsigned long long)st.thread_instrs, (unsigned long long)st.divergent_branches,
+              (unsigned long long)st.barriers);
+  std::printf("  %s\n", r.result.fault.ok() ? "completed without fault" : r.result.fault.describe().c_str());
+  const bool as_expected = r.result.fault.kind == p.expected_fault;
+  std::printf("%s\n", as_expected ? "AS EXPECTED" : "UNEXPECTED");
+  return as_expected ? kExitOk : kExitFail;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -328,10 +422,11 @@ int main(int argc, char** argv) {
     if (cmd == "asm") return cmd_asm(rest);
     if (cmd == "dis") return cmd_dis(rest);
     if (cmd == "run") return cmd_run(rest);
+    if (cmd == "gen") return cmd_gen(rest);
   } catch (const std::exception& e) {
     std::cerr << "baresm " << cmd << ": " << e.what() << "\n";
     return kExitFail;
   }
   if (!cmd.empty() && cmd[0] == '-') return usage_error("", "unknown option '" + cmd + "'");
-  return usage_error("", "unknown command '" + cmd + "' (commands: asm, dis, run)");
+  return usage_error("", "unknown command '" + cmd + "' (commands: asm, dis, run, gen)");
 }

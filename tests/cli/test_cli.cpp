@@ -63,7 +63,7 @@ TEST(CliHelp, ToolHelp) {
     const CliRun r = baresm(flag);
     EXPECT_EQ(r.rc, 0) << flag;
     EXPECT_TRUE(has(r.out, "usage: baresm <command>")) << r.out;
-    for (const char* cmd : {"asm", "dis", "run"}) EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
+    for (const char* cmd : {"asm", "dis", "run", "gen"}) EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
   }
 }
 
@@ -87,6 +87,11 @@ TEST(CliHelp, EachSubcommandHasHelp) {
   for (const char* opt : {"--list", "--all", "--backend", "--seed", "--kernels"})
     EXPECT_TRUE(has(r.out, opt)) << opt;
   EXPECT_TRUE(has(r.out, "backends:\n  model")) << r.out;
+  const CliRun g = baresm("gen --help");
+  EXPECT_EQ(g.rc, 0);
+  EXPECT_TRUE(has(g.out, "usage: baresm gen")) << g.out;
+  for (const char* opt : {"--seed", "--profile", "--output", "--run", "--list-profiles", "--stack-depth"})
+    EXPECT_TRUE(has(g.out, opt)) << opt;
 }
 
 // ---- run --------------------------------------------------------------------------
@@ -232,6 +237,10 @@ TEST(CliErrors, BadCommandLines) {
       {"asm a.s b.s", "too many positional options"},
       {"dis", "missing input file"},
       {"dis --frob x.bsm", "unrecognised option '--frob'"},
+      {"gen", "missing --seed"},
+      {"gen --seed 1 --profile nope", "baresm gen: unknown profile 'nope' (profiles: mixed, "},
+      {"gen --seed banana", "seed"},
+      {"gen --seed 1 x.s", "unexpected argument 'x.s'"},
   };
   for (const Case& c : cases) {
     const CliRun r = baresm(c.args);
@@ -239,6 +248,31 @@ TEST(CliErrors, BadCommandLines) {
     EXPECT_TRUE(has(r.err, c.message)) << c.args << "\nstderr: " << r.err;
     EXPECT_TRUE(r.out.empty()) << c.args << "\nstdout: " << r.out;
   }
+}
+
+// ---- gen --------------------------------------------------------------------------
+TEST(CliGen, ListProfilesAndDeterministicOutput) {
+  const CliRun l = baresm("gen --list-profiles");
+  ASSERT_EQ(l.rc, 0) << l.err;
+  EXPECT_TRUE(has(l.out, "mixed\n")) << l.out;
+  EXPECT_TRUE(has(l.out, "fault-WATCHDOG\n")) << l.out;
+  const CliRun a = baresm("gen --seed 11 --profile control -o " + tmp("g11.s"));
+  ASSERT_EQ(a.rc, 0) << a.err;
+  const CliRun b = baresm("gen --seed 11 --profile control");
+  ASSERT_EQ(b.rc, 0) << b.err;
+  EXPECT_EQ(slurp(tmp("g11.s")), b.out);
+  EXPECT_TRUE(has(b.out, "baresm gen --seed 11 --profile control")) << b.out;
+  EXPECT_EQ(baresm("asm " + tmp("g11.s") + " -o " + tmp("g11.bsm")).rc, 0);
+}
+
+TEST(CliGen, RunReportsTheExpectedEnd) {
+  const CliRun n = baresm("gen --seed 4 --profile mixed --run");
+  EXPECT_EQ(n.rc, 0) << n.out << n.err;
+  EXPECT_TRUE(has(n.out, "completed without fault")) << n.out;
+  EXPECT_TRUE(has(n.out, "AS EXPECTED")) << n.out;
+  const CliRun f = baresm("gen --seed 4 --profile fault-MISALIGNED --run");
+  EXPECT_EQ(f.rc, 0) << f.out << f.err;
+  EXPECT_TRUE(has(f.out, "MISALIGNED at pc")) << f.out;
 }
 
 TEST(CliErrors, MissingKernelDirectoryFailsTheRun) {
