@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean isa-pkg
+.PHONY: all deps configure build test demo lint clean isa-pkg soak mutate
 
 all: build
 
@@ -16,8 +16,9 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# Every test is bounded: 15 minutes unless it sets its own TIMEOUT.
 test: build
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
 
 # Every sample on the verilated device (command processor + SM) through the
 # host driver, each result checked, with a waveform of the first cycles.
@@ -25,6 +26,18 @@ DEMO_TRACE ?= $(BUILD)/demo.fst
 demo: build
 	@$(BUILD)/sim/baresm run --all --backend rtl --trace $(DEMO_TRACE) --trace-window 0:20000
 	@echo "waveform: $(DEMO_TRACE)  (scripts/view-wave.sh $(DEMO_TRACE))"
+
+# Thousands of random programs in lockstep (scripts/soak.sh): SEEDS=FIRST:COUNT
+# per profile and configuration, SHARD=I/N to split a range over N machines.
+SEEDS ?= 100000:200
+SHARD ?= 0/1
+soak: build
+	@scripts/soak.sh $(SEEDS) $(SHARD)
+
+# Mutation score (scripts/mutate.sh): COUNT seeded mutants of rtl/sm.
+COUNT ?= 40
+mutate: deps
+	@scripts/mutate.sh --count $(COUNT) --seed $(or $(MUTATE_SEED),1)
 
 lint: deps
 	@scripts/lint.sh

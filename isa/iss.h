@@ -126,6 +126,7 @@ struct RetireEvent {
   uint8_t pd = 0;
   uint32_t pred_values = 0;  // bit per lane, valid for lanes in exec_mask
   std::vector<StoreRecord> stores;  // in lane order; atomics included
+  std::array<uint32_t, 32> mem_addrs{};  // loads, stores, atomics: each exec lane's address
 };
 
 struct ModelConfig {
@@ -168,6 +169,7 @@ class LockstepModel {
     uint32_t mask = 0;    // its lanes
     bool exited = false, waiting = false;
     uint8_t bar_id = 0;
+    uint32_t depth = 0;   // reconvergence-stack entries in use
   };
   // A warp's state before its next step; starts the CTA when it has not run yet.
   WarpView warp(uint32_t cta_linear, uint32_t warp);

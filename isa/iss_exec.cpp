@@ -791,6 +791,7 @@ bool Engine::exec_mem(uint32_t wi, const Instr& in, uint32_t exec, uint32_t pc) 
                              : uint64_t(ad) + size <= p_.param_size;
     if (!ok) return mem_fault(FaultKind::OUT_OF_WINDOW, wi, lane, pc, ad, in, size);
   }
+  if (cb_) std::memcpy(ev_.mem_addrs.data(), addr, sizeof addr);
   if (exec == 0) return true;
   if (store) {
     const uint32_t* d = w.regs[in.rd];
@@ -833,6 +834,7 @@ bool Engine::exec_atom(uint32_t wi, const Instr& in, uint32_t exec, uint32_t pc)
     if (global ? !global_ok(ad, 4) : uint64_t(ad) + 4 > p_.shared_bytes)
       return mem_fault(FaultKind::OUT_OF_WINDOW, wi, lane, pc, ad, in, 4);
   }
+  if (cb_) std::memcpy(ev_.mem_addrs.data(), addr, sizeof addr);
   if (exec == 0) return true;
   uint8_t* base = global ? mem8_ : shared_.data();
   const uint8_t op = in.mod & 0xF;
@@ -969,6 +971,7 @@ LockstepModel::WarpView LockstepModel::warp(uint32_t cta_linear, uint32_t wi) {
   v.exited = w.exited;
   v.waiting = w.waiting;
   v.bar_id = w.bar_id;
+  v.depth = w.depth;
   if (!w.exited) {
     v.pc = w.stack[w.depth - 1].pc;
     v.mask = w.stack[w.depth - 1].mask;
@@ -991,8 +994,11 @@ bool LockstepModel::step(uint32_t cta_linear, uint32_t wi, RetireEvent* ev) {
     return false;
   }
   steps_++;
-  const bool ok = c->engine.step(wi) && c->engine.check_deadlock();
-  if (ev) *ev = c->last;
+  const bool stepped = c->engine.step(wi);
+  const bool ok = stepped && c->engine.check_deadlock();
+  // A faulting step retires nothing; its event still names the instruction
+  // when the fault came after the fetch (TRAP, memory, stack overflow).
+  if (ev) *ev = stepped ? c->last : c->engine.last_event();
   if (!ok) {
     fault_ = c->engine.result().fault;
     return false;

@@ -674,6 +674,16 @@ class Gen {
     for (int p = 0; p < 6; ++p)
       emit(std::string("ISETP.") + kCmpI[rng_.below(6)] + ".U32 " + P(p) + ", " + R(kData0 + int(rng_.below(uint32_t(nd_)))) +
            ", " + R(kData0 + int(rng_.below(uint32_t(nd_)))));
+    if (sh_words_ == 0) return;
+    // The ISA does not promise shared memory's contents at CTA start (the
+    // RTL does not clear it): every thread zeroes its own area, thread 0 the
+    // shared atomic words, before anything reads them.
+    comment("shared memory: zeroed before use");
+    emit("IMUL " + R(kTmp) + ", " + R(kTid) + ", " + std::to_string(4 * sh_words_));
+    for (uint32_t w = 0; w < sh_words_; ++w) emit("STS [" + R(kTmp) + " + " + std::to_string(4 * w) + "], RZ");
+    emit("ISETP.EQ " + P(kCtl) + ", " + R(kTid) + ", 0");
+    for (uint32_t a = 0; a < nsh_atom_; ++a) emit("@P6 STS [" + std::to_string(sh_atom_off_ + 4 * a) + "], RZ");
+    emit("BAR.SYNC 0");
   }
 
   std::string bar() {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "isa/disasm.h"
+#include "sim/harness/coverage.h"
 
 namespace baresm::sim {
 
@@ -55,6 +56,8 @@ bool LockstepChecker::on_cycle(uint64_t cycle, SmDut& dut, const MemRequest* acc
   if (!error_.empty()) return false;
   SmTrace t;
   dut.trace(&t);
+  dut.warp_states(&states_);
+  for (uint8_t st : states_) state_cycles_[st % kNumWarpStates]++;
   return check_cycle(cycle, t, accepted);
 }
 
@@ -106,6 +109,10 @@ void LockstepChecker::on_issue(uint64_t cycle, const SmTrace& t) {
   o.instr = ev.instr;
   slots_[t.slot].last = o;
   if (!stepped) {
+    if (ev.pc == o.pc) {  // the faulting instruction was fetched
+      Coverage::get().hit(Coverage::op_bin(ev.instr));
+      Coverage::get().hit(Coverage::guard_bin(ev.instr));
+    }
     fault_expected_ = true;
     fault_origin_ = o;
     issue_fault_seen_ = t.issue_fault;
@@ -125,6 +132,7 @@ void LockstepChecker::on_issue(uint64_t cycle, const SmTrace& t) {
     return mismatch(cycle, &o, "the RTL faults at issue; the model executes the instruction");
   if (ev.exec_mask != t.exec)
     return mismatch(cycle, &o, "guard-true lanes: model " + hex(ev.exec_mask) + ", rtl " + hex(t.exec));
+  cover_issue(ev, v.depth);
   const bool clock = ev.instr.op == isa::Op::S2R &&
                      (ev.instr.mod == isa::SR_CLOCK || ev.instr.mod == isa::SR_CLOCKHI);
   if (ev.wrote_reg) {
@@ -258,7 +266,53 @@ void LockstepChecker::on_store(uint64_t cycle, const MemRequest& q) {
   }
 }
 
+void LockstepChecker::cover_issue(const iss::RetireEvent& ev, uint32_t depth) {
+  Coverage& c = Coverage::get();
+  c.hit(Coverage::op_bin(ev.instr));
+  c.hit(Coverage::guard_bin(ev.instr));
+  c.hit("div_depth/" + std::to_string(depth));
+  const isa::Op op = ev.instr.op;
+  const uint32_t exec = ev.exec_mask;
+  if (exec == 0) return;
+  if (op == isa::Op::LDS || op == isa::Op::STS || op == isa::Op::ATOMS) {
+    // Passes: the most distinct words any one bank holds; a broadcast: one
+    // word read by several lanes.
+    std::map<uint32_t, std::vector<uint32_t>> bank_words;
+    std::map<uint32_t, int> word_lanes;
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const uint32_t w = ev.mem_addrs[size_t(__builtin_ctz(m))] / 4;
+      auto& words = bank_words[w % (sm_.banks ? sm_.banks : 32)];
+      if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(w);
+      word_lanes[w]++;
+    }
+    size_t passes = 0;
+    for (const auto& [b, words] : bank_words) passes = std::max(passes, words.size());
+    c.hit("smem_passes/" + std::to_string(passes));
+    for (const auto& [w, n] : word_lanes)
+      if (n > 1) {
+        c.hit("smem/broadcast");
+        break;
+      }
+  }
+  if (op == isa::Op::LDG || op == isa::Op::STG) {
+    std::vector<uint32_t> lines;
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const uint32_t l = ev.mem_addrs[size_t(__builtin_ctz(m))] / (sm_.line_bytes ? sm_.line_bytes : 128);
+      if (std::find(lines.begin(), lines.end(), l) == lines.end()) lines.push_back(l);
+    }
+    c.hit("gmem_lines/" + std::to_string(lines.size()));
+  }
+  if (op == isa::Op::BAR) {
+    c.hit("bar_id/" + std::to_string(ev.instr.bar_id()));
+    c.hit(ev.instr.bar_count() ? "bar/partial" : "bar/all");
+  }
+}
+
 bool LockstepChecker::finish(const SmRunResult& r, const std::vector<uint8_t>& rtl_mem) {
+  Coverage& cov = Coverage::get();
+  for (int s = 0; s < kNumWarpStates; s++)
+    if (state_cycles_[size_t(s)]) cov.hit(std::string("warp_state/") + kWarpStateNames[s], state_cycles_[size_t(s)]);
+  if (!r.fault.ok()) cov.hit(std::string("fault/") + iss::fault_kind_name(r.fault.kind));
   if (!error_.empty()) return false;
   const uint64_t end = r.cycles;
   if (r.timed_out) {
@@ -287,9 +341,14 @@ bool LockstepChecker::finish(const SmRunResult& r, const std::vector<uint8_t>& r
     if (got.kind == iss::FaultKind::WATCHDOG) {
       // Cycles, not instructions: the model cannot say when; it can say where
       // the reported warp stands.
+      // The report may name the instruction the warp issued in the very cycle
+      // the watchdog fired (the RTL lets that issue happen).
       const uint32_t c[3] = {got.cta.x, got.cta.y, got.cta.z};
       const auto v = model_->warp(linear(c), got.warp);
-      if (!v.exists || v.exited || v.pc != got.pc || (v.mask && got.lane != uint32_t(__builtin_ctz(v.mask))))
+      bool issued_then = false;
+      for (const auto& si : slots_)
+        if (si.valid && si.cta == linear(c) && si.warp == got.warp && si.last.pc == got.pc) issued_then = true;
+      if (!v.exists || v.exited || (v.pc != got.pc && !issued_then))
         mismatch(end, nullptr, "watchdog report " + got.describe() + " does not name a live warp where the model has it (pc " +
                                    hex(v.pc) + ")");
       return ok();

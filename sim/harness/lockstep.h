@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -84,6 +85,7 @@ class LockstepChecker final : public SmObserver {
   void on_pred_write(uint64_t cycle, const SmTrace::PredWrite& w);
   void on_store(uint64_t cycle, const MemRequest& q);
   void mismatch(uint64_t cycle, const Origin* from, const std::string& what);
+  void cover_issue(const iss::RetireEvent& ev, uint32_t depth);
   std::string where(const Origin& o) const;
   uint32_t linear(const uint32_t cta[3]) const;
 
@@ -102,6 +104,8 @@ class LockstepChecker final : public SmObserver {
   Origin fault_origin_;
   std::string error_;
   LockstepStats stats_;
+  std::array<uint64_t, kNumWarpStates> state_cycles_{};  // coverage, recorded at finish()
+  std::vector<uint8_t> states_;
 };
 
 }  // namespace baresm::sim

@@ -183,7 +183,7 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
   MemModel mm(mem, mc);
   const auto desc = pack_launch(launch);
   std::array<uint32_t, kLaunchWords> none{};
-  observer_ = opt.observer;
+  observer_ = nullptr;  // watches from the cycle after the launch is taken
   cycle_ = 0;
   stop_ = false;
 
@@ -197,6 +197,7 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
     cycle(&mm, true, desc, opt.gto);
     n++;
   }
+  observer_ = opt.observer;
   SmStatus st;
   // BARESM_SM_TRACE=N prints the warp states and memory traffic of the first
   // N cycles (debugging aid).

@@ -35,7 +35,9 @@ iss::LaunchParams model_params(const SmLaunch& l);
 SmParams decode_sm_config(const uint32_t words[8]);
 
 // Watches a run cycle by cycle (the lockstep checker): called once per cycle
-// with the outputs settled, before the clock edge; `accepted` is the memory
+// from the cycle after the SM took the launch (what is still in flight from
+// an earlier launch is not this launch's), with the outputs settled, before
+// the clock edge; `accepted` is the memory
 // request the memory model takes at that edge, if any. Returning false stops
 // the run (SmRunResult::stopped).
 class SmObserver {

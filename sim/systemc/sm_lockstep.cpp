@@ -2,6 +2,7 @@
 
 #include "Vbaresm_top.h"
 #include "Vbaresm_top___024root.h"
+#include "sim/harness/coverage.h"
 #include "sim/harness/sm_harness.h"
 #include "sim/harness/vl_bits.h"
 #include "sim/systemc/testbench.h"
@@ -20,6 +21,9 @@ SmLockstepPort::SmLockstepPort(sc_core::sc_module_name name, Vbaresm_top& dut, s
 SmLockstepPort::~SmLockstepPort() = default;
 
 void SmLockstepPort::on_negedge() {
+  const uint32_t cp = dut_.cp_state_o.read();
+  if (cp != cp_state_ && cp < 11) sim::Coverage::get().hit(std::string("cp_state/") + sim::kCpStateNames[cp]);
+  cp_state_ = cp;
   if (!enabled_) return;
   using namespace sim::vl;
   const Vbaresm_top___024root& r = *dut_.rootp;

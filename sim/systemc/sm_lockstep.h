@@ -51,6 +51,7 @@ class SmLockstepPort : public sc_core::sc_module {
   uint64_t start_ = 0;
   sim::MemRequest req_;
   std::vector<LockstepLaunch> launches_;
+  uint32_t cp_state_ = ~0u;  // coverage: the command processor's states entered
 };
 
 }  // namespace baresm::cosim

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Mutation score of the RTL checks: how many planted bugs the assertions,
+# the lockstep co-simulation, the random programs and the formal proofs catch.
+#
+#   scripts/mutate.sh [--count N] [--seed S] [--work DIR] [--list]
+#
+# Seeded source-level mutations of rtl/sm (operator swaps,
+# off-by-one constants, inverted conditions, dropped assignments), each
+# applied alone to a scratch copy of the tree (DIR, default /tmp/baresm-mutate;
+# the checkout is never touched). For every mutant the smallest SM
+# configuration (c1w8) is rebuilt and these run; the first failure kills it:
+#   1. the directed kernels in lockstep      (test_rtl_sm_kernels_c1w8)
+#   2. the samples in lockstep, fast memory  (test_rtl_sm_c1w8)
+#   3. one random program per profile        (test_rtl_sm_random_c1w8)
+#   4. the formal proofs, when the mutated file has one (scripts/formal.sh)
+# A mutant that does not build is reported as stillborn and not counted.
+# Output: one line per mutant, then "killed K / total T (P%)" and every
+# survivor with its diff, in DIR/report.txt. Not part of `make test`
+# (minutes per mutant); `make mutate` runs it. rtl/cp is not mutated here:
+# its checks (the SystemC co-simulation) need the whole device rebuilt, 5-10
+# minutes a mutant on 2 cores.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SRC=$(pwd)
+COUNT=40
+SEED=1
+WORK=/tmp/baresm-mutate
+LIST=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --count) COUNT=$2; shift 2 ;;
+    --seed) SEED=$2; shift 2 ;;
+    --work) WORK=$2; shift 2 ;;
+    --list) LIST=1; shift ;;
+    *) echo "mutate: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+# ---- the mutants: (file, line, description, sed expression) ---------------------
+# Candidate lines are RTL statements (not comments, declarations or
+# parameters); each operator kind has its own rewrite.
+candidates() {
+  for f in rtl/sm/baresm_*.sv; do
+    case "$f" in *_pkg.sv|*baresm_fpu*.sv) continue ;; esac
+    awk -v F="$f" '
+      /^[[:space:]]*\/\// { next }
+      /^[[:space:]]*(logic|localparam|parameter|input|output|module|typedef|`)/ { next }
+      {
+        line = $0; sub(/\/\/.*/, "", line)
+        if (line ~ / == /) print F "\t" NR "\tswap == for !=\ts/ == / != /"
+        if (line ~ / != /) print F "\t" NR "\tswap != for ==\ts/ != / == /"
+        if (line ~ / && /) print F "\t" NR "\tswap && for ||\ts/ \\&\\& / || /"
+        if (line ~ / \|\| /) print F "\t" NR "\tswap || for &&\ts/ || / \\&\\& /"
+        if (line ~ / \+ [A-Za-z0-9_]+'\''\(1\)/ || line ~ /'\''d1[^0-9]/) print F "\t" NR "\toff by one (1 -> 2)\ts/'\''d1\\([^0-9]\\)/'\''d2\\1/"
+        if (line ~ /if \(/ && line !~ /else/) print F "\t" NR "\tinvert an if condition\ts/if (/if (!/"
+        if (line ~ /[a-z_]+_q(\[[^]]*\])? <= / && line ~ /;[[:space:]]*$/ && line !~ /(if|else|for|case)/) print F "\t" NR "\tdrop a flop assignment\ts/^\\([[:space:]]*\\)\\(.*<=.*;\\)/\\1begin end \\/\\/ MUTANT dropped/"
+        if (line ~ / < / && line !~ /<</) print F "\t" NR "\tswap < for <=\ts/ < / <= /"
+        if (line ~ / >= /) print F "\t" NR "\tswap >= for >\ts/ >= / > /"
+      }' "$f"
+  done
+}
+
+mapfile -t all < <(candidates)
+if [ ${#all[@]} -eq 0 ]; then
+  echo "mutate: no candidate lines found" >&2
+  exit 1
+fi
+# A seeded choice of COUNT distinct candidates.
+mapfile -t chosen < <(printf '%s\n' "${all[@]}" | awk -v seed="$SEED" 'BEGIN { srand(seed) } { print rand() "\t" $0 }' |
+                      sort -n | head -n "$COUNT" | cut -f2-)
+if [ $LIST -eq 1 ]; then
+  printf '%s\n' "${chosen[@]}"
+  exit 0
+fi
+
+# ---- the scratch tree and its build -----------------------------------------------
+mkdir -p "$WORK"
+rm -rf "$WORK/src"
+mkdir -p "$WORK/src"
+tar -C "$SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$WORK/src" -xf -
+cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$WORK/configure.log" 2>&1 || {
+  echo "mutate: configure failed (see $WORK/configure.log)" >&2; exit 1; }
+TARGETS="test_rtl_sm_kernels_c1w8 test_rtl_sm_c1w8 test_rtl_sm_random_c1w8"
+build() { cmake --build "$WORK/build" -j "$(nproc)" --target $TARGETS > "$WORK/build.log" 2>&1; }
+echo "mutate: baseline build"
+build || { echo "mutate: the unmutated tree does not build (see $WORK/build.log)" >&2; exit 1; }
+
+T="$WORK/build/tests/rtl_sm"
+run_checks() {  # prints what killed the mutant, or nothing
+  timeout 300 "$T/test_rtl_sm_kernels_c1w8" > "$WORK/t1.log" 2>&1 || { echo "directed kernels"; return; }
+  timeout 300 "$T/test_rtl_sm_c1w8" --gtest_filter='*vec_add_fast:*nested_divergence_fast:*histogram_fast:*transpose_fast:*fault_*' > "$WORK/t2.log" 2>&1 || { echo "samples"; return; }
+  BARESM_SOAK_SEEDS=${SEED}000:1 timeout 300 "$T/test_rtl_sm_random_c1w8" > "$WORK/t3.log" 2>&1 || {
+    echo "random programs"; return; }
+  local m
+  m=$(basename "$1" .sv)
+  if [ -x "$WORK/src/scripts/formal.sh" ] && grep -q "$m" "$WORK/src/scripts/formal.sh" 2>/dev/null; then
+    (cd "$WORK/src" && FORMAL_WORK="$WORK/formal" timeout 300 scripts/formal.sh > "$WORK/t4.log" 2>&1) || {
+      echo "formal proofs"; return; }
+  fi
+}
+echo "mutate: baseline checks"
+why=$(run_checks none)
+if [ -n "$why" ]; then
+  echo "mutate: the unmutated tree fails its own checks ($why)" >&2
+  exit 1
+fi
+
+killed=0 total=0 stillborn=0
+report="$WORK/report.txt"
+: > "$report"
+i=0
+for c in "${chosen[@]}"; do
+  i=$((i + 1))
+  IFS=$'\t' read -r file line desc expr <<< "$c"
+  cp "$SRC/$file" "$WORK/src/$file"
+  sed -i "${line}${expr}" "$WORK/src/$file"
+  if cmp -s "$SRC/$file" "$WORK/src/$file"; then
+    echo "[$i] $file:$line $desc: no change, skipped"
+    continue
+  fi
+  diff=$(diff -u "$SRC/$file" "$WORK/src/$file" | tail -n +3)
+  if ! build; then
+    stillborn=$((stillborn + 1))
+    echo "[$i] $file:$line $desc: STILLBORN (does not build)"
+  else
+    total=$((total + 1))
+    why=$(run_checks "$file")
+    if [ -n "$why" ]; then
+      killed=$((killed + 1))
+      echo "[$i] $file:$line $desc: killed by $why"
+    else
+      echo "[$i] $file:$line $desc: SURVIVED"
+      { echo "survivor: $file:$line $desc"; echo "$diff"; echo; } >> "$report"
+    fi
+  fi
+  cp "$SRC/$file" "$WORK/src/$file"
+done
+pct=0
+[ $total -gt 0 ] && pct=$((100 * killed / total))
+summary="mutate: killed $killed / total $total ($pct%), stillborn $stillborn, seed $SEED"
+echo "$summary"
+sed -i "1i $summary\n" "$report"
+echo "mutate: survivors in $report"
