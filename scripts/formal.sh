@@ -54,7 +54,7 @@ proof() {
     stack)
       DUT=rtl/sm/baresm_sm_stack.sv
       FILES=($SMP rtl/sm/baresm_sm_stack.sv)
-      BMC=12; IND=4
+      BMC=6; IND=2
       MUT_FILE=rtl/sm/baresm_sm_stack.sv
       MUT_SED='s/assign bra_overflow_o = bra_diverge_o \&\& (need > (DepthW + 1).(Depth));/assign bra_overflow_o = 1'"'"'b0;/'
       MUT_DESC="overflow flag dropped";;
