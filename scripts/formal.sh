@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack barrier cp_sq cp_cq)
+ALL_PROOFS=(mem_arb sched stack barrier)
 KNOWN_FAILING=()
 
 SMP=rtl/sm/baresm_sm_pkg.sv
@@ -65,22 +65,6 @@ proof() {
       MUT_FILE=rtl/sm/baresm_sm_barrier.sv
       MUT_SED='s/if (wait_q\[w\] \&\& 12.(arrived) >= need) rel\[w\] = 1.b1;/if (wait_q[w] \&\& 12'"'"'(arrived) + 12'"'"'d1 >= need) rel[w] = 1'"'"'b1;/'
       MUT_DESC="a group is released one warp early";;
-    cp_sq|cp_cq)
-      DUT=rtl/cp/baresm_cp.sv
-      FILES=(rtl/cp/baresm_cp.sv $SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv
-             rtl/cp/baresm_cp_check.sv)
-      TOP="fv_cp"
-      if [ "$1" = cp_sq ]; then
-        BMC=16; IND=6
-        MUT_FILE=rtl/cp/baresm_cp.sv
-        MUT_SED='s/q_work\[q\] = q_valid\[q\] \&\& sq_head_q\[q\] != sq_tail_q\[q\];/q_work[q] = q_valid[q];/'
-        MUT_DESC="the engine fetches from an empty submission ring (head == tail)"
-      else
-        BMC=16; IND=6
-        MUT_FILE=rtl/cp/baresm_cp.sv
-        MUT_SED='s/if (32.(beat_q) == 32.(BEATS - 1)) state_q <= E_WPHASE;/state_q <= E_IDLE;/'
-        MUT_DESC="the phase word is never written (the entry ends after its body)"
-      fi;;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }
