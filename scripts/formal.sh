@@ -16,7 +16,7 @@
 # planted bug is not caught).
 set -uo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 FV="$ROOT/tests/formal"
 WORK="${FORMAL_DIR:-$ROOT/build/formal}"
 SELFTEST=0
