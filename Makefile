@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean isa-pkg soak mutate
+.PHONY: all deps configure build test demo lint clean isa-pkg soak mutate formal
 
 all: build
 
@@ -41,6 +41,12 @@ mutate: deps
 
 lint: deps
 	@scripts/lint.sh
+
+# Formal proofs (BMC + k-induction) and their planted-bug self-tests
+# (docs/verification.md "Formal proofs").
+formal: deps
+	@scripts/formal.sh -o $(BUILD)/formal
+	@scripts/formal.sh -o $(BUILD)/formal --selftest
 
 clean:
 	rm -rf $(BUILD)

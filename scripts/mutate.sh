@@ -91,11 +91,16 @@ run_checks() {  # prints what killed the mutant, or nothing
   timeout 300 "$T/test_rtl_sm_c1w8" --gtest_filter='*vec_add_fast:*nested_divergence_fast:*histogram_fast:*transpose_fast:*fault_*' > "$WORK/t2.log" 2>&1 || { echo "samples"; return; }
   BARESM_SOAK_SEEDS=${SEED}000:1 timeout 300 "$T/test_rtl_sm_random_c1w8" > "$WORK/t3.log" 2>&1 || {
     echo "random programs"; return; }
-  local m
-  m=$(basename "$1" .sv)
-  if [ -x "$WORK/src/scripts/formal.sh" ] && grep -q "$m" "$WORK/src/scripts/formal.sh" 2>/dev/null; then
-    (cd "$WORK/src" && FORMAL_WORK="$WORK/formal" timeout 300 scripts/formal.sh > "$WORK/t4.log" 2>&1) || {
-      echo "formal proofs"; return; }
+  local proof=""
+  case "$(basename "$1" .sv)" in
+    baresm_mem_arb) proof=mem_arb ;;
+    baresm_sm_sched) proof=sched ;;
+    baresm_sm_stack) proof=stack ;;
+    baresm_sm_barrier) proof=barrier ;;
+  esac
+  if [ -n "$proof" ]; then
+    (cd "$WORK/src" && timeout 300 scripts/formal.sh -o "$WORK/formal" "$proof" > "$WORK/t4.log" 2>&1) || {
+      echo "formal proof $proof"; return; }
   fi
 }
 echo "mutate: baseline checks"

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Formal proofs of baresm blocks with Yosys + yosys-smtbmc + z3 (no SymbiYosys
+# on Debian). docs/verification.md "Formal proofs" describes each proof.
+#
+#   scripts/formal.sh                    every proof
+#   scripts/formal.sh NAME...            these proofs (see --list)
+#   scripts/formal.sh --selftest [NAME]  planted-bug checks: each must FAIL
+#   scripts/formal.sh --list             the proofs and their depths
+#   options: -o DIR (work dir; default $FORMAL_DIR or build/formal), -q
+#
+# Per proof: copy the RTL into DIR/NAME (so nothing is written in the source
+# tree), append the proof's internal invariants (tests/formal/NAME_inner.svh,
+# if any) to the copied module with one `include line before its endmodule,
+# yosys -> SMT2, then a BMC of depth BMC from reset and a k-induction of depth
+# IND. Exit status non-zero if any proof fails (or, with --selftest, if any
+# planted bug is not caught).
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+FV="$ROOT/tests/formal"
+WORK="${FORMAL_DIR:-$ROOT/build/formal}"
+SELFTEST=0
+QUIET=0
+NAMES=()
+
+# ---- the proofs -------------------------------------------------------------
+# Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
+# named, never by default and never in ctest.
+ALL_PROOFS=(mem_arb sched stack barrier)
+KNOWN_FAILING=()
+
+SMP=rtl/sm/baresm_sm_pkg.sv
+# (yosys-smtbmc runs with --unroll: without it z3 4.8.12 stalls for minutes
+# on the first query of some of these designs; see docs/verification.md.)
+# proof NAME: TOP, FILES (first: the module that gets NAME_inner.svh), BMC,
+# IND, MUT_FILE/MUT_SED (the planted bug: a sed script on a copy), MUT_DESC.
+proof() {
+  TOP="fv_$1"; FILES=(); PASSES=""; BMC=0; IND=0; MUT_FILE=""; MUT_SED=""; MUT_DESC=""; DUT=""
+  case "$1" in
+    mem_arb)
+      DUT=rtl/cp/baresm_cp_memarb.sv
+      FILES=(rtl/sm/baresm_mem_arb.sv rtl/cp/baresm_cp_memarb.sv)
+      BMC=20; IND=10
+      MUT_FILE=rtl/sm/baresm_mem_arb.sv
+      MUT_SED='s/assign b_req_ready_o = !sel_a \&\& mem_req_ready_i;/assign b_req_ready_o = mem_req_ready_i;/'
+      MUT_DESC="source B is told ready whenever the port is (both sources granted)";;
+    sched)
+      DUT=rtl/sm/baresm_sm_sched.sv
+      FILES=(rtl/sm/baresm_sm_sched.sv)
+      BMC=24; IND=12
+      MUT_FILE=rtl/sm/baresm_sm_sched.sv
+      MUT_SED='s/end else if (greedy_q \&\& ready_i\[last_q\]) begin/end else if (greedy_q) begin/'
+      MUT_DESC="GTO re-grants the last warp without checking it is ready";;
+    stack)
+      DUT=rtl/sm/baresm_sm_stack.sv
+      FILES=($SMP rtl/sm/baresm_sm_stack.sv)
+      BMC=6; IND=2
+      MUT_FILE=rtl/sm/baresm_sm_stack.sv
+      MUT_SED='s/assign bra_overflow_o = bra_diverge_o \&\& (need > (DepthW + 1).(Depth));/assign bra_overflow_o = 1'"'"'b0;/'
+      MUT_DESC="overflow flag dropped";;
+    barrier)
+      DUT=rtl/sm/baresm_sm_barrier.sv
+      FILES=(rtl/sm/baresm_sm_barrier.sv)
+      BMC=12; IND=4
+      MUT_FILE=rtl/sm/baresm_sm_barrier.sv
+      MUT_SED='s/if (wait_q\[w\] \&\& 12.(arrived) >= need) rel\[w\] = 1.b1;/if (wait_q[w] \&\& 12'"'"'(arrived) + 12'"'"'d1 >= need) rel[w] = 1'"'"'b1;/'
+      MUT_DESC="a group is released one warp early";;
+    *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
+  esac
+}
+
+# ---- one run ----------------------------------------------------------------
+# run_proof NAME DIR [MUTATE]: prints one line, returns 0 on PASS.
+run_proof() {
+  local name="$1" dir="$2" mutate="${3:-0}"
+  proof "$name" || return 2
+  rm -rf "$dir"; mkdir -p "$dir/rtl"
+  local srcs=() f dst
+  for f in "${FILES[@]}"; do
+    dst="$dir/rtl/$(basename "$f")"
+    cp "$ROOT/$f" "$dst"
+    if [ "$mutate" = 1 ] && [ "$f" = "$MUT_FILE" ]; then
+      sed -i -e "$MUT_SED" "$dst"
+      if cmp -s "$ROOT/$f" "$dst"; then
+        echo "SELFTEST-ERROR $name: the planted bug did not apply to $f"; return 3
+      fi
+    fi
+    if [ "$f" = "$DUT" ] && [ -f "$FV/${name}_inner.svh" ]; then
+      # `include the internal invariants before the last endmodule.
+      awk -v inc="\`include \"${name}_inner.svh\"" '
+        { l[NR] = $0 } /^endmodule/ { last = NR }
+        END { for (i = 1; i <= NR; i++) { if (i == last) print inc; print l[i] } }' \
+        "$dst" > "$dst.tmp" && mv "$dst.tmp" "$dst"
+    fi
+  done
+  # Packages first.
+  for f in "${FILES[@]}"; do case "$f" in *_pkg.sv) srcs+=("rtl/$(basename "$f")");; esac; done
+  for f in "${FILES[@]}"; do case "$f" in *_pkg.sv) ;; *) srcs+=("rtl/$(basename "$f")");; esac; done
+  local define="-DFV_PROOF_${name^^}"
+  local t0=$SECONDS
+  ( cd "$dir" &&
+    yosys -q -l yosys.log -p "read_verilog -sv -formal $define -I$FV ${srcs[*]} $FV/$TOP.sv;
+      prep -top $TOP; $PASSES async2sync; dffunmap; write_smt2 -wires $name.smt2" >/dev/null 2>&1 ) || {
+    echo "FAIL  $name  (yosys error, see $dir/yosys.log)"; return 1; }
+  local res="PASS" vcd=""
+  if ! ( cd "$dir" && yosys-smtbmc -s z3 --unroll --presat -t "$BMC" --dump-vcd bmc.vcd "$name.smt2" > bmc.log 2>&1 ); then
+    res="FAIL"; vcd="$dir/bmc.vcd (bmc.log)"
+  elif ! ( cd "$dir" && yosys-smtbmc -s z3 --unroll --presat -i -t "$IND" --dump-vcd ind.vcd "$name.smt2" > ind.log 2>&1 ); then
+    res="FAIL"; vcd="$dir/ind.vcd (induction step, may start unreachable: ind.log)"
+  fi
+  local dt=$((SECONDS - t0))
+  if [ "$QUIET" = 0 ] || [ "$res" = FAIL ]; then
+    printf '%-5s %-8s bmc %3d  induction %3d  %4ds%s\n' "$res" "$name" "$BMC" "$IND" "$dt" \
+      "${vcd:+  counterexample: $vcd}"
+  fi
+  [ "$res" = PASS ]
+}
+
+# ---- command line -----------------------------------------------------------
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --selftest) SELFTEST=1;;
+    -o) WORK="$2"; shift;;
+    -q) QUIET=1;;
+    --list)
+      for n in "${ALL_PROOFS[@]}" "${KNOWN_FAILING[@]}"; do
+        proof "$n"; printf '%-8s bmc %3d  induction %3d  planted bug: %s\n' "$n" "$BMC" "$IND" "$MUT_DESC"
+      done; exit 0;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0;;
+    -*) echo "formal.sh: unknown option $1" >&2; exit 2;;
+    *) NAMES+=("$1");;
+  esac
+  shift
+done
+[ ${#NAMES[@]} -gt 0 ] || NAMES=("${ALL_PROOFS[@]}")
+for t in yosys yosys-smtbmc z3; do
+  command -v "$t" >/dev/null || { echo "formal.sh: $t not found (scripts/install-deps.sh)" >&2; exit 2; }
+done
+mkdir -p "$WORK"
+WORK="$(cd "$WORK" && pwd)"
+
+fails=0
+T0=$SECONDS
+for n in "${NAMES[@]}"; do
+  if [ "$SELFTEST" = 1 ]; then
+    proof "$n" || exit 2
+    if out="$(run_proof "$n" "$WORK/selftest_$n" 1)"; then
+      echo "SELFTEST-MISSED $n: planted bug ($MUT_DESC) was not caught"; fails=$((fails + 1))
+    elif [ "${out#*counterexample: }" != "$out" ] && [ "${out#*bmc.vcd}" != "$out" ]; then
+      # Caught only by a bounded counterexample from reset (a real trace).
+      printf 'CAUGHT %-8s %4ss  planted bug: %s  (%s)\n' "$n" "$(echo "$out" | awk '{print $7}' | tr -d s)" \
+        "$MUT_DESC" "${out#*counterexample: }"
+    else
+      echo "SELFTEST-ERROR $n: $out"; fails=$((fails + 1))
+    fi
+  else
+    run_proof "$n" "$WORK/$n" 0 || fails=$((fails + 1))
+  fi
+done
+echo "formal: ${#NAMES[@]} $( [ "$SELFTEST" = 1 ] && echo self-tests || echo proofs ), $fails failed, $((SECONDS - T0))s"
+[ "$fails" = 0 ]
