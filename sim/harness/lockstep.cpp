@@ -356,6 +356,10 @@ bool LockstepChecker::finish(const SmRunResult& r, const std::vector<uint8_t>& r
     mismatch(end, nullptr, "the RTL reports " + got.describe() + "; the model ran on without a fault");
     return false;
   }
+  if (!r.fault_fields_clear) {
+    mismatch(end, nullptr, "no fault, but the SM's fault outputs are not all 0 (left from an earlier launch?)");
+    return false;
+  }
   if (model_->ctas_finished() != model_->ctas_in_grid()) {
     mismatch(end, nullptr, "the RTL completed the grid; the model finished " + std::to_string(model_->ctas_finished()) +
                                " of " + std::to_string(model_->ctas_in_grid()) + " CTAs");

@@ -248,6 +248,9 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
   }
   r.cfg_error = st.cfg_error;
   r.fault.kind = iss::FaultKind(st.fault_kind);
+  r.fault_fields_clear = st.fault_kind != 0 || (st.fault_cta[0] == 0 && st.fault_cta[1] == 0 && st.fault_cta[2] == 0 &&
+                                                st.fault_warp == 0 && st.fault_lane == 0 && st.fault_pc == 0 &&
+                                                st.fault_addr == 0 && st.fault_waiting == 0);
   if (!r.fault.ok()) {
     r.fault.cta = iss::Dim3{st.fault_cta[0], st.fault_cta[1], st.fault_cta[2]};
     r.fault.warp = st.fault_warp;

@@ -58,6 +58,7 @@ struct SmRunResult {
   bool cfg_error = false;   // the SM refused the launch
   bool timed_out = false;   // max_cycles passed without done_o
   bool stopped = false;     // the observer stopped the run
+  bool fault_fields_clear = true;  // no fault: every fault output reads 0 (nothing stale)
   iss::FaultInfo fault;
   SmCounters counters;
   MemCounters mem;

@@ -1,7 +1,11 @@
 // SmDut over one verilated baresm_sm (prefix Vbaresm_sm). Compiled into each
 // configuration's library; port widths differ between configurations, so
 // every access goes through the width-generic helpers below.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include "Vbaresm_sm.h"
@@ -28,7 +32,14 @@ class VerilatedSm final : public SmDut {
     for (int i = 0; i < 8; i++) cfg_[i] = get_word(top_->config_o, i);
     p_ = decode_sm_config(cfg_);
   }
-  ~VerilatedSm() override { top_->final(); }
+  ~VerilatedSm() override {
+    top_->final();
+#if VM_COVERAGE
+    // Line and toggle coverage of this process, next to the functional bins.
+    if (const char* dir = std::getenv("BARESM_COVERAGE_DIR"))
+      ctx_->coveragep()->write((std::string(dir) + "/rtl." + std::to_string(getpid()) + ".dat").c_str());
+#endif
+  }
 
   SmParams params() override { return p_; }
 

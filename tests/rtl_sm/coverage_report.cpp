@@ -1,9 +1,11 @@
-// coverage_report DIR OUT: merges the functional-coverage counts every test
+// coverage_report DIR OUT [VERILATOR_COVERAGE]: merges the functional-coverage counts every test
 // process wrote to DIR (sim/harness/coverage.h) against the full list of
 // bins, writes the report to OUT (per group: bins hit of bins; then every
 // bin never hit) and prints one summary line. Exit status 1 when DIR holds
 // no counts at all (the recording is broken), 0 otherwise: which bins a run
-// reaches depends on which tests it ran.
+// reaches depends on which tests it ran. With the verilator_coverage tool,
+// the line and toggle coverage in DIR/rtl.*.dat (the c1w8cov SM) is merged,
+// annotated into DIR/annotated/ and its total added to the report.
 #include <dirent.h>
 
 #include <cstdio>
@@ -16,16 +18,18 @@
 #include "sim/harness/coverage.h"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: coverage_report DIR OUT\n");
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: coverage_report DIR OUT [VERILATOR_COVERAGE]\n");
     return 2;
   }
   const std::string dir = argv[1];
   std::map<std::string, uint64_t> counts;
   size_t files = 0;
+  std::string dats;
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       const std::string name = e->d_name;
+      if (name.rfind("rtl.", 0) == 0) dats += " '" + dir + "/" + name + "'";
       if (name.rfind("cov.", 0) != 0) continue;
       files++;
       std::ifstream f(dir + "/" + name);
@@ -57,9 +61,23 @@ int main(int argc, char** argv) {
   }
   std::ostringstream out;
   char line[200];
+  // Verilator's line + toggle coverage, when there is some.
+  std::string rtl_line = "RTL line+toggle coverage: not measured (no rtl.*.dat)";
+  if (argc == 4 && *argv[3] && !dats.empty()) {
+    const std::string cmd = std::string("'") + argv[3] + "' --annotate '" + dir + "/annotated'" + dats + " 2>&1";
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+      char buf[512];
+      while (std::fgets(buf, sizeof buf, p))
+        if (std::string(buf).find("Total coverage") != std::string::npos) {
+          rtl_line = std::string("RTL line+toggle coverage (Verilator, c1w8cov): ") + buf;
+          while (!rtl_line.empty() && rtl_line.back() == '\n') rtl_line.pop_back();
+        }
+      pclose(p);
+    }
+  }
   std::snprintf(line, sizeof line, "functional coverage: %zu of %zu bins hit (%.1f%%), from %zu test processes\n", hit,
                 universe.size(), 100.0 * double(hit) / double(universe.size()), files);
-  out << line << "\nby group (hit / bins):\n";
+  out << line << rtl_line << " (annotated sources: " << dir << "/annotated)\n\nby group (hit / bins):\n";
   for (const auto& [g, hn] : groups) {
     std::snprintf(line, sizeof line, "  %-12s %5zu / %zu\n", g.c_str(), hn.first, hn.second);
     out << line;
@@ -70,6 +88,6 @@ int main(int argc, char** argv) {
   for (const auto& [b, n] : counts)
     if (!known.count(b)) out << "  " << b << " " << n << "\n";
   std::ofstream(argv[2]) << out.str();
-  std::printf("%s(report: %s)\n", out.str().substr(0, out.str().find('\n') + 1).c_str(), argv[2]);
+  std::printf("%s%s\n(report: %s)\n", out.str().substr(0, out.str().find('\n') + 1).c_str(), rtl_line.c_str(), argv[2]);
   return 0;
 }
