@@ -8,6 +8,7 @@
 //   the port is {1, 0...}; source B's ids pass through below a 0 top bit.
 //   The responses, which may return in any order, are routed by that bit in
 //   the parent, which knows whether and when its sources take them.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_mem_arb #(
@@ -75,6 +76,18 @@ module baresm_mem_arb #(
       lock_a_q <= sel_a;
     end
   end
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // One-hot grant: at most one source is told ready, and only the selected one.
+  `BARESM_ASSERT(a_grant_onehot, !(a_req_ready_o && b_req_ready_o))
+  // Source A (the fetch unit / the command processor) holds its request
+  // while it is not taken (the lock relies on it). Source B may drop its
+  // request: the top's SM request disappears when the SM is put in reset.
+  `BARESM_ASSUME_HELD(m_a_held, a_req_valid_i, a_req_ready_o,
+                      {a_req_addr_i, a_req_op_i, a_req_wstrb_i, a_req_wdata_i})
+  // A request offered and not taken keeps the port: the next cycle selects
+  // the same source (round-robin never moves under a waiting request).
+  `BARESM_ASSERT(a_lock_source, !lock_q || sel_a == lock_a_q)
 
 endmodule
 
