@@ -130,10 +130,11 @@ module baresm_sm_barrier #(
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // What the issue stage guarantees: a warp arrives only when it is live, not
-  // already waiting, and its CTA runs (all its warps were placed).
-  `BARESM_ASSUME(m_arrive_live, !arrive_i || warp_live_i[arrive_warp_i])
-  `BARESM_ASSUME(m_arrive_not_waiting, !arrive_i || !wait_q[arrive_warp_i])
-  `BARESM_ASSUME(m_arrive_cta_runs, !arrive_i || cta_run_i[arr_cta])
+  // already waiting, and its CTA runs (all its warps were placed); a clear
+  // drops any arrival.
+  `BARESM_ASSUME(m_arrive_live, !arrive_i || clear_i || warp_live_i[arrive_warp_i])
+  `BARESM_ASSUME(m_arrive_not_waiting, !arrive_i || clear_i || !wait_q[arrive_warp_i])
+  `BARESM_ASSUME(m_arrive_cta_runs, !arrive_i || clear_i || cta_run_i[arr_cta])
   // A waiting warp has not exited, so the count of arrived warps of a group
   // never exceeds the live warps of its CTA.
   `BARESM_ASSERT(a_waiting_live, (wait_q & ~warp_live_i) == '0)
