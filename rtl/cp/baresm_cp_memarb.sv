@@ -127,8 +127,6 @@ module baresm_cp_memarb #(
   assign outstanding_o = {1'b0, cp_out_q} + {1'b0, sm_out_q};
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
-  // The command processor holds its request until taken (or until its soft
-  // reset, which ends it: then cp_req_valid_i falls, see baresm_cp).
   // Outstanding counts never wrap or underflow: a response only for a
   // source with a request outstanding; the CP has at most one in flight, the
   // SM at most one per LSU id plus one instruction fill.

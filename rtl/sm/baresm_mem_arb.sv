@@ -78,16 +78,12 @@ module baresm_mem_arb #(
   end
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
-  // One-hot grant: at most one source is told ready, and only the selected one.
+  // One-hot grant: at most one source is told ready.
   `BARESM_ASSERT(a_grant_onehot, !(a_req_ready_o && b_req_ready_o))
-  // Source A (the fetch unit / the command processor) holds its request
-  // while it is not taken (the lock relies on it). Source B may drop its
-  // request: the top's SM request disappears when the SM is put in reset.
-  `BARESM_ASSUME_HELD(m_a_held, a_req_valid_i, a_req_ready_o,
-                      {a_req_addr_i, a_req_op_i, a_req_wstrb_i, a_req_wdata_i})
-  // A request offered and not taken keeps the port: the next cycle selects
-  // the same source (round-robin never moves under a waiting request).
-  `BARESM_ASSERT(a_lock_source, !lock_q || sel_a == lock_a_q)
+  // Both sources hold a request they offered until it is taken, except when
+  // they are reset (the command processor's soft reset withdraws its
+  // request, the SM's request disappears when the top holds it in reset);
+  // each source asserts that itself (baresm_sm_fetch, baresm_lsu, baresm_cp).
 
 endmodule
 
