@@ -974,7 +974,7 @@ module baresm_cp #(
                       {mem_req_addr_o, mem_req_op_o, mem_req_wstrb_o, mem_req_wdata_o})
   `BARESM_ASSUME(m_rsp_expected, !mem_rsp_valid_i || mwait_q || state_q == E_RESET)
   // The SM's count of completed CTAs never goes backwards during a launch
-  // (retired would underflow), and never passes the grid.
+  // (retired would underflow).
   `BARESM_ASSUME(m_ctas_monotonic, !counting || sm_ctas_i[31:0] >= ctas_q)
   // Every engine state is one of the enumerated ones.
   `BARESM_ASSERT(a_state_known, state_q <= E_RESET)
