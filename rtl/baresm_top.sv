@@ -13,6 +13,7 @@
 // whatever it had in flight at the same time (the testbench's memory does);
 // a soft reset (CONTROL.SOFT_RESET) holds the SM in reset while the arbiter
 // drains and drops every response of the aborted launch.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_top #(
@@ -334,6 +335,12 @@ module baresm_top #(
   // from the same parameters; the instruction-fill count is only traced.
   logic unused;
   assign unused = ^{sm_config, sm_ifills};
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // The SM's done is one pulse per launch, and comes only while the command
+  // processor waits for it (E_RUN): a launch it did not start never ends.
+  `BARESM_ASSERT(a_sm_done_pulse_run, !sm_done || cp_state_o == 4'd5)
+  `BARESM_ASSERT_PULSE(a_sm_done_pulse, sm_done)
 
 endmodule
 

@@ -28,7 +28,7 @@ done
 status=0
 for t in "${tops[@]}"; do
   echo "lint: ${t}"
-  if ! "$VERILATOR" --lint-only -Wall -Irtl/sm rtl/lint.vlt ${EXTRA_VLT:-} "${pkgs[@]}" "${mods[@]}" \
+  if ! "$VERILATOR" --lint-only -Wall -Irtl/sm -Irtl/prim rtl/lint.vlt ${EXTRA_VLT:-} "${pkgs[@]}" "${mods[@]}" \
        --top-module "$t"; then
     status=1
   fi

@@ -29,7 +29,7 @@ done
 # wide lane multiplexers and changes little in the count.
 log="$out/synth.log"
 start=$(date +%s)
-"$YOSYS" -q -p "read_verilog -sv ${files[*]}; chparam ${params} baresm_sm; \
+"$YOSYS" -q -p "read_verilog -sv -Irtl/prim ${files[*]}; chparam ${params} baresm_sm; \
   synth -top baresm_sm -noshare; tee -q -o $out/stat.txt stat" >"$log" 2>&1
 cells=$(sed -n 's/^ *Number of cells: *\([0-9]*\).*/\1/p' "$out/stat.txt" | tail -n1)
 if [ -z "$cells" ] || [ "$cells" -eq 0 ]; then

@@ -16,6 +16,7 @@
 // backstop watchdog aborts a launch; the engine leaves that state only when
 // the memory arbiter reports no request of the SM or of the engine left in
 // flight, so nothing stale can come back later.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_cp #(
@@ -942,6 +943,41 @@ module baresm_cp #(
   assign state_o = state_q;
   assign queue_o = 3'(cur_q);
   assign status_o = status;
+
+  // ===========================================================================
+  // Assertions (rtl/prim/baresm_assert.svh)
+  // ===========================================================================
+  // The completion writer never writes an entry the host has not consumed:
+  // while it writes the entry of the launch in flight the queue's ring has a
+  // free slot (cq_tail - cq_head < cq_size; the slot was reserved at fetch
+  // and only the engine moves cq_tail), and its memory writes stay inside
+  // that slot. The engine writes nothing but completion entries.
+  `BARESM_ASSERT(a_cpl_slot_free, !(state_q == E_WBODY || state_q == E_WPHASE) || !q_full[cur_q])
+  `BARESM_ASSERT(a_cpl_write_in_slot, !(mreq_valid_q && mreq_op_q == 2'd1) ||
+                                      (mreq_addr_q >= (cpl_slot_q & LINE_MASK) &&
+                                       mreq_addr_q < cpl_slot_q + 32'd64))
+  `BARESM_ASSERT(a_write_only_cpl, !(mreq_valid_q && mreq_op_q == 2'd1) ||
+                                   state_q == E_WBODY || state_q == E_WPHASE)
+  // A descriptor is fetched only from a submitted, unfetched slot. (Unpacked
+  // arrays are read outside the property: Verilator 5.006 cannot index them
+  // in a concurrent assertion.)
+  logic [31:0] cur_sq_head, cur_sq_tail;
+  assign cur_sq_head = sq_head_q[cur_q];
+  assign cur_sq_tail = sq_tail_q[cur_q];
+  `BARESM_ASSERT(a_fetch_submitted, state_q != E_FETCH || cur_sq_head != cur_sq_tail)
+  // Memory master: one transaction at a time; the request is held, with
+  // its payload, until taken (a soft reset withdraws it); a response comes
+  // only for the awaited transaction (or, during a soft reset, for the one
+  // it abandoned).
+  `BARESM_ASSERT(a_one_mem_txn, !(mreq_valid_q && mwait_q))
+  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i || soft_reset,
+                      {mem_req_addr_o, mem_req_op_o, mem_req_wstrb_o, mem_req_wdata_o})
+  `BARESM_ASSUME(m_rsp_expected, !mem_rsp_valid_i || mwait_q || state_q == E_RESET)
+  // The SM's count of completed CTAs never goes backwards during a launch
+  // (retired would underflow).
+  `BARESM_ASSUME(m_ctas_monotonic, !counting || sm_ctas_i[31:0] >= ctas_q)
+  // Every engine state is one of the enumerated ones.
+  `BARESM_ASSERT(a_state_known, state_q <= E_RESET)
 
 endmodule
 

@@ -11,6 +11,7 @@
 //   blocked and its responses are taken and dropped, so a stale response can
 //   never reach the SM after it restarts: the command processor keeps it in
 //   reset until sm_idle_o says nothing of it is left at the memory.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_cp_memarb #(
@@ -124,6 +125,17 @@ module baresm_cp_memarb #(
   assign cp_idle_o = cp_out_q == '0;
   assign sm_idle_o = sm_out_q == '0;
   assign outstanding_o = {1'b0, cp_out_q} + {1'b0, sm_out_q};
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // Outstanding counts never wrap or underflow: a response only for a
+  // source with a request outstanding; the CP has at most one in flight, the
+  // SM at most one per LSU id plus one instruction fill.
+  `BARESM_ASSERT(a_cp_out_no_underflow, !cp_ret || cp_out_q != '0)
+  `BARESM_ASSERT(a_sm_out_no_underflow, !sm_ret || sm_out_q != '0)
+  `BARESM_ASSERT(a_cp_out_bound, cp_out_q <= (SmIdWidth + 1)'(1))
+  `BARESM_ASSERT(a_sm_out_bound, 32'(sm_out_q) <= (1 << (SmIdWidth - 1)) + 1)
+  // While the SM is held in reset it offers no request (its flops are reset).
+  `BARESM_ASSERT(a_hold_quiet, !(sm_hold_i && sm_req_valid_i))
 
 endmodule
 

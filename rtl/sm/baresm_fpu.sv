@@ -30,6 +30,7 @@
 //      nearest even, pack, overflow to inf, final result select.
 // Latency 1: S1..S3 in one cycle; 2: register after S1; 3: after S1 and S2;
 // > 3: the extra registers are added after S3.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_fpu #(
@@ -446,6 +447,26 @@ module baresm_fpu #(
   logic unused_mod, unused_f2i;
   assign unused_mod = ^mod_i[7:4];
   assign unused_f2i = ^f2i_shifted[22:0];  // the fraction F2I truncates
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // out_valid_o is in_valid_i exactly Latency cycles later (a shadow delay
+  // line), and outside out_valid_o the outputs hold the last result.
+  logic [Latency-1:0] chk_valid_q;
+  logic [31:0]        chk_result_q;
+  logic               chk_cmp_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_valid_q <= '0;
+      chk_result_q <= '0;
+      chk_cmp_q <= 1'b0;
+    end else begin
+      chk_valid_q <= Latency'({chk_valid_q, in_valid_i});
+      chk_result_q <= result_o;
+      chk_cmp_q <= cmp_o;
+    end
+  end
+  `BARESM_ASSERT(a_latency, out_valid_o == chk_valid_q[Latency-1])
+  `BARESM_ASSERT(a_hold_result, out_valid_o || (result_o == chk_result_q && cmp_o == chk_cmp_q))
 
 endmodule
 

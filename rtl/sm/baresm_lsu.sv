@@ -39,6 +39,7 @@
 // Timing: see docs/lsu.md (shared memory: one pass per cycle, two per pass
 //   for ATOMS; global: up to one request per cycle, at most 2**MemIdWidth
 //   outstanding).
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_lsu #(
@@ -676,6 +677,35 @@ module baresm_lsu #(
   // Address bits the shared-memory map and the line offsets do not use.
   logic unused_bits;
   assign unused_bits = ^{a_mod_q[7:5], a_phys};
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // Both output handshakes hold their offer until taken (the memory request
+  // from its flops, the completion in stage C).
+  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i,
+                      {mem_req_id_o, mem_req_addr_o, mem_req_op_o, mem_req_amo_o,
+                       mem_req_wstrb_o, mem_req_wdata_o})
+  `BARESM_ASSERT_HELD(a_cpl_held, cpl_valid_o, cpl_ready_i,
+                      {cpl_warp_o, cpl_rd_o, cpl_mask_o, cpl_we_o, cpl_fault_o, cpl_fault_kind_o,
+                       cpl_fault_lane_o, cpl_fault_addr_o, cpl_data_o})
+  // LSU ids: the request in the flops keeps its id busy until memory
+  // answers it (memory answers only accepted requests; an id is never reused
+  // while outstanding, so responses cannot be confused).
+  `BARESM_ASSERT(a_req_id_busy, !mreq_valid_q || busy_q[mreq_id_q])
+  // The coalescer serves a non-empty set of pending lanes, and the shared
+  // memory pass only pending lanes.
+  `BARESM_ASSERT(a_coalesce_pending, !req_load || (co_match != 32'd0 && (co_match & ~a_pend_q) == 32'd0))
+  `BARESM_ASSERT(a_pass_pending, (served & ~a_pend_q) == 32'd0)
+  // A fault names an active lane of the instruction.
+  `BARESM_ASSERT(a_fault_lane_active, !(a_valid_q && flt) || a_mask_q[flt_lane])
+  // Exactly one completion per accepted instruction: a count of accepted and
+  // not yet completed instructions (never underflowing) always equals the
+  // instructions held in stages A, D and C.
+  logic [1:0] open_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) open_q <= '0;
+    else open_q <= open_q + 2'(accept) - 2'(cpl_valid_o && cpl_ready_i);
+  end
+  `BARESM_ASSERT(a_one_cpl_per_instr, {1'b0, open_q} == 3'(a_valid_q) + 3'(d_valid_q) + 3'(c_valid_q))
 
 endmodule
 

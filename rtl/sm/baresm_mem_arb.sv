@@ -8,6 +8,7 @@
 //   the port is {1, 0...}; source B's ids pass through below a 0 top bit.
 //   The responses, which may return in any order, are routed by that bit in
 //   the parent, which knows whether and when its sources take them.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_mem_arb #(
@@ -75,6 +76,14 @@ module baresm_mem_arb #(
       lock_a_q <= sel_a;
     end
   end
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // One-hot grant: at most one source is told ready.
+  `BARESM_ASSERT(a_grant_onehot, !(a_req_ready_o && b_req_ready_o))
+  // Both sources hold a request they offered until it is taken, except when
+  // they are reset (the command processor's soft reset withdraws its
+  // request, the SM's request disappears when the top holds it in reset);
+  // each source asserts that itself (baresm_sm_fetch, baresm_lsu, baresm_cp).
 
 endmodule
 

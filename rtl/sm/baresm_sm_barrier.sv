@@ -8,6 +8,7 @@
 // its own group (same CTA, same id): arrived >= needed releases the whole
 // group. A CTA whose live warps all wait while no group of it releases is
 // deadlocked; deadlock_o names the lowest such CTA slot and its waiting warps.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_sm_barrier #(
@@ -126,6 +127,36 @@ module baresm_sm_barrier #(
       if (arr_first) count_q[{arr_cta, arrive_id_i}] <= arrive_count_i;
     end
   end
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // What the issue stage guarantees: a warp arrives only when it is live, not
+  // already waiting, and its CTA runs (all its warps were placed); a clear
+  // drops any arrival.
+  `BARESM_ASSUME(m_arrive_live, !arrive_i || clear_i || warp_live_i[arrive_warp_i])
+  `BARESM_ASSUME(m_arrive_not_waiting, !arrive_i || clear_i || !wait_q[arrive_warp_i])
+  `BARESM_ASSUME(m_arrive_cta_runs, !arrive_i || clear_i || cta_run_i[arr_cta])
+  // A waiting warp has not exited, so the count of arrived warps of a group
+  // never exceeds the live warps of its CTA.
+  `BARESM_ASSERT(a_waiting_live, (wait_q & ~warp_live_i) == '0)
+  logic over_live;
+  always_comb begin
+    logic [CntW-1:0] n_arr, n_live;
+    over_live = 1'b0;
+    for (int w = 0; w < NumWarps; w++) begin
+      n_arr = '0;
+      n_live = '0;
+      for (int v = 0; v < NumWarps; v++) begin
+        if (warp_cta_i[v*CtaW +: CtaW] == warp_cta_i[w*CtaW +: CtaW]) begin
+          if (wait_q[v] && id_q[v] == id_q[w]) n_arr = n_arr + CntW'(1);
+          if (warp_live_i[v]) n_live = n_live + CntW'(1);
+        end
+      end
+      if (wait_q[w] && n_arr > n_live) over_live = 1'b1;
+    end
+  end
+  `BARESM_ASSERT(a_arrived_le_live, !over_live)
+  // A deadlock is reported for a CTA none of whose warps is released.
+  `BARESM_ASSERT(a_deadlock_no_release, !deadlock_o || (deadlock_warps_o & rel) == '0)
 
 endmodule
 

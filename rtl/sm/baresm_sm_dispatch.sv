@@ -4,6 +4,7 @@
 // usable for this launch: registers and shared memory decide how many are).
 // Once both are there, its warps are placed one per cycle (lowest free slot
 // first) and the CTA runs when its last warp is placed.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_sm_dispatch #(
@@ -157,6 +158,22 @@ module baresm_sm_dispatch #(
       endcase
     end
   end
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // A warp is placed only into a free slot (the CTA started with enough free
+  // slots and nothing else takes them), a CTA only into a free CTA slot.
+  `BARESM_ASSERT(a_place_free_slot, !place_valid_o || warp_free_i[place_warp_o])
+  `BARESM_ASSERT(a_start_free_cta, !cta_start_o || cta_free_i[start_cta_o])
+  // No counter wraps: the threads left never underflow (warps_i is
+  // ceil(threads_i / 32)), the warp index stays below warps_i, and the CTA
+  // coordinates stay inside the grid.
+  `BARESM_ASSERT(a_place_threads_left, !place_valid_o || (left_q != 11'd0 &&
+                                        (!last_warp || left_q <= 11'd32)))
+  `BARESM_ASSERT(a_place_wic_in_cta, !place_valid_o || {1'b0, k_q} < warps_i)
+  `BARESM_ASSERT(a_cta_in_grid, (state_q != D_WAIT && state_q != D_PLACE) ||
+                                (cx_q < grid_x_i && cy_q < grid_y_i && cz_q < grid_z_i))
+  `BARESM_ASSUME(m_warps_of_threads, (state_q != D_WAIT && state_q != D_PLACE) ||
+                                     {1'b0, warps_i} == 7'((12'(threads_i) + 12'd31) >> 5))
 
 endmodule
 

@@ -11,6 +11,7 @@
 //       instruction buffer (out_valid_o).
 // The cache is invalidated at every launch start (flush_i): a launch may run
 // new code at an old address.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_sm_fetch #(
@@ -177,6 +178,14 @@ module baresm_sm_fetch #(
   assign req_valid_o = req_q;
   assign req_addr_o = {fill_tag_q, {OffW{1'b0}}};
   assign idle_o = !fill_busy_q;
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // The fill request is held, with its address, until the port takes it, and
+  // exists only while its fill is outstanding (one fill at a time).
+  `BARESM_ASSERT_HELD(a_req_held, req_valid_o, req_ready_i, req_addr_o)
+  `BARESM_ASSERT(a_req_in_fill, !req_q || fill_busy_q)
+  // The parent routes a line here only for the outstanding, accepted fill.
+  `BARESM_ASSUME(m_rsp_expected, !rsp_valid_i || (fill_busy_q && !req_q))
 
 endmodule
 

@@ -9,6 +9,7 @@
 // a warp's entries are invalidated in one cycle when it is placed, an invalid
 // entry reads as 0, and the first write to it fills the lanes outside the
 // write mask with 0.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_sm_rf #(
@@ -112,6 +113,28 @@ module baresm_sm_rf #(
       if (we_c_i) valid_q[waddr_c_i] <= 1'b1;
     end
   end
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // The scoreboard keeps the three write ports on different entries, and no
+  // write lands in a range being invalidated (a slot is reused only when
+  // nothing of its last warp is in the pipe).
+  `BARESM_ASSERT(a_wr_ab_distinct, !(we_a_i && we_b_i && waddr_a_i == waddr_b_i))
+  `BARESM_ASSERT(a_wr_ac_distinct, !(we_a_i && we_c_i && waddr_a_i == waddr_c_i))
+  `BARESM_ASSERT(a_wr_bc_distinct, !(we_b_i && we_c_i && waddr_b_i == waddr_c_i))
+  `BARESM_ASSERT(a_inval_range, !inval_i || (inval_lo_i <= inval_hi_i &&
+                                            32'(inval_hi_i) <= Depth))
+  `BARESM_ASSERT(a_wr_a_not_inval, !(inval_i && we_a_i && {1'b0, waddr_a_i} >= inval_lo_i &&
+                                     {1'b0, waddr_a_i} < inval_hi_i))
+  `BARESM_ASSERT(a_wr_b_not_inval, !(inval_i && we_b_i && {1'b0, waddr_b_i} >= inval_lo_i &&
+                                     {1'b0, waddr_b_i} < inval_hi_i))
+  `BARESM_ASSERT(a_wr_c_not_inval, !(inval_i && we_c_i && {1'b0, waddr_c_i} >= inval_lo_i &&
+                                     {1'b0, waddr_c_i} < inval_hi_i))
+  // Every address inside the memory (Depth need not be a power of two).
+  `BARESM_ASSERT(a_addr_in_range, (!ren_i || (32'(raddr_a_i) < Depth && 32'(raddr_b_i) < Depth &&
+                                              32'(raddr_c_i) < Depth)) &&
+                                  (!we_a_i || 32'(waddr_a_i) < Depth) &&
+                                  (!we_b_i || 32'(waddr_b_i) < Depth) &&
+                                  (!we_c_i || 32'(waddr_c_i) < Depth))
 
 endmodule
 

@@ -9,6 +9,7 @@
 // among such warps), so every ready warp issues within StarveLimit + NumWarps
 // cycles. After reset or clear the last grant reads as the highest slot, so
 // round-robin starts at warp 0 (the order the functional model runs warps).
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_sm_sched #(
@@ -123,6 +124,27 @@ module baresm_sm_sched #(
       end
     end
   end
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // A grant goes to one ready warp of the slots that exist, and a cycle with
+  // a ready warp always grants one (no bubble while work is waiting).
+  `BARESM_ASSERT(a_grant_ready, !grant_valid_o || (32'(grant_o) < NumWarps && ready_i[grant_o]))
+  `BARESM_ASSERT(a_grant_when_ready, ready_i == '0 || grant_valid_o)
+  // A starving warp is served before any other.
+  `BARESM_ASSERT(a_starving_first, starving == '0 || (grant_valid_o && starving[grant_o]))
+  // The age matrix is an order: never both w older than v and v older than w.
+  logic age_conflict;
+  always_comb begin
+    age_conflict = 1'b0;
+    for (int w = 0; w < NumWarps; w++) begin
+      for (int v = 0; v < NumWarps; v++) begin
+        if (older_q[w*NumWarps+v] && older_q[v*NumWarps+w]) age_conflict = 1'b1;
+      end
+    end
+  end
+  `BARESM_ASSERT(a_age_antisymmetric, !age_conflict)
+  // The dispatcher places at most one warp per cycle.
+  `BARESM_ASSUME(m_one_start, $onehot0(start_i))
 
 endmodule
 

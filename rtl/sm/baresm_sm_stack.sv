@@ -9,6 +9,7 @@
 // bra_overflow_o is combinational from the op inputs: the branch would need
 // more than Depth entries (the issue stage raises STACK_OVERFLOW and does not
 // assert op_valid_i).
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_sm_stack #(
@@ -163,6 +164,17 @@ module baresm_sm_stack #(
       endcase
     end
   end
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // The stack never holds more than Depth entries (a branch that would need
+  // more faults instead).
+  `BARESM_ASSERT(a_depth_in_bounds, 32'(sp_q) <= Depth)
+  // The issue stage's side of the contract: one of init / op per cycle, an
+  // op only on a settled top, never an overflowing branch, a known kind.
+  `BARESM_ASSUME(m_init_or_op, !(init_i && op_valid_i))
+  `BARESM_ASSUME(m_op_settled, !op_valid_i || clear_i || init_i || settled_o)
+  `BARESM_ASSUME(m_op_no_overflow, !op_valid_i || op_kind_i != OP_BRA || !bra_overflow_o)
+  `BARESM_ASSUME(m_op_kind, !op_valid_i || op_kind_i != 2'd3)
 
 endmodule
 

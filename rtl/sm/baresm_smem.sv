@@ -3,6 +3,7 @@
 // w / NumBanks. Each bank does one access per cycle: a read (data on
 // bank_rdata_o the next cycle, held until the next read of that bank) or a
 // byte-masked write. No reset: contents are undefined until written.
+`include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_smem #(
@@ -39,6 +40,10 @@ module baresm_smem #(
     end
 
     assign bank_rdata_o[b*32 +: 32] = rdata_q;
+
+    // Every access inside the bank (Rows need not be a power of two); no
+    // reset here, so checked on every clock.
+    `BARESM_ASSERT_CLK(a_row_in_range, !bank_en_i[b] || 32'(row) < Rows, clk_i, 1'b1)
   end
 
 endmodule

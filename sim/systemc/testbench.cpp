@@ -243,7 +243,11 @@ void Testbench::power_on(const sim::MemModelConfig& mem, bool gto, bool clear_me
 
 void Testbench::pin_reset(uint32_t cycles) {
   m_->host.hold_reset(cycles ? cycles : 1);
-  while (m_->host.in_reset()) slice(cycles + 2);
+  for (int guard = 0; m_->host.in_reset(); ++guard) {
+    if (guard > 100) throw std::runtime_error("the reset pin was not released after " +
+                                              std::to_string(cycles) + " cycles");
+    slice(cycles + 2);
+  }
   run_cycles(2);
 }
 

@@ -426,8 +426,19 @@ TEST(CosimSystem, CompletionRingWrapsManyTimesUnderASlowConsumer) {
   cq::Scoreboard sb;
   sb.set_cq_size(2, 2);
   const uint32_t kTotal = 160;
+  // The consumer takes at most one entry every kPeriod cycles, so the run
+  // needs about kTotal * kPeriod cycles. Every wait is bounded: each entry
+  // must arrive within kStall cycles of the previous one, and the whole run
+  // within twice its expected length; either bound fails at once, saying
+  // which entry it waited for (a device that stops, or that overwrites an
+  // entry not yet consumed, would otherwise keep this loop polling).
+  const uint64_t kPeriod = 700;
+  const uint64_t kStall = 30 * kPeriod;
+  const uint64_t start = tb.cycle();
+  const uint64_t deadline = start + 2 * uint64_t(kTotal) * kPeriod;
   uint32_t submitted = 0;
-  uint64_t next_consume = tb.cycle() + 700;
+  uint64_t next_consume = start + kPeriod;
+  uint64_t last_progress = start;
   std::mt19937 rng(5);
   while (qp.cq_head() < kTotal) {
     // Keep the submission ring full.
@@ -459,16 +470,23 @@ TEST(CosimSystem, CompletionRingWrapsManyTimesUnderASlowConsumer) {
       ASSERT_TRUE(qp.ring_doorbell());
     }
     tb.run_cycles(next_consume - std::min(next_consume, tb.cycle()) + 1);
-    next_consume += 700;
+    next_consume += kPeriod;
     cq::CompletionEntry e;
     const int r = qp.peek(&e);
-    ASSERT_GE(r, 0);
+    ASSERT_GE(r, 0) << "bus error reading completion entry " << qp.cq_head();
     if (r == 1) {
       sb.observe(2, qp.cq_head(), e);
+      ASSERT_TRUE(sb.ok()) << "completion entry " << qp.cq_head() << ": " << sb.report();
       qp.pop();
       ASSERT_TRUE(qp.commit_head());
+      last_progress = tb.cycle();
     }
-    ASSERT_LT(tb.cycle(), 10'000'000u) << "the device stopped";
+    ASSERT_LT(tb.cycle() - last_progress, kStall)
+        << "expected completion entry " << qp.cq_head() << " of " << kTotal << " (" << submitted
+        << " submitted) within " << kStall << " cycles of the previous one; none came (cycle "
+        << tb.cycle() << ", CP state " << tb.cp_state() << ", STATUS 0x" << std::hex << tb.status() << ")";
+    ASSERT_LT(tb.cycle(), deadline) << "expected all " << kTotal << " completions within "
+                                    << deadline - start << " cycles; got " << qp.cq_head();
   }
   EXPECT_TRUE(sb.ok()) << sb.report();
   EXPECT_EQ(sb.outstanding(), 0u);

@@ -1,6 +1,6 @@
 # ctest driver for the Icarus run of baresm_fpu: generate vectors, compile,
 # simulate, require PASS. Variables: GEN IVERILOG VVP SOURCES (|-separated)
-# LATENCY COUNT SEED WORK.
+# INCDIR (rtl/prim, the assertion header) LATENCY COUNT SEED WORK.
 string(REPLACE "|" ";" srcs "${SOURCES}")
 file(MAKE_DIRECTORY ${WORK})
 set(vec ${WORK}/fpu_vectors_l${LATENCY}.hex)
@@ -9,7 +9,7 @@ execute_process(COMMAND ${GEN} ${COUNT} ${SEED} ${vec} RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "fpu_vectors failed: ${rc}")
 endif()
-execute_process(COMMAND ${IVERILOG} -g2012 -P tb_fpu_icarus.Latency=${LATENCY} -s tb_fpu_icarus
+execute_process(COMMAND ${IVERILOG} -g2012 -I${INCDIR} -P tb_fpu_icarus.Latency=${LATENCY} -s tb_fpu_icarus
                         -o ${sim} ${srcs}
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(rc)
