@@ -99,7 +99,7 @@ run_proof() {
   local define="-DFV_PROOF_${name^^}"
   local t0=$SECONDS
   ( cd "$dir" &&
-    yosys -q -l yosys.log -p "read_verilog -sv -formal $define -I$FV ${srcs[*]} $FV/$TOP.sv;
+    yosys -q -l yosys.log -p "read_verilog -sv -formal $define -I$FV -I$ROOT/rtl/prim ${srcs[*]} $FV/$TOP.sv;
       prep -top $TOP; $PASSES async2sync; dffunmap; write_smt2 -wires $name.smt2" >/dev/null 2>&1 ) || {
     echo "FAIL  $name  (yosys error, see $dir/yosys.log)"; return 1; }
   local res="PASS" vcd=""

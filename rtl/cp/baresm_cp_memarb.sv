@@ -129,13 +129,15 @@ module baresm_cp_memarb #(
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // Outstanding counts never wrap or underflow: a response only for a
   // source with a request outstanding; the CP has at most one in flight, the
-  // SM at most one per LSU id plus one instruction fill.
-  `BARESM_ASSERT(a_cp_out_no_underflow, !cp_ret || cp_out_q != '0)
-  `BARESM_ASSERT(a_sm_out_no_underflow, !sm_ret || sm_out_q != '0)
-  `BARESM_ASSERT(a_cp_out_bound, cp_out_q <= (SmIdWidth + 1)'(1))
-  `BARESM_ASSERT(a_sm_out_bound, 32'(sm_out_q) <= (1 << (SmIdWidth - 1)) + 1)
+  // SM at most one per LSU id plus one instruction fill. These depend on the
+  // sources and the memory, not on this block: assumed by its proofs
+  // (tests/formal), checked in every simulation.
+  `BARESM_ASSUME(a_cp_out_no_underflow, !cp_ret || cp_out_q != '0)
+  `BARESM_ASSUME(a_sm_out_no_underflow, !sm_ret || sm_out_q != '0)
+  `BARESM_ASSUME(a_cp_out_bound, cp_out_q <= (SmIdWidth + 1)'(1))
+  `BARESM_ASSUME(a_sm_out_bound, 32'(sm_out_q) <= (1 << (SmIdWidth - 1)) + 1)
   // While the SM is held in reset it offers no request (its flops are reset).
-  `BARESM_ASSERT(a_hold_quiet, !(sm_hold_i && sm_req_valid_i))
+  `BARESM_ASSUME(a_hold_quiet, !(sm_hold_i && sm_req_valid_i))
 
 endmodule
 
