@@ -15,6 +15,7 @@
 // memory response has come back), or with cfg_error_o when the launch
 // cannot run on this SM (nothing executed).
 `default_nettype none
+`include "baresm_assert.svh"
 
 module baresm_sm #(
   parameter int NumLanes = 32,     // physical lanes: 1, 2, 4, 8, 16 or 32
@@ -1285,6 +1286,43 @@ module baresm_sm #(
   assign config_o[5*32 +: 32] = 32'(MemLineBytes);
   assign config_o[6*32 +: 32] = {8'(LsuIdWidth + 1), 8'(baresm_sm_pkg::NUM_WINDOWS), 8'(SmId), 8'd1};
   assign config_o[7*32 +: 32] = 32'd0;
+
+  // =========================================================================
+  // Assertions (rtl/prim/baresm_assert.svh)
+  // =========================================================================
+  // The scoreboard never releases a register or predicate it does not hold,
+  // and an LSU count never underflows or wraps (3 bits: the LSU holds at
+  // most 3 instructions of a warp).
+  logic [2:0] clr_unheld;
+  logic [1:0] pw_unheld;
+  logic [NumWarps-1:0] lsu_cnt_under, lsu_cnt_over;
+  always_comb begin
+    for (int k = 0; k < 3; k++)
+      clr_unheld[k] = clr_valid[k] &&
+                      !pend_reg_q[32'(clr_warp[k*WarpW +: WarpW])*64 + 32'(clr_rd[k*6 +: 6])];
+    for (int k = 0; k < 2; k++)
+      pw_unheld[k] = pw_valid[k] && pw_last[k] &&
+                     !pend_pred_q[32'(pw_warp[k*WarpW +: WarpW])*8 + 32'(pw_pd[k*3 +: 3])];
+    for (int w = 0; w < NumWarps; w++) begin
+      lsu_cnt_under[w] = lsu_done && lsu_done_warp == WarpW'(w) && lsu_cnt_q[w] == 3'd0;
+      lsu_cnt_over[w] = iss_pipe && i_class == baresm_sm_pkg::CL_LSU && sel == WarpW'(w) &&
+                        lsu_cnt_q[w] == 3'd7;
+    end
+  end
+  `BARESM_ASSERT(a_sb_release_held, clr_unheld == '0)
+  `BARESM_ASSERT(a_pred_release_held, pw_unheld == '0)
+  `BARESM_ASSERT(a_lsu_cnt_no_underflow, lsu_cnt_under == '0)
+  `BARESM_ASSERT(a_lsu_cnt_no_wrap, lsu_cnt_over == '0)
+  // Only a ready warp issues; a CTA slot is started only when free and runs
+  // only while used.
+  `BARESM_ASSERT(a_issue_ready, !issue || ready[sel])
+  `BARESM_ASSERT(a_cta_start_free, !cta_start || !cta_used_q[start_cta])
+  `BARESM_ASSERT(a_cta_run_used, (cta_run_q & ~cta_used_q) == '0)
+  // One done pulse per launch; the memory request is held until taken.
+  `BARESM_ASSERT_PULSE(a_done_pulse, done_o)
+  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i,
+                      {mem_req_id_o, mem_req_addr_o, mem_req_op_o, mem_req_amo_o, mem_req_wstrb_o,
+                       mem_req_wdata_o})
 
 `ifndef SYNTHESIS
   // =========================================================================

@@ -19,6 +19,7 @@
 // warp_busy_o keeps a warp slot from being reused while any of its beats is
 // still on the way.
 `default_nettype none
+`include "baresm_assert.svh"
 
 module baresm_sm_exec #(
   parameter int NumLanes = 32,
@@ -751,6 +752,19 @@ module baresm_sm_exec #(
   end
   assign idle_o = !sq_valid_q && !ex_valid_q && !wb_valid_q && !ft_any &&
                   g_state_q == G_EMPTY && !wr_valid_q && pcf_cnt_q == '0;
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // The issue stage only issues what the sequencer and the gather buffer can
+  // take; a beat number stays below Beats.
+  `BARESM_ASSERT(a_issue_when_ready, !iss_valid_i || sq_ready_o)
+  `BARESM_ASSERT(a_gather_when_empty, !iss_gather || g_state_q == G_EMPTY)
+  `BARESM_ASSERT(a_beat_in_range, !sq_valid_q || 32'(sq_beat_q) < Beats)
+  // The LSU pc FIFO never underflows and holds at most 3 (the LSU's depth).
+  `BARESM_ASSERT(a_pcf_no_underflow, !cpl_take || pcf_cnt_q != 3'd0)
+  `BARESM_ASSERT(a_pcf_bound, pcf_cnt_q <= 3'd3)
+  // The writer (port C) starts one job at a time, only when it is free.
+  `BARESM_ASSERT(a_writer_one_job, !(cpl_take && cpl_needs_wr && shfl_take))
+  `BARESM_ASSERT(a_writer_free, !((cpl_take && cpl_needs_wr) || shfl_take) || wr_free)
 
 `ifndef SYNTHESIS
   assign trace_rf_we_o = {wc_en, wb_en, wa_en};
