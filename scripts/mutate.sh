@@ -60,7 +60,16 @@ candidates() {
   done
 }
 
+# Everything works on a snapshot of the tree taken now (the checkout may
+# change while the run goes on).
+mkdir -p "$WORK"
+rm -rf "$WORK/src" "$WORK/orig"
+mkdir -p "$WORK/src"
+tar -C "$SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$WORK/src" -xf -
+cp -a "$WORK/src" "$WORK/orig"
+cd "$WORK/orig"
 mapfile -t all < <(candidates)
+cd "$SRC"
 if [ ${#all[@]} -eq 0 ]; then
   echo "mutate: no candidate lines found" >&2
   exit 1
@@ -74,10 +83,6 @@ if [ $LIST -eq 1 ]; then
 fi
 
 # ---- the scratch tree and its build -----------------------------------------------
-mkdir -p "$WORK"
-rm -rf "$WORK/src"
-mkdir -p "$WORK/src"
-tar -C "$SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$WORK/src" -xf -
 cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$WORK/configure.log" 2>&1 || {
   echo "mutate: configure failed (see $WORK/configure.log)" >&2; exit 1; }
 TARGETS="test_rtl_sm_kernels_c1w8 test_rtl_sm_c1w8 test_rtl_sm_random_c1w8"
@@ -117,13 +122,13 @@ i=0
 for c in "${chosen[@]}"; do
   i=$((i + 1))
   IFS=$'\t' read -r file line desc expr <<< "$c"
-  cp "$SRC/$file" "$WORK/src/$file"
+  cp "$WORK/orig/$file" "$WORK/src/$file"
   sed -i "${line}${expr}" "$WORK/src/$file"
-  if cmp -s "$SRC/$file" "$WORK/src/$file"; then
+  if cmp -s "$WORK/orig/$file" "$WORK/src/$file"; then
     echo "[$i] $file:$line $desc: no change, skipped"
     continue
   fi
-  diff=$(diff -u "$SRC/$file" "$WORK/src/$file" | tail -n +3)
+  diff=$(diff -u "$WORK/orig/$file" "$WORK/src/$file" | tail -n +3)
   if ! build; then
     stillborn=$((stillborn + 1))
     echo "[$i] $file:$line $desc: STILLBORN (does not build)"
@@ -138,7 +143,7 @@ for c in "${chosen[@]}"; do
       { echo "survivor: $file:$line $desc"; echo "$diff"; echo; } >> "$report"
     fi
   fi
-  cp "$SRC/$file" "$WORK/src/$file"
+  cp "$WORK/orig/$file" "$WORK/src/$file"
 done
 pct=0
 [ $total -gt 0 ] && pct=$((100 * killed / total))
