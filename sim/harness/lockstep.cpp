@@ -104,6 +104,8 @@ void LockstepChecker::on_issue(uint64_t cycle, const SmTrace& t) {
                   o.cta, hex(t.pc).c_str(), hex(t.tmask).c_str(), hex(v.pc).c_str(), hex(v.mask).c_str());
     return mismatch(cycle, nullptr, b);
   }
+  stats_.max_resident_ctas =
+      std::max<uint64_t>(stats_.max_resident_ctas, model_->ctas_started() - model_->ctas_finished());
   iss::RetireEvent ev;
   const bool stepped = model_->step(o.cta, o.warp, &ev);
   o.instr = ev.instr;

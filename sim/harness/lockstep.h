@@ -37,6 +37,7 @@ struct LockstepStats {
   uint64_t issues = 0;        // grants stepped in the model
   uint64_t lane_values = 0;   // register and predicate lanes compared
   uint64_t store_bytes = 0;   // global store bytes compared at the port
+  uint64_t max_resident_ctas = 0;  // CTAs that had started and not finished, at most
 };
 
 class LockstepChecker final : public SmObserver {

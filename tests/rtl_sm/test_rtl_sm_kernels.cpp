@@ -7,6 +7,7 @@
 // tests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -44,6 +45,7 @@ struct Run {
   std::vector<uint8_t> model_mem, rtl_mem;
   bool lockstep_ok = false;
   std::string lockstep_report;
+  baresm::sim::LockstepStats lockstep_stats;
 };
 
 // Assembles `src` (one kernel), places code, params and `init` data, runs it
@@ -91,6 +93,7 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
   r.rtl = harness().run(baresm::sim::launch_from_params(p, watchdog), r.rtl_mem, opt);
   r.lockstep_ok = lockstep.finish(r.rtl, r.rtl_mem);
   r.lockstep_report = lockstep.report();
+  r.lockstep_stats = lockstep.stats();
   return r;
 }
 
@@ -845,6 +848,36 @@ TEST(SmKernels, TrapUnderEveryGuard) {
   auto r = run_both(src, {1, 1, 1}, {32, 1, 1}, {kData});
   expect_same(r);
   EXPECT_EQ(r.rtl.fault.kind, FaultKind::TRAP);
+}
+
+}  // namespace
+
+namespace {
+
+// Occupancy: as many CTAs run at once as the CTA slots and the shared memory
+// allow (the dispatcher's resource check). Each CTA of this kernel spins
+// long enough for the next ones to be placed beside it.
+TEST(SmKernels, OccupancyFollowsSharedMemory) {
+  const auto& p = harness().params();
+  for (uint32_t per_cta : {p.shared_bytes, p.shared_bytes / 2, p.shared_bytes / p.cta_slots}) {
+    const std::string src = R"(
+.kernel k
+.regs 4
+.shared )" + std::to_string(per_cta) + R"(
+    MOV R0, 300;
+spin:
+    IADD R0, R0, -1;
+    ISETP.GT P0, R0, 0;
+    @P0 BRA spin;
+    EXIT;
+.end
+)";
+    auto r = run_both(src, {2 * p.cta_slots, 1, 1}, {32, 1, 1}, {kData});
+    expect_same(r);
+    const uint64_t want = std::min<uint64_t>(p.cta_slots, p.shared_bytes / per_cta);
+    EXPECT_EQ(r.lockstep_stats.max_resident_ctas, want)
+        << per_cta << " shared bytes per CTA, " << p.cta_slots << " CTA slots, " << p.shared_bytes << " bytes";
+  }
 }
 
 }  // namespace
