@@ -117,7 +117,6 @@ void LockstepChecker::on_issue(uint64_t cycle, const SmTrace& t) {
     }
     fault_expected_ = true;
     fault_origin_ = o;
-    issue_fault_seen_ = t.issue_fault;
     // A fault the model finds at issue time is the RTL's issue fault too (the
     // LSU's and the barrier unit's come later, in the final report).
     const auto k = model_->fault().kind;

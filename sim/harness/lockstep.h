@@ -100,7 +100,6 @@ class LockstepChecker final : public SmObserver {
   std::map<uint64_t, std::deque<Pending>> preds_;  // (slot << 8 | pred)
   std::map<uint32_t, std::deque<std::pair<uint8_t, Origin>>> stores_;  // byte address -> values
   bool fault_expected_ = false;  // the model faulted: the RTL must report that fault
-  bool issue_fault_seen_ = false;
   bool windows_only_ = false;
   Origin fault_origin_;
   std::string error_;

@@ -774,7 +774,6 @@ TEST(SmKernels, EveryOpcodeModifierAndGuard) {
 )";
   std::vector<uint32_t> init(64);
   for (uint32_t i = 0; i < 64; i++) init[i] = i * 0x01010101u ^ 0x80402010u;
-  if (std::getenv("DUMP_SRC")) std::printf("%s", src.c_str());
   auto r = run_both(src, {1, 1, 1}, {48, 1, 1}, {kData}, init);  // one CTA: no races between CTAs
   expect_same(r);
   std::printf("every opcode/modifier/guard (%d instructions): %s\n", n, r.rtl.describe().c_str());
