@@ -880,3 +880,22 @@ spin:
 }
 
 }  // namespace
+
+namespace {
+
+// The ID/CONFIG words (docs/microarchitecture.md, "ID/CONFIG") the driver
+// sizes launches from: the architecture id, the format version, and fields
+// consistent with one another.
+TEST(SmKernels, ConfigWords) {
+  const auto& p = harness().params();
+  EXPECT_EQ(p.arch_id, baresm::isa::kArchId);
+  EXPECT_EQ(p.version, 1u);
+  EXPECT_EQ(p.windows, 4u);
+  EXPECT_TRUE(p.lanes >= 1 && p.lanes <= 32 && 32 % p.lanes == 0) << p.lanes;
+  EXPECT_EQ(p.rf_depth, p.warps * p.regs * (32 / p.lanes));
+  EXPECT_GE(p.cta_slots, 1u);
+  EXPECT_GE(p.stack_depth, 1u);
+  EXPECT_EQ(p.line_bytes % 4, 0u);
+}
+
+}  // namespace
