@@ -8,30 +8,20 @@
 
 #include "isa/assembler.h"
 #include "isa/isa.h"
+#include "isa/rng.h"
 
 namespace baresm::progen {
 
 namespace {
 
-// splitmix64: the same numbers on every platform (std:: distributions are not).
-class Rng {
+// The generator's draws, on the shared platform-independent generator.
+class Rng : public SplitMix64 {
  public:
-  explicit Rng(uint64_t seed) : s_(seed) {}
-  uint64_t next() {
-    uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint32_t u32() { return uint32_t(next() >> 32); }
-  uint32_t below(uint32_t n) { return n ? uint32_t(next() % n) : 0; }
+  using SplitMix64::SplitMix64;
   uint32_t range(uint32_t lo, uint32_t hi) { return lo + below(hi - lo + 1); }  // [lo, hi]
   bool chance(uint32_t percent) { return below(100) < percent; }
   template <class T>
   const T& pick(const std::vector<T>& v) { return v[below(uint32_t(v.size()))]; }
-
- private:
-  uint64_t s_;
 };
 
 std::string hex(uint32_t v) {

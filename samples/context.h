@@ -9,29 +9,18 @@
 #include <vector>
 
 #include "isa/module.h"
+#include "isa/rng.h"
 #include "samples/samples.h"
 
 namespace baresm::samples {
 
-// Deterministic on every platform (std:: distributions are not): splitmix64.
-class Rng {
+// The samples' inputs, on the shared platform-independent generator.
+class Rng : public SplitMix64 {
  public:
-  explicit Rng(uint64_t seed) : s_(seed) {}
-  uint64_t next() {
-    uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint32_t u32() { return uint32_t(next() >> 32); }
-  // Uniform in [0, n), n > 0 (the bias of the modulo is irrelevant here).
-  uint32_t below(uint32_t n) { return uint32_t(next() % n); }
+  using SplitMix64::SplitMix64;
   // A float in [-1, 1) with a full 24-bit mantissa, so sums and products
   // round for real.
   float unit_float() { return float(int32_t(u32() >> 8) - (1 << 23)) / float(1 << 23); }
-
- private:
-  uint64_t s_;
 };
 
 // Unwinds a run function when a backend call fails; caught in run_sample and
