@@ -13,12 +13,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "isa/cfg.h"
+#include "isa/file_io.h"
 #include "isa/isa.h"
 
 namespace baresm::isa {
@@ -255,7 +254,21 @@ class Assembler {
                "kernel " + quote(kernels_[size_t(k)].name) + " has no .end", k);
     }
     for (size_t k = 0; k < kernels_.size(); ++k) finish_kernel(k);
-    return build();
+    // Whole-file errors (line 0): they sort before every line's.
+    for (char c : file_)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+        error_at(0, 0, "the file name " + quote(file_) +
+                           " contains a control character, which a module cannot record (give --name)");
+        break;
+      }
+    // Not an error of any line, so only said when no line has one.
+    if (kernels_.empty() && diags_.empty()) error_at(0, 0, "no kernels: the source has no .kernel directive");
+    AsmResult r = build();
+    if (r.ok() && module_image_bytes(r.module) > kMaxModuleBytes)
+      r.diagnostics.push_back(file_error("the module would be " + std::to_string(module_image_bytes(r.module)) +
+                                         " bytes, more than the " + std::to_string(kMaxModuleBytes) +
+                                         "-byte module limit"));
+    return r;
   }
 
  private:
@@ -270,6 +283,12 @@ class Assembler {
     diags_.push_back(std::move(d));
     int k = kernel == -2 ? cur_ : kernel;
     if (k >= 0) kernels_[size_t(k)].errors++;
+  }
+  Diagnostic file_error(const std::string& msg) const {
+    Diagnostic d;
+    d.file = std::string(file_);
+    d.message = msg;
+    return d;
   }
   [[noreturn]] void fail(const Token& t, const std::string& msg) {
     error_at(line_no_, t.col, msg);
@@ -994,18 +1013,16 @@ AsmResult assemble(std::string_view source, std::string_view filename) {
 }
 
 AsmResult assemble_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
+  std::string text, error;
+  if (!read_file(path, kMaxSourceBytes, &text, &error)) {
     AsmResult r;
     Diagnostic d;
     d.file = path;
-    d.message = std::string("cannot open file: ") + std::strerror(errno);
+    d.message = error;
     r.diagnostics.push_back(d);
     return r;
   }
-  std::ostringstream s;
-  s << f.rdbuf();
-  return assemble(s.str(), path);
+  return assemble(text, path);
 }
 
 }  // namespace baresm::isa

@@ -26,7 +26,13 @@ struct AsmResult {
   std::string format_errors() const;
 };
 
+// Besides the errors of each line, a source is rejected as a whole (a
+// diagnostic with line 0) when it defines no kernel, when its module would
+// exceed kMaxModuleBytes (what the loader accepts), or when filename, which
+// the module records, contains a control character.
 AsmResult assemble(std::string_view source, std::string_view filename);
+// Reads path (at most kMaxSourceBytes; a directory is an error) and assembles it.
+constexpr uint64_t kMaxSourceBytes = 256u << 20;
 AsmResult assemble_file(const std::string& path);
 
 }  // namespace baresm::isa

@@ -12,6 +12,7 @@
 #include <set>
 #include <string_view>
 
+#include "isa/file_io.h"
 #include "isa/isa.h"
 
 namespace baresm::isa {
@@ -128,6 +129,36 @@ LoadResult invalid(const std::string& msg) {
   return fail(LoadStatus::INVALID_IMAGE, "invalid image: " + msg);
 }
 
+// Section offsets as write_module lays them out.
+struct Layout {
+  uint64_t kernel_off, param_off, line_off, code_off, string_off, total;
+};
+Layout layout(const Module& m, size_t nparams, size_t string_bytes) {
+  Layout l;
+  uint64_t off = kHeaderBytes;
+  l.kernel_off = off;
+  off += uint64_t(m.kernels.size()) * kKernelEntryBytes;
+  l.param_off = off;
+  off += uint64_t(nparams) * kParamEntryBytes;
+  l.line_off = off;
+  off += uint64_t(m.lines.size()) * kLineEntryBytes;
+  off = align_up(off, 8);
+  l.code_off = off;
+  off += uint64_t(m.code.size()) * kInstrBytes;
+  l.string_off = off;
+  off += string_bytes;
+  l.total = align_up(off, 4);
+  return l;
+}
+
+// Names end up in disassembly text and diagnostics: a control character
+// (a newline above all) would let a name forge source lines.
+bool has_control_char(const std::string& s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return true;
+  return false;
+}
+
 struct Section {
   const char* name;
   uint64_t offset;
@@ -174,19 +205,9 @@ std::vector<uint8_t> write_module(const Module& m) {
   size_t nparams = param_names.size();
 
   // Sections in file order: kernels, params, lines, code (8-aligned), strings.
-  uint64_t off = kHeaderBytes;
-  const uint64_t kernel_off = off;
-  off += uint64_t(m.kernels.size()) * kKernelEntryBytes;
-  const uint64_t param_off = off;
-  off += uint64_t(nparams) * kParamEntryBytes;
-  const uint64_t line_off = off;
-  off += uint64_t(m.lines.size()) * kLineEntryBytes;
-  off = align_up(off, 8);
-  const uint64_t code_off = off;
-  off += uint64_t(m.code.size()) * kInstrBytes;
-  const uint64_t string_off = off;
-  off += strings.bytes().size();
-  const uint64_t total = align_up(off, 4);
+  const Layout l = layout(m, nparams, strings.bytes().size());
+  const uint64_t kernel_off = l.kernel_off, param_off = l.param_off, line_off = l.line_off,
+                 code_off = l.code_off, string_off = l.string_off, total = l.total;
 
   std::vector<uint8_t> b(total, 0);
   put32(b, H_MAGIC, kModuleMagic);
@@ -244,8 +265,23 @@ std::vector<uint8_t> write_module(const Module& m) {
   return b;
 }
 
+uint64_t module_image_bytes(const Module& m) {
+  StringTable strings;
+  strings.add(m.source_name);
+  size_t nparams = 0;
+  for (const auto& k : m.kernels) {
+    strings.add(k.name);
+    for (const auto& p : k.params) strings.add(p.name);
+    nparams += k.params.size();
+  }
+  return layout(m, nparams, strings.bytes().size()).total;
+}
+
 LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* limits) {
   if (data == nullptr && size != 0) return invalid("null data");
+  if (size > kMaxModuleBytes)
+    return invalid(std::to_string(size) + " bytes, more than the " + std::to_string(kMaxModuleBytes) +
+                   "-byte module limit");
   if (size < 4) return invalid("truncated: " + std::to_string(size) + " bytes, too short for the magic");
   const uint32_t magic = get32(data);
   if (magic != kModuleMagic)
@@ -328,6 +364,7 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
   m.target.max_regs = get32(data + H_MAX_REGS);
   m.target.max_shared_bytes = get32(data + H_MAX_SHARED);
   if (!get_string(get32(data + H_SOURCE_NAME), &m.source_name)) return invalid("bad source name offset");
+  if (has_control_char(m.source_name)) return invalid("the source name contains a control character");
 
   m.code.resize(code_size / kInstrBytes);
   for (size_t i = 0; i < m.code.size(); ++i) m.code[i] = get64(data + sections[3].offset + i * kInstrBytes);
@@ -340,6 +377,7 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     KernelInfo& k = m.kernels[i];
     const std::string which = "kernel " + std::to_string(i);
     if (!get_string(get32(e), &k.name) || k.name.empty()) return invalid(which + ": bad name offset");
+    if (has_control_char(k.name)) return invalid(which + ": the name contains a control character");
     const std::string kn = "kernel '" + k.name + "'";
     if (!names.insert(k.name).second) return invalid("duplicate " + kn);
     k.entry = get32(e + 4);
@@ -369,6 +407,8 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
       ParamInfo& p = k.params[j];
       if (!get_string(get32(pe), &p.name) || p.name.empty())
         return invalid(kn + ": parameter " + std::to_string(j) + " has a bad name offset");
+      if (has_control_char(p.name))
+        return invalid(kn + ": parameter " + std::to_string(j) + ": the name contains a control character");
       if (!pnames.insert(p.name).second) return invalid(kn + ": duplicate parameter '" + p.name + "'");
       p.offset = get32(pe + 4);
       p.size = get32(pe + 8);
@@ -416,24 +456,9 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
 }
 
 LoadResult read_module_file(const std::string& path, const DeviceLimits* limits) {
-  constexpr long kMaxFileBytes = 256L << 20;  // far beyond any real module
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return invalid("cannot open '" + path + "': " + std::strerror(errno));
-  std::vector<uint8_t> bytes;
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-    bytes.insert(bytes.end(), buf, buf + n);
-    if (long(bytes.size()) > kMaxFileBytes) {
-      std::fclose(f);
-      return invalid("'" + path + "' is larger than " + std::to_string(kMaxFileBytes) + " bytes");
-    }
-  }
-  const bool err = std::ferror(f);
-  const int saved = errno;
-  std::fclose(f);
-  if (err) return invalid("cannot read '" + path + "': " + std::strerror(saved));
-  return read_module(bytes.data(), bytes.size(), limits);
+  std::string bytes, error;
+  if (!read_file(path, kMaxModuleBytes, &bytes, &error)) return invalid("'" + path + "': " + error);
+  return read_module(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), limits);
 }
 
 }  // namespace baresm::isa

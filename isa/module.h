@@ -12,6 +12,11 @@ constexpr uint32_t kModuleMagic = 0x004D5342;  // "BSM\0" little-endian
 constexpr uint16_t kModuleVersionMajor = 1;
 constexpr uint16_t kModuleVersionMinor = 0;
 
+// The largest image the assembler writes and the loaders accept: 4x the
+// device memory of the model and the RTL (4 MiB), far beyond any module that
+// can run there, and small enough that a hostile size cannot exhaust memory.
+constexpr uint32_t kMaxModuleBytes = 16u << 20;
+
 struct ParamInfo {
   std::string name;
   uint32_t offset = 0;  // byte offset in the parameter buffer
@@ -73,8 +78,11 @@ struct LoadResult {
 };
 
 std::vector<uint8_t> write_module(const Module& m);
-// Never crashes or throws on any input. With limits, also rejects modules the
-// device cannot run (NO_BINARY_FOR_DEVICE).
+// The size of write_module(m), without building it (checked against kMaxModuleBytes).
+uint64_t module_image_bytes(const Module& m);
+// Never crashes or throws on any input. Rejects images larger than
+// kMaxModuleBytes and names with control characters. With limits, also
+// rejects modules the device cannot run (NO_BINARY_FOR_DEVICE).
 LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* limits = nullptr);
 LoadResult read_module_file(const std::string& path, const DeviceLimits* limits = nullptr);
 

@@ -621,7 +621,7 @@ TEST(Assembler, AssembleFile) {
   AsmResult missing = assemble_file("/nonexistent/dir/x.s");
   ASSERT_EQ(missing.diagnostics.size(), 1u);
   EXPECT_NE(
-      missing.diagnostics[0].format().find("/nonexistent/dir/x.s: error: cannot open file: No such file"),
+      missing.diagnostics[0].format().find("/nonexistent/dir/x.s: error: No such file"),
       std::string::npos)
       << missing.diagnostics[0].format();
   const std::string path = ::testing::TempDir() + "/asm_file_test.s";
@@ -634,4 +634,67 @@ TEST(Assembler, AssembleFile) {
   EXPECT_EQ(r.module.source_name, path);
   EXPECT_EQ(r.module.code.size(), 1u);
   std::remove(path.c_str());
+}
+
+// Whole-file errors have line 0 and no caret.
+TEST(Assembler, SourceWithoutKernelsIsAnError) {
+  for (const char* src : {"", "\n\n", "// only a comment\n", "# and another\n\n"}) {
+    AsmResult r = assemble(src, "empty.s");
+    ASSERT_EQ(r.diagnostics.size(), 1u) << src;
+    EXPECT_EQ(r.diagnostics[0].line, 0);
+    EXPECT_EQ(r.diagnostics[0].format(), "empty.s: error: no kernels: the source has no .kernel directive");
+  }
+}
+
+TEST(Assembler, FileNameWithControlCharactersIsAnError) {
+  AsmResult r = assemble(".kernel k\n.regs 1\n  EXIT\n.end\n", "a\nb.s");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].line, 0);
+  EXPECT_NE(r.diagnostics[0].message.find("'a\\x0Ab.s' contains a control character"), std::string::npos)
+      << r.diagnostics[0].message;
+}
+
+// The assembler refuses exactly what the loader would: the largest module it
+// writes loads, one instruction more is an error naming the limit.
+TEST(Assembler, ModuleSizeLimitIsTheLoaders) {
+  const auto source = [](size_t n) {
+    std::string s = ".kernel k\n.regs 1\n";
+    s.reserve(n * 8 + 32);
+    for (size_t i = 1; i < n; ++i) s += "  NOP\n";
+    return s + "  EXIT\n.end\n";
+  };
+  // Each instruction costs 8 code bytes and a 12-byte line entry.
+  Module probe;
+  probe.source_name = "big.s";
+  probe.kernels.resize(1);
+  probe.kernels[0].name = "k";
+  size_t n = (kMaxModuleBytes - 4096) / 20;
+  probe.code.resize(n);
+  probe.lines.resize(n);
+  while (module_image_bytes(probe) <= kMaxModuleBytes) {
+    probe.code.resize(++n);
+    probe.lines.resize(n);
+  }
+  --n;  // the largest that fits
+
+  AsmResult fits = assemble(source(n), "big.s");
+  ASSERT_TRUE(fits.ok()) << fits.format_errors();
+  const std::vector<uint8_t> bytes = write_module(fits.module);
+  EXPECT_LE(bytes.size(), kMaxModuleBytes);
+  EXPECT_EQ(read_module(bytes.data(), bytes.size()).status, LoadStatus::OK);
+
+  AsmResult over = assemble(source(n + 1), "big.s");
+  ASSERT_EQ(over.diagnostics.size(), 1u);
+  EXPECT_EQ(over.diagnostics[0].line, 0);
+  EXPECT_NE(over.diagnostics[0].message.find("more than the " + std::to_string(kMaxModuleBytes) +
+                                             "-byte module limit"),
+            std::string::npos)
+      << over.diagnostics[0].message;
+}
+
+TEST(Assembler, AssembleFileRefusesDirectories) {
+  AsmResult r = assemble_file(::testing::TempDir());
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_NE(r.diagnostics[0].format().find(": error: is a directory"), std::string::npos)
+      << r.diagnostics[0].format();
 }

@@ -371,3 +371,54 @@ TEST(Module, ReadFile) {
   EXPECT_EQ(read_module_file(path, &few_regs).status, LoadStatus::NO_BINARY_FOR_DEVICE);
   std::remove(path.c_str());
 }
+
+// A name is never a way to put a line into text made from the module (the
+// disassembly, diagnostics): the loader refuses control characters in any.
+TEST(Module, ControlCharactersInNamesAreRejected) {
+  const char* bad[] = {"a\nb", "tab\there", "cr\r", "nul\x01", "del\x7F"};
+  for (const char* name : bad) {
+    SCOPED_TRACE(name);
+    Module m = sample();
+    m.kernels[0].name = name;
+    expect_invalid(write_module(m), "kernel 0: the name contains a control character");
+    m = sample();
+    m.kernels[1].params[0].name = name;
+    expect_invalid(write_module(m), "kernel 'tiny': parameter 0: the name contains a control character");
+    m = sample();
+    m.source_name = name;
+    expect_invalid(write_module(m), "the source name contains a control character");
+  }
+  // Printable and non-ASCII bytes are names like any other.
+  Module m = sample();
+  m.source_name = "dir with space/caf\xC3\xA9.s";
+  EXPECT_EQ(load(write_module(m)).status, LoadStatus::OK);
+}
+
+// One size limit for every image: the loader refuses anything larger before
+// looking at it, and a file is never read past it (an endless device file
+// cannot exhaust memory), nor a directory taken for an empty file.
+TEST(Module, SizeLimitAndUnreadableFiles) {
+  std::vector<uint8_t> huge(size_t(kMaxModuleBytes) + 1, 0);
+  const std::vector<uint8_t> small = write_module(sample());
+  std::copy(small.begin(), small.end(), huge.begin());
+  expect_invalid(huge, std::to_string(kMaxModuleBytes + 1) + " bytes, more than the " +
+                           std::to_string(kMaxModuleBytes) + "-byte module limit");
+
+  LoadResult r = read_module_file("/dev/zero");
+  EXPECT_EQ(r.status, LoadStatus::INVALID_IMAGE);
+  EXPECT_NE(r.message.find("'/dev/zero': larger than the " + std::to_string(kMaxModuleBytes) + "-byte limit"),
+            std::string::npos)
+      << r.message;
+  r = read_module_file(::testing::TempDir());
+  EXPECT_EQ(r.status, LoadStatus::INVALID_IMAGE);
+  EXPECT_NE(r.message.find(": is a directory"), std::string::npos) << r.message;
+}
+
+TEST(Module, ImageBytesIsTheWrittenSize) {
+  Module m = sample();
+  EXPECT_EQ(module_image_bytes(m), write_module(m).size());
+  m.source_name = "a longer name.s";
+  m.lines.resize(7);
+  m.code.resize(9);
+  EXPECT_EQ(module_image_bytes(m), write_module(m).size());
+}
