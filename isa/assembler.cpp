@@ -530,7 +530,8 @@ class Assembler {
         off_text = "PARAM(" + name.text + ")";
       } else {
         Imm im = parse_imm("an address offset", false);
-        off = neg ? -im.value : im.value;
+        // -INT64_MIN does not exist: saturate (it is out of range either way).
+        off = !neg ? im.value : im.value == INT64_MIN ? INT64_MAX : -im.value;
         off_text = (neg ? "-" : "") + im.text;
       }
     }
