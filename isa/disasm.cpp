@@ -6,6 +6,7 @@
 #include "isa/disasm.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -74,6 +75,54 @@ std::string b_operand(const Instr& in) {
   return is_float_op(in.op) ? float_imm(in.imm) : int_imm(in.imm);
 }
 
+// A name in C-style double quotes: \" \\ \n \t \r, other bytes outside
+// printable ASCII as \xNN. The result is always one line.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (u < 0x20 || u >= 0x7F) {
+      out += hex(u, 2).replace(0, 2, "\\x");
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// What the assembler accepts as a kernel or parameter name.
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+// A kernel or parameter name as printed: an identifier as it is, anything
+// else quoted (the assembler rejects that, so the module does not reassemble,
+// but no name can forge a line of the text).
+std::string name_text(const std::string& s) {
+  return is_identifier(s) ? s : quoted(s);
+}
+
+// A file name in a comment: as it is when it is printable ASCII, else quoted.
+std::string file_text(const std::string& s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F || c == '"' ||
+        c == '\\')
+      return quoted(s);
+  return s;
+}
+
 std::string label_name(uint32_t pc) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "L_%04X", pc);
@@ -133,7 +182,7 @@ std::string format_instr(const Instr& in, uint32_t pc, const KernelInfo* kernel)
       std::string pname;
       if (in.op == Op::LDC && kernel && in.ra == kRegZero)
         for (const auto& p : kernel->params)
-          if (p.offset == in.imm) pname = p.name;
+          if (p.offset == in.imm && is_identifier(p.name)) pname = p.name;
       ops = reg(in.rd) + ", " + mem(in.ra, in.imm, pname);
       break;
     }
@@ -327,7 +376,7 @@ std::string disassemble(const Module& m) {
 
 std::string disassemble(const Module& m, const DisasmOptions& opts) {
   Writer w;
-  w.line("// baresm disassembly of " + (m.source_name.empty() ? std::string("<unnamed>") : m.source_name));
+  w.line("// baresm disassembly of " + (m.source_name.empty() ? std::string("<unnamed>") : file_text(m.source_name)));
   const uint64_t code_bytes = uint64_t(m.code.size()) * kInstrBytes;
 
   // Things the assembler cannot reproduce are reported as comments; the text
@@ -337,7 +386,12 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
   uint32_t max_regs = 0, max_shared = 0;
   for (const auto& k : m.kernels) {
     if (k.entry != expect_entry)
-      warnings.push_back("kernel '" + k.name + "' does not start where the previous one ends");
+      warnings.push_back("kernel " + name_text(k.name) + " does not start where the previous one ends");
+    if (!is_identifier(k.name)) warnings.push_back("kernel name " + quoted(k.name) + " is not an identifier");
+    for (const auto& p : k.params)
+      if (!is_identifier(p.name))
+        warnings.push_back("parameter name " + quoted(p.name) + " of kernel " + name_text(k.name) +
+                           " is not an identifier");
     expect_entry = uint64_t(k.entry) + k.code_bytes;
     max_regs = std::max(max_regs, k.regs);
     max_shared = std::max(max_shared, k.shared_bytes);
@@ -356,11 +410,11 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
 
   for (const auto& k : m.kernels) {
     w.line("");
-    w.line(".kernel " + k.name);
+    w.line(".kernel " + name_text(k.name));
     uint64_t end = 0;
     bool packed = true;
     for (const auto& p : k.params) {
-      std::string s = ".param " + p.name + ", " + std::to_string(p.size);
+      std::string s = ".param " + name_text(p.name) + ", " + std::to_string(p.size);
       if (p.align != default_align(p.size)) s += ", " + std::to_string(p.align);
       w.line(pad_comment(s, "offset " + std::to_string(p.offset)));
       const uint64_t off = p.align ? (end + p.align - 1) / p.align * p.align : end;

@@ -391,3 +391,41 @@ TEST(Disasm, ReportsWhatCannotBeReproduced) {
   EXPECT_NE(disassemble(m).find("// warning: the line table"), std::string::npos);
   EXPECT_EQ(disassemble(m, DisasmOptions{false}).find("warning"), std::string::npos);
 }
+
+// Names come from the module, not from the disassembler: whatever they hold,
+// each stays inside its own line, quoted and escaped when it is not what the
+// assembler reads as a name, so the text never carries directives the module
+// does not have.
+TEST(Disasm, NamesAreQuotedAndEscaped) {
+  AsmResult r = assemble(".kernel k\n.param a, 4\n.regs 2\n  LDC R1, [PARAM(a)]\n  EXIT\n.end\n", "x.s");
+  ASSERT_TRUE(r.ok()) << r.format_errors();
+  const std::string inject = "\n.end\n.kernel evil\n.regs 1\n  TRAP\n";
+  Module m = r.module;
+  m.source_name = "x.s" + inject;
+  m.kernels[0].name = "k" + inject;
+  m.kernels[0].params[0].name = "a\"" + inject;
+  const std::string text = disassemble(m);
+  EXPECT_EQ(count_of(text, "\n.kernel "), 1u) << text;
+  EXPECT_EQ(count_of(text, "\n.end\n"), 1u) << text;
+  EXPECT_EQ(text.find("evil\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("// baresm disassembly of \"x.s\\n.end\\n.kernel evil\\n.regs 1\\n  TRAP\\n\"\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n.kernel \"k\\n.end\\n.kernel evil"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n.param \"a\\\"\\n.end"), std::string::npos) << text;
+  EXPECT_NE(text.find("// warning: kernel name \"k\\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("PARAM("), std::string::npos) << "no PARAM() of a name the assembler cannot read\n"
+                                                     << text;
+  // Such text does not assemble (quoted names are not names), let alone into "evil".
+  AsmResult again = assemble(text, "again.s");
+  EXPECT_FALSE(again.ok());
+  EXPECT_EQ(again.module.find_kernel("evil"), nullptr);
+
+  // Other bytes outside printable ASCII are escaped too; plain names are left alone.
+  m = r.module;
+  m.source_name = "tab\there \x01\x7F\xC3\xA9.s";
+  EXPECT_NE(disassemble(m).find("of \"tab\\there \\x01\\x7F\\xC3\\xA9.s\"\n"), std::string::npos) << disassemble(m);
+  m.source_name = "dir with space/x.s";
+  EXPECT_NE(disassemble(m).find("// baresm disassembly of dir with space/x.s\n"), std::string::npos);
+  EXPECT_EQ(disassemble(r.module).find('"'), std::string::npos);
+}
