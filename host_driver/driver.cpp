@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "host_driver/regs.h"
+#include "isa/file_io.h"
 #include "isa/isa.h"
 #include "isa/module.h"
 
@@ -22,17 +23,29 @@ namespace {
 constexpr uint16_t kOwnerDriver = 0xFFFF;
 enum Kind : uint8_t { KIND_DATA = 0, KIND_CODE = 1, KIND_RING = 2 };
 
-// Handles: low byte = table index + 1, bits 23:16 = generation.
-// Functions: bits 7:0 module index + 1, bits 15:8 kernel, bits 23:16 module generation.
-uint32_t make_handle(int index, uint8_t gen) {
-  return uint32_t(index + 1) | (uint32_t(gen) << 16);
+// Handles: bits 7:0 = table index + 1, bits 31:8 = the slot's generation.
+// Functions: bits 3:0 module index, bits 7:4 kernel, bits 31:8 module
+// generation (never 0, so neither is the handle). A slot's generation only
+// grows; once it reaches kGenRetired the slot is never used again, so a
+// destroyed object's handle can never become valid again.
+static_assert(kMaxModules <= 16 && kMaxKernels <= 16, "function handles hold both in one byte");
+uint32_t make_handle(int index, uint32_t gen) {
+  return uint32_t(index + 1) | (gen << 8);
 }
 int handle_index(uint32_t id, int max) {
   const int i = int(id & 0xFF) - 1;
   return (i >= 0 && i < max) ? i : -1;
 }
-uint8_t handle_gen(uint32_t id) {
-  return uint8_t(id >> 16);
+uint32_t handle_gen(uint32_t id) {
+  return id >> 8;
+}
+uint32_t make_function(int module, uint32_t kernel, uint32_t gen) {
+  return uint32_t(module) | (kernel << 4) | (gen << 8);
+}
+// A slot that can take a new object: free and not retired.
+template <class Rec>
+bool slot_free(const Rec& r) {
+  return !r.used && r.gen < kGenRetired;
 }
 
 uint32_t align_up(uint32_t v, uint32_t a) {
@@ -112,9 +125,9 @@ Device::ModuleRec* Device::module_rec(Module m) {
   return &modules_[i];
 }
 const Device::KernelRec* Device::kernel_rec(Function fn, const ModuleRec** mod) const {
-  const int i = handle_index(fn.id, kMaxModules);
-  if (i < 0 || !modules_[i].used || modules_[i].gen != handle_gen(fn.id)) return nullptr;
-  const uint32_t k = (fn.id >> 8) & 0xFF;
+  const int i = int(fn.id & 0xF);
+  if (i >= kMaxModules || !modules_[i].used || modules_[i].gen != handle_gen(fn.id)) return nullptr;
+  const uint32_t k = (fn.id >> 4) & 0xF;
   if (k >= modules_[i].num_kernels) return nullptr;
   *mod = &modules_[i];
   return &modules_[i].kernels[k];
@@ -447,6 +460,9 @@ Status Device::wait_until(Done done, uint64_t timeout_ns, int ctx_index) {
       const Status s = ctxs_[ctx_index].sticky;
       return fail(s, status_layer(s), "context error is sticky: %s", status_message(s));
     }
+    // A zero timeout is a query: checked once, never hang detection or a reset.
+    if (timeout_ns == 0)
+      return fail(Status::NOT_READY, Layer::NONE, "still pending (a zero timeout checks once, without waiting)");
     if (dev_faulted_) {
       // The device stopped on another context's failed launch: what we wait
       // for can only finish after a reset.
@@ -505,19 +521,19 @@ Status Device::ctx_create(Context* out) {
   if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
   int ci = -1, si = -1;
   for (int i = 0; i < kMaxContexts && ci < 0; ++i)
-    if (!ctxs_[i].used) ci = i;
+    if (slot_free(ctxs_[i])) ci = i;
   for (int i = 0; i < kMaxStreams && si < 0; ++i)
-    if (!streams_[i].used) si = i;
+    if (slot_free(streams_[i])) si = i;
   if (ci < 0 || si < 0)
     return fail(Status::OUT_OF_RESOURCES, Layer::API, "%s table full", ci < 0 ? "context" : "stream");
   ContextRec& C = ctxs_[ci];
-  const uint8_t gen = uint8_t(C.gen + 1);
+  const uint32_t gen = C.gen + 1;
   C = ContextRec{};
   C.used = true;
   C.gen = gen;
   C.default_stream = uint8_t(si);
   StreamRec& S = streams_[si];
-  const uint8_t sgen = uint8_t(S.gen + 1);
+  const uint32_t sgen = S.gen + 1;
   S = StreamRec{};
   S.used = true;
   S.gen = sgen;
@@ -714,7 +730,7 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
   }
   int mi = -1;
   for (int i = 0; i < kMaxModules && mi < 0; ++i)
-    if (!modules_[i].used) mi = i;
+    if (slot_free(modules_[i])) mi = i;
   if (mi < 0) return fail(Status::OUT_OF_RESOURCES, Layer::API, "module table full");
   const uint32_t code_bytes = uint32_t(m.code.size() * isa::kInstrBytes);
   if (code_bytes == 0) return fail(Status::INVALID_IMAGE, Layer::LOAD, "module has no code");
@@ -728,7 +744,7 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
     return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "copying the code into device memory failed");
   }
   ModuleRec& M = modules_[mi];
-  const uint8_t gen = uint8_t(M.gen + 1);
+  const uint32_t gen = M.gen + 1;
   M = ModuleRec{};
   M.used = true;
   M.gen = gen;
@@ -755,13 +771,13 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
 
 Status Device::module_load_file(Context c, const char* path, Module* out) {
   if (!path) return fail(Status::INVALID_VALUE, Layer::API, "null path");
-  std::FILE* fp = std::fopen(path, "rb");
-  if (!fp) return fail(Status::INVALID_VALUE, Layer::API, "cannot open %s", path);
-  std::string data;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, fp)) > 0) data.append(buf, n);
-  std::fclose(fp);
+  // Bounded by the module limit: an endless file (a device node) is refused, not read to exhaustion.
+  std::string data, error;
+  const isa::FileReadResult rr = isa::read_file(path, isa::kMaxModuleBytes, &data, &error);
+  if (rr.status == isa::FileRead::TOO_LARGE)
+    return fail(Status::INVALID_IMAGE, Layer::LOAD, "module_load_file: %s: %s (the module limit)", path,
+                error.c_str());
+  if (!rr) return fail(Status::INVALID_VALUE, Layer::API, "module_load_file: %s: %s", path, error.c_str());
   return module_load_data(c, data.data(), data.size(), out);
 }
 
@@ -786,7 +802,7 @@ Status Device::module_get_function(Module m, const char* name, Function* out) {
   if (!name || !out) return fail(Status::INVALID_VALUE, Layer::API, "null name or output");
   for (uint32_t i = 0; i < M->num_kernels; ++i)
     if (std::strcmp(M->kernels[i].name, name) == 0) {
-      *out = Function{(m.id & 0xFF) | (i << 8) | (uint32_t(M->gen) << 16)};
+      *out = Function{make_function(int(M - modules_), i, M->gen)};
       return succeed();
     }
   return fail(Status::NOT_FOUND, Layer::LOAD, "no kernel named %s in the module", name);
@@ -1084,8 +1100,8 @@ Status Device::stream_create(Context c, Stream* out) {
   if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
   for (int i = 0; i < kMaxStreams; ++i) {
     StreamRec& S = streams_[i];
-    if (S.used) continue;
-    const uint8_t gen = uint8_t(S.gen + 1);
+    if (!slot_free(S)) continue;
+    const uint32_t gen = S.gen + 1;
     S = StreamRec{};
     S.used = true;
     S.gen = gen;
@@ -1147,8 +1163,8 @@ Status Device::event_create(Context c, Event* out) {
   if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
   for (int i = 0; i < kMaxEvents; ++i) {
     EventRec& E = events_[i];
-    if (E.used) continue;
-    const uint8_t gen = uint8_t(E.gen + 1);
+    if (!slot_free(E)) continue;
+    const uint32_t gen = E.gen + 1;
     E = EventRec{};
     E.used = true;
     E.gen = gen;

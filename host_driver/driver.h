@@ -61,6 +61,9 @@ constexpr int kMaxNameLen = 48;
 constexpr int kMaxQueues = 8;
 constexpr int kMaxSqEntries = 256;
 constexpr int kMaxLaunchWindows = 16;
+// Handle generations are 24 bits; a table slot whose generation reaches this
+// is retired for good (a stale handle must never become valid again).
+constexpr uint32_t kGenRetired = 0xFFFFFF;
 
 struct DeviceOptions {
   uint32_t queues = 0;                       // queue pairs to use; 0 = every one the device has
@@ -273,7 +276,7 @@ class Device {
   };
   struct ModuleRec {
     bool used = false;
-    uint8_t gen = 0;
+    uint32_t gen = 0;
     uint8_t ctx = 0;
     DevPtr code = 0;
     uint32_t code_bytes = 0;
@@ -282,7 +285,7 @@ class Device {
   };
   struct ContextRec {
     bool used = false;
-    uint8_t gen = 0;
+    uint32_t gen = 0;
     Status sticky = Status::OK;
     uint32_t pending = 0;
     uint8_t default_stream = 0;
@@ -291,14 +294,14 @@ class Device {
   };
   struct StreamRec {
     bool used = false;
-    uint8_t gen = 0;
+    uint32_t gen = 0;
     uint8_t ctx = 0;
     uint8_t queue = 0;
     uint32_t pending = 0;
   };
   struct EventRec {
     bool used = false;
-    uint8_t gen = 0;
+    uint32_t gen = 0;
     uint8_t ctx = 0;
     enum State : uint8_t { NONE, PENDING, DONE } state = NONE;
     uint64_t token = 0;  // of the marker
@@ -308,9 +311,8 @@ class Device {
   };
   struct Inflight {
     uint64_t token = 0;
-    uint8_t ctx = 0, ctx_gen = 0;
-    uint8_t stream = 0, stream_gen = 0;
-    uint8_t event = 0xFF, event_gen = 0;
+    uint8_t ctx = 0, stream = 0, event = 0xFF;
+    uint32_t ctx_gen = 0, stream_gen = 0, event_gen = 0;
     bool marker = false;
     Dim3 grid;
   };

@@ -15,9 +15,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 
 #include "cq_model/rings.h"
 #include "cq_model/scoreboard.h"
@@ -981,6 +985,122 @@ TYPED_TEST_P(DriverSuite, ContextsAreIsolatedByWindows) {
   EXPECT_EQ(d.stats().resets, 1u);
 }
 
+
+// ---- handles: a destroyed object's handle never becomes valid again ----------------------------
+TYPED_TEST_P(DriverSuite, StaleHandlesNeverBecomeValidAgain) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  // Far more reuses of one context slot than an 8-bit generation survives.
+  drv::Context first = this->new_ctx();
+  ASSERT_EQ(d.ctx_destroy(first), Status::OK);
+  for (int i = 0; i < 1000; ++i) {
+    drv::Context c;
+    ASSERT_EQ(d.ctx_create(&c), Status::OK);
+    ASSERT_NE(c.id, first.id) << "reuse " << i;
+    ASSERT_EQ(d.ctx_get_error(first), Status::INVALID_HANDLE) << "reuse " << i;
+    ASSERT_EQ(d.ctx_destroy(c), Status::OK);
+  }
+  // A stale function handle never describes the kernel of a later module.
+  drv::Context c = this->new_ctx();
+  drv::Module m;
+  const drv::Function stale = this->load(c, "vec_add", &m);
+  ASSERT_EQ(d.module_unload(m), Status::OK);
+  for (int i = 0; i < 300; ++i) {
+    drv::Module m2;
+    const drv::Function fn = this->load(c, "fault_trap", &m2);
+    ASSERT_NE(fn.id, stale.id) << "reload " << i;
+    drv::FunctionAttrs at;
+    ASSERT_EQ(d.func_get_attributes(stale, &at), Status::INVALID_HANDLE) << "reload " << i;
+    ASSERT_EQ(d.module_unload(m2), Status::OK);
+  }
+  // Through a slot's whole generation space (events: the cheapest table):
+  // the slot is then retired, and the stale handle stayed invalid throughout.
+  drv::Event e0;
+  ASSERT_EQ(d.event_create(c, &e0), Status::OK);
+  ASSERT_EQ(d.event_destroy(e0), Status::OK);
+  uint64_t revived = 0;
+  drv::Event e;
+  for (uint32_t i = 1; i < drv::kGenRetired; ++i) {
+    ASSERT_EQ(d.event_create(c, &e), Status::OK) << "create " << i;
+    if ((e.id & 0xFF) != (e0.id & 0xFF)) {
+      ADD_FAILURE() << "left the slot after " << i << " generations";
+      break;
+    }
+    if (e.id == e0.id || d.event_query(e0) != Status::INVALID_HANDLE) ++revived;
+    d.event_destroy(e);
+  }
+  EXPECT_EQ(revived, 0u);
+  ASSERT_EQ(d.event_create(c, &e), Status::OK);
+  EXPECT_NE(e.id & 0xFF, e0.id & 0xFF) << "the used-up slot is retired";
+  EXPECT_EQ(d.event_query(e0), Status::INVALID_HANDLE);
+  EXPECT_EQ(d.event_query(e), Status::OK);
+}
+
+// ---- a zero timeout: check once, report NOT_READY, never hang detection ---------------------------
+TYPED_TEST_P(DriverSuite, ZeroTimeoutChecksOnceAndNeverResets) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  drv::Context c = this->new_ctx();
+  EXPECT_EQ(d.ctx_synchronize(c, 0), Status::OK) << "nothing pending";
+  VecAdd va;
+  ASSERT_EQ(va.setup(d, c, 64 * 1024, 21), Status::OK) << this->h.last_error_text();
+  drv::Event ev;
+  ASSERT_EQ(d.event_create(c, &ev), Status::OK);
+  ASSERT_EQ(va.launch(d, drv::Stream{}, nullptr, 32), Status::OK);  // 2048 CTAs: it takes a while
+  ASSERT_EQ(d.event_record(ev, drv::Stream{}), Status::OK);
+  drv::Stream s0;
+  ASSERT_EQ(d.ctx_default_stream(c, &s0), Status::OK);
+  const uint64_t checks = d.stats().hang_checks;
+  EXPECT_EQ(d.ctx_synchronize(c, 0), Status::NOT_READY) << this->h.last_error_text();
+  EXPECT_EQ(d.last_error().layer, drv::Layer::NONE);
+  EXPECT_EQ(d.stream_synchronize(s0, 0), Status::NOT_READY);
+  EXPECT_EQ(d.event_synchronize(ev, 0), Status::NOT_READY);
+  EXPECT_EQ(d.synchronize(0), Status::NOT_READY);
+  // Polling that way until the work is done never disturbs it.
+  Status st;
+  int polls = 0;
+  while ((st = d.ctx_synchronize(c, 0)) == Status::NOT_READY && polls < 1000000) {
+    ASSERT_EQ(this->h.transport->delay(1000), Status::OK);
+    ++polls;
+  }
+  EXPECT_EQ(st, Status::OK) << this->h.last_error_text();
+  EXPECT_GT(polls, 0);
+  EXPECT_EQ(d.stats().hang_checks, checks);
+  EXPECT_EQ(d.stats().resets, 0u);
+  EXPECT_EQ(d.stats().lost, 0u);
+  EXPECT_EQ(d.ctx_get_error(c), Status::OK);
+  EXPECT_EQ(d.event_synchronize(ev, 0), Status::OK);
+  EXPECT_TRUE(va.check(d, c));
+}
+
+// ---- module_load_file: bounded, and a clear cause for what is not a module file -------------------
+TYPED_TEST_P(DriverSuite, ModuleLoadFileIsBoundedAndNamesTheCause) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  drv::Context c = this->new_ctx();
+  drv::Module m;
+  // An endless file is refused at the module limit, not read until memory runs out.
+  EXPECT_EQ(d.module_load_file(c, "/dev/zero", &m), Status::INVALID_IMAGE);
+  EXPECT_EQ(d.last_error().layer, drv::Layer::LOAD);
+  EXPECT_NE(std::strstr(d.last_error().detail, "module_load_file: /dev/zero: larger than the"), nullptr)
+      << d.last_error().detail;
+  const std::string dir = ::testing::TempDir();
+  EXPECT_EQ(d.module_load_file(c, dir.c_str(), &m), Status::INVALID_VALUE);
+  EXPECT_EQ(d.last_error().layer, drv::Layer::API);
+  EXPECT_NE(std::strstr(d.last_error().detail, ": is a directory"), nullptr) << d.last_error().detail;
+  EXPECT_EQ(d.module_load_file(c, "/nonexistent/m.bsm", &m), Status::INVALID_VALUE);
+  EXPECT_NE(std::strstr(d.last_error().detail, "/nonexistent/m.bsm: No such file or directory"), nullptr)
+      << d.last_error().detail;
+  const std::string path = dir + "/driver_load_" + std::to_string(getpid()) + ".bsm";
+  const std::vector<uint8_t>& img = kernel_image("vec_add");
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(std::fwrite(img.data(), 1, img.size(), f), img.size());
+  std::fclose(f);
+  EXPECT_EQ(d.module_load_file(c, path.c_str(), &m), Status::OK) << this->h.last_error_text();
+  std::remove(path.c_str());
+}
+
 REGISTER_TYPED_TEST_SUITE_P(DriverSuite, PropertiesComeFromConfigRegisters,
                             OpenRejectsAWrongDeviceOrBadOptions, AllocCopyFree, ModuleLoadErrors,
                             LaunchValidationQueuesNothing, VecAddRunsCorrectly, PollingModeRunsVecAdd,
@@ -989,6 +1109,8 @@ REGISTER_TYPED_TEST_SUITE_P(DriverSuite, PropertiesComeFromConfigRegisters,
                             SlowButProgressingDeviceTimesOutWithoutReset,
                             CompletionRingWrapsManyTimesUnderSlowConsumer,
                             FullCompletionRingMakesDeviceWaitNothingOverwritten,
-                            BadDescriptorsFailWithoutWedging, ContextsAreIsolatedByWindows);
+                            BadDescriptorsFailWithoutWedging, ContextsAreIsolatedByWindows,
+                            StaleHandlesNeverBecomeValidAgain, ZeroTimeoutChecksOnceAndNeverResets,
+                            ModuleLoadFileIsBoundedAndNamesTheCause);
 
 }  // namespace baresm::drvtest
