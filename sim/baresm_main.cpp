@@ -10,9 +10,15 @@
 // module, a sample that did not match, a fault); 2 a bad command line.
 // Backends come from the samples library's registry (samples/backend.h);
 // other components add theirs through sim/CMakeLists.txt.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -21,6 +27,7 @@
 
 #include "isa/assembler.h"
 #include "isa/disasm.h"
+#include "isa/file_io.h"
 #include "isa/module.h"
 #include "isa/progen.h"
 #include "samples/backend.h"
@@ -114,15 +121,20 @@ int cmd_asm(const std::vector<std::string>& args) {
     out = (dot != std::string::npos && (slash == std::string::npos || dot > slash) ? in.substr(0, dot) : in) +
           ".bsm";
   }
-  std::ifstream f(in, std::ios::binary);
-  if (!f) {
-    std::cerr << "baresm asm: cannot read '" << in << "'\n";
+  std::string source, error;
+  if (!isa::read_file(in, isa::kMaxSourceBytes, &source, &error)) {
+    std::cerr << "baresm asm: " << in << ": " << error << "\n";
     return kExitFail;
   }
-  std::ostringstream ss;
-  ss << f.rdbuf();
+  // The same file under any name (a link, another spelling): never overwrite the source.
+  struct stat si, so;
+  if (stat(in.c_str(), &si) == 0 && stat(out.c_str(), &so) == 0 && si.st_dev == so.st_dev &&
+      si.st_ino == so.st_ino) {
+    std::cerr << "baresm asm: " << out << ": the output is the input file; refusing to overwrite it\n";
+    return kExitUsage;
+  }
   const std::string name = vm.count("name") ? vm["name"].as<std::string>() : in;
-  const isa::AsmResult r = isa::assemble(ss.str(), name);
+  const isa::AsmResult r = isa::assemble(source, name);
   if (!r.ok()) {
     std::cerr << r.format_errors();
     std::cerr << r.diagnostics.size() << " error" << (r.diagnostics.size() == 1 ? "" : "s") << "\n";

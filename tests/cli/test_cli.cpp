@@ -1,5 +1,6 @@
 // `baresm` as a user runs it: a subprocess, its exit status, stdout and stderr.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -203,7 +204,39 @@ TEST(CliAsm, MissingInput) {
   EXPECT_TRUE(has(r.err, "missing input file")) << r.err;
   r = baresm("asm " + tmp("does_not_exist.s"));
   EXPECT_EQ(r.rc, 1);
-  EXPECT_TRUE(has(r.err, "cannot read")) << r.err;
+  EXPECT_TRUE(has(r.err, "baresm asm: " + tmp("does_not_exist.s") + ": No such file or directory")) << r.err;
+}
+
+TEST(CliAsm, DirectoryEmptySourceAndOverwritingTheInputAreRefused) {
+  const std::string dir = tmp("srcdir.s");
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  CliRun r = baresm("asm " + dir + " -o " + tmp("dir.bsm"));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "baresm asm: " + dir + ": is a directory")) << r.err;
+  EXPECT_TRUE(slurp(tmp("dir.bsm")).empty()) << "nothing written";
+
+  const std::string empty = tmp("empty.s");
+  std::ofstream(empty) << "// nothing but a comment\n";
+  r = baresm("asm " + empty + " -o " + tmp("empty.bsm"));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, empty + ": error: no kernels")) << r.err;
+  EXPECT_TRUE(slurp(tmp("empty.bsm")).empty()) << "nothing written";
+
+  // -o naming the input, directly or through a link, and IN.bsm as its own default output.
+  const std::string src = tmp("self.s"), text = ".kernel k\n.regs 1\n    EXIT;\n.end\n";
+  std::ofstream(src) << text;
+  ASSERT_EQ(symlink(src.c_str(), tmp("self_link.bsm").c_str()), 0);
+  for (const std::string& args : {src + " -o " + src, src + " -o " + tmp("self_link.bsm")}) {
+    r = baresm("asm " + args);
+    EXPECT_EQ(r.rc, 2) << args;
+    EXPECT_TRUE(has(r.err, "the output is the input file")) << r.err;
+    EXPECT_EQ(slurp(src), text) << "the source is untouched";
+  }
+  const std::string named_bsm = tmp("source.bsm");
+  std::ofstream(named_bsm) << text;
+  r = baresm("asm " + named_bsm);
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_EQ(slurp(named_bsm), text);
 }
 
 TEST(CliDis, LoaderErrorsNameTheStatus) {
