@@ -85,6 +85,54 @@ bool parse(const std::string& cmd, const std::vector<std::string>& args, const p
   }
 }
 
+// Text from the command line, quoted for a message (non-printable bytes as \xNN).
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7F) {
+      out += c;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", u);
+      out += buf;
+    }
+  }
+  return out + "'";
+}
+
+// A refused option value: one line naming the option, the value and why.
+int bad_value(const std::string& cmd, const std::string& opt, const std::string& value, const std::string& why) {
+  std::cerr << "baresm " << cmd << ": " << opt << " " << quoted(value) << ": " << why << "\n";
+  return kExitUsage;
+}
+
+// Decimal or 0x-hex digits only, in [lo, hi]. Numeric options are read as
+// text and converted here: boost's conversion takes "-1" for an unsigned
+// option and wraps it around.
+bool parse_number(const std::string& t, uint64_t lo, uint64_t hi, uint64_t* out) {
+  const bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+  const std::string digits = hex ? t.substr(2) : t;
+  if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") !=
+                            std::string::npos)
+    return false;
+  errno = 0;
+  const unsigned long long v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+  if (errno == ERANGE || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+// The number option `name` of vm into *out; false after printing why not.
+bool number_option(const std::string& cmd, const po::variables_map& vm, const char* name, uint64_t lo,
+                   uint64_t hi, uint64_t* out, int* exit_code) {
+  const std::string t = vm[name].as<std::string>();
+  if (parse_number(t, lo, hi, out)) return true;
+  *exit_code = bad_value(cmd, std::string("--") + name, t,
+                         "not a whole number in " + std::to_string(lo) + ".." + std::to_string(hi));
+  return false;
+}
+
 std::string dim_text(const iss::Dim3& d) {
   if (d.z != 1) return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
   if (d.y != 1) return std::to_string(d.x) + "x" + std::to_string(d.y);
@@ -268,13 +316,15 @@ int cmd_run(const std::vector<std::string>& args) {
   desc.add_options()("help,h", "show this help")("list", "list the samples (name, then description)")(
       "all", "run every sample, then every fault sample, and print a summary")(
       "backend", po::value<std::string>()->default_value("model"), "where to run (see the list below)")(
-      "seed", po::value<uint64_t>()->default_value(1), "seed of the generated inputs")(
+      "seed", po::value<std::string>()->default_value("1"), "seed of the generated inputs")(
       "kernels", po::value<std::string>(),
       "directory of the kernel sources (default: the source tree's kernels/)")(
-      "trace", po::value<std::string>(), "rtl: write an FST waveform of the device to FILE")(
-      "trace-window", po::value<std::string>(), "rtl: trace only cycles START:END (either side may be empty)")(
-      "mem-latency", po::value<uint32_t>(), "rtl: fixed device-memory latency in cycles (default random 1..20)")(
-      "mem-seed", po::value<uint64_t>(), "rtl: seed of the device-memory model (stalls, reordering)");
+      "trace", po::value<std::string>(), "rtl: write an FST waveform of the device to FILE (a regular file)")(
+      "trace-window", po::value<std::string>(),
+      "rtl: trace only cycles START:END, START <= END (either side may be empty)")(
+      "mem-latency", po::value<std::string>(),
+      "rtl: fixed device-memory latency in cycles, 1..1000 (default random 1..20)")(
+      "mem-seed", po::value<std::string>(), "rtl: seed of the device-memory model (stalls, reordering)");
   po::variables_map vm;
   int rc = 0;
   if (!parse("run", args, desc, "sample", &vm, &rc)) return rc;
@@ -296,19 +346,34 @@ int cmd_run(const std::vector<std::string>& args) {
   const samples::BackendEntry* be_entry = samples::find_backend(backend);
   if (!be_entry)
     return usage_error("run", "unknown backend '" + backend + "' (available: " + backend_names() + ")");
-  // Device-side settings travel to the backend as its documented BARESM_*
-  // environment variables (docs/cosim.md), so the options and the variables
-  // are one mechanism; a backend that has no such setting ignores them.
-  if (vm.count("trace")) setenv("BARESM_TRACE", vm["trace"].as<std::string>().c_str(), 1);
-  if (vm.count("trace-window")) setenv("BARESM_TRACE_WINDOW", vm["trace-window"].as<std::string>().c_str(), 1);
-  if (vm.count("mem-latency"))
-    setenv("BARESM_MEM_LATENCY", std::to_string(vm["mem-latency"].as<uint32_t>()).c_str(), 1);
-  if (vm.count("mem-seed")) setenv("BARESM_MEM_SEED", std::to_string(vm["mem-seed"].as<uint64_t>()).c_str(), 1);
+  samples::RunOptions o;
+  if (!number_option("run", vm, "seed", 0, UINT64_MAX, &o.seed, &rc)) return rc;
+  // Above 1000 cycles a sample runs for many minutes without a word.
+  uint64_t mem_latency = 0, mem_seed = 0, win_start = 0, win_end = UINT64_MAX;
+  std::string window;  // as the backend reads it: decimal, either side may be empty
+  if (vm.count("mem-latency") && !number_option("run", vm, "mem-latency", 1, 1000, &mem_latency, &rc)) return rc;
+  if (vm.count("mem-seed") && !number_option("run", vm, "mem-seed", 0, UINT64_MAX, &mem_seed, &rc)) return rc;
+  if (vm.count("trace-window")) {
+    const std::string w = vm["trace-window"].as<std::string>();
+    const size_t colon = w.find(':');
+    if (colon == std::string::npos || w.find(':', colon + 1) != std::string::npos)
+      return bad_value("run", "--trace-window", w, "expected START:END (one ':', either side may be empty)");
+    const std::string a = w.substr(0, colon), b = w.substr(colon + 1);
+    if ((!a.empty() && !parse_number(a, 0, UINT64_MAX, &win_start)) ||
+        (!b.empty() && !parse_number(b, 0, UINT64_MAX, &win_end)))
+      return bad_value("run", "--trace-window", w, "START and END must be whole numbers of cycles");
+    if (win_start > win_end) return bad_value("run", "--trace-window", w, "START is after END");
+    window = (a.empty() ? "" : std::to_string(win_start)) + ":" + (b.empty() ? "" : std::to_string(win_end));
+  }
   if (backend != "rtl" &&
       (vm.count("trace") || vm.count("trace-window") || vm.count("mem-latency") || vm.count("mem-seed")))
     return usage_error("run", "--trace, --trace-window, --mem-latency and --mem-seed need --backend rtl");
-  samples::RunOptions o;
-  o.seed = vm["seed"].as<uint64_t>();
+  // Device-side settings travel to the backend as its documented BARESM_*
+  // environment variables (docs/cosim.md), so the options and the variables
+  // are one mechanism; a backend that has no such setting ignores them.
+  if (vm.count("trace-window")) setenv("BARESM_TRACE_WINDOW", window.c_str(), 1);
+  if (vm.count("mem-latency")) setenv("BARESM_MEM_LATENCY", std::to_string(mem_latency).c_str(), 1);
+  if (vm.count("mem-seed")) setenv("BARESM_MEM_SEED", std::to_string(mem_seed).c_str(), 1);
   if (vm.count("kernels")) o.kernels_dir = vm["kernels"].as<std::string>();
   const samples::Sample* s = nullptr;
   if (vm.count("sample")) {
@@ -340,14 +405,16 @@ int cmd_gen(const std::vector<std::string>& args) {
       "fault-KIND profile's fault).\n\noptions");
   progen::ProgenLimits lim;
   desc.add_options()("help,h", "show this help")("list-profiles", "list the profiles")(
-      "seed", po::value<uint64_t>(), "seed of the program")(
+      "seed", po::value<std::string>(), "seed of the program")(
       "profile", po::value<std::string>()->default_value("mixed"), "what the program stresses (--list-profiles)")(
       "output,o", po::value<std::string>(), "output file (default: standard output)")(
       "run", "run it on the functional model and print the fault/result summary")(
-      "stack-depth", po::value<uint32_t>()->default_value(lim.stack_depth),
-      "reconvergence-stack entries of the target (also used for --run)")(
-      "max-threads", po::value<uint32_t>()->default_value(lim.max_threads_per_block), "threads per block at most")(
-      "max-shared", po::value<uint32_t>()->default_value(lim.max_shared_bytes), "shared bytes per CTA at most")(
+      "stack-depth", po::value<std::string>()->default_value(std::to_string(lim.stack_depth)),
+      "reconvergence-stack entries of the target, 1..1024 (also used for --run)")(
+      "max-threads", po::value<std::string>()->default_value(std::to_string(lim.max_threads_per_block)),
+      "threads per block at most, 1..1024")(
+      "max-shared", po::value<std::string>()->default_value(std::to_string(lim.max_shared_bytes)),
+      "shared bytes per CTA at most, 0..16777216")(
       "no-smid", "never read SR_SMID");
   po::variables_map vm;
   int rc = 0;
@@ -369,13 +436,19 @@ int cmd_gen(const std::vector<std::string>& args) {
     std::cerr << "baresm gen: unknown profile '" << profile << "' (profiles: " << all << ")\n";
     return kExitUsage;
   }
-  lim.stack_depth = vm["stack-depth"].as<uint32_t>();
-  lim.max_threads_per_block = vm["max-threads"].as<uint32_t>();
-  lim.max_shared_bytes = vm["max-shared"].as<uint32_t>();
+  uint64_t seed = 0, depth = 0, threads = 0, shared = 0;
+  if (!number_option("gen", vm, "seed", 0, UINT64_MAX, &seed, &rc) ||
+      !number_option("gen", vm, "stack-depth", 1, 1024, &depth, &rc) ||
+      !number_option("gen", vm, "max-threads", 1, 1024, &threads, &rc) ||
+      !number_option("gen", vm, "max-shared", 0, 16u << 20, &shared, &rc))
+    return rc;
+  lim.stack_depth = uint32_t(depth);
+  lim.max_threads_per_block = uint32_t(threads);
+  lim.max_shared_bytes = uint32_t(shared);
   lim.use_smid = !vm.count("no-smid");
   progen::GeneratedProgram p;
   try {
-    p = progen::generate(vm["seed"].as<uint64_t>(), profile, lim);
+    p = progen::generate(seed, profile, lim);
   } catch (const std::invalid_argument& e) {
     std::cerr << "baresm gen: " << e.what() << "\n";
     return kExitUsage;

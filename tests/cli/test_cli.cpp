@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -281,6 +282,37 @@ TEST(CliErrors, BadCommandLines) {
     EXPECT_TRUE(has(r.err, c.message)) << c.args << "\nstderr: " << r.err;
     EXPECT_TRUE(r.out.empty()) << c.args << "\nstdout: " << r.out;
   }
+}
+
+// Every numeric option is range-checked: one line naming the option and why, exit 2.
+TEST(CliErrors, OptionValuesAreRangeChecked) {
+  const char* cases[][2] = {
+      {"run vec_add --seed -1", "baresm run: --seed '-1': not a whole number in 0..18446744073709551615"},
+      {"run vec_add --seed 18446744073709551616", "--seed '18446744073709551616': not a whole number"},
+      {"run vec_add --seed 1e3", "--seed '1e3': not a whole number"},
+      {"run vec_add --backend rtl --mem-latency -1", "--mem-latency '-1': not a whole number in 1..1000"},
+      {"run vec_add --backend rtl --mem-latency 0", "--mem-latency '0': not a whole number in 1..1000"},
+      {"run vec_add --backend rtl --mem-latency 1000000", "--mem-latency '1000000': not a whole number in 1..1000"},
+      {"run vec_add --backend rtl --mem-seed -2", "--mem-seed '-2': not a whole number"},
+      {"run vec_add --backend rtl --trace-window 5:3", "--trace-window '5:3': START is after END"},
+      {"run vec_add --backend rtl --trace-window abc", "--trace-window 'abc': expected START:END"},
+      {"run vec_add --backend rtl --trace-window 1:2:3", "--trace-window '1:2:3': expected START:END"},
+      {"run vec_add --backend rtl --trace-window -1:", "--trace-window '-1:': START and END must be whole"},
+      {"gen --seed -1", "baresm gen: --seed '-1': not a whole number"},
+      {"gen --seed 1 --max-threads 0", "--max-threads '0': not a whole number in 1..1024"},
+      {"gen --seed 1 --stack-depth -1", "--stack-depth '-1': not a whole number in 1..1024"},
+      {"gen --seed 1 --max-shared 4294967296", "--max-shared '4294967296': not a whole number"},
+  };
+  for (const auto& c : cases) {
+    const CliRun r = baresm(c[0]);
+    EXPECT_EQ(r.rc, 2) << c[0] << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, c[1])) << c[0] << "\nstderr: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << c[0] << "\nstdout: " << r.out;
+  }
+  // In range, in either base, they are taken.
+  EXPECT_EQ(baresm("run vec_add --seed 0x10").rc, 0);
+  EXPECT_EQ(baresm("gen --seed 18446744073709551615 --max-threads 1024 -o " + tmp("max.s")).rc, 0);
 }
 
 // ---- gen --------------------------------------------------------------------------
