@@ -227,6 +227,91 @@ int cmd_dis(const std::vector<std::string>& args) {
 }
 
 // ---- run ----------------------------------------------------------------------------
+// --trace PATH. The FST writer (Verilator's fstapi) unlinks the path it is
+// given before creating it, and creates and removes PATH.hier beside it: on a
+// device node or a symlink it would replace what is there. So the backend
+// traces into a private directory, and at exit, once the backend has closed
+// the trace, it is copied into PATH, opened before the run the way any tool
+// opens its output (create or truncate, following symlinks) and required to
+// be a regular file. Nothing at or beside PATH is ever removed.
+struct TraceOutput {
+  int fd = -1;
+  std::string path, dir, file;
+};
+TraceOutput g_trace;
+
+void remove_trace_dir() {
+  unlink(g_trace.file.c_str());
+  unlink((g_trace.file + ".hier").c_str());
+  rmdir(g_trace.dir.c_str());
+}
+
+// atexit; registered before the backend starts, so it runs after the
+// backend's own handler has closed the trace.
+void copy_trace_out() {
+  std::string error;
+  const int in = open(g_trace.file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in >= 0) {
+    char buf[65536];
+    ssize_t n;
+    while (error.empty() && (n = read(in, buf, sizeof buf)) != 0) {
+      if (n < 0) {
+        if (errno != EINTR) error = std::string("reading the trace failed: ") + std::strerror(errno);
+        continue;
+      }
+      for (ssize_t done = 0; error.empty() && done < n;) {
+        const ssize_t w = write(g_trace.fd, buf + done, size_t(n - done));
+        if (w < 0 && errno != EINTR) error = std::string("write failed: ") + std::strerror(errno);
+        if (w > 0) done += w;
+      }
+    }
+    close(in);
+  }
+  if (close(g_trace.fd) != 0 && error.empty()) error = std::string("write failed: ") + std::strerror(errno);
+  remove_trace_dir();
+  if (error.empty()) return;
+  std::cerr << "baresm run: --trace " << g_trace.path << ": " << error << "\n";
+  std::fflush(nullptr);
+  std::cout.flush();
+  _exit(kExitFail);  // the only way to fail once exit() has begun
+}
+
+// Opens PATH for --trace and points the backend at the private copy; exit
+// code on failure.
+int open_trace_output(const std::string& path) {
+  const auto not_regular = [&](mode_t m) {
+    const char* what = S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+                       : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "not a plain file";
+    std::cerr << "baresm run: --trace " << path << ": not a regular file (" << what << ")\n";
+    return kExitUsage;
+  };
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return not_regular(st.st_mode);
+  // O_NONBLOCK: should a FIFO appear after the check, opening it must not hang.
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    std::cerr << "baresm run: --trace " << path << ": " << std::strerror(errno) << "\n";
+    return kExitFail;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return not_regular(st.st_mode);
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/baresm-trace-XXXXXX";
+  if (!mkdtemp(tmpl.data())) {
+    std::cerr << "baresm run: --trace " << path << ": cannot create a scratch directory in "
+              << (tmpdir && *tmpdir ? tmpdir : "/tmp") << ": " << std::strerror(errno) << "\n";
+    close(fd);
+    return kExitFail;
+  }
+  g_trace = TraceOutput{fd, path, tmpl, tmpl + "/trace.fst"};
+  std::atexit(copy_trace_out);
+  setenv("BARESM_TRACE", g_trace.file.c_str(), 1);
+  return kExitOk;
+}
+
 std::string backend_names() {
   std::string s;
   for (const auto& b : samples::backends()) s += (s.empty() ? "" : ", ") + b.name;
@@ -382,6 +467,7 @@ int cmd_run(const std::vector<std::string>& args) {
       return usage_error(
           "run", "unknown sample '" + vm["sample"].as<std::string>() + "' ('baresm run --list' lists them)");
   }
+  if (vm.count("trace") && (rc = open_trace_output(vm["trace"].as<std::string>())) != kExitOk) return rc;
   std::unique_ptr<samples::Backend> be = be_entry->make();
   if (!be) {
     std::cerr << "baresm run: backend '" << backend << "' could not be started\n";

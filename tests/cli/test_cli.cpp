@@ -41,16 +41,20 @@ std::string tmp(const std::string& name) {
 }
 
 // args is appended to the command line as written (the tests quote nothing
-// that needs quoting).
-CliRun baresm(const std::string& args) {
+// that needs quoting); env is put before it ("NAME=value ").
+CliRun baresm_env(const std::string& env, const std::string& args) {
   const std::string out = tmp("stdout"), err = tmp("stderr");
-  const std::string cmd = std::string(BARESM_EXE) + " " + args + " >" + out + " 2>" + err;
+  const std::string cmd = env + std::string(BARESM_EXE) + " " + args + " >" + out + " 2>" + err;
   const int st = std::system(cmd.c_str());
   CliRun r;
   r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+CliRun baresm(const std::string& args) {
+  return baresm_env("", args);
 }
 
 bool has(const std::string& s, const std::string& part) {
@@ -313,6 +317,47 @@ TEST(CliErrors, OptionValuesAreRangeChecked) {
   // In range, in either base, they are taken.
   EXPECT_EQ(baresm("run vec_add --seed 0x10").rc, 0);
   EXPECT_EQ(baresm("gen --seed 18446744073709551615 --max-threads 1024 -o " + tmp("max.s")).rc, 0);
+}
+
+// --trace opens its path the way any tool opens an output: created or
+// truncated, through symlinks, refused unless a regular file; it never
+// removes or replaces anything, beside the path included.
+TEST(CliRunCmd, TraceWritesThroughThePathAndRemovesNothing) {
+  const std::string dir = tmp("trace"), scratch = tmp("trace_tmp");
+  ASSERT_EQ(std::system(("mkdir -p " + dir + " " + scratch).c_str()), 0);
+  const std::string real = dir + "/real.fst", link = dir + "/link.fst", fifo = dir + "/fifo";
+  std::ofstream(real) << "old contents";
+  ASSERT_EQ(symlink("real.fst", link.c_str()), 0);
+  std::ofstream(link + ".hier") << "not the trace's";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  const std::string env = "TMPDIR=" + scratch + " ";
+  auto run = [&](const std::string& args) {
+    return baresm_env(env, "run vec_add --backend rtl --trace-window 0:100 --trace " + args);
+  };
+
+  CliRun r = run(link);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  struct stat st;
+  ASSERT_EQ(lstat(link.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the symlink is followed, not replaced";
+  const std::string fst = slurp(real);
+  EXPECT_GT(fst.size(), 1000u) << "the trace went to the link's target";
+  EXPECT_EQ(fst.find("old contents"), std::string::npos) << "truncated first";
+  EXPECT_EQ(slurp(link + ".hier"), "not the trace's");
+  EXPECT_EQ(slurp(dir + "/real.fst.hier"), "");
+
+  for (const std::string& bad : {fifo, dir}) {
+    r = run(bad);
+    EXPECT_EQ(r.rc, 2) << bad;
+    EXPECT_TRUE(has(r.err, "baresm run: --trace " + bad + ": not a regular file (")) << r.err;
+  }
+  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO is still there";
+  r = run(dir + "/no_such_dir/x.fst");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "x.fst: No such file or directory")) << r.err;
+  // The private copy the backend wrote is gone.
+  EXPECT_EQ(std::system(("test -z \"$(ls -A " + scratch + ")\"").c_str()), 0) << "scratch left behind";
 }
 
 // ---- gen --------------------------------------------------------------------------
