@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean isa-pkg soak mutate formal
+.PHONY: all deps configure build test demo lint clean isa-pkg soak mutate formal sanitize
 
 all: build
 
@@ -38,6 +38,11 @@ soak: build
 COUNT ?= 40
 mutate: deps
 	@scripts/mutate.sh --count $(COUNT) --seed $(or $(MUTATE_SEED),1)
+
+# The isa library's unit and fuzz tests under ASan + UBSan, in $(BUILD)/sanitize
+# (scripts/sanitize.sh; `make test` runs it too, as the ctest test sanitize_unit).
+sanitize: deps
+	@BUILD=$(BUILD) scripts/sanitize.sh $(JOBS)
 
 lint: deps
 	@scripts/lint.sh
