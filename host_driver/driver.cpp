@@ -462,7 +462,8 @@ Status Device::wait_until(Done done, uint64_t timeout_ns, int ctx_index) {
     }
     // A zero timeout is a query: checked once, never hang detection or a reset.
     if (timeout_ns == 0)
-      return fail(Status::NOT_READY, Layer::NONE, "still pending (a zero timeout checks once, without waiting)");
+      return fail(Status::NOT_READY, Layer::NONE,
+                  "still pending (a zero timeout checks once, without waiting)");
     if (dev_faulted_) {
       // The device stopped on another context's failed launch: what we wait
       // for can only finish after a reset.

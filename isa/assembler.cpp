@@ -257,17 +257,18 @@ class Assembler {
     // Whole-file errors (line 0): they sort before every line's.
     for (char c : file_)
       if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-        error_at(0, 0, "the file name " + quote(file_) +
-                           " contains a control character, which a module cannot record (give --name)");
+        error_at(0, 0,
+                 "the file name " + quote(file_) +
+                     " contains a control character, which a module cannot record (give --name)");
         break;
       }
     // Not an error of any line, so only said when no line has one.
     if (kernels_.empty() && diags_.empty()) error_at(0, 0, "no kernels: the source has no .kernel directive");
     AsmResult r = build();
     if (r.ok() && module_image_bytes(r.module) > kMaxModuleBytes)
-      r.diagnostics.push_back(file_error("the module would be " + std::to_string(module_image_bytes(r.module)) +
-                                         " bytes, more than the " + std::to_string(kMaxModuleBytes) +
-                                         "-byte module limit"));
+      r.diagnostics.push_back(
+          file_error("the module would be " + std::to_string(module_image_bytes(r.module)) +
+                     " bytes, more than the " + std::to_string(kMaxModuleBytes) + "-byte module limit"));
     return r;
   }
 

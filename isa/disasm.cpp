@@ -376,7 +376,8 @@ std::string disassemble(const Module& m) {
 
 std::string disassemble(const Module& m, const DisasmOptions& opts) {
   Writer w;
-  w.line("// baresm disassembly of " + (m.source_name.empty() ? std::string("<unnamed>") : file_text(m.source_name)));
+  w.line("// baresm disassembly of " +
+         (m.source_name.empty() ? std::string("<unnamed>") : file_text(m.source_name)));
   const uint64_t code_bytes = uint64_t(m.code.size()) * kInstrBytes;
 
   // Things the assembler cannot reproduce are reported as comments; the text

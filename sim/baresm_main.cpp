@@ -102,7 +102,8 @@ std::string quoted(const std::string& s) {
 }
 
 // A refused option value: one line naming the option, the value and why.
-int bad_value(const std::string& cmd, const std::string& opt, const std::string& value, const std::string& why) {
+int bad_value(const std::string& cmd, const std::string& opt, const std::string& value,
+              const std::string& why) {
   std::cerr << "baresm " << cmd << ": " << opt << " " << quoted(value) << ": " << why << "\n";
   return kExitUsage;
 }
@@ -113,8 +114,8 @@ int bad_value(const std::string& cmd, const std::string& opt, const std::string&
 bool parse_number(const std::string& t, uint64_t lo, uint64_t hi, uint64_t* out) {
   const bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
   const std::string digits = hex ? t.substr(2) : t;
-  if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") !=
-                            std::string::npos)
+  if (digits.empty() ||
+      digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
     return false;
   errno = 0;
   const unsigned long long v = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
@@ -280,8 +281,12 @@ void copy_trace_out() {
 // code on failure.
 int open_trace_output(const std::string& path) {
   const auto not_regular = [&](mode_t m) {
-    const char* what = S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
-                       : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "not a plain file";
+    const char* what = S_ISDIR(m)    ? "a directory"
+                       : S_ISCHR(m)  ? "a character device"
+                       : S_ISBLK(m)  ? "a block device"
+                       : S_ISFIFO(m) ? "a FIFO"
+                       : S_ISSOCK(m) ? "a socket"
+                                     : "not a plain file";
     std::cerr << "baresm run: --trace " << path << ": not a regular file (" << what << ")\n";
     return kExitUsage;
   };
@@ -436,7 +441,8 @@ int cmd_run(const std::vector<std::string>& args) {
   // Above 1000 cycles a sample runs for many minutes without a word.
   uint64_t mem_latency = 0, mem_seed = 0, win_start = 0, win_end = UINT64_MAX;
   std::string window;  // as the backend reads it: decimal, either side may be empty
-  if (vm.count("mem-latency") && !number_option("run", vm, "mem-latency", 1, 1000, &mem_latency, &rc)) return rc;
+  if (vm.count("mem-latency") && !number_option("run", vm, "mem-latency", 1, 1000, &mem_latency, &rc))
+    return rc;
   if (vm.count("mem-seed") && !number_option("run", vm, "mem-seed", 0, UINT64_MAX, &mem_seed, &rc)) return rc;
   if (vm.count("trace-window")) {
     const std::string w = vm["trace-window"].as<std::string>();

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -984,7 +983,6 @@ TYPED_TEST_P(DriverSuite, ContextsAreIsolatedByWindows) {
   EXPECT_EQ(d.ctx_get_error(a), Status::ILLEGAL_ADDRESS);
   EXPECT_EQ(d.stats().resets, 1u);
 }
-
 
 // ---- handles: a destroyed object's handle never becomes valid again ----------------------------
 TYPED_TEST_P(DriverSuite, StaleHandlesNeverBecomeValidAgain) {

@@ -620,9 +620,8 @@ TEST(AssemblerErrors, BranchOutOfRange) {
 TEST(Assembler, AssembleFile) {
   AsmResult missing = assemble_file("/nonexistent/dir/x.s");
   ASSERT_EQ(missing.diagnostics.size(), 1u);
-  EXPECT_NE(
-      missing.diagnostics[0].format().find("/nonexistent/dir/x.s: error: No such file"),
-      std::string::npos)
+  EXPECT_NE(missing.diagnostics[0].format().find("/nonexistent/dir/x.s: error: No such file"),
+            std::string::npos)
       << missing.diagnostics[0].format();
   const std::string path = ::testing::TempDir() + "/asm_file_test.s";
   {

@@ -415,7 +415,7 @@ TEST(Disasm, NamesAreQuotedAndEscaped) {
   EXPECT_NE(text.find("\n.param \"a\\\"\\n.end"), std::string::npos) << text;
   EXPECT_NE(text.find("// warning: kernel name \"k\\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("PARAM("), std::string::npos) << "no PARAM() of a name the assembler cannot read\n"
-                                                     << text;
+                                                    << text;
   // Such text does not assemble (quoted names are not names), let alone into "evil".
   AsmResult again = assemble(text, "again.s");
   EXPECT_FALSE(again.ok());
@@ -424,7 +424,8 @@ TEST(Disasm, NamesAreQuotedAndEscaped) {
   // Other bytes outside printable ASCII are escaped too; plain names are left alone.
   m = r.module;
   m.source_name = "tab\there \x01\x7F\xC3\xA9.s";
-  EXPECT_NE(disassemble(m).find("of \"tab\\there \\x01\\x7F\\xC3\\xA9.s\"\n"), std::string::npos) << disassemble(m);
+  EXPECT_NE(disassemble(m).find("of \"tab\\there \\x01\\x7F\\xC3\\xA9.s\"\n"), std::string::npos)
+      << disassemble(m);
   m.source_name = "dir with space/x.s";
   EXPECT_NE(disassemble(m).find("// baresm disassembly of dir with space/x.s\n"), std::string::npos);
   EXPECT_EQ(disassemble(r.module).find('"'), std::string::npos);
