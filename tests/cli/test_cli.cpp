@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "isa/assembler.h"
+#include "isa/module.h"
 #include "samples/samples.h"
 
 namespace {
@@ -253,6 +255,24 @@ TEST(CliDis, LoaderErrorsNameTheStatus) {
   r = baresm("dis " + tmp("does_not_exist.bsm"));
   EXPECT_EQ(r.rc, 1);
   EXPECT_TRUE(has(r.err, "baresm dis: ")) << r.err;
+}
+
+// A module whose names carry newlines (written by hand, not by the assembler)
+// is refused, so dis never prints the directives they would inject.
+TEST(CliDis, NamesWithControlCharactersAreRefused) {
+  baresm::isa::AsmResult a = baresm::isa::assemble(".kernel k\n.regs 1\n    EXIT;\n.end\n", "k.s");
+  ASSERT_TRUE(a.ok()) << a.format_errors();
+  baresm::isa::Module m = a.module;
+  m.kernels[0].name = "k\n.end\n.kernel evil";
+  const std::vector<uint8_t> bytes = baresm::isa::write_module(m);
+  const std::string path = tmp("evil.bsm");
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), long(bytes.size()));
+  const CliRun r = baresm("dis " + path);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "INVALID_IMAGE: invalid image: kernel 0: the name contains a control character"))
+      << r.err;
+  EXPECT_FALSE(has(r.out, ".kernel evil")) << r.out;
 }
 
 // ---- bad command lines: a message and a non-zero exit each ----------------------------
