@@ -243,6 +243,14 @@ struct ModelDevice::Impl {
   }
   bool cq_full(const Queue& Q) const { return ring_count(Q.cq_head, Q.cq_tail) >= Q.cq_size; }
   bool has_work(const Queue& Q) const { return queue_valid(Q) && Q.sq_head != Q.sq_tail; }
+  bool active(uint32_t qi) const {
+    return (engine == Engine::RUNNING || engine == Engine::WRITING) && cur_q == qi;
+  }
+  // Nothing submitted and unfetched, no launch in flight, no completion unconsumed.
+  bool quiescent(uint32_t qi) const {
+    const Queue& Q = q[qi];
+    return Q.sq_head == Q.sq_tail && Q.cq_head == Q.cq_tail && !active(qi);
+  }
 
   uint32_t status_reg() const {
     uint32_t s = 0;
@@ -289,8 +297,7 @@ struct ModelDevice::Impl {
           return f::QSTATUS_CONFIG_ERROR.put(!queue_off(Q) && !queue_valid(Q)) |
                  f::QSTATUS_DOORBELL_ERROR.put(Q.doorbell_error) |
                  f::QSTATUS_CQ_FULL.put(queue_valid(Q) && cq_full(Q)) |
-                 f::QSTATUS_ACTIVE.put((engine == Engine::RUNNING || engine == Engine::WRITING) &&
-                                       cur_q == qi);
+                 f::QSTATUS_ACTIVE.put(active(qi));
       }
       return 0;
     }
@@ -375,7 +382,13 @@ struct ModelDevice::Impl {
       const uint32_t qi = (off - regs::QP_BASE) / regs::QP_STRIDE;
       if (qi >= cfg.num_queues) return;
       Queue& Q = q[qi];
-      switch (QpReg((off - regs::QP_BASE) % regs::QP_STRIDE)) {
+      const QpReg r = QpReg((off - regs::QP_BASE) % regs::QP_STRIDE);
+      if ((r == QpReg::SQ_BASE || r == QpReg::SQ_SIZE || r == QpReg::CQ_BASE || r == QpReg::CQ_SIZE) &&
+          !quiescent(qi)) {
+        queue_error(Q);  // the ring registers of a queue pair in use are fixed
+        return;
+      }
+      switch (r) {
         case QpReg::SQ_BASE:
           Q.sq_base = v;
           break;

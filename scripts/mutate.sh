@@ -2,23 +2,27 @@
 # Mutation score of the RTL checks: how many planted bugs the assertions,
 # the lockstep co-simulation, the random programs and the formal proofs catch.
 #
-#   scripts/mutate.sh [--count N] [--seed S] [--work DIR] [--list]
+#   scripts/mutate.sh [--count N] [--seed S] [--work DIR] [--dirs "rtl/sm rtl/cp"] [--only I] [--list]
 #
-# Seeded source-level mutations of rtl/sm (operator swaps,
+# Seeded source-level mutations of rtl/sm and rtl/cp (operator swaps,
 # off-by-one constants, inverted conditions, dropped assignments), each
 # applied alone to a scratch copy of the tree (DIR, default /tmp/baresm-mutate;
-# the checkout is never touched). For every mutant the smallest SM
-# configuration (c1w8) is rebuilt and these run; the first failure kills it:
-#   1. the directed kernels in lockstep      (test_rtl_sm_kernels_c1w8)
-#   2. the samples in lockstep, fast memory  (test_rtl_sm_c1w8)
-#   3. one random program per profile        (test_rtl_sm_random_c1w8)
-#   4. the formal proofs, when the mutated file has one (scripts/formal.sh)
-# A mutant that does not build is reported as stillborn and not counted.
-# Output: one line per mutant, then "killed K / total T (P%)" and every
-# survivor with its diff, in DIR/report.txt. Not part of `make test`
-# (minutes per mutant); `make mutate` runs it. rtl/cp is not mutated here:
-# its checks (the SystemC co-simulation) need the whole device rebuilt, 5-10
-# minutes a mutant on 2 cores.
+# the checkout is never touched). The first failing check kills a mutant:
+#   rtl/sm: the smallest SM configuration (c1w8) is rebuilt, then
+#     1. the directed kernels in lockstep      (test_rtl_sm_kernels_c1w8)
+#     2. the samples in lockstep, fast memory  (test_rtl_sm_c1w8)
+#     3. one random program per profile        (test_rtl_sm_random_c1w8)
+#     4. the formal proof of the mutated block, when it has one
+#   rtl/cp: first the formal proofs of the command processor and its memory
+#     arbiter (seconds); a survivor then gets the SystemC top rebuilt (minutes)
+#     and the command-processor and driver co-simulation tests.
+# A mutant that does not build is reported as stillborn and not counted;
+# `<` -> `<=` is not applied to `for` headers (the extra iteration is out of
+# range: equivalent under Verilator). --only I runs the I-th mutant of the
+# seeded list alone (--list prints it). Output: one line per mutant, then
+# "killed K / total T (P%)" and every survivor with its diff, in
+# DIR/report.txt. Not part of `make test` (minutes per mutant); `make mutate`
+# runs it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SRC=$(pwd)
@@ -26,12 +30,16 @@ COUNT=40
 SEED=1
 WORK=/tmp/baresm-mutate
 LIST=0
+ONLY=0
+DIRS="rtl/sm rtl/cp"
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) COUNT=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
     --work) WORK=$2; shift 2 ;;
     --list) LIST=1; shift ;;
+    --only) ONLY=$2; shift 2 ;;
+    --dirs) DIRS=$2; shift 2 ;;
     *) echo "mutate: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -40,7 +48,8 @@ done
 # Candidate lines are RTL statements (not comments, declarations or
 # parameters); each operator kind has its own rewrite.
 candidates() {
-  for f in rtl/sm/baresm_*.sv; do
+  local d f
+  for f in $(for d in $DIRS; do echo "$d"/baresm_*.sv; done); do
     case "$f" in *_pkg.sv|*baresm_fpu*.sv) continue ;; esac
     awk -v F="$f" '
       /^[[:space:]]*\/\// { next }
@@ -54,7 +63,7 @@ candidates() {
         if (line ~ / \+ [A-Za-z0-9_]+'\''\(1\)/ || line ~ /'\''d1[^0-9]/) print F "\t" NR "\toff by one (1 -> 2)\ts/'\''d1\\([^0-9]\\)/'\''d2\\1/"
         if (line ~ /if \(/ && line !~ /else/) print F "\t" NR "\tinvert an if condition\ts/if (/if (!/"
         if (line ~ /[a-z_]+_q(\[[^]]*\])? <= / && line ~ /;[[:space:]]*$/ && line !~ /(if|else|for|case)/) print F "\t" NR "\tdrop a flop assignment\ts/^\\([[:space:]]*\\)\\(.*<=.*;\\)/\\1begin end \\/\\/ MUTANT dropped/"
-        if (line ~ / < / && line !~ /<</) print F "\t" NR "\tswap < for <=\ts/ < / <= /"
+        if (line ~ / < / && line !~ /<</ && line !~ /for \(/) print F "\t" NR "\tswap < for <=\ts/ < / <= /"
         if (line ~ / >= /) print F "\t" NR "\tswap >= for >\ts/ >= / > /"
       }' "$f"
   done
@@ -78,7 +87,7 @@ fi
 mapfile -t chosen < <(printf '%s\n' "${all[@]}" | awk -v seed="$SEED" 'BEGIN { srand(seed) } { print rand() "\t" $0 }' |
                       sort -n | head -n "$COUNT" | cut -f2-)
 if [ $LIST -eq 1 ]; then
-  printf '%s\n' "${chosen[@]}"
+  printf '%s\n' "${chosen[@]}" | cat -n
   exit 0
 fi
 
@@ -91,7 +100,20 @@ echo "mutate: baseline build"
 build || { echo "mutate: the unmutated tree does not build (see $WORK/build.log)" >&2; exit 1; }
 
 T="$WORK/build/tests/rtl_sm"
+C="$WORK/build/tests/cosim"
+run_cp_checks() {  # rtl/cp: prints what killed the mutant, or nothing
+  local p
+  for p in cp mem_arb; do
+    (cd "$WORK/src" && timeout 600 scripts/formal.sh -o "$WORK/formal" "$p" > "$WORK/t4.log" 2>&1) || {
+      echo "formal proof $p"; return; }
+  done
+  cmake --build "$WORK/build" -j "$(nproc)" --target test_cosim_cp test_cosim_driver > "$WORK/build_cp.log" 2>&1 || {
+    echo "stillborn"; return; }
+  timeout 600 "$C/test_cosim_cp" > "$WORK/t5.log" 2>&1 || { echo "command-processor co-simulation"; return; }
+  timeout 900 "$C/test_cosim_driver" > "$WORK/t6.log" 2>&1 || { echo "driver co-simulation"; return; }
+}
 run_checks() {  # prints what killed the mutant, or nothing
+  case "$1" in rtl/cp/*) run_cp_checks; return ;; esac
   timeout 300 "$T/test_rtl_sm_kernels_c1w8" > "$WORK/t1.log" 2>&1 || { echo "directed kernels"; return; }
   timeout 300 "$T/test_rtl_sm_c1w8" --gtest_filter='*vec_add_fast:*nested_divergence_fast:*histogram_fast:*transpose_fast:*fault_*' > "$WORK/t2.log" 2>&1 || { echo "samples"; return; }
   BARESM_SOAK_SEEDS=${SEED}000:1 timeout 300 "$T/test_rtl_sm_random_c1w8" > "$WORK/t3.log" 2>&1 || {
@@ -121,6 +143,7 @@ report="$WORK/report.txt"
 i=0
 for c in "${chosen[@]}"; do
   i=$((i + 1))
+  [ "$ONLY" -eq 0 ] || [ "$ONLY" -eq "$i" ] || continue
   IFS=$'\t' read -r file line desc expr <<< "$c"
   cp "$WORK/orig/$file" "$WORK/src/$file"
   sed -i "${line}${expr}" "$WORK/src/$file"
@@ -135,7 +158,11 @@ for c in "${chosen[@]}"; do
   else
     total=$((total + 1))
     why=$(run_checks "$file")
-    if [ -n "$why" ]; then
+    if [ "$why" = stillborn ]; then
+      total=$((total - 1))
+      stillborn=$((stillborn + 1))
+      echo "[$i] $file:$line $desc: STILLBORN (does not build)"
+    elif [ -n "$why" ]; then
       killed=$((killed + 1))
       echo "[$i] $file:$line $desc: killed by $why"
     else

@@ -296,11 +296,22 @@ module baresm_cp #(
              (mmio_req_wdata_i - sq_tail_q[aqi]) > sq_size_q[aqi];
     head_bad = (mmio_req_wdata_i - cq_head_q[aqi]) > (cq_tail_q[aqi] - cq_head_q[aqi]);
   end
-  logic wr_db, wr_head;
+  logic wr_db, wr_head, wr_ring;
   assign wr_db = wq && areg == 6'(baresm_regs_pkg::QP_DOORBELL_OFFSET);
   assign wr_head = wq && areg == 6'(baresm_regs_pkg::QP_CQ_HEAD_OFFSET);
+  assign wr_ring = wq && (areg == 6'(baresm_regs_pkg::QP_SQ_BASE_OFFSET) ||
+                          areg == 6'(baresm_regs_pkg::QP_SQ_SIZE_OFFSET) ||
+                          areg == 6'(baresm_regs_pkg::QP_CQ_BASE_OFFSET) ||
+                          areg == 6'(baresm_regs_pkg::QP_CQ_SIZE_OFFSET));
+  // A queue pair's ring registers change only while it is quiescent: nothing
+  // submitted and unfetched, no launch in flight, no completion unconsumed.
+  // So the slot reserved at fetch stays the one the host expects, and
+  // SQ_TAIL - SQ_HEAD <= SQ_SIZE and CQ_TAIL - CQ_HEAD <= CQ_SIZE always hold.
+  logic ring_locked;
+  assign ring_locked = sq_head_q[aqi] != sq_tail_q[aqi] || cq_head_q[aqi] != cq_tail_q[aqi] ||
+                       (busy && cur_q == aqi);
   logic queue_err;
-  assign queue_err = (wr_db && db_bad) || (wr_head && head_bad);
+  assign queue_err = (wr_db && db_bad) || (wr_head && head_bad) || (wr_ring && ring_locked);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -656,10 +667,10 @@ module baresm_cp #(
       end
       if (wq) begin
         unique case (areg)
-          6'(baresm_regs_pkg::QP_SQ_BASE_OFFSET): sq_base_q[aqi] <= mmio_req_wdata_i;
-          6'(baresm_regs_pkg::QP_SQ_SIZE_OFFSET): sq_size_q[aqi] <= mmio_req_wdata_i;
-          6'(baresm_regs_pkg::QP_CQ_BASE_OFFSET): cq_base_q[aqi] <= mmio_req_wdata_i;
-          6'(baresm_regs_pkg::QP_CQ_SIZE_OFFSET): cq_size_q[aqi] <= mmio_req_wdata_i;
+          6'(baresm_regs_pkg::QP_SQ_BASE_OFFSET): if (!ring_locked) sq_base_q[aqi] <= mmio_req_wdata_i;
+          6'(baresm_regs_pkg::QP_SQ_SIZE_OFFSET): if (!ring_locked) sq_size_q[aqi] <= mmio_req_wdata_i;
+          6'(baresm_regs_pkg::QP_CQ_BASE_OFFSET): if (!ring_locked) cq_base_q[aqi] <= mmio_req_wdata_i;
+          6'(baresm_regs_pkg::QP_CQ_SIZE_OFFSET): if (!ring_locked) cq_size_q[aqi] <= mmio_req_wdata_i;
           6'(baresm_regs_pkg::QP_CQ_HEAD_OFFSET): begin
             if (!head_bad) cq_head_q[aqi] <= mmio_req_wdata_i;
           end

@@ -165,11 +165,11 @@ package baresm_regs_pkg;
   localparam logic [31:0] PROGRESS_RESET = 32'h00000000;
 
   // ---- queue-pair registers: offset inside a block at QP_BASE + q*QP_STRIDE ----
-  // SQ_BASE (RW): submission ring base address (64-byte aligned)
+  // SQ_BASE (RW): submission ring base address (64-byte aligned); written only while the queue pair is quiescent (SQ_HEAD = SQ_TAIL, CQ_HEAD = CQ_TAIL, not ACTIVE), otherwise ignored (QSTATUS.DOORBELL_ERROR)
   localparam logic [9:0] QP_SQ_BASE_OFFSET = 10'h000;
   localparam logic [31:0] QP_SQ_BASE_RESET = 32'h00000000;
   localparam logic [31:0] QP_SQ_BASE_RW_MASK = 32'hFFFFFFFF;
-  // SQ_SIZE (RW): submission ring entries (power of two, <= 65536; 0 = queue off)
+  // SQ_SIZE (RW): submission ring entries (power of two, <= 65536; 0 = queue off); written only while the queue pair is quiescent (SQ_HEAD = SQ_TAIL, CQ_HEAD = CQ_TAIL, not ACTIVE), otherwise ignored (QSTATUS.DOORBELL_ERROR)
   localparam logic [9:0] QP_SQ_SIZE_OFFSET = 10'h004;
   localparam logic [31:0] QP_SQ_SIZE_RESET = 32'h00000000;
   localparam logic [31:0] QP_SQ_SIZE_RW_MASK = 32'hFFFFFFFF;
@@ -179,11 +179,11 @@ package baresm_regs_pkg;
   // SQ_TAIL (RO): free-running index one past the last descriptor the host submitted (last accepted DOORBELL)
   localparam logic [9:0] QP_SQ_TAIL_OFFSET = 10'h00C;
   localparam logic [31:0] QP_SQ_TAIL_RESET = 32'h00000000;
-  // CQ_BASE (RW): completion ring base address (64-byte aligned)
+  // CQ_BASE (RW): completion ring base address (64-byte aligned); written only while the queue pair is quiescent (SQ_HEAD = SQ_TAIL, CQ_HEAD = CQ_TAIL, not ACTIVE), otherwise ignored (QSTATUS.DOORBELL_ERROR)
   localparam logic [9:0] QP_CQ_BASE_OFFSET = 10'h010;
   localparam logic [31:0] QP_CQ_BASE_RESET = 32'h00000000;
   localparam logic [31:0] QP_CQ_BASE_RW_MASK = 32'hFFFFFFFF;
-  // CQ_SIZE (RW): completion ring entries (power of two, <= 65536)
+  // CQ_SIZE (RW): completion ring entries (power of two, <= 65536); written only while the queue pair is quiescent (SQ_HEAD = SQ_TAIL, CQ_HEAD = CQ_TAIL, not ACTIVE), otherwise ignored (QSTATUS.DOORBELL_ERROR)
   localparam logic [9:0] QP_CQ_SIZE_OFFSET = 10'h014;
   localparam logic [31:0] QP_CQ_SIZE_RESET = 32'h00000000;
   localparam logic [31:0] QP_CQ_SIZE_RW_MASK = 32'hFFFFFFFF;

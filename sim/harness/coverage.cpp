@@ -75,6 +75,9 @@ std::vector<std::string> Coverage::universe() {
     u.push_back(std::string("fault/") + iss::fault_kind_name(iss::FaultKind(k)));
   for (int s = 0; s < kNumWarpStates; s++) u.push_back(std::string("warp_state/") + kWarpStateNames[s]);
   for (const char* s : kCpStateNames) u.push_back(std::string("cp_state/") + s);
+  for (uint32_t q = 0; q < kCoveredCpQueues; q++) u.push_back("cp_queue/" + std::to_string(q));
+  for (const char* e : {"sq_wrap", "cq_wrap", "cq_phase0", "sq_full", "cq_full"})
+    u.push_back(std::string("cp_ring/") + e);
   return u;
 }
 

@@ -19,6 +19,12 @@
 //   fault/<KIND>               every fault kind the SM reports
 //   warp_state/<name>          every warp state
 //   cp_state/<name>            every command-processor engine state
+//   cp_queue/<q>               a completion written for each queue pair
+//   cp_ring/<event>            sq_wrap, cq_wrap (a record in the ring's last
+//                              slot, the next in slot 0), cq_phase0 (an entry
+//                              of an odd lap), sq_full (the host filled its
+//                              submission ring), cq_full (a queue with work
+//                              waits for its host to consume completions)
 #pragma once
 
 #include <cstdint>
@@ -52,5 +58,8 @@ class Coverage {
 // Names of the command processor's engine states (rtl/cp/baresm_cp.sv E_*,
 // in encoding order). The warp states' are kWarpStateNames (sm_dut.h).
 extern const char* const kCpStateNames[11];
+// Queue pairs of the device the cp_queue bins cover (the SystemC top's
+// NumQueues: checked where the bins are recorded, sim/systemc/sm_lockstep.cpp).
+constexpr uint32_t kCoveredCpQueues = 4;
 
 }  // namespace baresm::sim

@@ -20,13 +20,47 @@ SmLockstepPort::SmLockstepPort(sc_core::sc_module_name name, Vbaresm_top& dut, s
 
 SmLockstepPort::~SmLockstepPort() = default;
 
-void SmLockstepPort::on_negedge() {
+static_assert(TopParams::kNumQueues == sim::kCoveredCpQueues, "cp_queue coverage bins: one per queue pair");
+
+// Command-processor coverage: engine states entered, completions per queue,
+// ring wraps and full rings (sim/harness/coverage.h).
+void SmLockstepPort::cover_cp(const Vbaresm_top___024root& r) {
+  sim::Coverage& cov = sim::Coverage::get();
   const uint32_t cp = dut_.cp_state_o.read();
-  if (cp != cp_state_ && cp < 11) sim::Coverage::get().hit(std::string("cp_state/") + sim::kCpStateNames[cp]);
+  if (cp != cp_state_ && cp < 11) cov.hit(std::string("cp_state/") + sim::kCpStateNames[cp]);
+  const uint32_t q = dut_.cp_queue_o.read();
+  constexpr uint32_t kFetch = 1, kCheck = 2, kWphase = 8, kIdle = 0;
+  if (cp != cp_state_ && q < TopParams::kNumQueues) {
+    const uint32_t sq_size = r.baresm_top__DOT__u_cp__DOT__sq_size_q[q];
+    const uint32_t cq_size = r.baresm_top__DOT__u_cp__DOT__cq_size_q[q];
+    const uint32_t sq_head = r.baresm_top__DOT__u_cp__DOT__sq_head_q[q];
+    const uint32_t cq_tail = r.baresm_top__DOT__u_cp__DOT__cq_tail_q[q];
+    // (head and tail have just moved past the record.)
+    if (cp_state_ == kFetch && cp == kCheck && sq_size && (sq_head & (sq_size - 1)) == 0) cov.hit("cp_ring/sq_wrap");
+    if (cp_state_ == kWphase && cp == kIdle) {
+      cov.hit("cp_queue/" + std::to_string(q));
+      if (cq_size && (cq_tail & (cq_size - 1)) == 0) cov.hit("cp_ring/cq_wrap");
+      if (cq_size && ((cq_tail - 1) & cq_size) != 0) cov.hit("cp_ring/cq_phase0");
+    }
+  }
+  // Full rings, counted in cycles.
+  for (uint32_t i = 0; i < TopParams::kNumQueues; i++) {
+    const uint32_t sq_size = r.baresm_top__DOT__u_cp__DOT__sq_size_q[i];
+    const uint32_t cq_size = r.baresm_top__DOT__u_cp__DOT__cq_size_q[i];
+    if (sq_size && r.baresm_top__DOT__u_cp__DOT__sq_tail_q[i] - r.baresm_top__DOT__u_cp__DOT__sq_head_q[i] == sq_size)
+      cov.hit("cp_ring/sq_full");
+    if (cq_size && (r.baresm_top__DOT__u_cp__DOT__q_work >> i & 1u) &&
+        r.baresm_top__DOT__u_cp__DOT__cq_tail_q[i] - r.baresm_top__DOT__u_cp__DOT__cq_head_q[i] >= cq_size)
+      cov.hit("cp_ring/cq_full");
+  }
   cp_state_ = cp;
-  if (!enabled_) return;
+}
+
+void SmLockstepPort::on_negedge() {
   using namespace sim::vl;
   const Vbaresm_top___024root& r = *dut_.rootp;
+  cover_cp(r);
+  if (!enabled_) return;
   const uint64_t cycle = cycle_();
   if (!r.baresm_top__DOT__sm_rst_n) {
     if (checker_) launches_.push_back(LockstepLaunch{true, true, "the SM was reset mid-launch", checker_->stats()});

@@ -17,6 +17,7 @@
 #include "sim/harness/lockstep.h"
 
 class Vbaresm_top;
+class Vbaresm_top___024root;
 
 namespace baresm::cosim {
 
@@ -42,6 +43,7 @@ class SmLockstepPort : public sc_core::sc_module {
 
  private:
   void on_negedge();
+  void cover_cp(const Vbaresm_top___024root& r);
 
   Vbaresm_top& dut_;
   std::vector<uint8_t>& mem_;

@@ -255,6 +255,47 @@ TEST(CommandProcessor, QueuesAreServedRoundRobinAndAFullRingBlocksOnlyItsQueue) 
   EXPECT_EQ(bus.reg(regs::FAILED), 0u);
 }
 
+// A queue pair's ring registers are fixed while it is in use (work
+// submitted, a launch in flight, completions unconsumed): the write is ignored
+// and reported, so the completion slot reserved at fetch stays the one the
+// host expects (the formal proof of the completion writer relies on it).
+TEST(CommandProcessor, RingRegistersOfAQueueInUseAreFixed) {
+  auto t = cosimtest::rtl_device();
+  TransportBus bus(t.get());
+  Testbench& tb = t->testbench();
+  auto qerr = [&] { return f::QSTATUS_DOORBELL_ERROR.get(bus.reg(regs::qp(0, QpReg::QSTATUS))); };
+  cq::QueuePairHost qp;
+  qp.attach(&bus, cq::QueuePairLayout{0, 0x10000, 8, 0x14000, 8});
+  ASSERT_TRUE(qp.program());
+  uint32_t idx = 0;
+  ASSERT_TRUE(qp.write_descriptor(marker(7), &idx));
+  ASSERT_TRUE(qp.ring_doorbell());
+  // Submitted, not fetched (the engine is off): locked.
+  for (QpReg r : {QpReg::SQ_BASE, QpReg::SQ_SIZE, QpReg::CQ_BASE, QpReg::CQ_SIZE}) {
+    ASSERT_TRUE(bus.reg_write(regs::qp(0, r), 0x20000));
+  }
+  EXPECT_EQ(bus.reg(regs::qp(0, QpReg::SQ_BASE)), 0x10000u);
+  EXPECT_EQ(bus.reg(regs::qp(0, QpReg::SQ_SIZE)), 8u);
+  EXPECT_EQ(bus.reg(regs::qp(0, QpReg::CQ_BASE)), 0x14000u);
+  EXPECT_EQ(bus.reg(regs::qp(0, QpReg::CQ_SIZE)), 8u);
+  EXPECT_EQ(qerr(), 1u);
+  EXPECT_EQ(f::IRQ_STATUS_QUEUE_ERROR.get(bus.reg(regs::IRQ_STATUS)), 1u);
+  // Fetched and completed, the completion not consumed: still locked.
+  ASSERT_TRUE(bus.reg_write(regs::CONTROL, f::CONTROL_ENABLE.put(1)));
+  tb.run_cycles(500);
+  ASSERT_EQ(bus.reg(regs::qp(0, QpReg::CQ_TAIL)), 1u);
+  ASSERT_TRUE(bus.reg_write(regs::qp(0, QpReg::CQ_SIZE), 16));
+  EXPECT_EQ(bus.reg(regs::qp(0, QpReg::CQ_SIZE)), 8u);
+  // Consumed: the queue pair is quiescent and can be moved.
+  cq::CompletionEntry e;
+  ASSERT_EQ(qp.peek(&e), 1);
+  EXPECT_EQ(e.token, 7u);
+  qp.pop();
+  ASSERT_TRUE(qp.commit_head());
+  ASSERT_TRUE(bus.reg_write(regs::qp(0, QpReg::CQ_SIZE), 16));
+  EXPECT_EQ(bus.reg(regs::qp(0, QpReg::CQ_SIZE)), 16u);
+}
+
 TEST(CommandProcessor, DoorbellAndHeadErrorsAreIgnoredAndReported) {
   auto t = cosimtest::rtl_device();
   TransportBus bus(t.get());

@@ -266,6 +266,31 @@ TEST(ModelDevice, QueuesAreServedRoundRobin) {
   for (int i = 0; i < 6; ++i) EXPECT_EQ(order[i].second, want[i]) << i;
 }
 
+// The ring registers of a queue pair in use are fixed (as on the RTL:
+// CommandProcessor.RingRegistersOfAQueueInUseAreFixed).
+TEST(ModelDevice, RingRegistersOfAQueueInUseAreFixed) {
+  Rig r;
+  r.setup_queue(0, 8, 8);
+  uint32_t idx = 0;
+  cq::LaunchDescriptor m;
+  m.token = 7;
+  m.flags = cq::kDESC_FLAG_MARKER;
+  ASSERT_TRUE(r.qp[0].write_descriptor(m, &idx));
+  ASSERT_TRUE(r.qp[0].ring_doorbell());
+  const uint32_t cq_size = r.reg(regs::qp(0, QpReg::CQ_SIZE));
+  r.dev.reg_write(regs::qp(0, QpReg::CQ_SIZE), 16);  // submitted, not fetched
+  EXPECT_EQ(r.reg(regs::qp(0, QpReg::CQ_SIZE)), cq_size);
+  EXPECT_EQ(rf::QSTATUS_DOORBELL_ERROR.get(r.reg(regs::qp(0, QpReg::QSTATUS))), 1u);
+  r.dev.reg_write(regs::CONTROL, rf::CONTROL_ENABLE.put(1));
+  r.dev.tick(200);
+  ASSERT_EQ(r.reg(regs::qp(0, QpReg::CQ_TAIL)), 1u);
+  r.dev.reg_write(regs::qp(0, QpReg::SQ_BASE), 0x30000);  // completion not consumed
+  EXPECT_NE(r.reg(regs::qp(0, QpReg::SQ_BASE)), 0x30000u);
+  r.dev.reg_write(regs::qp(0, QpReg::CQ_HEAD), 1);
+  r.dev.reg_write(regs::qp(0, QpReg::SQ_BASE), 0x30000);  // quiescent
+  EXPECT_EQ(r.reg(regs::qp(0, QpReg::SQ_BASE)), 0x30000u);
+}
+
 TEST(ModelDevice, BadDoorbellsAndRingConfigurationsAreRejected) {
   Rig r;
   // Queue 0: not configured -> a doorbell is an error.
