@@ -889,6 +889,11 @@ Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRe
   if (g.x > P.max_grid.x || g.y > P.max_grid.y || g.z > P.max_grid.z)
     return fail(Status::INVALID_CONFIGURATION, L, "grid (%u,%u,%u) exceeds the maximum (%u,%u,%u)", g.x, g.y,
                 g.z, P.max_grid.x, P.max_grid.y, P.max_grid.z);
+  // The device numbers CTAs linearly in 32 bits and refuses a larger grid (DCHK_DIMS).
+  if (g.count() > 0xFFFFFFFFull)
+    return fail(Status::INVALID_CONFIGURATION, L,
+                "grid (%u,%u,%u) has %llu CTAs, more than the 2^32-1 the device numbers", g.x, g.y, g.z,
+                (unsigned long long)g.count());
   const uint32_t regs = cfg.regs ? cfg.regs : K->regs;
   if (regs < K->regs || regs == 0)
     return fail(Status::INVALID_VALUE, L, "%u registers per thread, kernel %s needs %u", regs, K->name,

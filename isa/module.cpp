@@ -391,9 +391,13 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
       return invalid(kn + ": code [" + std::to_string(k.entry) + ", +" + std::to_string(k.code_bytes) +
                      ") is not an aligned, non-empty range inside the " + std::to_string(code_size) +
                      "-byte code");
-    if (k.regs > uint32_t(kMaxRegsPerThread))
-      return invalid(kn + ": " + std::to_string(k.regs) + " registers (at most " +
+    // The device refuses a descriptor with 0 registers (DCHK_REGS): refuse it here, at load.
+    if (k.regs == 0 || k.regs > uint32_t(kMaxRegsPerThread))
+      return invalid(kn + ": " + std::to_string(k.regs) + " registers (1 to " +
                      std::to_string(kMaxRegsPerThread) + ")");
+    if (k.regs > m.target.max_regs)
+      return invalid(kn + ": needs " + std::to_string(k.regs) + " registers, the header's maximum is " +
+                     std::to_string(m.target.max_regs));
     if (uint64_t(first) + count > nparams)
       return invalid(kn + ": parameters [" + std::to_string(first) + ", +" + std::to_string(count) +
                      ") outside the " + std::to_string(nparams) + "-entry parameter table");
@@ -419,6 +423,27 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
                        std::to_string(p.size) + ", align " + std::to_string(p.align) +
                        ") is misaligned or outside param_bytes " + std::to_string(k.param_bytes));
     }
+    // Two parameters sharing bytes would make one argument overwrite the other at launch.
+    // Sorted by offset, any overlap shows between neighbours (n log n for hostile tables).
+    std::vector<const ParamInfo*> by_off;
+    for (const auto& p : k.params) by_off.push_back(&p);
+    std::sort(by_off.begin(), by_off.end(),
+              [](const ParamInfo* x, const ParamInfo* y) { return x->offset < y->offset; });
+    for (size_t j = 1; j < by_off.size(); ++j) {
+      const ParamInfo &x = *by_off[j - 1], &y = *by_off[j];
+      if (uint64_t(x.offset) + x.size > y.offset)
+        return invalid(kn + ": parameter '" + x.name + "' [" + std::to_string(x.offset) + ", +" +
+                       std::to_string(x.size) + ") overlaps '" + y.name + "' at offset " +
+                       std::to_string(y.offset));
+    }
+  }
+  // The header's maximum must be the most any kernel needs, not more (the assembler writes exactly that).
+  {
+    uint32_t most = 0;
+    for (const auto& k : m.kernels) most = std::max(most, k.regs);
+    if (m.target.max_regs != most)
+      return invalid("header register maximum " + std::to_string(m.target.max_regs) +
+                     " is not the most any kernel needs (" + std::to_string(most) + ")");
   }
 
   m.lines.resize(nlines);

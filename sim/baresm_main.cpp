@@ -11,9 +11,11 @@
 // Backends come from the samples library's registry (samples/backend.h);
 // other components add theirs through sim/CMakeLists.txt.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -42,6 +44,40 @@ void baresm_register_cli_backends();
 namespace {
 
 constexpr int kExitOk = 0, kExitFail = 1, kExitUsage = 2;
+
+// Writes data to path (create or truncate); "" or the cause of the failure.
+// close() is checked too: a full disk or a quota often shows only there.
+std::string write_whole_file(const std::string& path, const void* data, size_t size) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return std::strerror(errno);
+  std::string error;
+  const char* p = static_cast<const char*>(data);
+  for (size_t done = 0; error.empty() && done < size;) {
+    const ssize_t w = write(fd, p + done, size - done);
+    if (w < 0 && errno != EINTR) error = std::strerror(errno);
+    if (w > 0) done += size_t(w);
+  }
+  if (close(fd) != 0 && error.empty()) error = std::strerror(errno);
+  return error;
+}
+
+// Flushes standard output and reports a write error on it (a full device, a
+// closed pipe) in one line; the exit status is then non-zero.
+int finish_stdout(const std::string& cmd, int rc) {
+  // cout shares stdout's buffer, so its flush is the one that can fail. A
+  // write that failed earlier (a large output) left its cause in errno.
+  const int earlier = errno;
+  errno = 0;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0 && std::cout.good();
+  const int err = errno ? errno : earlier;
+  if (flushed && !std::ferror(stdout)) return rc;
+  std::cerr << "baresm " << cmd << ": standard output: " << (err ? std::strerror(err) : "write error")
+            << "\n";
+  std::clearerr(stdout);  // reported once
+  std::cout.clear();
+  return rc != kExitOk ? rc : kExitFail;
+}
 
 const char* const kToolHelp =
     "baresm: the baresm toolchain and sample runner\n"
@@ -190,11 +226,9 @@ int cmd_asm(const std::vector<std::string>& args) {
     return kExitFail;
   }
   const std::vector<uint8_t> bytes = isa::write_module(r.module);
-  std::ofstream o(out, std::ios::binary);
-  o.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  o.close();
-  if (!o) {
-    std::cerr << "baresm asm: cannot write '" << out << "'\n";
+  const std::string werr = write_whole_file(out, bytes.data(), bytes.size());
+  if (!werr.empty()) {
+    std::cerr << "baresm asm: cannot write '" << out << "': " << werr << "\n";
     return kExitFail;
   }
   return kExitOk;
@@ -267,6 +301,8 @@ void copy_trace_out() {
       }
     }
     close(in);
+  } else {
+    error = std::string("the backend wrote no trace: ") + std::strerror(errno);
   }
   if (close(g_trace.fd) != 0 && error.empty()) error = std::string("write failed: ") + std::strerror(errno);
   remove_trace_dir();
@@ -275,6 +311,21 @@ void copy_trace_out() {
   std::fflush(nullptr);
   std::cout.flush();
   _exit(kExitFail);  // the only way to fail once exit() has begun
+}
+
+// fstapi (Verilator's FST writer) ignores its write errors and then maps the
+// short files it wrote: with its file system full, touching the missing pages
+// raises SIGBUS, inside the writer, where no error can be returned. The signal
+// is the only report there is, so say what happened, clear the scratch files
+// and fail (async-signal-safe calls only; the results were flushed already).
+char g_sigbus_msg[4096];
+size_t g_sigbus_len = 0;
+extern "C" void on_trace_sigbus(int) {
+  if (write(2, g_sigbus_msg, g_sigbus_len) < 0) {
+    // nothing more can be done
+  }
+  remove_trace_dir();
+  _exit(kExitFail);
 }
 
 // Opens PATH for --trace and points the backend at the private copy; exit
@@ -313,6 +364,15 @@ int open_trace_output(const std::string& path) {
   }
   g_trace = TraceOutput{fd, path, tmpl, tmpl + "/trace.fst"};
   std::atexit(copy_trace_out);
+  g_sigbus_len =
+      size_t(std::snprintf(g_sigbus_msg, sizeof g_sigbus_msg,
+                           "baresm run: --trace %s: the FST writer crashed (SIGBUS): its files in %s "
+                           "or /tmp could not be written (file system full?); no trace\n",
+                           path.c_str(), tmpl.c_str()));
+  g_sigbus_len = std::min(g_sigbus_len, sizeof g_sigbus_msg - 1);
+  struct sigaction sa = {};
+  sa.sa_handler = on_trace_sigbus;
+  sigaction(SIGBUS, &sa, nullptr);
   setenv("BARESM_TRACE", g_trace.file.c_str(), 1);
   return kExitOk;
 }
@@ -479,7 +539,10 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cerr << "baresm run: backend '" << backend << "' could not be started\n";
     return kExitFail;
   }
-  return s ? run_one(*s, *be, o) : run_all(*be, o);
+  const int run_rc = s ? run_one(*s, *be, o) : run_all(*be, o);
+  // The results reach standard output before the backend closes a trace (its
+  // writer can still fail then, see on_trace_sigbus).
+  return finish_stdout("run", run_rc);
 }
 
 
@@ -547,11 +610,9 @@ int cmd_gen(const std::vector<std::string>& args) {
   }
   if (vm.count("output")) {
     const std::string out = vm["output"].as<std::string>();
-    std::ofstream o(out, std::ios::binary);
-    o << p.source;
-    o.close();
-    if (!o) {
-      std::cerr << "baresm gen: cannot write '" << out << "'\n";
+    const std::string error = write_whole_file(out, p.source.data(), p.source.size());
+    if (!error.empty()) {
+      std::cerr << "baresm gen: cannot write '" << out << "': " << error << "\n";
       return kExitFail;
     }
   } else if (!vm.count("run")) {
@@ -596,10 +657,10 @@ int main(int argc, char** argv) {
       std::cout << kToolHelp;
       return kExitOk;
     }
-    if (cmd == "asm") return cmd_asm(rest);
-    if (cmd == "dis") return cmd_dis(rest);
-    if (cmd == "run") return cmd_run(rest);
-    if (cmd == "gen") return cmd_gen(rest);
+    if (cmd == "asm") return finish_stdout(cmd, cmd_asm(rest));
+    if (cmd == "dis") return finish_stdout(cmd, cmd_dis(rest));
+    if (cmd == "run") return finish_stdout(cmd, cmd_run(rest));
+    if (cmd == "gen") return finish_stdout(cmd, cmd_gen(rest));
   } catch (const std::exception& e) {
     std::cerr << "baresm " << cmd << ": " << e.what() << "\n";
     return kExitFail;

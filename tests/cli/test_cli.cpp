@@ -381,6 +381,64 @@ TEST(CliRunCmd, TraceWritesThroughThePathAndRemovesNothing) {
   EXPECT_EQ(std::system(("test -z \"$(ls -A " + scratch + ")\"").c_str()), 0) << "scratch left behind";
 }
 
+// Standard output on a full device, and -o naming one: each command reports
+// the write error in one line (command, file, cause) and fails.
+TEST(CliErrors, WriteErrorsAreReported) {
+  auto to_full = [&](const std::string& args) {
+    const std::string err = tmp("stderr_full");
+    const int st = std::system((std::string(BARESM_EXE) + " " + args + " >/dev/full 2>" + err).c_str());
+    return CliRun{WIFEXITED(st) ? WEXITSTATUS(st) : -1, "", slurp(err)};
+  };
+  const std::string bsm = tmp("wfull.bsm");
+  ASSERT_EQ(baresm("asm " + kKernels + "/fault_trap.s -o " + bsm).rc, 0);
+  const std::string enospc = "No space left on device";
+  for (const std::string& args :
+       {"dis " + bsm, std::string("run vec_add"), std::string("gen --seed 3"), std::string("run --list")}) {
+    const std::string cmd = args.substr(0, args.find(' '));
+    CliRun r = to_full(args);
+    EXPECT_EQ(r.rc, 1) << args << ": " << r.err;
+    EXPECT_TRUE(has(r.err, "baresm " + cmd + ": standard output: " + enospc + "\n")) << args << ": " << r.err;
+  }
+  CliRun r = baresm("asm " + kKernels + "/fault_trap.s -o /dev/full");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "baresm asm: cannot write '/dev/full': " + enospc)) << r.err;
+  r = baresm("gen --seed 3 -o /dev/full");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "baresm gen: cannot write '/dev/full': " + enospc)) << r.err;
+}
+
+// A full file system under --trace: where the FST writer keeps its files
+// (TMPDIR; it raised SIGBUS and lost the results) and where PATH lies. Needs a
+// small tmpfs, so it runs only where mounting one is allowed (root).
+TEST(CliRunCmd, TraceOnAFullFileSystemFailsAndKeepsTheResults) {
+  const std::string mnt = tmp("fullfs"), scratch = tmp("fullfs_scratch");
+  ASSERT_EQ(std::system(("mkdir -p " + mnt + " " + scratch).c_str()), 0);
+  if (std::system(("mount -t tmpfs -o size=64k tmpfs " + mnt + " 2>/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs here (not root)";
+  struct Unmount {
+    std::string m;
+    ~Unmount() { (void)std::system(("umount " + m).c_str()); }
+  } unmount{mnt};
+  // Fill it: nothing more can be written there.
+  (void)std::system(("dd if=/dev/zero of=" + mnt + "/fill bs=4k 2>/dev/null").c_str());
+  const std::string args = "run vec_add --backend rtl --trace-window 0:100 --trace ";
+
+  const std::string out = tmp("full_trace.fst");
+  CliRun r = baresm_env("TMPDIR=" + mnt + " ", args + out);
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "PASS vec_add")) << r.out;
+  EXPECT_TRUE(has(r.err, "baresm run: --trace " + out + ": the FST writer crashed (SIGBUS)")) << r.err;
+  EXPECT_EQ(std::system(("test \"$(ls -A " + mnt + ")\" = fill").c_str()), 0) << "scratch left behind";
+
+  const std::string on_full = mnt + "/t.fst";
+  r = baresm_env("TMPDIR=" + scratch + " ", args + on_full);
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "PASS vec_add")) << r.out;
+  EXPECT_TRUE(has(r.err, "baresm run: --trace " + on_full + ": write failed: No space left on device"))
+      << r.err;
+  EXPECT_EQ(std::system(("test -z \"$(ls -A " + scratch + ")\"").c_str()), 0) << "scratch left behind";
+}
+
 // ---- gen --------------------------------------------------------------------------
 TEST(CliGen, ListProfilesAndDeterministicOutput) {
   const CliRun l = baresm("gen --list-profiles");

@@ -283,6 +283,10 @@ TYPED_TEST_P(DriverSuite, LaunchValidationQueuesNothing) {
   k = base();
   k.grid.y = 65536;
   add("grid y over 65535", k, Status::INVALID_CONFIGURATION);
+  // Each dimension within its maximum, 2^32 CTAs in all: the device refuses it (DCHK_DIMS).
+  k = base();
+  k.grid = drv::Dim3{131072, 32768, 1};
+  add("grid of 2^32 CTAs", k, Status::INVALID_CONFIGURATION);
   k = base();
   k.regs = P.max_regs_per_thread + 1;
   add("regs over CONFIG1.MAX_REGS", k, Status::INVALID_VALUE);

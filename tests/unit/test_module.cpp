@@ -299,6 +299,12 @@ TEST(Module, BodyFieldsOutOfRange) {
   expect_invalid(sealed(k0 + 8, 0), "kernel 'scale': code");            // empty
   expect_invalid(sealed(k0 + 8, 0xFFFFFFF8u), "kernel 'scale': code");  // wraps around
   expect_invalid(sealed(k0 + 12, 64), "kernel 'scale': 64 registers");
+  expect_invalid(sealed(k0 + 12, 0), "kernel 'scale': 0 registers");  // the device refuses 0 at launch
+  expect_invalid(sealed(k1 + 12, 41), "kernel 'tiny': needs 41 registers, the header's maximum is 40");
+  expect_invalid(sealed(20, 63), "header register maximum 63 is not the most any kernel needs (40)");
+  expect_invalid(sealed(20, 39), "kernel 'scale': needs 40 registers, the header's maximum is 39");
+  expect_invalid(sealed(p0 + 32 + 4, 6), "parameter 'factor' [4, +4) overlaps 'n' at offset 6");
+  expect_invalid(sealed(p0 + 16 + 4, 0), "overlaps");
   expect_invalid(sealed(k0 + 24, 3), "kernel 'scale': parameters");
   expect_invalid(sealed(k0 + 28, 0xFFFFFFFFu), "kernel 'scale': parameters");
   expect_invalid(sealed(k1 + 24, 0), "is shared");               // tiny reuses scale's params
