@@ -1,6 +1,8 @@
 // Included at the end of a scratch copy of baresm_cp (scripts/formal.sh);
-// tests/formal/fv_cp.sv says what is proven. The first group are the
-// properties, the second the invariants that make them inductive.
+// tests/formal/fv_cp.sv says what is checked. The first group are the
+// properties, the second the invariants a k-induction needs (the check is
+// bounded for now; docs/verification.md says why). Written for the wrapper's
+// 64-byte line: one body beat, strobes as constants.
 `ifdef FORMAL
   logic fv_fetched;   // past the fetch of the launch in flight, before its entry is complete
   logic fv_writing;   // writing the completion entry

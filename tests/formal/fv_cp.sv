@@ -3,8 +3,10 @@
 // write and one phase-word write). The host is free: any register read or
 // write on any cycle, soft resets included. The memory takes requests when
 // it likes and answers each one once, later; the SM side (launch ready,
-// done, fault fields, counters, idle) is free. Properties, in cp_inner.svh
-// (included into a copy of the module, they need its registers):
+// done, fault fields, counters, idle) is free. A bounded check from reset
+// (scripts/formal.sh: depth 10; k-induction does not converge on the whole
+// module). Properties, in cp_inner.svh (included into a copy of the module,
+// they need its registers):
 //   - submission fetch: a descriptor is read only from a submitted, unfetched
 //     slot, SQ_BASE + (SQ_HEAD mod SQ_SIZE) * 64, and SQ_TAIL - SQ_HEAD never
 //     exceeds SQ_SIZE (the free-running indices wrap at 2^32: induction
