@@ -42,6 +42,25 @@ std::string AsmResult::format_errors() const {
   return s;
 }
 
+// Text for quoting in a message: non-printable bytes as \xNN.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7F) {
+      out += c;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", u);
+      out += buf;
+    }
+  }
+  return out;
+}
+std::string quote(std::string_view s) {
+  return "'" + printable(s) + "'";
+}
+
 namespace {
 
 enum class Tk { END, IDENT, DIRECTIVE, NUMBER, PUNCT };
@@ -61,25 +80,6 @@ bool is_ident_char(char c) {
 }
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
-}
-
-// Text for quoting in a message: non-printable bytes as \xNN.
-std::string printable(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7F) {
-      out += c;
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", u);
-      out += buf;
-    }
-  }
-  return out;
-}
-std::string quote(std::string_view s) {
-  return "'" + printable(s) + "'";
 }
 
 // Splits one source line into tokens; comments (// and #) end the line.

@@ -9,6 +9,11 @@
 
 namespace baresm::isa {
 
+// Text for a message: bytes that are not printable ASCII as \xNN; quote()
+// puts it in single quotes.
+std::string printable(std::string_view s);
+std::string quote(std::string_view s);
+
 struct Diagnostic {
   std::string file;
   int line = 0;    // 1-based

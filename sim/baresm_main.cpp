@@ -121,26 +121,10 @@ bool parse(const std::string& cmd, const std::vector<std::string>& args, const p
   }
 }
 
-// Text from the command line, quoted for a message (non-printable bytes as \xNN).
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7F) {
-      out += c;
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", u);
-      out += buf;
-    }
-  }
-  return out + "'";
-}
-
 // A refused option value: one line naming the option, the value and why.
 int bad_value(const std::string& cmd, const std::string& opt, const std::string& value,
               const std::string& why) {
-  std::cerr << "baresm " << cmd << ": " << opt << " " << quoted(value) << ": " << why << "\n";
+  std::cerr << "baresm " << cmd << ": " << opt << " " << isa::quote(value) << ": " << why << "\n";
   return kExitUsage;
 }
 

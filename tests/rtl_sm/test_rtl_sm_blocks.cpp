@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "Vtb_sm_blocks.h"
+#include "isa/rng.h"
 #include "verilated.h"
 
 namespace {
@@ -22,19 +23,7 @@ namespace {
 constexpr int kWarps = 8, kCtas = 2, kStarve = 12, kDepth = 4;
 constexpr uint32_t kNone = 0xFFFFFFFFu;
 
-// Deterministic generator (splitmix64).
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint32_t below(uint32_t n) { return uint32_t(next() % n); }
-  bool chance(double p) { return double(next() >> 11) * (1.0 / 9007199254740992.0) < p; }
-};
+using Rng = baresm::SplitMix64;  // the same numbers on every platform
 
 struct Tb {
   VerilatedContext ctx;
