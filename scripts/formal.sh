@@ -26,17 +26,20 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack barrier cp)
+ALL_PROOFS=(mem_arb sched stack barrier cp_queues cp_engine cp)
 KNOWN_FAILING=()
 
 SMP=rtl/sm/baresm_sm_pkg.sv
 # (yosys-smtbmc runs with --unroll: without it z3 4.8.12 stalls for minutes
 # on the first query of some of these designs; see docs/verification.md.)
 # proof NAME: TOP, FILES (first: the module that gets NAME_inner.svh), BMC,
-# IND (0: bounded only), MUT_FILE/MUT_SED (the planted bug: a sed script on a
-# copy), MUT_DESC.
+# IND (0: bounded only), SOLVER (z3 unless the proof needs another), INNER
+# (default NAME_inner.svh), PREP_FILE/PREP_SED (a sed script every copy of
+# that file gets: assertions the proof replaces by assumptions),
+# MUT_FILE/MUT_SED (the planted bug: a sed script on a copy), MUT_DESC.
 proof() {
-  TOP="fv_$1"; FILES=(); PASSES=""; BMC=0; IND=0; MUT_FILE=""; MUT_SED=""; MUT_DESC=""; DUT=""
+  TOP="fv_$1"; FILES=(); PASSES=""; BMC=0; IND=0; SOLVER=z3; MUT_FILE=""; MUT_SED=""; MUT_DESC=""; DUT=""
+  INNER="$1_inner.svh"; PREP_FILE=""; PREP_SED=""
   case "$1" in
     mem_arb)
       DUT=rtl/cp/baresm_cp_memarb.sv
@@ -66,10 +69,21 @@ proof() {
       MUT_FILE=rtl/sm/baresm_sm_barrier.sv
       MUT_SED='s/if (wait_q\[w\] \&\& 12.(arrived) >= need) rel\[w\] = 1.b1;/if (wait_q[w] \&\& 12'"'"'(arrived) + 12'"'"'d1 >= need) rel[w] = 1'"'"'b1;/'
       MUT_DESC="a group is released one warp early";;
+    cp_queues)
+      # cvc5: z3 4.8.12 does not close this induction in 5 minutes (the 32-bit
+      # index arithmetic of the ring checks); cvc5 1.0.3 does. The register
+      # read mux is cut (no property reads it): it halves the solver's work.
+      DUT=rtl/cp/baresm_cp_queues.sv
+      FILES=(rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_cp_queues.sv)
+      BMC=4; IND=1; SOLVER=cvc5
+      PASSES='flatten; cutpoint w:*.rdata_o; opt_clean;'
+      MUT_FILE=rtl/cp/baresm_cp_queues.sv
+      MUT_SED='s/: if (!head_bad) cq_head_q\[a\] <= wdata_i;/: cq_head_q[a] <= wdata_i;/'
+      MUT_DESC="a CQ_HEAD write past CQ_TAIL is taken (the host consumes entries never written)";;
     cp)
       DUT=rtl/cp/baresm_cp.sv
       FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_check.sv
-             rtl/cp/baresm_cp.sv)
+             rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
       BMC=10; IND=0
       # Flattened so that unread outputs (register reads, the launch word)
       # fall away. The descriptor, the descriptor check's verdict, the window
@@ -80,8 +94,25 @@ proof() {
       # did not converge (z3 > 4 min at depth 2, docs/verification.md).
       PASSES='flatten; cutpoint w:*.f_cta w:*.dut.chk w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q; opt_clean;'
       MUT_FILE=rtl/cp/baresm_cp.sv
-      MUT_SED='s/assign ring_locked = sq_head_q/assign ring_locked = 1'"'"'b0 \&\& (sq_head_q/; s/^\( *\)(busy \&\& cur_q == aqi);/\1(busy \&\& cur_q == aqi));/'
-      MUT_DESC="the ring registers of a queue in use can be rewritten (the reserved completion slot moves)";;
+      MUT_SED='s/phase_q <= q_phase;/phase_q <= !q_phase;/'
+      MUT_DESC="the completion entry carries the wrong phase";;
+    cp_engine)
+      # The engine alone by k-induction: the whole baresm_cp as in `cp`, with
+      # the queue pairs' registers cut too. What cp_queues proves of them is
+      # assumed instead (cp_inner.svh, FV_PROOF_CP_ENGINE), and the two
+      # assertions of baresm_cp_queues about those registers are dropped from
+      # the copy (cp_queues proves them).
+      TOP=fv_cp; INNER=cp_inner.svh
+      DUT=rtl/cp/baresm_cp.sv
+      FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_check.sv
+             rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
+      BMC=6; IND=2
+      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.chk w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q w:*.u_queues.sq_*_q[*] w:*.u_queues.cq_*_q[*] w:*.u_queues.dberr_q w:*.u_queues.rr_q; opt_clean;'
+      PREP_FILE=rtl/cp/baresm_cp_queues.sv
+      PREP_SED='/BARESM_ASSERT(a_fetch_submitted/d; /BARESM_ASSERT(a_cpl_slot_free/d'
+      MUT_FILE=rtl/cp/baresm_cp.sv
+      MUT_SED='/E_FETCH: begin/,/end/ s/mreq_op_q <= 2.d0;/mreq_op_q <= 2'"'"'d1;/'
+      MUT_DESC="the descriptor fetch is issued as a write";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }
@@ -96,15 +127,19 @@ run_proof() {
   for f in "${FILES[@]}"; do
     dst="$dir/rtl/$(basename "$f")"
     cp "$ROOT/$f" "$dst"
+    if [ -n "$PREP_FILE" ] && [ "$f" = "$PREP_FILE" ]; then
+      sed -i -e "$PREP_SED" "$dst"
+      if cmp -s "$ROOT/$f" "$dst"; then echo "FAIL  $name  (PREP_SED did not apply to $f)"; return 1; fi
+    fi
     if [ "$mutate" = 1 ] && [ "$f" = "$MUT_FILE" ]; then
       sed -i -e "$MUT_SED" "$dst"
       if cmp -s "$ROOT/$f" "$dst"; then
         echo "SELFTEST-ERROR $name: the planted bug did not apply to $f"; return 3
       fi
     fi
-    if [ "$f" = "$DUT" ] && [ -f "$FV/${name}_inner.svh" ]; then
+    if [ "$f" = "$DUT" ] && [ -f "$FV/$INNER" ]; then
       # `include the internal invariants before the last endmodule.
-      awk -v inc="\`include \"${name}_inner.svh\"" '
+      awk -v inc="\`include \"$INNER\"" '
         { l[NR] = $0 } /^endmodule/ { last = NR }
         END { for (i = 1; i <= NR; i++) { if (i == last) print inc; print l[i] } }' \
         "$dst" > "$dst.tmp" && mv "$dst.tmp" "$dst"
@@ -119,10 +154,11 @@ run_proof() {
     yosys -q -l yosys.log -p "read_verilog -sv -formal $define -I$FV -I$ROOT/rtl/prim ${srcs[*]} $FV/$TOP.sv;
       prep -top $TOP; $PASSES async2sync; dffunmap; write_smt2 -wires $name.smt2" >/dev/null 2>&1 ) || {
     echo "FAIL  $name  (yosys error, see $dir/yosys.log)"; return 1; }
-  local res="PASS" vcd=""
-  if ! ( cd "$dir" && yosys-smtbmc -s z3 --unroll --presat -t "$BMC" --dump-vcd bmc.vcd "$name.smt2" > bmc.log 2>&1 ); then
+  local res="PASS" vcd="" unroll=""
+  [ "$SOLVER" = z3 ] && unroll=--unroll
+  if ! ( cd "$dir" && yosys-smtbmc -s "$SOLVER" $unroll --presat -t "$BMC" --dump-vcd bmc.vcd "$name.smt2" > bmc.log 2>&1 ); then
     res="FAIL"; vcd="$dir/bmc.vcd (bmc.log)"
-  elif [ "$IND" -gt 0 ] && ! ( cd "$dir" && yosys-smtbmc -s z3 --unroll --presat -i -t "$IND" --dump-vcd ind.vcd "$name.smt2" > ind.log 2>&1 ); then
+  elif [ "$IND" -gt 0 ] && ! ( cd "$dir" && yosys-smtbmc -s "$SOLVER" $unroll --presat -i -t "$IND" --dump-vcd ind.vcd "$name.smt2" > ind.log 2>&1 ); then
     res="FAIL"; vcd="$dir/ind.vcd (induction step, may start unreachable: ind.log)"
   fi
   local dt=$((SECONDS - t0))
@@ -151,7 +187,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ ${#NAMES[@]} -gt 0 ] || NAMES=("${ALL_PROOFS[@]}")
-for t in yosys yosys-smtbmc z3; do
+for t in yosys yosys-smtbmc z3 cvc5; do
   command -v "$t" >/dev/null || { echo "formal.sh: $t not found (scripts/install-deps.sh)" >&2; exit 2; }
 done
 mkdir -p "$WORK"

@@ -8,7 +8,7 @@ packages=(
   libgtest-dev googletest libbenchmark-dev
   libboost-program-options-dev
   verilator libsystemc-dev
-  yosys iverilog z3
+  yosys iverilog z3 cvc5
   nextpnr-ice40 fpga-icestorm
   gtkwave
 )

@@ -4,7 +4,9 @@
 // (generated: baresm_ring_pkg), and cq_model/model_device.cpp is the
 // functional reference it must match.
 //
-//   MMIO slave -> register block (global + NumQueues queue pairs)
+//   MMIO slave -> register block (global registers here; the NumQueues
+//                 queue pairs, their pick and the launch in flight in
+//                 baresm_cp_queues)
 //   engine:  IDLE -> FETCH (descriptor from the submission ring) -> CHECK
 //            -> WIN (window table) -> LAUNCH (SM launch port) -> RUN
 //            -> BUILD -> WBODY (bytes 0..59) -> WPHASE (the phase word, last)
@@ -134,40 +136,17 @@ module baresm_cp #(
   logic [31:0] cycles_hi_q, winstr_hi_q;
   logic [31:0] launches_q, failed_q, progress_q;
 
-  logic [31:0] sq_base_q [NumQueues];
-  logic [31:0] sq_size_q [NumQueues];
-  logic [31:0] sq_head_q [NumQueues];
-  logic [31:0] sq_tail_q [NumQueues];
-  logic [31:0] cq_base_q [NumQueues];
-  logic [31:0] cq_size_q [NumQueues];
-  logic [31:0] cq_head_q [NumQueues];
-  logic [31:0] cq_tail_q [NumQueues];
-  logic [NumQueues-1:0] dberr_q;
 
   // ===========================================================================
-  // Queue status
+  // Status
   // ===========================================================================
-  function automatic logic ring_ok(input logic [31:0] base, input logic [31:0] size);
-    logic [63:0] last;
-    last = 64'(base) + (64'(size) << 6);
-    ring_ok = size != 32'd0 && (size & (size - 32'd1)) == 32'd0 && size <= 32'd65536 &&
-              base[5:0] == 6'd0 && last <= MEM_END;
-  endfunction
-
-  logic [NumQueues-1:0] q_off, q_valid, q_full, q_work;
-  always_comb begin
-    for (int q = 0; q < NumQueues; q++) begin
-      q_off[q] = sq_size_q[q] == 32'd0;
-      q_valid[q] = ring_ok(sq_base_q[q], sq_size_q[q]) && ring_ok(cq_base_q[q], cq_size_q[q]);
-      q_full[q] = (cq_tail_q[q] - cq_head_q[q]) >= cq_size_q[q];
-      q_work[q] = q_valid[q] && sq_head_q[q] != sq_tail_q[q];
-    end
-  end
+  logic          q_work, q_pick_valid, q_active, q_fetched;
+  logic [QW-1:0] cur_q;
 
   logic busy, resetting, idle;
   assign resetting = state_q == E_RESET;
   assign busy = state_q != E_IDLE && state_q != E_RESET;
-  assign idle = !resetting && !busy && (q_work == '0 || !enable_q || fault_q);
+  assign idle = !resetting && !busy && (!q_work || !enable_q || fault_q);
 
   logic [31:0] status;
   always_comb begin
@@ -178,27 +157,6 @@ module baresm_cp #(
     status[baresm_regs_pkg::STATUS_RESETTING_LSB] = resetting;
     status[baresm_regs_pkg::STATUS_ENABLED_LSB] = enable_q;
   end
-
-  // Round-robin pick: the first queue from rr_q on with work and a free
-  // completion slot (the slot is reserved by fetching: one launch in flight).
-  logic [QW-1:0] rr_q, cur_q;
-  logic          pick_valid;
-  logic [QW-1:0] pick;
-  logic [7:0]    pick_qi;
-  always_comb begin
-    pick_valid = 1'b0;
-    pick = '0;
-    pick_qi = '0;
-    for (int i = NumQueues - 1; i >= 0; i--) begin
-      pick_qi = 8'(rr_q) + 8'(i);
-      if (pick_qi >= 8'(NumQueues)) pick_qi = pick_qi - 8'(NumQueues);
-      if (q_work[QW'(pick_qi)] && !q_full[QW'(pick_qi)]) begin
-        pick_valid = 1'b1;
-        pick = QW'(pick_qi);
-      end
-    end
-  end
-
 
   // ===========================================================================
   // MMIO decode
@@ -224,27 +182,11 @@ module baresm_cp #(
   logic        sm_active_q;
   assign winstr = winstr_base_q + (sm_active_q ? sm_instrs_i : 64'd0);
 
-  logic [31:0] rdata;
+  logic [31:0] rdata, q_rdata;
   always_comb begin
     rdata = '0;
     if (qp_ok) begin
-      unique case (areg)
-        6'(baresm_regs_pkg::QP_SQ_BASE_OFFSET): rdata = sq_base_q[aqi];
-        6'(baresm_regs_pkg::QP_SQ_SIZE_OFFSET): rdata = sq_size_q[aqi];
-        6'(baresm_regs_pkg::QP_SQ_HEAD_OFFSET): rdata = sq_head_q[aqi];
-        6'(baresm_regs_pkg::QP_SQ_TAIL_OFFSET): rdata = sq_tail_q[aqi];
-        6'(baresm_regs_pkg::QP_CQ_BASE_OFFSET): rdata = cq_base_q[aqi];
-        6'(baresm_regs_pkg::QP_CQ_SIZE_OFFSET): rdata = cq_size_q[aqi];
-        6'(baresm_regs_pkg::QP_CQ_HEAD_OFFSET): rdata = cq_head_q[aqi];
-        6'(baresm_regs_pkg::QP_CQ_TAIL_OFFSET): rdata = cq_tail_q[aqi];
-        6'(baresm_regs_pkg::QP_QSTATUS_OFFSET): begin
-          rdata[baresm_regs_pkg::QP_QSTATUS_CONFIG_ERROR_LSB] = !q_off[aqi] && !q_valid[aqi];
-          rdata[baresm_regs_pkg::QP_QSTATUS_DOORBELL_ERROR_LSB] = dberr_q[aqi];
-          rdata[baresm_regs_pkg::QP_QSTATUS_CQ_FULL_LSB] = q_valid[aqi] && q_full[aqi];
-          rdata[baresm_regs_pkg::QP_QSTATUS_ACTIVE_LSB] = busy && cur_q == aqi;
-        end
-        default: rdata = '0;
-      endcase
+      rdata = q_rdata;
     end else if (!in_qp) begin
       unique case (a)
         baresm_regs_pkg::ID_OFFSET: rdata = baresm_regs_pkg::ID_RESET;
@@ -289,29 +231,7 @@ module baresm_cp #(
   assign wr_ok = wr && !soft_reset && !resetting;
   assign wq = wr_ok && qp_ok;
 
-  logic db_bad, head_bad;   // a doorbell / CQ_HEAD write that is ignored
-  always_comb begin
-    db_bad = q_off[aqi] || !q_valid[aqi] ||
-             (mmio_req_wdata_i - sq_head_q[aqi]) > sq_size_q[aqi] ||
-             (mmio_req_wdata_i - sq_tail_q[aqi]) > sq_size_q[aqi];
-    head_bad = (mmio_req_wdata_i - cq_head_q[aqi]) > (cq_tail_q[aqi] - cq_head_q[aqi]);
-  end
-  logic wr_db, wr_head, wr_ring;
-  assign wr_db = wq && areg == 6'(baresm_regs_pkg::QP_DOORBELL_OFFSET);
-  assign wr_head = wq && areg == 6'(baresm_regs_pkg::QP_CQ_HEAD_OFFSET);
-  assign wr_ring = wq && (areg == 6'(baresm_regs_pkg::QP_SQ_BASE_OFFSET) ||
-                          areg == 6'(baresm_regs_pkg::QP_SQ_SIZE_OFFSET) ||
-                          areg == 6'(baresm_regs_pkg::QP_CQ_BASE_OFFSET) ||
-                          areg == 6'(baresm_regs_pkg::QP_CQ_SIZE_OFFSET));
-  // A queue pair's ring registers change only while it is quiescent: nothing
-  // submitted and unfetched, no launch in flight, no completion unconsumed.
-  // So the slot reserved at fetch stays the one the host expects, and
-  // SQ_TAIL - SQ_HEAD <= SQ_SIZE and CQ_TAIL - CQ_HEAD <= CQ_SIZE always hold.
-  logic ring_locked;
-  assign ring_locked = sq_head_q[aqi] != sq_tail_q[aqi] || cq_head_q[aqi] != cq_tail_q[aqi] ||
-                       (busy && cur_q == aqi);
-  logic queue_err;
-  assign queue_err = (wr_db && db_bad) || (wr_head && head_bad) || (wr_ring && ring_locked);
+  logic queue_err;   // a queue-pair register write refused (baresm_cp_queues)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -392,12 +312,6 @@ module baresm_cp #(
     .check_o (chk)
   );
 
-  // Where the engine fetches from.
-  logic [31:0] pick_desc_addr, pick_cpl_slot;
-  logic        pick_phase;
-  assign pick_desc_addr = sq_base_q[pick] + ((sq_head_q[pick] & (sq_size_q[pick] - 32'd1)) << 6);
-  assign pick_cpl_slot = cq_base_q[pick] + ((cq_tail_q[pick] & (cq_size_q[pick] - 32'd1)) << 6);
-  assign pick_phase = (cq_tail_q[pick] & cq_size_q[pick]) == 32'd0;
 
   // A chunk of a line read at chunk position pos.
   logic [31:0]        beat_addr;
@@ -512,6 +426,41 @@ module baresm_cp #(
   logic [10:0] irq_set, irq_clr;
   logic        finish;   // the phase word was written: the entry is complete
   assign finish = state_q == E_WPHASE && mdone;
+
+  // ===========================================================================
+  // Queue pairs: ring registers and indices, the pick, the launch in flight
+  // ===========================================================================
+  logic        take, fetched;   // the engine starts on the pick / has read its descriptor
+  assign take = !soft_reset && state_q == E_IDLE && enable_q && !fault_q && q_pick_valid;
+  assign fetched = !soft_reset && state_q == E_FETCH && mdone && 32'(beat_q) == 32'(BEATS - 1);
+  logic [31:0] q_desc_addr, q_seq, q_cpl_slot;
+  logic        q_phase;
+  baresm_cp_queues #(
+    .NumQueues(NumQueues),
+    .MemBytes(MemBytes)
+  ) u_queues (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .clear_i      (soft_reset),
+    .wr_i         (wq),
+    .reg_q_i      (aqi),
+    .reg_off_i    (areg),
+    .wdata_i      (mmio_req_wdata_i),
+    .rdata_o      (q_rdata),
+    .wr_err_o     (queue_err),
+    .work_o       (q_work),
+    .pick_valid_o (q_pick_valid),
+    .take_i       (take),
+    .fetched_i    (fetched),
+    .completed_i  (!soft_reset && finish),
+    .active_o     (q_active),
+    .fetched_o    (q_fetched),
+    .cur_o        (cur_q),
+    .desc_addr_o  (q_desc_addr),
+    .seq_o        (q_seq),
+    .cpl_slot_o   (q_cpl_slot),
+    .phase_o      (q_phase)
+  );
   logic cpl_failed, cpl_sticky;
   assign cpl_failed = c_status_q == baresm_ring_pkg::CPL_STATUS_FAILED;
   assign cpl_sticky = cpl_failed && c_error_q != baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
@@ -552,19 +501,6 @@ module baresm_cp #(
       launches_q <= '0;
       failed_q <= '0;
       progress_q <= '0;
-      for (int q = 0; q < NumQueues; q++) begin
-        sq_base_q[q] <= '0;
-        sq_size_q[q] <= '0;
-        sq_head_q[q] <= '0;
-        sq_tail_q[q] <= '0;
-        cq_base_q[q] <= '0;
-        cq_size_q[q] <= '0;
-        cq_head_q[q] <= '0;
-        cq_tail_q[q] <= '0;
-      end
-      dberr_q <= '0;
-      rr_q <= '0;
-      cur_q <= '0;
       desc_q <= '0;
       beat_q <= '0;
       rec_addr_q <= '0;
@@ -627,19 +563,6 @@ module baresm_cp #(
       launches_q <= '0;
       failed_q <= '0;
       progress_q <= '0;
-      for (int q = 0; q < NumQueues; q++) begin
-        sq_base_q[q] <= '0;
-        sq_size_q[q] <= '0;
-        sq_head_q[q] <= '0;
-        sq_tail_q[q] <= '0;
-        cq_base_q[q] <= '0;
-        cq_size_q[q] <= '0;
-        cq_head_q[q] <= '0;
-        cq_tail_q[q] <= '0;
-      end
-      dberr_q <= '0;
-      rr_q <= '0;
-      cur_q <= '0;
       line_valid_q <= 1'b0;
       sm_active_q <= 1'b0;
       mreq_valid_q <= 1'b0;
@@ -665,23 +588,6 @@ module baresm_cp #(
           default: ;
         endcase
       end
-      if (wq) begin
-        unique case (areg)
-          6'(baresm_regs_pkg::QP_SQ_BASE_OFFSET): if (!ring_locked) sq_base_q[aqi] <= mmio_req_wdata_i;
-          6'(baresm_regs_pkg::QP_SQ_SIZE_OFFSET): if (!ring_locked) sq_size_q[aqi] <= mmio_req_wdata_i;
-          6'(baresm_regs_pkg::QP_CQ_BASE_OFFSET): if (!ring_locked) cq_base_q[aqi] <= mmio_req_wdata_i;
-          6'(baresm_regs_pkg::QP_CQ_SIZE_OFFSET): if (!ring_locked) cq_size_q[aqi] <= mmio_req_wdata_i;
-          6'(baresm_regs_pkg::QP_CQ_HEAD_OFFSET): begin
-            if (!head_bad) cq_head_q[aqi] <= mmio_req_wdata_i;
-          end
-          6'(baresm_regs_pkg::QP_DOORBELL_OFFSET): begin
-            if (!db_bad) sq_tail_q[aqi] <= mmio_req_wdata_i;
-          end
-          default: ;
-        endcase
-        if (queue_err) dberr_q[aqi] <= 1'b1;
-      end
-
       // ---- memory transaction ----
       if (mreq_valid_q && mem_req_ready_i) begin
         mreq_valid_q <= 1'b0;
@@ -707,13 +613,11 @@ module baresm_cp #(
         end
 
         E_IDLE: begin
-          if (enable_q && !fault_q && pick_valid) begin
-            cur_q <= pick;
-            rr_q <= (32'(pick) + 1 >= NumQueues) ? '0 : pick + QW'(1);
-            rec_addr_q <= pick_desc_addr;
-            cpl_slot_q <= pick_cpl_slot;
-            phase_q <= pick_phase;
-            seq_q <= sq_head_q[pick];
+          if (take) begin
+            rec_addr_q <= q_desc_addr;
+            cpl_slot_q <= q_cpl_slot;
+            phase_q <= q_phase;
+            seq_q <= q_seq;
             beat_q <= '0;
             line_valid_q <= 1'b0;
             state_q <= E_FETCH;
@@ -733,7 +637,6 @@ module baresm_cp #(
             end
             if (32'(beat_q) == 32'(BEATS - 1)) begin
               // Fetched: the slot may be reused; a marker completes at this time.
-              sq_head_q[cur_q] <= sq_head_q[cur_q] + 32'd1;
               progress_q <= progress_q + 32'd1;
               c_start_q <= cycles_q;
               c_end_q <= cycles_q;
@@ -903,7 +806,6 @@ module baresm_cp #(
             mreq_wstrb_q <= wr_phase_strb;
           end
           if (mdone) begin
-            cq_tail_q[cur_q] <= cq_tail_q[cur_q] + 32'd1;
             launches_q <= launches_q + 32'd1;
             progress_q <= progress_q + 32'd1;
             if (cpl_failed) failed_q <= failed_q + 32'd1;
@@ -958,24 +860,18 @@ module baresm_cp #(
   // ===========================================================================
   // Assertions (rtl/prim/baresm_assert.svh)
   // ===========================================================================
-  // The completion writer never writes an entry the host has not consumed:
-  // while it writes the entry of the launch in flight the queue's ring has a
-  // free slot (cq_tail - cq_head < cq_size; the slot was reserved at fetch
-  // and only the engine moves cq_tail), and its memory writes stay inside
-  // that slot. The engine writes nothing but completion entries.
-  `BARESM_ASSERT(a_cpl_slot_free, !(state_q == E_WBODY || state_q == E_WPHASE) || !q_full[cur_q])
+  // The completion writer writes only inside the slot reserved for the
+  // launch in flight (baresm_cp_queues asserts that slot is free), and
+  // nothing but completion entries.
   `BARESM_ASSERT(a_cpl_write_in_slot, !(mreq_valid_q && mreq_op_q == 2'd1) ||
                                       (mreq_addr_q >= (cpl_slot_q & LINE_MASK) &&
                                        mreq_addr_q < cpl_slot_q + 32'd64))
   `BARESM_ASSERT(a_write_only_cpl, !(mreq_valid_q && mreq_op_q == 2'd1) ||
                                    state_q == E_WBODY || state_q == E_WPHASE)
-  // A descriptor is fetched only from a submitted, unfetched slot. (Unpacked
-  // arrays are read outside the property: Verilator 5.006 cannot index them
-  // in a concurrent assertion.)
-  logic [31:0] cur_sq_head, cur_sq_tail;
-  assign cur_sq_head = sq_head_q[cur_q];
-  assign cur_sq_tail = sq_tail_q[cur_q];
-  `BARESM_ASSERT(a_fetch_submitted, state_q != E_FETCH || cur_sq_head != cur_sq_tail)
+  // The engine is busy exactly while baresm_cp_queues has a launch in flight,
+  // and past its fetch exactly while that launch is fetched.
+  `BARESM_ASSERT(a_busy_is_flight, busy == q_active)
+  `BARESM_ASSERT(a_fetch_is_flight, (busy && state_q != E_FETCH) == q_fetched)
   // Memory master: one transaction at a time; the request is held, with
   // its payload, until taken (a soft reset withdraws it); a response comes
   // only for the awaited transaction (or, during a soft reset, for the one

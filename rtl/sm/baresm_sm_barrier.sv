@@ -48,12 +48,16 @@ module baresm_sm_barrier #(
   logic [15:0]         count_q [CtaSlots*16];
 
   // ---- release: each waiting warp evaluates its group ------------------------------
+  // (over_live, for the assertion a_arrived_le_live, comes from the same
+  // counts: a second N x N loop would cost simulation time every cycle.)
   logic [NumWarps-1:0] rel;
   logic [CntW-1:0] arrived, live;
   logic [15:0] cnt;
   logic [11:0] need;
+  logic over_live;
   always_comb begin
     rel = '0;
+    over_live = 1'b0;
     arrived = '0;
     live = '0;
     cnt = '0;
@@ -70,6 +74,7 @@ module baresm_sm_barrier #(
       cnt = count_q[{warp_cta_i[w*CtaW +: CtaW], id_q[w]}];
       need = (cnt == 16'd0) ? 12'(live) : 12'((17'(cnt) + 17'd31) >> 5);
       if (wait_q[w] && 12'(arrived) >= need) rel[w] = 1'b1;
+      if (wait_q[w] && arrived > live) over_live = 1'b1;
     end
   end
 
@@ -138,22 +143,6 @@ module baresm_sm_barrier #(
   // A waiting warp has not exited, so the count of arrived warps of a group
   // never exceeds the live warps of its CTA.
   `BARESM_ASSERT(a_waiting_live, (wait_q & ~warp_live_i) == '0)
-  logic over_live;
-  always_comb begin
-    logic [CntW-1:0] n_arr, n_live;
-    over_live = 1'b0;
-    for (int w = 0; w < NumWarps; w++) begin
-      n_arr = '0;
-      n_live = '0;
-      for (int v = 0; v < NumWarps; v++) begin
-        if (warp_cta_i[v*CtaW +: CtaW] == warp_cta_i[w*CtaW +: CtaW]) begin
-          if (wait_q[v] && id_q[v] == id_q[w]) n_arr = n_arr + CntW'(1);
-          if (warp_live_i[v]) n_live = n_live + CntW'(1);
-        end
-      end
-      if (wait_q[w] && n_arr > n_live) over_live = 1'b1;
-    end
-  end
   `BARESM_ASSERT(a_arrived_le_live, !over_live)
   // A deadlock is reported for a CTA none of whose warps is released.
   `BARESM_ASSERT(a_deadlock_no_release, !deadlock_o || (deadlock_warps_o & rel) == '0)

@@ -31,10 +31,10 @@ void SmLockstepPort::cover_cp(const Vbaresm_top___024root& r) {
   const uint32_t q = dut_.cp_queue_o.read();
   constexpr uint32_t kFetch = 1, kCheck = 2, kWphase = 8, kIdle = 0;
   if (cp != cp_state_ && q < TopParams::kNumQueues) {
-    const uint32_t sq_size = r.baresm_top__DOT__u_cp__DOT__sq_size_q[q];
-    const uint32_t cq_size = r.baresm_top__DOT__u_cp__DOT__cq_size_q[q];
-    const uint32_t sq_head = r.baresm_top__DOT__u_cp__DOT__sq_head_q[q];
-    const uint32_t cq_tail = r.baresm_top__DOT__u_cp__DOT__cq_tail_q[q];
+    const uint32_t sq_size = r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__sq_size_q[q];
+    const uint32_t cq_size = r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__cq_size_q[q];
+    const uint32_t sq_head = r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__sq_head_q[q];
+    const uint32_t cq_tail = r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__cq_tail_q[q];
     // (head and tail have just moved past the record.)
     if (cp_state_ == kFetch && cp == kCheck && sq_size && (sq_head & (sq_size - 1)) == 0) cov.hit("cp_ring/sq_wrap");
     if (cp_state_ == kWphase && cp == kIdle) {
@@ -45,12 +45,12 @@ void SmLockstepPort::cover_cp(const Vbaresm_top___024root& r) {
   }
   // Full rings, counted in cycles.
   for (uint32_t i = 0; i < TopParams::kNumQueues; i++) {
-    const uint32_t sq_size = r.baresm_top__DOT__u_cp__DOT__sq_size_q[i];
-    const uint32_t cq_size = r.baresm_top__DOT__u_cp__DOT__cq_size_q[i];
-    if (sq_size && r.baresm_top__DOT__u_cp__DOT__sq_tail_q[i] - r.baresm_top__DOT__u_cp__DOT__sq_head_q[i] == sq_size)
+    const uint32_t sq_size = r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__sq_size_q[i];
+    const uint32_t cq_size = r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__cq_size_q[i];
+    if (sq_size && r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__sq_tail_q[i] - r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__sq_head_q[i] == sq_size)
       cov.hit("cp_ring/sq_full");
-    if (cq_size && (r.baresm_top__DOT__u_cp__DOT__q_work >> i & 1u) &&
-        r.baresm_top__DOT__u_cp__DOT__cq_tail_q[i] - r.baresm_top__DOT__u_cp__DOT__cq_head_q[i] >= cq_size)
+    if (cq_size && (r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__q_work >> i & 1u) &&
+        r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__cq_tail_q[i] - r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__cq_head_q[i] >= cq_size)
       cov.hit("cp_ring/cq_full");
   }
   cp_state_ = cp;

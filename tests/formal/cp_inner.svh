@@ -1,7 +1,7 @@
 // Included at the end of a scratch copy of baresm_cp (scripts/formal.sh);
 // tests/formal/fv_cp.sv says what is checked. The first group are the
-// properties, the second the invariants a k-induction needs (the check is
-// bounded for now; docs/verification.md says why). Written for the wrapper's
+// properties, the second the invariants a k-induction would need (the check
+// is bounded; docs/verification.md says why). Written for the wrapper's
 // 64-byte line: one body beat, strobes as constants.
 `ifdef FORMAL
   logic fv_fetched;   // past the fetch of the launch in flight, before its entry is complete
@@ -11,24 +11,21 @@
                       state_q == E_WPHASE || state_q == E_ABORT;
   assign fv_writing = state_q == E_WBODY || state_q == E_WPHASE;
 
-  // The registers of the queue in flight (unpacked arrays read outside the
-  // properties).
-  logic [31:0] fv_sq_base, fv_sq_size, fv_sq_head, fv_sq_tail;
-  logic [31:0] fv_cq_base, fv_cq_size, fv_cq_head, fv_cq_tail;
-  assign fv_sq_base = sq_base_q[cur_q];
-  assign fv_sq_size = sq_size_q[cur_q];
-  assign fv_sq_head = sq_head_q[cur_q];
-  assign fv_sq_tail = sq_tail_q[cur_q];
-  assign fv_cq_base = cq_base_q[cur_q];
-  assign fv_cq_size = cq_size_q[cur_q];
-  assign fv_cq_head = cq_head_q[cur_q];
-  assign fv_cq_tail = cq_tail_q[cur_q];
-
-  // Where the entry of the launch in flight belongs, and its phase.
+  // Where the entry of the launch in flight belongs, and its phase, from
+  // baresm_cp_queues (whose own proof, fv_cp_queues, shows these are the
+  // queue's free slot and expected phase, and stable until the entry is done).
+  // In the induction of the engine alone (FV_PROOF_CP_ENGINE: the queue
+  // pairs' registers cut to free values) they are what the engine latched
+  // at take, which fv_cp_queues proves equal to the queue's.
   logic [31:0] fv_slot;
   logic        fv_phase;
-  assign fv_slot = fv_cq_base + ((fv_cq_tail & (fv_cq_size - 32'd1)) << 6);
-  assign fv_phase = (fv_cq_tail & fv_cq_size) == 32'd0;
+`ifdef FV_PROOF_CP_ENGINE
+  assign fv_slot = cpl_slot_q;
+  assign fv_phase = phase_q;
+`else
+  assign fv_slot = q_cpl_slot;
+  assign fv_phase = q_phase;
+`endif
 
   // Body writes of this entry acknowledged so far.
   logic [7:0] fv_body_acks_q;
@@ -51,32 +48,33 @@
   end
   always @* if (rst_ni && fv_win_held_q) assume ({d_window_table, d_window_count} == fv_win_prev_q);
 
+`ifdef FV_PROOF_CP_ENGINE
+  // What fv_cp_queues proves of the (here cut) queue pairs' ring positions:
+  // whole 64-byte records inside memory.
+  always @* if (rst_ni && (q_pick_valid || q_active)) assume (q_cpl_slot[5:0] == 6'd0);
+  always @* if (rst_ni && (q_pick_valid || q_active)) assume (64'(q_cpl_slot) + 64'd64 <= MEM_END);
+  always @* if (rst_ni && (q_pick_valid || q_active)) assume (q_desc_addr[5:0] == 6'd0);
+  always @* if (rst_ni && (q_pick_valid || q_active)) assume (64'(q_desc_addr) + 64'd64 <= MEM_END);
+`endif
+
   logic fv_wr;
   assign fv_wr = mreq_valid_q && mreq_op_q == 2'd1;
 
   // ---- properties ---------------------------------------------------------
   always @* if (rst_ni) begin
-    // Submission fetch: only a submitted, unfetched slot, at its ring position.
+    // Submission fetch: at the ring position baresm_cp_queues gives for the
+    // launch in flight (a submitted, unfetched slot: its a_fetch_submitted).
+`ifndef FV_PROOF_CP_ENGINE
+    if (state_q == E_FETCH) assert (rec_addr_q == q_desc_addr && seq_q == q_seq);
+`endif
     if (state_q == E_FETCH) begin
-      assert (fv_sq_head != fv_sq_tail);
-      assert (rec_addr_q == fv_sq_base + ((fv_sq_head & (fv_sq_size - 32'd1)) << 6));
-      assert (ring_ok(fv_sq_base, fv_sq_size));
       assert (!mreq_valid_q || (mreq_op_q == 2'd0 && mreq_addr_q == rec_addr_q));
     end
-    for (int q = 0; q < NumQueues; q++) begin
-      assert (sq_tail_q[q] - sq_head_q[q] <= sq_size_q[q]);
-      // Never past the host's head.
-      assert (cq_tail_q[q] - cq_head_q[q] <= cq_size_q[q]);
-      // One entry per launch: descriptor i's entry is the i-th.
-      assert (sq_head_q[q] - cq_tail_q[q] == ((fv_fetched && 32'(cur_q) == q) ? 32'd1 : 32'd0));
-    end
-    // Completion writer: into the free slot of the launch's descriptor index.
-    if (fv_fetched) begin
-      assert (fv_cq_tail - fv_cq_head < fv_cq_size);
-      assert (cpl_slot_q == fv_slot);
-      assert (seq_q == fv_cq_tail);
-      assert (ring_ok(fv_cq_base, fv_cq_size));
-    end
+    // The engine is in a launch exactly while the queues have one in flight,
+    // and its events come in their order (baresm_cp_queues asserts both:
+    // a_busy_is_flight here, a_take_when_free .. a_one_event there).
+    // Completion writer: into the slot reserved for the launch.
+    if (fv_fetched) assert (cpl_slot_q == fv_slot);
     // It writes nothing but this entry: the body (bytes 0..59) first, the
     // phase word (60..63) after every body write was acknowledged, with the
     // slot's expected phase.
@@ -94,13 +92,12 @@
   // ---- invariants ---------------------------------------------------------
   always @* if (rst_ni) begin
     if (state_q == E_FETCH) begin
-      assert (seq_q == fv_sq_head);
       assert (cpl_slot_q == fv_slot && phase_q == fv_phase);
-      assert (fv_cq_tail - fv_cq_head < fv_cq_size);
-      assert (ring_ok(fv_cq_base, fv_cq_size));
       assert (beat_q == '0);
     end
     if (fv_fetched) assert (phase_q == fv_phase);
+    if (busy) assert (cpl_slot_q[5:0] == 6'd0 && 64'(cpl_slot_q) + 64'd64 <= MEM_END);
+    if (state_q == E_FETCH) assert (rec_addr_q[5:0] == 6'd0 && 64'(rec_addr_q) + 64'd64 <= MEM_END);
     if (fv_writing) assert (rec_addr_q == cpl_slot_q && beat_q == '0);
     if (state_q == E_WBODY) assert (fv_body_acks_q == '0);
     if (!fv_writing && state_q != E_IDLE) assert (fv_body_acks_q == '0);
