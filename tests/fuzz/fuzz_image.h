@@ -1,0 +1,40 @@
+// Module image helpers for the fuzz targets and the seed generator: the
+// header's total size and CRC fields (docs/module-format.md), recomputed so
+// that mutated images get past the CRC check.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace baresm::fuzz {
+
+constexpr size_t kHeaderBytes = 80, kTotalSizeAt = 72, kCrcAt = 76, kHeaderSizeAt = 8;
+
+inline uint32_t crc32(const uint8_t* p, size_t n) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < n; ++i) {
+    c ^= p[i];
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1)));
+  }
+  return ~c;
+}
+
+inline void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
+}
+inline uint32_t get32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+// Total size := the image's size; CRC := over the body after the header's
+// declared size (or after 80 bytes when that size is not inside the image).
+inline void reseal(std::vector<uint8_t>& b) {
+  if (b.size() < kHeaderBytes) return;
+  put32(b, kTotalSizeAt, uint32_t(b.size()));
+  size_t from = get32(b.data() + kHeaderSizeAt);
+  if (from < kHeaderBytes || from > b.size()) from = kHeaderBytes;
+  put32(b, kCrcAt, crc32(b.data() + from, b.size() - from));
+}
+
+}  // namespace baresm::fuzz
