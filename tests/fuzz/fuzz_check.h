@@ -84,9 +84,10 @@ inline std::vector<std::string> warnings(const std::string& text) {
 // disassembler does not warn, its text must assemble to the module's image
 // byte for byte; where it warns, the text must still assemble or fail
 // cleanly. Either way no name may add a line: one .kernel/.end per kernel.
-// Returns whether the round trip was byte-identical.
-inline bool check_round_trip(const isa::Module& m) {
+// Returns whether the round trip was byte-identical; *text_out gets the text.
+inline bool check_round_trip(const isa::Module& m, std::string* text_out = nullptr) {
   const std::string text = isa::disassemble(m);
+  if (text_out) *text_out = text;
   size_t kernels = 0, ends = 0;
   for (std::string_view l : split_lines(text)) {
     if (l.substr(0, 8) == ".kernel ") ++kernels;
