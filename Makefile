@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean isa-pkg soak mutate formal sanitize
+.PHONY: all deps configure build test demo lint clean isa-pkg soak mutate formal sanitize fuzz
 
 all: build
 
@@ -43,6 +43,16 @@ mutate: deps
 # (scripts/sanitize.sh; `make test` runs it too, as the ctest test sanitize_unit).
 sanitize: deps
 	@BUILD=$(BUILD) scripts/sanitize.sh $(JOBS)
+
+# Coverage-guided fuzzing (scripts/fuzz.sh; docs/verification.md "Fuzzing"):
+# FUZZ_TIME seconds per target, the corpus kept in $(BUILD)/fuzz/work/TARGET
+# between runs; FUZZ_TARGETS picks some of asm, module, disasm. `make test`
+# runs each for 20 s (ctest label fuzz).
+FUZZ_TIME ?= 600
+FUZZ_TARGETS ?=
+fuzz: deps
+	@BUILD=$(BUILD) scripts/fuzz.sh build $(JOBS)
+	@BUILD=$(BUILD) scripts/fuzz.sh long $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 lint: deps
 	@scripts/lint.sh

@@ -201,7 +201,7 @@ struct KernelState {
   };
   std::map<std::string, Label> labels;
   int errors = 0;
-  size_t statements = 0;  // instruction statements seen, erroneous ones included
+  size_t statements = 0;  // code statements seen (instructions and .word), erroneous ones included
   bool ended = false;
   bool missing_regs_reported = false;
 };
@@ -564,6 +564,9 @@ class Assembler {
 
   void directive() {
     const Token d = next();
+    const auto& known = directive_names();
+    if (std::find(known.begin(), known.end(), d.text) == known.end())
+      fail(d, "unknown directive " + quote(d.text));
     if (d.text == ".kernel") {
       const Token name = peek();
       if (name.kind != Tk::IDENT || !valid_name(name.text))
@@ -605,7 +608,7 @@ class Assembler {
       KernelState& k = need_kernel(d);
       need_before_code(d, k);
       if (k.have_shared) fail(d, "duplicate .shared in kernel " + quote(k.name));
-      int64_t n = parse_int("shared memory size", 0, kMaxSharedBytes);
+      int64_t n = parse_int("shared memory size", 0, int64_t(kMaxSharedBytes));
       expect_stmt_end(".shared");
       k.have_shared = true;
       k.shared = uint32_t(n);
@@ -623,13 +626,13 @@ class Assembler {
           fail(name, "duplicate parameter " + quote(name.text) + " in kernel " + quote(k.name));
       expect_comma(1);
       const int size_col = peek().col;
-      int64_t size = parse_int("parameter size", 1, kMaxParamBytes);
+      int64_t size = parse_int("parameter size", 1, int64_t(kMaxParamBytes));
       // Default alignment: min(size, 8) rounded up to a power of two.
       uint32_t align = 1;
       while (align < std::min<int64_t>(size, 8)) align <<= 1;
       if (optional_comma()) {
         const int col = peek().col;
-        int64_t a = parse_int("parameter alignment", 1, 256);
+        int64_t a = parse_int("parameter alignment", 1, int64_t(kMaxParamAlign));
         if (a & (a - 1)) fail_at(col, "parameter alignment " + std::to_string(a) + " is not a power of two");
         align = uint32_t(a);
       }
@@ -649,6 +652,7 @@ class Assembler {
     }
     if (d.text == ".word") {
       need_kernel(d);
+      code_statement(d);
       const Token t = peek();
       uint64_t v;
       bool overflow;
@@ -670,19 +674,27 @@ class Assembler {
       have_loc_ = true;
       return;
     }
-    fail(d, "unknown directive " + quote(d.text));
+    fail(d, "internal: directive " + quote(d.text) + " is listed but not handled");
   }
 
   // ---- instructions -------------------------------------------------------------
-  void instruction() {
-    const Token first = peek();
-    if (cur_ < 0) fail(first, "instruction outside a .kernel");
+  // A statement that puts a word into the kernel's code: an instruction or a
+  // .word. Both are the kernel's code (a kernel of .word alone has code, and
+  // .regs after a .word comes after code), so both are counted here.
+  KernelState& code_statement(const Token& first) {
     KernelState& k = kernels_[size_t(cur_)];
     k.statements++;
     if (k.regs < 0 && !k.missing_regs_reported) {
       k.missing_regs_reported = true;
       error_at(line_no_, first.col, "kernel " + quote(k.name) + " has no .regs before its first instruction");
     }
+    return k;
+  }
+
+  void instruction() {
+    const Token first = peek();
+    if (cur_ < 0) fail(first, "instruction outside a .kernel");
+    code_statement(first);
     Instr in;
     if (peek().is('@')) {
       next();
@@ -987,9 +999,6 @@ class Assembler {
     return r;
   }
 
-  static constexpr int64_t kMaxSharedBytes = 16 << 20;
-  static constexpr int64_t kMaxParamBytes = 4096;
-
   std::string_view file_;
   std::vector<std::string_view> lines_;
   int line_no_ = 0;
@@ -1009,6 +1018,12 @@ class Assembler {
 };
 
 }  // namespace
+
+const std::vector<std::string>& directive_names() {
+  static const std::vector<std::string> names = {".kernel", ".end",  ".regs", ".shared",
+                                                 ".param",  ".word", ".loc"};
+  return names;
+}
 
 AsmResult assemble(std::string_view source, std::string_view filename) {
   return Assembler(source, filename).run();

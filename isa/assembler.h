@@ -40,4 +40,10 @@ AsmResult assemble(std::string_view source, std::string_view filename);
 constexpr uint64_t kMaxSourceBytes = 256u << 20;
 AsmResult assemble_file(const std::string& path);
 
+// Every directive the assembler reads (".kernel", ".regs", ...): the one list,
+// which the assembler checks a directive against before it parses it (so a
+// name missing here is rejected as unknown) and the fuzzing dictionary is
+// generated from (tests/fuzz/gen_dict.cpp).
+const std::vector<std::string>& directive_names();
+
 }  // namespace baresm::isa

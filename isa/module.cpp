@@ -398,6 +398,13 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     if (k.regs > m.target.max_regs)
       return invalid(kn + ": needs " + std::to_string(k.regs) + " registers, the header's maximum is " +
                      std::to_string(m.target.max_regs));
+    // The assembler's limits (module.h): what it cannot write, the loader does not accept.
+    if (k.shared_bytes > kMaxSharedBytes)
+      return invalid(kn + ": " + std::to_string(k.shared_bytes) + " bytes of shared memory, more than the " +
+                     std::to_string(kMaxSharedBytes) + "-byte limit");
+    if (k.param_bytes > kMaxParamBytes)
+      return invalid(kn + ": " + std::to_string(k.param_bytes) + " parameter bytes, more than the " +
+                     std::to_string(kMaxParamBytes) + "-byte limit");
     if (uint64_t(first) + count > nparams)
       return invalid(kn + ": parameters [" + std::to_string(first) + ", +" + std::to_string(count) +
                      ") outside the " + std::to_string(nparams) + "-entry parameter table");
@@ -417,7 +424,7 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
       p.offset = get32(pe + 4);
       p.size = get32(pe + 8);
       p.align = get32(pe + 12);
-      const bool pow2 = p.align != 0 && (p.align & (p.align - 1)) == 0;
+      const bool pow2 = p.align != 0 && (p.align & (p.align - 1)) == 0 && p.align <= kMaxParamAlign;
       if (p.size == 0 || !pow2 || p.offset % p.align || uint64_t(p.offset) + p.size > k.param_bytes)
         return invalid(kn + ": parameter '" + p.name + "' (offset " + std::to_string(p.offset) + ", size " +
                        std::to_string(p.size) + ", align " + std::to_string(p.align) +

@@ -17,6 +17,14 @@ constexpr uint16_t kModuleVersionMinor = 0;
 // can run there, and small enough that a hostile size cannot exhaust memory.
 constexpr uint32_t kMaxModuleBytes = 16u << 20;
 
+// What one kernel may declare: the assembler's .shared, .param size and
+// alignment limits, which the loader enforces too, so that every module the
+// loader accepts is one the assembler can write (and its disassembly
+// reassembles). The driver and the device have their own, smaller limits.
+constexpr uint32_t kMaxSharedBytes = 16u << 20;  // .shared
+constexpr uint32_t kMaxParamBytes = 4096;        // param_bytes: the packed parameters
+constexpr uint32_t kMaxParamAlign = 256;         // .param alignment
+
 struct ParamInfo {
   std::string name;
   uint32_t offset = 0;  // byte offset in the parameter buffer

@@ -8,6 +8,7 @@ packages=(
   libgtest-dev googletest libbenchmark-dev
   libboost-program-options-dev
   verilator libsystemc-dev
+  clang libclang-rt-14-dev   # scripts/fuzz.sh: clang++ and the libFuzzer runtime
   yosys iverilog z3 cvc5
   nextpnr-ice40 fpga-icestorm
   gtkwave

@@ -711,3 +711,41 @@ TEST(Assembler, AssembleFileRefusesDirectories) {
   EXPECT_NE(r.diagnostics[0].format().find(": error: is a directory"), std::string::npos)
       << r.diagnostics[0].format();
 }
+
+// directive_names() is the list the fuzzing dictionary is generated from: each
+// name on it is one the assembler handles (it gets past "unknown directive"),
+// and a name not on it is unknown.
+TEST(Assembler, DirectiveNamesAreTheOnesItReads) {
+  ASSERT_FALSE(directive_names().empty());
+  for (const std::string& d : directive_names()) {
+    ASSERT_EQ(d[0], '.') << d;
+    AsmResult r = assemble(".kernel k\n.regs 4\n" + d + "\n  EXIT\n.end\n", "d.s");
+    for (const Diagnostic& diag : r.diagnostics) {
+      EXPECT_EQ(diag.message.find("unknown directive"), std::string::npos) << d << ": " << diag.format();
+      EXPECT_EQ(diag.message.find("internal"), std::string::npos) << d << ": " << diag.format();
+    }
+  }
+  AsmResult r = assemble(".kernel k\n.regs 4\n.global x\n  EXIT\n.end\n", "d.s");
+  ASSERT_EQ(r.diagnostics.size(), 1u) << r.format_errors();
+  EXPECT_NE(r.diagnostics[0].message.find("unknown directive '.global'"), std::string::npos)
+      << r.diagnostics[0].message;
+}
+
+// A .word is code like an instruction (found by fuzzing, tests/fuzz/regressions/
+// */word_only_kernel.*: the disassembler writes a kernel whose words are all
+// illegal as .word lines alone, which the assembler called "no instructions").
+TEST(Assembler, WordIsCode) {
+  AsmResult r = assemble(".kernel k\n.regs 1\n  .word 0x7F\n.end\n", "w.s");
+  ASSERT_TRUE(r.ok()) << r.format_errors();
+  ASSERT_EQ(r.module.code.size(), 1u);
+  EXPECT_EQ(r.module.code[0], 0x7Fu);
+  EXPECT_EQ(r.module.kernels[0].code_bytes, 8u);
+  // And so the directives that must come before the code must come before a .word.
+  r = assemble(".kernel k\n  .word 0x7F\n.regs 1\n.end\n", "w.s");
+  ASSERT_EQ(r.diagnostics.size(), 2u) << r.format_errors();
+  EXPECT_EQ(r.diagnostics[0].message, "kernel 'k' has no .regs before its first instruction");
+  EXPECT_EQ(r.diagnostics[1].message, ".regs must come before the first instruction of kernel 'k'");
+  r = assemble(".kernel k\n.regs 1\n  .word 0x7F\n.shared 16\n.end\n", "w.s");
+  ASSERT_EQ(r.diagnostics.size(), 1u) << r.format_errors();
+  EXPECT_EQ(r.diagnostics[0].message, ".shared must come before the first instruction of kernel 'k'");
+}

@@ -428,3 +428,38 @@ TEST(Module, ImageBytesIsTheWrittenSize) {
   m.code.resize(9);
   EXPECT_EQ(module_image_bytes(m), write_module(m).size());
 }
+
+// The loader accepts no kernel the assembler could not have written (found by
+// fuzzing: an alignment of 2^26, which the loader took and the disassembler
+// printed as ".param a, 4, 67108864", which does not assemble; regression
+// inputs in tests/fuzz/regressions/module/): shared memory, parameter bytes
+// and alignment stay within the assembler's limits (module.h).
+TEST(Module, AssemblerLimitsAreTheLoaders) {
+  const std::vector<uint8_t> good = write_module(sample());
+  const size_t k0 = get32(good, H_KOFF), p0 = get32(good, H_POFF);
+  auto sealed = [&](size_t at, uint32_t v) {
+    std::vector<uint8_t> b = good;
+    put32(b, at, v);
+    reseal(b);
+    return b;
+  };
+  // At each limit: loads. One past it: refused, naming the kernel and the limit.
+  EXPECT_EQ(load(sealed(k0 + 16, kMaxSharedBytes)).status, LoadStatus::OK);
+  expect_invalid(sealed(k0 + 16, kMaxSharedBytes + 1),
+                 "kernel 'scale': 16777217 bytes of shared memory, more than the 16777216-byte limit");
+  EXPECT_EQ(load(sealed(k0 + 20, kMaxParamBytes)).status, LoadStatus::OK);
+  expect_invalid(sealed(k0 + 20, kMaxParamBytes + 4),
+                 "kernel 'scale': 4100 parameter bytes, more than the 4096-byte limit");
+  EXPECT_EQ(load(sealed(p0 + 12, kMaxParamAlign)).status, LoadStatus::OK);  // data: offset 0, align 256
+  expect_invalid(sealed(p0 + 12, kMaxParamAlign * 2), "parameter 'data' (offset 0, size 4, align 512)");
+  // And the assembler takes exactly these limits.
+  const std::string at_limit = ".kernel k\n.param a, 4096, 256\n.regs 1\n.shared " +
+                               std::to_string(kMaxSharedBytes) + "\n  EXIT\n.end\n";
+  EXPECT_TRUE(assemble(at_limit, "l.s").ok()) << assemble(at_limit, "l.s").format_errors();
+  EXPECT_FALSE(assemble(".kernel k\n.param a, 4, 512\n.regs 1\n  EXIT\n.end\n", "l.s").ok());
+  EXPECT_FALSE(assemble(".kernel k\n.param a, 4097\n.regs 1\n  EXIT\n.end\n", "l.s").ok());
+  EXPECT_FALSE(
+      assemble(".kernel k\n.regs 1\n.shared " + std::to_string(kMaxSharedBytes + 1) + "\n  EXIT\n.end\n",
+               "l.s")
+          .ok());
+}

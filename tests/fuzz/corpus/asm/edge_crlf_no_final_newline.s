@@ -1,0 +1,4 @@
+.kernel k
+.regs 1
+  EXIT
+.end

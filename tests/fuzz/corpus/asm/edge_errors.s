@@ -1,0 +1,7 @@
+.kernel 9
+.regs 0
+.param
+  FOO R1
+  @ BRA nowhere
+.end
+.end
