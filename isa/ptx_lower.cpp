@@ -194,7 +194,10 @@ class Lowerer {
       if (!o.is_float) fail(o.pos, "expected a 0f float literal for an f32 operand");
       return o.bits;
     }
-    if (o.is_float) fail(o.pos, "a float literal where an integer is expected");
+    // A bit-typed instruction (mov.b32 %r, 0f3F800000) takes the literal's bits.
+    if (o.is_float && !(cur_->mods.size() && cur_->mods.back().size() > 1 && cur_->mods.back()[0] == 'b'))
+      fail(o.pos, "a float literal where an integer is expected");
+    if (o.is_float) return o.bits;
     return uint32_t(uint64_t(o.value));  // the low word (64-bit immediates keep their low word)
   }
 

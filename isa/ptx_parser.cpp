@@ -193,14 +193,18 @@ class Parser {
     Param p;
     p.pos = t.pos;
     uint32_t align = 0;
+    bool ptr = false;
     while (peek().kind == Tok::DIRECTIVE) {
       const Token& a = next();
       if (a.text == ".align") {
         const Token& n = next();
         const int64_t v = parse_int_tok(n, "an alignment");
         if (v < 1 || v > 256 || (v & (v - 1))) fail(n, "alignment " + n.text + " is not a power of two up to 256");
-        align = uint32_t(v);
-      } else if (a.text == ".ptr" || a.text == ".global" || a.text == ".shared" || a.text == ".const" ||
+        // After .ptr it is the alignment of the memory pointed to, not of the parameter.
+        if (!ptr) align = uint32_t(v);
+      } else if (a.text == ".ptr") {
+        ptr = true;
+      } else if ( a.text == ".global" || a.text == ".shared" || a.text == ".const" ||
                  a.text == ".local") {
         // Pointer attributes: what the pointer points to, not how it is passed.
       } else if (type_bytes(a.text.substr(1)) && a.text != ".pred") {
@@ -360,7 +364,11 @@ class Parser {
         o.base_is_reg = o.name[0] == '%';
         next();
         if (peek().is('+') || peek().is('-')) {
-          const bool neg = next().is('-');
+          bool neg = next().is('-');
+          if (!neg && peek().is('-')) {  // nvcc writes [%rd1+-4]
+            next();
+            neg = true;
+          }
           if (peek().kind != Tok::NUMBER) fail(peek(), "expected an offset, found " + describe(peek()));
           o.value = number(neg).value;
         }
