@@ -154,9 +154,7 @@ class Lowerer {
       fail(o.pos, quote(o.name) + " is not a declared register or a supported special register");
     }
     RegInfo& r = it->second;
-    if (r.bits == 8 || r.bits == 16)
-      fail(o.pos, "register " + quote(o.name) + " of type ." + r.type + " is not supported yet (16-bit registers)");
-    if (r.bits != 1 && r.bits != 32 && r.bits != 64)
+    if (r.bits != 1 && r.bits != 16 && r.bits != 32 && r.bits != 64)
       fail(o.pos, "register " + quote(o.name) + " of type ." + r.type + " is not supported");
     if (r.type == "f64") fail(o.pos, "register " + quote(o.name) + " of type .f64 is not supported (no FP64 unit)");
     if (r.vreg < 0) r.vreg = new_vreg(r.bits == 1, o.name);
@@ -188,6 +186,12 @@ class Lowerer {
   MOperand dst(const Operand& o, int bits) { return MOperand::v(reg_of(o, bits), true); }
   MOperand pdst(const Operand& o) { return MOperand::p(reg_of(o, 1), true); }
 
+  // The immediate as the instruction's type sees it: 16-bit types keep 16 bits
+  // (the canonical, zero-extended form of a 16-bit register).
+  uint32_t imm_bits(const Operand& o, bool is_float, int bits) {
+    const uint32_t v = imm_bits(o, is_float);
+    return bits == 16 ? v & 0xFFFF : v;
+  }
   uint32_t imm_bits(const Operand& o, bool is_float) {
     if (o.is_double) fail(o.pos, "a 0d (f64) literal is not supported here");
     if (is_float) {
@@ -206,7 +210,7 @@ class Lowerer {
   MOperand src_reg(const Operand& o, int bits, bool is_float = false) {
     if (o.kind == Operand::IMM) {
       const int t = new_vreg(false);
-      plain("MOV", {MOperand::v(t, true), MOperand::i(imm_bits(o, is_float))});
+      plain("MOV", {MOperand::v(t, true), MOperand::i(imm_bits(o, is_float, bits))});
       return MOperand::v(t);
     }
     if (o.kind == Operand::SYMBOL) {
@@ -221,7 +225,7 @@ class Lowerer {
   }
   // Operand b: a register or a 32-bit immediate.
   MOperand src_b(const Operand& o, int bits, bool is_float = false) {
-    if (o.kind == Operand::IMM) return MOperand::i(imm_bits(o, is_float));
+    if (o.kind == Operand::IMM) return MOperand::i(imm_bits(o, is_float, bits));
     if (o.kind == Operand::SYMBOL) {
       auto it = shared_.find(o.name);
       if (it == shared_.end()) fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
@@ -278,8 +282,23 @@ class Lowerer {
     const int b = bits_of_type(t);
     if (b == 64) return 64;
     if (b == 32) return 32;
+    if (b == 16 && t != "f16") return 16;
     unsupported("." + t + " operands");
   }
+
+  // 16-bit registers live in 32-bit ones, zero-extended (the canonical form).
+  // A result that may carry into bits 16..31 is masked back.
+  void canonical16(const MOperand& d) {
+    MOperand src = d;
+    src.def = false;
+    guarded("AND", {d, src, MOperand::i(0xFFFF)});
+  }
+  // A signed 16-bit operand, sign-extended to 32 bits for a signed operation.
+  MOperand sext16(MOperand v) {
+    if (v.kind == MOperand::IMM) return MOperand::i(uint32_t(int32_t(int16_t(v.imm))));
+    return extend(v, 16, true);
+  }
+  bool is_signed16(const std::string& t) const { return t == "s16"; }
 
   // rd = ra OP b with a commutative swap when a is an immediate.
   void binary(const std::string& mnem, const std::string& t, bool commutative, bool is_float = false) {
@@ -290,7 +309,15 @@ class Lowerer {
     if (commutative && a->kind != Operand::REG && b->kind == Operand::REG) std::swap(a, b);
     MOperand ra = src_reg(*a, bits, is_float);
     MOperand rb = src_b(*b, bits, is_float);
-    guarded(mnem, {dst(op(0), bits), ra, rb});
+    if (bits == 16 && is_signed16(t) && (mnem == "IMIN" || mnem == "IMAX")) {
+      ra = sext16(ra);
+      rb = sext16(rb);
+    }
+    const MOperand d = dst(op(0), bits);
+    guarded(mnem, {d, ra, rb});
+    // add/sub/mul carry out of 16 bits, a signed min/max is sign-extended.
+    if (bits == 16 && mnem != "AND" && mnem != "OR" && mnem != "XOR" && mnem.find(".U32") == std::string::npos)
+      canonical16(d);
   }
 
   // v = low `bits` of src, zero- or sign-extended to 32 (nothing for 32 and 64).
@@ -435,7 +462,7 @@ class Lowerer {
       only_mods({"rn", "f32"});
       return binary(add ? "FADD" : "FSUB", t, add, true);
     }
-    only_mods({"s32", "u32", "s64", "u64"});
+    only_mods({"s16", "u16", "s32", "u32", "s64", "u64"});
     binary(add ? "IADD" : "ISUB", t, add);
   }
 
@@ -446,7 +473,7 @@ class Lowerer {
       return binary("FMUL", t, true, true);
     }
     if (has_mod("lo")) {
-      only_mods({"lo", "s32", "u32", "s64", "u64"});
+      only_mods({"lo", "s16", "u16", "s32", "u32", "s64", "u64"});
       return binary("IMUL", t, true);
     }
     if (has_mod("hi")) {
@@ -454,15 +481,21 @@ class Lowerer {
       return binary(t == "u32" ? "IMULHI.U32" : "IMULHI", t, true);
     }
     if (has_mod("wide")) {
-      only_mods({"wide", "s32", "u32"});
-      // The low word of the 64-bit product is the 32-bit product.
+      only_mods({"wide", "s16", "u16", "s32", "u32"});
+      // The low word of the 64-bit product is the 32-bit product; a 16-bit
+      // wide product is exactly the 32-bit product of the (sign-)extended operands.
       want_ops(3);
+      const int sb = bits_of_type(t);
       const Operand* a = &op(1);
       const Operand* b = &op(2);
       if (a->kind != Operand::REG && b->kind == Operand::REG) std::swap(a, b);
-      MOperand ra = src_reg(*a, 32);
-      MOperand rb = src_b(*b, 32);
-      return guarded("IMUL", {dst(op(0), 64), ra, rb});
+      MOperand ra = src_reg(*a, sb);
+      MOperand rb = src_b(*b, sb);
+      if (is_signed16(t)) {
+        ra = sext16(ra);
+        rb = sext16(rb);
+      }
+      return guarded("IMUL", {dst(op(0), sb * 2), ra, rb});
     }
     unsupported();
   }
@@ -506,8 +539,8 @@ class Lowerer {
       only_mods({"f32"});
       return binary(is_min ? "FMIN" : "FMAX", t, true, true);
     }
-    only_mods({"s32", "u32"});
-    binary(std::string(is_min ? "IMIN" : "IMAX") + (t == "u32" ? ".U32" : ""), t, true);
+    only_mods({"s16", "u16", "s32", "u32"});
+    binary(std::string(is_min ? "IMIN" : "IMAX") + (t == "u32" || t == "u16" ? ".U32" : ""), t, true);
   }
 
   void lower_absneg(bool is_abs) {
@@ -543,7 +576,7 @@ class Lowerer {
       plain("SEL", {MOperand::v(r, true), MOperand::rz(), MOperand::i(1), na});  // r = a ? 1 : 0
       return guarded("ISETP.NE." + mn, {pdst(op(0)), MOperand::v(r), MOperand::i(0), b});
     }
-    only_mods({"b32", "b64"});
+    only_mods({"b16", "b32", "b64"});
     binary(mn, t, true);
   }
 
@@ -556,25 +589,30 @@ class Lowerer {
       a.neg = !a.neg;
       return guarded("ISETP.EQ.AND", {pdst(op(0)), MOperand::rz(), MOperand::i(0), a});
     }
-    only_mods({"b32", "b64"});
+    only_mods({"b16", "b32", "b64"});
     const int bits = value_bits(t);
     MOperand a = src_reg(op(1), bits);
-    guarded("NOT", {dst(op(0), bits), a});
+    const MOperand d = dst(op(0), bits);
+    guarded("NOT", {d, a});
+    if (bits == 16) canonical16(d);
   }
 
   void lower_shift(bool left) {
     want_ops(3);
     const std::string t = type_mod();
     if (left) {
-      only_mods({"b32", "b64"});
+      only_mods({"b16", "b32", "b64"});
     } else {
       if (bits_of_type(t) == 64) unsupported("a 64-bit right shift needs the high word of the value");
-      only_mods({"b32", "u32", "s32"});
+      only_mods({"b16", "u16", "s16", "b32", "u32", "s32"});
     }
     const int bits = value_bits(t);
     MOperand a = src_reg(op(1), bits);
     MOperand b = src_b(op(2), 32);
-    guarded(left ? "SHL" : t == "s32" ? "SHRA" : "SHR", {dst(op(0), bits), a, b});
+    if (is_signed16(t)) a = sext16(a);
+    const MOperand d = dst(op(0), bits);
+    guarded(left ? "SHL" : (t == "s32" || t == "s16") ? "SHRA" : "SHR", {d, a, b});
+    if (bits == 16 && (left || is_signed16(t))) canonical16(d);
   }
 
   void lower_bitcount(const char* mn) {
@@ -620,15 +658,15 @@ class Lowerer {
       if (idx < 0) unsupported();
       base = std::string("FSETP.") + fcmp[idx];
       inv = std::string("FSETP.") + fcmp[inverse[idx]];
-    } else if (t == "s32" || t == "u32" || t == "b32") {
+    } else if (t == "s32" || t == "u32" || t == "b32" || t == "s16" || t == "u16" || t == "b16") {
       static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
       static const char* unames[] = {"", "", "lo", "ls", "hi", "hs"};
       static const int inverse[] = {1, 0, 5, 4, 3, 2};
       int idx = -1;
       for (int i = 0; i < 6; ++i)
-        if (cmp == names[i] || (t == "u32" && cmp == unames[i] && *unames[i])) idx = i;
-      if (idx < 0 || (t == "b32" && idx > 1)) unsupported();
-      const std::string u = t == "u32" && idx > 1 ? ".U32" : "";
+        if (cmp == names[i] || ((t == "u32" || t == "u16") && cmp == unames[i] && *unames[i])) idx = i;
+      if (idx < 0 || ((t == "b32" || t == "b16") && idx > 1)) unsupported();
+      const std::string u = (t == "u32" || t == "u16") && idx > 1 ? ".U32" : "";
       base = std::string("ISETP.") + icmp[idx] + u;
       inv = std::string("ISETP.") + icmp[inverse[idx]] + u;
     } else {
@@ -637,8 +675,13 @@ class Lowerer {
     const std::string cmb = comb.empty() ? ".AND" : comb == "and" ? ".AND" : comb == "or" ? ".OR" : ".XOR";
     const Operand& a = op(nd);
     const Operand& b = op(nd + 1);
-    MOperand ra = src_reg(a, 32, is_float);
-    MOperand rb = src_b(b, 32, is_float);
+    const int bits = bits_of_type(t) == 16 ? 16 : 32;
+    MOperand ra = src_reg(a, bits, is_float);
+    MOperand rb = src_b(b, bits, is_float);
+    if (is_signed16(t)) {  // canonical 16-bit values compare unsigned as they are, signed once extended
+      ra = sext16(ra);
+      rb = sext16(rb);
+    }
     MOperand c = comb.empty() ? MOperand::pt() : psrc(op(nd + 2));
     guarded(base + cmb, {pdst(op(0)), ra, rb, c});
     if (nd == 2) {
@@ -653,7 +696,7 @@ class Lowerer {
   void lower_selp() {
     want_ops(4);
     const std::string t = type_mod();
-    only_mods({"b32", "u32", "s32", "f32", "b64", "u64", "s64"});
+    only_mods({"b16", "u16", "s16", "b32", "u32", "s32", "f32", "b64", "u64", "s64"});
     const int bits = value_bits(t);
     const bool f = t == "f32";
     MOperand a = src_reg(op(1), bits, f), b = src_b(op(2), bits, f);
@@ -673,14 +716,23 @@ class Lowerer {
       if (!quals.empty()) unsupported("modifier ." + quals[0]);
       const int db = type_bits(dt), sb = type_bits(st);
       if (!db || !sb) unsupported();
-      // The destination register is 32 or 64 bits wide (16-bit registers
-      // are refused by reg()); narrow types are zero/sign-extended in it.
-      const int dreg_bits = db == 64 ? 64 : 32;
-      const int sreg_bits = sb == 64 ? 64 : 32;
-      MOperand v = src_reg(op(1), sreg_bits);
-      v = extend(v, sb, st[0] == 's');
+      // The value of the source type, converted to the destination type,
+      // zero/sign-extended to the register by the destination type's
+      // signedness (a 16-bit register then takes its canonical 16 bits).
+      const Operand& d0 = op(0);
+      const Operand& s0 = op(1);
+      if (d0.kind != Operand::REG) fail(d0.pos, "expected a register");
+      const int dreg = reg(d0).bits;
+      if (dreg == 1) fail(d0.pos, "expected an integer register, found predicate " + quote(d0.name));
+      if (db > dreg) fail(d0.pos, "register " + quote(d0.name) + " is narrower than ." + dt);
+      const int sreg = s0.kind == Operand::REG ? reg(s0).bits : (sb == 64 ? 64 : 32);
+      MOperand v = src_reg(s0, sreg);
+      if (!(sreg == 16 && sb == 16 && st[0] != 's')) v = extend(v, sb, st[0] == 's');  // canonical already
       v = extend(v, db, dt[0] == 's');
-      return guarded("MOV", {dst(op(0), dreg_bits), v});
+      const MOperand d = dst(d0, dreg);
+      guarded("MOV", {d, v});
+      if (dreg == 16 && dt[0] == 's') canonical16(d);
+      return;
     }
     if (dt == "f32" && (st == "s32" || st == "u32")) {
       if (quals.size() != 1 || quals[0] != "rn") unsupported("only .rn int-to-f32 conversions are supported");
@@ -729,12 +781,29 @@ class Lowerer {
       if (a.value < 0 || uint64_t(a.value) + bytes > p.size)
         fail(a.pos, "access outside parameter " + quote(p.name));
       if (bits == 64 && t != "u64" && t != "b64" && t != "s64") unsupported();
-      const std::string w = bits == 64 ? "" : width_suffix_ld(t);
-      return guarded("LDC" + w, {dst(op(0), bits == 64 ? 64 : 32), MOperand::mem(-1, int32_t(p.offset + a.value))});
+      if (bits == 64) return guarded("LDC", {dst(op(0), 64), MOperand::mem(-1, int32_t(p.offset + a.value))});
+      return load("LDC", t, MOperand::mem(-1, int32_t(p.offset + a.value)));
     }
-    const std::string w = width_suffix_ld(t);
     MOperand addr = address(op(1), space);
-    guarded((space == "global" ? "LDG" : "LDS") + w, {dst(op(0), 32), addr});
+    load(space == "global" ? "LDG" : "LDS", t, addr);
+  }
+
+  // A load of type t into a 32-bit register (narrow types zero/sign-extended)
+  // or a 16-bit one (kept canonical: zero-extended 16 bits).
+  void load(const std::string& mn, const std::string& t, const MOperand& addr) {
+    const Operand& d0 = op(0);
+    if (d0.kind != Operand::REG) fail(d0.pos, "expected a register");
+    const int dreg = reg(d0).bits;
+    if (dreg == 16) {
+      const int tb = type_bits(t);
+      if (tb > 16) fail(d0.pos, "register " + quote(d0.name) + " is narrower than ." + t);
+      const std::string w = t == "s16" ? ".U16" : width_suffix_ld(t);  // the same 16 bits
+      const MOperand d = dst(d0, 16);
+      guarded(mn + w, {d, addr});
+      if (t == "s8") canonical16(d);
+      return;
+    }
+    guarded(mn + width_suffix_ld(t), {dst(d0, 32), addr});
   }
 
   void lower_st() {
@@ -745,7 +814,9 @@ class Lowerer {
       if (m != space && m != t) unsupported("modifier ." + m);
     const std::string w = width_suffix_st(t);
     MOperand addr = address(op(0), space);
-    MOperand v = src_reg(op(1), 32, t == "f32");
+    const int vb = op(1).kind == Operand::REG ? reg(op(1)).bits : 32;
+    if (vb == 16 && type_bits(t) > 16) fail(op(1).pos, "register " + quote(op(1).name) + " is narrower than ." + t);
+    MOperand v = src_reg(op(1), vb == 16 ? 16 : 32, t == "f32");
     guarded((space == "global" ? "STG" : "STS") + w, {addr, v});
   }
 
