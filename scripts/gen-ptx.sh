@@ -14,6 +14,10 @@ check=0
 [ "${1:-}" = "--check" ] && check=1
 
 nvcc="${NVCC:-}"
+if [ -n "$nvcc" ] && ! command -v "$nvcc" >/dev/null 2>&1; then
+  echo "gen-ptx: SKIPPED: NVCC=$nvcc is not an executable; the committed kernels/cuda/*.ptx are used as they are"
+  exit 77
+fi
 [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
 [ -z "$nvcc" ] && nvcc=$(command -v nvcc || true)
 if [ -z "$nvcc" ]; then
