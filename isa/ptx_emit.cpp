@@ -76,6 +76,9 @@ bool emit_kernel(const MKernel& k, const Allocation& a, std::string* text, std::
     if (mi.mnem == "MOV" && mi.ops[0].kind == MOperand::VREG && mi.ops[1].kind == MOperand::VREG &&
         a.phys[size_t(mi.ops[0].vreg)] == a.phys[size_t(mi.ops[1].vreg)])
       continue;  // a copy the allocator coalesced
+    if ((mi.mnem == "MOV" || mi.mnem == "S2R") && mi.ops[0].kind == MOperand::VREG &&
+        a.phys[size_t(mi.ops[0].vreg)] == kRegZero)
+      continue;  // a value nobody reads (a constant only shfl.sync's operands used)
     s += "    .loc " + std::to_string(mi.pos.line) + ", " + std::to_string(mi.pos.col) + "\n    ";
     if (mi.guard >= 0) s += "@" + pred_text(a.phys[size_t(mi.guard)], mi.guard_neg) + " ";
     s += mi.mnem;

@@ -76,6 +76,11 @@ class Lowerer {
   std::map<std::string, uint32_t> shared_;  // name -> offset
   std::map<std::string, size_t> params_;    // name -> index in m_.params
   std::map<std::string, int> labels_;
+  // Registers written exactly once, by an unguarded mov of an immediate
+  // (how nvcc passes shfl.sync's clamp value and member mask), and how many
+  // times each register is read anywhere in the kernel.
+  std::map<std::string, uint32_t> consts_;
+  std::map<std::string, int> reads_;
   const Instruction* cur_ = nullptr;
   // The guard of the PTX instruction being lowered; applied to the
   // instructions that write its results or have side effects, not to the
@@ -131,6 +136,26 @@ class Lowerer {
       soff += v.size;
     }
     m_.shared_bytes = soff;
+    std::map<std::string, int> defs;
+    for (const Statement& s : k_.body) {
+      if (s.kind != Statement::INSTR) continue;
+      const Instruction& in = s.instr;
+      if (!in.guard.empty()) reads_[in.guard]++;
+      const size_t ndst = in.ops.empty() || in.ops[0].kind != Operand::REG ? 0 : 1 + size_t(in.pipe_dst);
+      for (size_t i = 0; i < in.ops.size(); ++i) {
+        const Operand& o = in.ops[i];
+        if (o.kind == Operand::REG && i < ndst) {
+          defs[o.name]++;
+          if (i == 0 && in.opcode == "mov" && in.guard.empty() && in.ops.size() == 2 &&
+              in.ops[1].kind == Operand::IMM && !in.ops[1].is_float && !in.ops[1].is_double)
+            consts_[o.name] = uint32_t(uint64_t(in.ops[1].value));
+        } else if (o.kind == Operand::REG || (o.kind == Operand::ADDR && o.base_is_reg)) {
+          reads_[o.name]++;
+        }
+      }
+    }
+    for (const auto& [name, n] : defs)
+      if (n != 1) consts_.erase(name);
     for (const Statement& s : k_.body) {
       if (s.kind != Statement::LABEL) continue;
       if (labels_.count(s.label)) {
@@ -394,7 +419,7 @@ class Lowerer {
       guard_neg_ = in.guard_neg;
     }
     const std::string& o = in.opcode;
-    if (in.pipe_dst && o != "setp") fail(in.pos, "'p|q' destinations are only supported for setp");
+    if (in.pipe_dst && o != "setp" && o != "shfl") fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
     if (o == "mov") return lower_mov();
     if (o == "add" || o == "sub") return lower_addsub(o == "add");
     if (o == "mul") return lower_mul();
@@ -428,7 +453,13 @@ class Lowerer {
     if (o == "div" || o == "rem") why = "integer and f32 division are not lowered yet";
     if (o == "sqrt" || o == "rcp" || o == "rsqrt" || o == "ex2" || o == "lg2" || o == "sin" || o == "cos")
       why = "f32 special functions are not lowered yet";
-    if (o == "shfl" || o == "vote" || o == "activemask") why = "warp-wide instructions are not lowered yet";
+    if (o == "shfl") return lower_shfl();
+    if (o == "vote") return lower_vote();
+    if (o == "activemask") {
+      only_mods({"b32"});
+      want_ops(1);
+      return guarded("VOTE.BALLOT", {dst(op(0), 32), MOperand::pt()});  // the lanes that run it
+    }
     if (o == "call") why = "calls are not supported";
     if (o == "membar" || o == "fence") why = "memory fences are not lowered yet";
     unsupported(why);
@@ -872,6 +903,84 @@ class Lowerer {
       ops.push_back(MOperand::i(uint32_t(n.value)));
     }
     guarded("BAR.SYNC", ops);
+  }
+
+  // An immediate, or a register that holds one constant in the whole kernel.
+  bool constant(const Operand& o, uint32_t* v) {
+    if (o.kind == Operand::IMM && !o.is_float && !o.is_double) {
+      *v = uint32_t(uint64_t(o.value));
+      return true;
+    }
+    if (o.kind != Operand::REG) return false;
+    auto it = consts_.find(o.name);
+    if (it == consts_.end()) return false;
+    *v = it->second;
+    return true;
+  }
+
+  // shfl.sync.MODE.b32 d[|p], a, b, c, membermask: the forms __shfl*_sync
+  // give, c = ((32 - width) << 8) | (up ? 0 : 31) with a power-of-two width,
+  // membermask 0xffffffff. PTX takes b modulo 32.
+  void lower_shfl() {
+    const auto& mods = cur_->mods;
+    if (mods.size() != 3 || mods[0] != "sync" || mods[2] != "b32") unsupported();
+    const std::string mode = mods[1];
+    if (mode != "up" && mode != "down" && mode != "bfly" && mode != "idx") unsupported();
+    const size_t nd = cur_->pipe_dst ? 2 : 1;
+    want_ops(nd + 4);
+    if (nd == 2 && reads_[op(1).name] > 0)
+      fail(op(1).pos, "the lane-valid predicate " + quote(op(1).name) + " of shfl.sync is not supported yet");
+    uint32_t mask = 0, c = 0;
+    if (!constant(op(nd + 3), &mask) || mask != 0xFFFFFFFFu)
+      fail(op(nd + 3).pos, "shfl.sync member masks other than 0xffffffff are not supported yet");
+    if (!constant(op(nd + 2), &c)) fail(op(nd + 2).pos, "the clamp/segment operand of shfl.sync must be a constant");
+    int width = 0;
+    for (int w = 1; w <= 32; w <<= 1)
+      if (c == ((uint32_t(32 - w) << 8) | (mode == "up" ? 0u : 31u))) width = w;
+    if (!width) fail(op(nd + 2).pos, "shfl.sync clamp/segment value " + std::to_string(c) + " is not one __shfl*_sync gives");
+    int log2w = 0;
+    while ((1 << log2w) < width) ++log2w;
+    MOperand a = src_reg(op(nd), 32);
+    const Operand& bo = op(nd + 1);
+    MOperand b;
+    uint32_t bimm = 0;
+    if (constant(bo, &bimm)) {
+      bimm &= 31;
+      // A butterfly partner outside the segment reads its own value on a GPU.
+      if (mode == "bfly" && bimm >= uint32_t(width)) fail(bo.pos, "a shfl.sync.bfly lane mask of the segment's width or more is not supported yet");
+      b = MOperand::i(bimm);
+    } else if (mode == "bfly" && width < 32) {
+      fail(bo.pos, "shfl.sync.bfly with a register lane mask and a width below 32 is not supported yet");
+    } else if (mode == "up" || mode == "down") {
+      const int t = new_vreg(false);
+      plain("AND", {MOperand::v(t, true), src_reg(bo, 32), MOperand::i(31)});
+      b = MOperand::v(t);
+    } else {
+      b = src_reg(bo, 32);  // idx uses b & (width - 1), bfly at width 32 b & 31: the device does that
+    }
+    std::string mn = "SHFL.";
+    for (char ch : mode) mn += char(std::toupper(static_cast<unsigned char>(ch)));
+    guarded(mn, {dst(op(0), 32), a, b, MOperand::i(uint32_t(width))});
+  }
+
+  // vote[.sync].{any,all}.pred d, [!]a[, membermask]; vote[.sync].ballot.b32 d, [!]a[, membermask]
+  void lower_vote() {
+    const auto& mods = cur_->mods;
+    const bool sync = !mods.empty() && mods[0] == "sync";
+    const size_t k = sync ? 1 : 0;
+    if (mods.size() != k + 2) unsupported();
+    const std::string mode = mods[k], t = mods[k + 1];
+    want_ops(sync ? 3 : 2);
+    if (sync) {
+      uint32_t mask = 0;
+      if (!constant(op(2), &mask) || mask != 0xFFFFFFFFu)
+        fail(op(2).pos, "vote.sync member masks other than 0xffffffff are not supported yet");
+    }
+    const MOperand a = psrc(op(1));
+    if (mode == "ballot" && t == "b32") return guarded("VOTE.BALLOT", {dst(op(0), 32), a});
+    if ((mode == "any" || mode == "all") && t == "pred")
+      return guarded(mode == "any" ? "VOTE.ANY" : "VOTE.ALL", {pdst(op(0)), a});
+    unsupported(mode == "uni" ? "vote.uni is not lowered yet" : "");
   }
 
   void lower_bra() {

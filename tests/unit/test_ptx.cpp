@@ -75,7 +75,7 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
       "\tshr.u64 %rd1, %rd2, 3;\n"          // 11
       "\tsetp.lt.u64 %p1, %rd1, %rd2;\n"    // 12
       "\tst.global.u64 [%rd1], %rd2;\n"     // 13
-      "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n"  // 14
+      "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, 255;\n"  // 14
       "\tld.u32 %r1, [%rd1];\n"             // 15
       "\tadd.f32.ftz %r1, %r2, %r3;\n"      // 16  (not a valid spelling either)
       "\tmul.hi.u16 %rs1, %rs1, %rs2;\n"    // 17
@@ -87,7 +87,7 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
   EXPECT_EQ(e[1], "t.ptx:11:2: PTX instruction 'shr.u64' is not supported (a 64-bit right shift needs the high word of the value)");
   EXPECT_EQ(e[2], "t.ptx:12:2: PTX instruction 'setp.lt.u64' is not supported (a 64-bit comparison needs the high word)");
   EXPECT_EQ(e[3], "t.ptx:13:2: PTX instruction 'st.global.u64' is not supported (.u64 stores)");
-  EXPECT_EQ(e[4].rfind("t.ptx:14:2: PTX instruction 'shfl.sync.bfly.b32' is not supported", 0), 0u) << e[4];
+  EXPECT_EQ(e[4], "t.ptx:14:38: shfl.sync member masks other than 0xffffffff are not supported yet");
   EXPECT_EQ(e[5].rfind("t.ptx:15:2: PTX instruction 'ld.u32' is not supported (generic addressing", 0), 0u) << e[5];
   EXPECT_EQ(e[6].rfind("t.ptx:16:2: PTX instruction 'add.f32.ftz' is not supported", 0), 0u) << e[6];
   EXPECT_EQ(e[7].rfind("t.ptx:17:", 0), 0u) << e[7];

@@ -269,6 +269,28 @@ TEST(PtxFeature, SixteenBitRegisters) {
   });
 }
 
+TEST(PtxFeature, WarpShuffleAndVote) {
+  const std::vector<uint32_t> in = int_inputs();
+  const FeatureRun r = run_feature("warp", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(320, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 320u);
+  uint32_t ballot = 0;
+  for (uint32_t t = 0; t < 28; ++t) ballot |= (in[t] & 1) << t;
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t b8 = t & ~7u;
+    const uint32_t want[6] = {in[t + 5 < 32 ? t + 5 : t], in[t + 3 < b8 + 8 ? t + 3 : t],
+                              in[t >= b8 + 3 ? t - 3 : t], in[t ^ 2], in[t ^ 3], in[b8 + ((t * 7) & 7)]};
+    for (int j = 0; j < 6; ++j) EXPECT_EQ(r.out[t * 10 + size_t(j)], want[j]) << "thread " << t << " shuffle " << j;
+    if (t >= 28) {
+      for (int j = 6; j < 10; ++j) EXPECT_EQ(r.out[t * 10 + size_t(j)], 0xCCCCCCCCu) << "lane " << t << " left";
+      continue;
+    }
+    EXPECT_EQ(r.out[t * 10 + 6], ballot) << t;
+    EXPECT_EQ(r.out[t * 10 + 7], (ballot ? 1u : 0u) | 2u) << t;
+    EXPECT_EQ(r.out[t * 10 + 8], 0u) << t;
+    EXPECT_EQ(r.out[t * 10 + 9], 0x0FFFFFFFu) << "activemask, thread " << t;
+  }
+}
+
 TEST(PtxFeature, Addr64) {
   const std::vector<uint32_t> in = int_inputs();
   check_rows("addr64", 6, in, [&](uint32_t x, uint32_t, uint32_t t) -> std::vector<uint32_t> {
