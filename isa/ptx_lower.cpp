@@ -450,7 +450,10 @@ class Lowerer {
       return guarded("TRAP", {});
     }
     std::string why;
-    if (o == "div" || o == "rem") why = "integer and f32 division are not lowered yet";
+    if ((o == "div" || o == "rem") && cur_->mods.size() == 1 && (cur_->mods[0] == "u32" || cur_->mods[0] == "s32"))
+      return lower_divrem(o == "div", cur_->mods[0] == "s32");
+    if (o == "div" || o == "rem")
+      why = has_mod("f32") ? "f32 division is not lowered yet" : "only .u32/.s32 integer division is lowered yet";
     if (o == "sqrt" || o == "rcp" || o == "rsqrt" || o == "ex2" || o == "lg2" || o == "sin" || o == "cos")
       why = "f32 special functions are not lowered yet";
     if (o == "shfl") return lower_shfl();
@@ -903,6 +906,65 @@ class Lowerer {
       ops.push_back(MOperand::i(uint32_t(n.value)));
     }
     guarded("BAR.SYNC", ops);
+  }
+
+  // div/rem.{u32,s32}: the device has no divider, so 32 steps of restoring
+  // division in a loop every lane runs the same number of times (no
+  // divergence). Step: the remainder shifts in the dividend's top bit; when
+  // it reaches the divisor (or its top bit was set, so the true value is 2^32
+  // or more) the divisor is subtracted and a quotient bit set. Exact for
+  // every operand; x / 0 gives 0xffffffff and x % 0 gives x (PTX leaves both
+  // unspecified). Signed: the magnitudes are divided, the quotient takes the
+  // sign of a ^ b and the remainder that of a (truncation toward zero;
+  // INT_MIN / -1 gives INT_MIN).
+  void lower_divrem(bool is_div, bool is_signed) {
+    want_ops(3);
+    MOperand a = src_reg(op(1), 32), b = src_reg(op(2), 32);
+    auto tmp = [&] { return new_vreg(false); };
+    const int q = tmp(), r = tmp(), n = tmp(), t = tmp(), d = tmp();
+    const int p = new_vreg(true), more = new_vreg(true);
+    auto V = [](int v, bool def = false) { return MOperand::v(v, def); };
+    if (is_signed) {
+      plain("IABS", {V(q, true), a});
+      plain("IABS", {V(d, true), b});
+    } else {
+      plain("MOV", {V(q, true), a});
+      plain("MOV", {V(d, true), b});
+    }
+    plain("MOV", {V(r, true), MOperand::i(0)});
+    plain("MOV", {V(n, true), MOperand::i(32)});
+    const int loop = int(m_.labels.size());
+    m_.labels.push_back("(division step)");
+    MInstr li;
+    li.label = loop;
+    li.pos = cur_->pos;
+    m_.code.push_back(li);
+    plain("ISETP.LT.AND", {MOperand::p(p, true), V(r), MOperand::i(0), MOperand::pt()});  // top bit of r
+    plain("SHR", {V(t, true), V(q), MOperand::i(31)});
+    plain("SHL", {V(r, true), V(r), MOperand::i(1)});
+    plain("OR", {V(r, true), V(r), V(t)});
+    plain("SHL", {V(q, true), V(q), MOperand::i(1)});
+    plain("ISETP.GE.U32.OR", {MOperand::p(p, true), V(r), V(d), MOperand::p(p)});
+    auto under_p = [&](const std::string& mn, std::vector<MOperand> ops) {
+      plain(mn, std::move(ops));
+      m_.code.back().guard = p;
+    };
+    under_p("ISUB", {V(r, true), V(r), V(d)});
+    under_p("OR", {V(q, true), V(q), MOperand::i(1)});
+    plain("IADD", {V(n, true), V(n), MOperand::i(uint32_t(-1))});
+    plain("ISETP.NE.AND", {MOperand::p(more, true), V(n), MOperand::i(0), MOperand::pt()});
+    MOperand target;
+    target.kind = MOperand::LABEL;
+    target.imm = uint32_t(loop);
+    plain("BRA", {target});
+    m_.code.back().guard = more;
+    if (is_signed) {
+      // Quotient sign a ^ b, remainder sign a.
+      if (is_div) plain("XOR", {V(t, true), a, b});
+      plain("ISETP.LT.AND", {MOperand::p(p, true), is_div ? V(t) : a, MOperand::i(0), MOperand::pt()});
+      under_p("ISUB", {V(is_div ? q : r, true), MOperand::rz(), V(is_div ? q : r)});
+    }
+    guarded("MOV", {dst(op(0), 32), V(is_div ? q : r)});
   }
 
   // An immediate, or a register that holds one constant in the whole kernel.

@@ -71,7 +71,7 @@ std::vector<std::string> errors_of(const std::string& src) {
 TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
   // Lines 7.. of the file (6 lines of header and declarations before the body).
   const std::string body =
-      "\tdiv.u32 %r1, %r2, %r3;\n"          // 10
+      "\tdiv.u64 %rd1, %rd2, %rd3;\n"       // 10
       "\tshr.u64 %rd1, %rd2, 3;\n"          // 11
       "\tsetp.lt.u64 %p1, %rd1, %rd2;\n"    // 12
       "\tst.global.u64 [%rd1], %rd2;\n"     // 13
@@ -83,7 +83,7 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
       "\tadd.s32 %r1, %r2, 1;\n";            // 19: fine
   const auto e = errors_of(kernel_with(kRegs, body));
   ASSERT_EQ(e.size(), 9u);
-  EXPECT_EQ(e[0], "t.ptx:10:2: PTX instruction 'div.u32' is not supported (integer and f32 division are not lowered yet)");
+  EXPECT_EQ(e[0], "t.ptx:10:2: PTX instruction 'div.u64' is not supported (only .u32/.s32 integer division is lowered yet)");
   EXPECT_EQ(e[1], "t.ptx:11:2: PTX instruction 'shr.u64' is not supported (a 64-bit right shift needs the high word of the value)");
   EXPECT_EQ(e[2], "t.ptx:12:2: PTX instruction 'setp.lt.u64' is not supported (a 64-bit comparison needs the high word)");
   EXPECT_EQ(e[3], "t.ptx:13:2: PTX instruction 'st.global.u64' is not supported (.u64 stores)");

@@ -291,6 +291,38 @@ TEST(PtxFeature, WarpShuffleAndVote) {
   }
 }
 
+TEST(PtxFeature, DivRem) {
+  std::vector<uint32_t> in = int_inputs();
+  in[32 + 1] = 0;           // 1 / 0
+  in[32 + 3] = 0xFFFFFFFF;  // INT_MIN / -1
+  in[32 + 6] = 0x80000000;  // 0x80 / INT_MIN
+  in[32 + 9] = 0xFFFFFFF9;  // 0x8000 / -7
+  // x / 0: 0xffffffff, x % 0: x (PTX leaves them unspecified; docs/ptx.md).
+  auto udiv = [](uint32_t a, uint32_t b) { return b ? a / b : 0xFFFFFFFFu; };
+  auto urem = [](uint32_t a, uint32_t b) { return b ? a % b : a; };
+  auto sdiv = [&](uint32_t a, uint32_t b) {
+    const uint32_t ma = s(a) < 0 ? 0u - a : a, mb = s(b) < 0 ? 0u - b : b;
+    const uint32_t q = udiv(ma, mb);
+    return (s(a ^ b) < 0) ? 0u - q : q;
+  };
+  auto srem = [&](uint32_t a, uint32_t b) {
+    const uint32_t ma = s(a) < 0 ? 0u - a : a, mb = s(b) < 0 ? 0u - b : b;
+    const uint32_t r = urem(ma, mb);
+    return s(a) < 0 ? 0u - r : r;
+  };
+  // Where C++ defines them, the signed results are C++'s.
+  for (uint32_t t = 0; t < 32; ++t) {
+    const int32_t a = s(in[t]), b = s(in[32 + t]);
+    if (b != 0 && !(a == INT_MIN && b == -1)) {
+      ASSERT_EQ(sdiv(uint32_t(a), uint32_t(b)), uint32_t(a / b)) << t;
+      ASSERT_EQ(srem(uint32_t(a), uint32_t(b)), uint32_t(a % b)) << t;
+    }
+  }
+  check_rows("divrem", 7, in, [&](uint32_t x, uint32_t y, uint32_t t) -> std::vector<uint32_t> {
+    return {udiv(x, y), urem(x, y), sdiv(x, y), srem(x, y), x / 7, uint32_t(s(x) % -3), (t & 1) ? sdiv(y, x) : 5u};
+  });
+}
+
 TEST(PtxFeature, Addr64) {
   const std::vector<uint32_t> in = int_inputs();
   check_rows("addr64", 6, in, [&](uint32_t x, uint32_t, uint32_t t) -> std::vector<uint32_t> {
