@@ -74,8 +74,9 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     // The generated text is the front end's own: an error here is a bug in
     // it (or a limit of the module), reported with the generated line.
     for (Diagnostic d : a.diagnostics) {
-      if (d.line > 0) d.message = "internal error in the generated assembly (line " + std::to_string(d.line) + ": " +
-                                  d.source_line + "): " + d.message;
+      if (d.line > 0)
+        d.message = "internal error in the generated assembly (line " + std::to_string(d.line) + ": " +
+                    d.source_line + "): " + d.message;
       d.line = 0;
       r.diagnostics.push_back(std::move(d));
     }
@@ -87,11 +88,13 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
   for (size_t i = 0; i < lowered.size(); ++i) {
     const KernelInfo* ki = a.module.find_kernel(lowered[i].name);
     bool same = ki && ki->params.size() == lowered[i].params.size();
-    for (size_t j = 0; same && j < ki->params.size(); ++j) same = ki->params[j].offset == lowered[i].params[j].offset;
+    for (size_t j = 0; same && j < ki->params.size(); ++j)
+      same = ki->params[j].offset == lowered[i].params[j].offset;
     if (!same) {
       Diagnostic d;
       d.file = std::string(filename);
-      d.message = "internal error: parameter layout of kernel " + quote(lowered[i].name) + " differs from the assembler's";
+      d.message = "internal error: parameter layout of kernel " + quote(lowered[i].name) +
+                  " differs from the assembler's";
       r.diagnostics.push_back(d);
       return r;
     }

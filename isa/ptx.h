@@ -20,8 +20,8 @@ namespace baresm::isa {
 // What `ptxas -v` says about a kernel, for the translated one.
 struct PtxKernelInfo {
   std::string name;
-  int regs = 0;        // R registers per thread (the module's .regs)
-  int preds = 0;       // predicates used
+  int regs = 0;             // R registers per thread (the module's .regs)
+  int preds = 0;            // predicates used
   uint32_t lmem_bytes = 0;  // local memory per thread (spills): always 0 for now
   uint32_t smem_bytes = 0;  // static shared memory per CTA
   uint32_t param_bytes = 0;

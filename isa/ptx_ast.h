@@ -24,7 +24,7 @@ struct Operand {
     ADDR,    // [base + offset]: base is a REG or SYMBOL name, or empty for [imm]
   };
   Kind kind = IMM;
-  std::string name;  // REG / SYMBOL / ADDR base
+  std::string name;          // REG / SYMBOL / ADDR base
   bool base_is_reg = false;  // ADDR
   int64_t value = 0;         // IMM value or ADDR offset
   bool is_float = false;     // IMM: 0f literal
@@ -35,8 +35,8 @@ struct Operand {
 };
 
 struct Instruction {
-  Pos pos;                        // of the opcode
-  std::string guard;              // "" = none
+  Pos pos;            // of the opcode
+  std::string guard;  // "" = none
   bool guard_neg = false;
   std::string opcode;             // "add"
   std::vector<std::string> mods;  // {"s32"} for add.s32, without dots
@@ -54,7 +54,7 @@ struct Statement {
 
 struct Param {
   std::string name;
-  std::string type;  // "u64", "f32", "b8", ...
+  std::string type;   // "u64", "f32", "b8", ...
   uint32_t size = 0;  // bytes (element size x count)
   uint32_t align = 0;
   Pos pos;

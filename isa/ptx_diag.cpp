@@ -22,7 +22,8 @@ void DiagSink::error(Pos p, const std::string& msg) {
   d.message = msg;
   // Tabs stay (the caret line keeps them to line up); other control bytes are escaped.
   if (p.line >= 1 && size_t(p.line) <= lines_.size())
-    for (char c : lines_[size_t(p.line) - 1]) d.source_line += c == '\t' ? std::string(1, c) : printable(std::string(1, c));
+    for (char c : lines_[size_t(p.line) - 1])
+      d.source_line += c == '\t' ? std::string(1, c) : printable(std::string(1, c));
   diags.push_back(std::move(d));
 }
 

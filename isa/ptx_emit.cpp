@@ -32,13 +32,20 @@ std::string pred_text(int phys, bool neg) {
 
 std::string operand_text(const MOperand& o, const Allocation& a) {
   switch (o.kind) {
-    case MOperand::VREG: return reg_text(a.phys[size_t(o.vreg)]);
-    case MOperand::VPRED: return pred_text(a.phys[size_t(o.vreg)], o.neg);
-    case MOperand::RZ: return "RZ";
-    case MOperand::PT: return pred_text(kPredTrue, o.neg);
-    case MOperand::IMM: return hex(o.imm);
-    case MOperand::LABEL: return "L" + std::to_string(o.imm);
-    case MOperand::SREG: return o.sreg;
+    case MOperand::VREG:
+      return reg_text(a.phys[size_t(o.vreg)]);
+    case MOperand::VPRED:
+      return pred_text(a.phys[size_t(o.vreg)], o.neg);
+    case MOperand::RZ:
+      return "RZ";
+    case MOperand::PT:
+      return pred_text(kPredTrue, o.neg);
+    case MOperand::IMM:
+      return hex(o.imm);
+    case MOperand::LABEL:
+      return "L" + std::to_string(o.imm);
+    case MOperand::SREG:
+      return o.sreg;
     case MOperand::MEM: {
       const std::string base = o.vreg < 0 ? "RZ" : reg_text(a.phys[size_t(o.vreg)]);
       const int32_t off = int32_t(o.imm);
@@ -61,7 +68,8 @@ bool emit_kernel(const MKernel& k, const Allocation& a, std::string* text, std::
   s += ".kernel " + k.name + "\n";
   for (const MParam& p : k.params) {
     if (!assembler_name(p.name)) {
-      *error = "parameter name " + quote(p.name) + " cannot be written in a module (letters, digits and '_' only)";
+      *error =
+          "parameter name " + quote(p.name) + " cannot be written in a module (letters, digits and '_' only)";
       return false;
     }
     s += ".param " + p.name + ", " + std::to_string(p.size) + ", " + std::to_string(p.align) + "\n";

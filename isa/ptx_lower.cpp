@@ -1,12 +1,12 @@
 #include "isa/ptx_lower.h"
 
-#include "isa/isa.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <map>
 #include <set>
+
+#include "isa/isa.h"
 
 namespace baresm::isa::ptx {
 
@@ -93,7 +93,8 @@ class Lowerer {
     throw Unsupported{};
   }
   [[noreturn]] void unsupported(const std::string& why = "") {
-    fail(cur_->pos, "PTX instruction " + quote(cur_->full) + " is not supported" + (why.empty() ? "" : " (" + why + ")"));
+    fail(cur_->pos, "PTX instruction " + quote(cur_->full) + " is not supported" +
+                        (why.empty() ? "" : " (" + why + ")"));
   }
 
   // ---- declarations --------------------------------------------------------------
@@ -130,7 +131,8 @@ class Lowerer {
     }
     uint32_t soff = 0;
     for (const SharedVar& v : k_.shared) {
-      if (shared_.count(v.name) || params_.count(v.name)) d_->error(v.pos, "symbol " + quote(v.name) + " is declared twice");
+      if (shared_.count(v.name) || params_.count(v.name))
+        d_->error(v.pos, "symbol " + quote(v.name) + " is declared twice");
       soff = (soff + v.align - 1) / v.align * v.align;
       shared_[v.name] = soff;
       soff += v.size;
@@ -175,20 +177,23 @@ class Lowerer {
   RegInfo& reg(const Operand& o) {
     auto it = regs_.find(o.name);
     if (it == regs_.end()) {
-      if (sregs().count(o.name)) fail(o.pos, "special register " + quote(o.name) + " may only be read by mov");
+      if (sregs().count(o.name))
+        fail(o.pos, "special register " + quote(o.name) + " may only be read by mov");
       fail(o.pos, quote(o.name) + " is not a declared register or a supported special register");
     }
     RegInfo& r = it->second;
     if (r.bits != 1 && r.bits != 16 && r.bits != 32 && r.bits != 64)
       fail(o.pos, "register " + quote(o.name) + " of type ." + r.type + " is not supported");
-    if (r.type == "f64") fail(o.pos, "register " + quote(o.name) + " of type .f64 is not supported (no FP64 unit)");
+    if (r.type == "f64")
+      fail(o.pos, "register " + quote(o.name) + " of type .f64 is not supported (no FP64 unit)");
     if (r.vreg < 0) r.vreg = new_vreg(r.bits == 1, o.name);
     return r;
   }
 
   // ---- operands --------------------------------------------------------------------
   const Operand& op(size_t i) {
-    if (i >= cur_->ops.size()) fail(cur_->pos, quote(cur_->full) + " needs at least " + std::to_string(i + 1) + " operands");
+    if (i >= cur_->ops.size())
+      fail(cur_->pos, quote(cur_->full) + " needs at least " + std::to_string(i + 1) + " operands");
     return cur_->ops[i];
   }
   void want_ops(size_t n) {
@@ -202,10 +207,13 @@ class Lowerer {
     if (o.kind != Operand::REG) fail(o.pos, "expected a register");
     if (o.negated) fail(o.pos, "'!' only applies to predicates");
     RegInfo& r = reg(o);
-    if (bits == 1 && r.bits != 1) fail(o.pos, "expected a predicate, found " + quote(o.name) + " (." + r.type + ")");
-    if (bits != 1 && r.bits == 1) fail(o.pos, "expected a " + std::to_string(bits) + "-bit register, found predicate " + quote(o.name));
+    if (bits == 1 && r.bits != 1)
+      fail(o.pos, "expected a predicate, found " + quote(o.name) + " (." + r.type + ")");
+    if (bits != 1 && r.bits == 1)
+      fail(o.pos, "expected a " + std::to_string(bits) + "-bit register, found predicate " + quote(o.name));
     if (bits != 1 && r.bits != bits)
-      fail(o.pos, "register " + quote(o.name) + " is ." + r.type + ", the instruction expects " + std::to_string(bits) + " bits");
+      fail(o.pos, "register " + quote(o.name) + " is ." + r.type + ", the instruction expects " +
+                      std::to_string(bits) + " bits");
     return r.vreg;
   }
   MOperand dst(const Operand& o, int bits) { return MOperand::v(reg_of(o, bits), true); }
@@ -240,7 +248,8 @@ class Lowerer {
     }
     if (o.kind == Operand::SYMBOL) {
       auto it = shared_.find(o.name);
-      if (it == shared_.end()) fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
+      if (it == shared_.end())
+        fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
       if (bits == 1) fail(o.pos, "expected a predicate");
       const int t = new_vreg(false);
       plain("MOV", {MOperand::v(t, true), MOperand::i(it->second)});
@@ -253,7 +262,8 @@ class Lowerer {
     if (o.kind == Operand::IMM) return MOperand::i(imm_bits(o, is_float, bits));
     if (o.kind == Operand::SYMBOL) {
       auto it = shared_.find(o.name);
-      if (it == shared_.end()) fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
+      if (it == shared_.end())
+        fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
       return MOperand::i(it->second);
     }
     return MOperand::v(reg_of(o, bits));
@@ -341,7 +351,8 @@ class Lowerer {
     const MOperand d = dst(op(0), bits);
     guarded(mnem, {d, ra, rb});
     // add/sub/mul carry out of 16 bits, a signed min/max is sign-extended.
-    if (bits == 16 && mnem != "AND" && mnem != "OR" && mnem != "XOR" && mnem.find(".U32") == std::string::npos)
+    if (bits == 16 && mnem != "AND" && mnem != "OR" && mnem != "XOR" &&
+        mnem.find(".U32") == std::string::npos)
       canonical16(d);
   }
 
@@ -384,9 +395,11 @@ class Lowerer {
       return MOperand::mem(-1, int32_t(o.value));
     }
     if (!o.base_is_reg) {
-      if (space != "shared") fail(o.pos, "symbol " + quote(o.name) + " as a " + space + " address is not supported");
+      if (space != "shared")
+        fail(o.pos, "symbol " + quote(o.name) + " as a " + space + " address is not supported");
       auto it = shared_.find(o.name);
-      if (it == shared_.end()) fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
+      if (it == shared_.end())
+        fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
       return MOperand::mem(-1, int32_t(int64_t(it->second) + o.value));
     }
     const RegInfo& r = reg(o);
@@ -414,12 +427,14 @@ class Lowerer {
       g.name = in.guard;
       g.pos = in.pos;
       auto it = regs_.find(in.guard);
-      if (it == regs_.end() || it->second.bits != 1) fail(in.pos, "guard " + quote(in.guard) + " is not a declared predicate");
+      if (it == regs_.end() || it->second.bits != 1)
+        fail(in.pos, "guard " + quote(in.guard) + " is not a declared predicate");
       guard_ = reg(g).vreg;
       guard_neg_ = in.guard_neg;
     }
     const std::string& o = in.opcode;
-    if (in.pipe_dst && o != "setp" && o != "shfl") fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
+    if (in.pipe_dst && o != "setp" && o != "shfl")
+      fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
     if (o == "mov") return lower_mov();
     if (o == "add" || o == "sub") return lower_addsub(o == "add");
     if (o == "mul") return lower_mul();
@@ -450,10 +465,12 @@ class Lowerer {
       return guarded("TRAP", {});
     }
     std::string why;
-    if ((o == "div" || o == "rem") && cur_->mods.size() == 1 && (cur_->mods[0] == "u32" || cur_->mods[0] == "s32"))
+    if ((o == "div" || o == "rem") && cur_->mods.size() == 1 &&
+        (cur_->mods[0] == "u32" || cur_->mods[0] == "s32"))
       return lower_divrem(o == "div", cur_->mods[0] == "s32");
     if (o == "div" || o == "rem")
-      why = has_mod("f32") ? "f32 division is not lowered yet" : "only .u32/.s32 integer division is lowered yet";
+      why = has_mod("f32") ? "f32 division is not lowered yet"
+                           : "only .u32/.s32 integer division is lowered yet";
     if (o == "sqrt" || o == "rcp" || o == "rsqrt" || o == "ex2" || o == "lg2" || o == "sin" || o == "cos")
       why = "f32 special functions are not lowered yet";
     if (o == "shfl") return lower_shfl();
@@ -677,13 +694,13 @@ class Lowerer {
       fail(cur_->pos, quote(cur_->full) + " has the wrong number of operands");
     if (bits_of_type(t) == 64) unsupported("a 64-bit comparison needs the high word");
     static const char* icmp[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
-    static const char* fcmp[] = {"EQ", "NE", "LT", "LE", "GT", "GE", "NUM", "NAN",
-                                 "EQU", "NEU", "LTU", "LEU", "GTU", "GEU"};
+    static const char* fcmp[] = {"EQ",  "NE",  "LT",  "LE",  "GT",  "GE",  "NUM",
+                                 "NAN", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU"};
     std::string base, inv;  // the comparison and its negation
     const bool is_float = t == "f32";
     if (is_float) {
-      static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge", "num", "nan",
-                                    "equ", "neu", "ltu", "leu", "gtu", "geu"};
+      static const char* names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "num",
+                                    "nan", "equ", "neu", "ltu", "leu", "gtu", "geu"};
       // not(ordered c) = unordered inverse(c); not(num) = nan.
       static const int inverse[] = {9, 8, 13, 12, 11, 10, 7, 6, 1, 0, 5, 4, 3, 2};
       int idx = -1;
@@ -849,7 +866,8 @@ class Lowerer {
     const std::string w = width_suffix_st(t);
     MOperand addr = address(op(0), space);
     const int vb = op(1).kind == Operand::REG ? reg(op(1)).bits : 32;
-    if (vb == 16 && type_bits(t) > 16) fail(op(1).pos, "register " + quote(op(1).name) + " is narrower than ." + t);
+    if (vb == 16 && type_bits(t) > 16)
+      fail(op(1).pos, "register " + quote(op(1).name) + " is narrower than ." + t);
     MOperand v = src_reg(op(1), vb == 16 ? 16 : 32, t == "f32");
     guarded((space == "global" ? "STG" : "STS") + w, {addr, v});
   }
@@ -890,11 +908,14 @@ class Lowerer {
     // bar.sync a[, b], barrier.sync[.aligned] a[, b]
     bool sync = false;
     for (const std::string& m : cur_->mods) {
-      if (m == "sync") sync = true;
-      else if (!(m == "aligned" && cur_->opcode == "barrier")) unsupported("modifier ." + m);
+      if (m == "sync")
+        sync = true;
+      else if (!(m == "aligned" && cur_->opcode == "barrier"))
+        unsupported("modifier ." + m);
     }
     if (!sync) unsupported("only bar.sync / barrier.sync");
-    if (cur_->ops.empty() || cur_->ops.size() > 2) fail(cur_->pos, quote(cur_->full) + " takes one or two operands");
+    if (cur_->ops.empty() || cur_->ops.size() > 2)
+      fail(cur_->pos, quote(cur_->full) + " takes one or two operands");
     const Operand& id = op(0);
     if (id.kind != Operand::IMM || id.is_float || id.value < 0 || id.value > 15)
       fail(id.pos, "the barrier id must be an immediate 0..15 (registers are not supported yet)");
@@ -995,11 +1016,14 @@ class Lowerer {
     uint32_t mask = 0, c = 0;
     if (!constant(op(nd + 3), &mask) || mask != 0xFFFFFFFFu)
       fail(op(nd + 3).pos, "shfl.sync member masks other than 0xffffffff are not supported yet");
-    if (!constant(op(nd + 2), &c)) fail(op(nd + 2).pos, "the clamp/segment operand of shfl.sync must be a constant");
+    if (!constant(op(nd + 2), &c))
+      fail(op(nd + 2).pos, "the clamp/segment operand of shfl.sync must be a constant");
     int width = 0;
     for (int w = 1; w <= 32; w <<= 1)
       if (c == ((uint32_t(32 - w) << 8) | (mode == "up" ? 0u : 31u))) width = w;
-    if (!width) fail(op(nd + 2).pos, "shfl.sync clamp/segment value " + std::to_string(c) + " is not one __shfl*_sync gives");
+    if (!width)
+      fail(op(nd + 2).pos,
+           "shfl.sync clamp/segment value " + std::to_string(c) + " is not one __shfl*_sync gives");
     int log2w = 0;
     while ((1 << log2w) < width) ++log2w;
     MOperand a = src_reg(op(nd), 32);
@@ -1009,7 +1033,8 @@ class Lowerer {
     if (constant(bo, &bimm)) {
       bimm &= 31;
       // A butterfly partner outside the segment reads its own value on a GPU.
-      if (mode == "bfly" && bimm >= uint32_t(width)) fail(bo.pos, "a shfl.sync.bfly lane mask of the segment's width or more is not supported yet");
+      if (mode == "bfly" && bimm >= uint32_t(width))
+        fail(bo.pos, "a shfl.sync.bfly lane mask of the segment's width or more is not supported yet");
       b = MOperand::i(bimm);
     } else if (mode == "bfly" && width < 32) {
       fail(bo.pos, "shfl.sync.bfly with a register lane mask and a width below 32 is not supported yet");

@@ -69,12 +69,12 @@ struct MOperand {
 };
 
 struct MInstr {
-  std::string mnem;        // "ISETP.GE.U32"; empty: a label definition (label)
-  int label = -1;          // label definition: index into MKernel::labels
-  int guard = -1;          // virtual predicate, -1 = PT
+  std::string mnem;  // "ISETP.GE.U32"; empty: a label definition (label)
+  int label = -1;    // label definition: index into MKernel::labels
+  int guard = -1;    // virtual predicate, -1 = PT
   bool guard_neg = false;
   std::vector<MOperand> ops;
-  Pos pos;                 // the PTX instruction it came from
+  Pos pos;  // the PTX instruction it came from
   bool is_branch() const { return mnem == "BRA"; }
   bool is_exit() const { return mnem == "EXIT" || mnem == "TRAP"; }
 };

@@ -1,8 +1,8 @@
 #include "isa/ptx_parser.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 
 #include "isa/ptx_lexer.h"
@@ -62,7 +62,8 @@ class Parser {
     throw ParseError{};
   }
   void expect(char c, const char* what) {
-    if (!peek().is(c)) fail(peek(), std::string("expected '") + c + "' " + what + ", found " + describe(peek()));
+    if (!peek().is(c))
+      fail(peek(), std::string("expected '") + c + "' " + what + ", found " + describe(peek()));
     next();
   }
   // Consumes the rest of the current line (directives nvcc writes without ';').
@@ -110,11 +111,13 @@ class Parser {
     }
     if (d == ".target") {
       next();
-      if (peek().pos.line != line || peek().kind != Tok::WORD) fail(peek(), "expected a target after .target");
+      if (peek().pos.line != line || peek().kind != Tok::WORD)
+        fail(peek(), "expected a target after .target");
       const Token& tg = next();
       file_.target = tg.text;
       if (tg.text.rfind("sm_", 0) != 0)
-        d_->error(tg.pos, "target " + quote(tg.text) + " is not supported (the PTX front end reads sm_50 .. sm_90)");
+        d_->error(tg.pos,
+                  "target " + quote(tg.text) + " is not supported (the PTX front end reads sm_50 .. sm_90)");
       // Further entries (", texmode_independent", debug) change nothing here.
       skip_line(line);
       return;
@@ -147,7 +150,8 @@ class Parser {
       std::string why;
       if (t.text == ".func") why = " (device functions are not supported yet: nvcc inlines them at -O3)";
       if (t.text == ".global" || t.text == ".const") why = " (module-scope variables are not supported yet)";
-      if (t.text == ".extern") why = " (extern declarations, such as dynamic shared memory, are not supported yet)";
+      if (t.text == ".extern")
+        why = " (extern declarations, such as dynamic shared memory, are not supported yet)";
       fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end" + why);
     }
     fail(t, "expected a directive, found " + describe(t));
@@ -169,7 +173,8 @@ class Parser {
           next();
           continue;
         }
-        if (!peek().is(')')) fail(peek(), "expected ',' or ')' in the parameter list, found " + describe(peek()));
+        if (!peek().is(')'))
+          fail(peek(), "expected ',' or ')' in the parameter list, found " + describe(peek()));
       }
       next();
     }
@@ -199,13 +204,13 @@ class Parser {
       if (a.text == ".align") {
         const Token& n = next();
         const int64_t v = parse_int_tok(n, "an alignment");
-        if (v < 1 || v > 256 || (v & (v - 1))) fail(n, "alignment " + n.text + " is not a power of two up to 256");
+        if (v < 1 || v > 256 || (v & (v - 1)))
+          fail(n, "alignment " + n.text + " is not a power of two up to 256");
         // After .ptr it is the alignment of the memory pointed to, not of the parameter.
         if (!ptr) align = uint32_t(v);
       } else if (a.text == ".ptr") {
         ptr = true;
-      } else if ( a.text == ".global" || a.text == ".shared" || a.text == ".const" ||
-                 a.text == ".local") {
+      } else if (a.text == ".global" || a.text == ".shared" || a.text == ".const" || a.text == ".local") {
         // Pointer attributes: what the pointer points to, not how it is passed.
       } else if (type_bytes(a.text.substr(1)) && a.text != ".pred") {
         p.type = a.text.substr(1);
@@ -213,7 +218,8 @@ class Parser {
         fail(a, "parameter attribute " + quote(a.text) + " is not supported");
       }
     }
-    if (p.type.empty()) fail(peek(), "expected a parameter type (.u32, .u64, .f32, .b8 ...), found " + describe(peek()));
+    if (p.type.empty())
+      fail(peek(), "expected a parameter type (.u32, .u64, .f32, .b8 ...), found " + describe(peek()));
     const Token& n = peek();
     if (n.kind != Tok::WORD) fail(n, "expected a parameter name, found " + describe(n));
     p.name = n.text;
@@ -280,13 +286,13 @@ class Parser {
         in.guard_neg = true;
       }
       const Token& g = peek();
-      if (g.kind != Tok::WORD || g.text[0] != '%') fail(g, "expected a predicate register after '@', found " + describe(g));
+      if (g.kind != Tok::WORD || g.text[0] != '%')
+        fail(g, "expected a predicate register after '@', found " + describe(g));
       in.guard = g.text;
       next();
     }
     const Token& op = peek();
-    if (op.kind != Tok::WORD || op.text[0] == '%')
-      fail(op, "expected an instruction, found " + describe(op));
+    if (op.kind != Tok::WORD || op.text[0] == '%') fail(op, "expected an instruction, found " + describe(op));
     next();
     s.pos = in.pos = op.pos;
     in.full = op.text;
@@ -312,7 +318,8 @@ class Parser {
         break;
       }
     }
-    if (!peek().is(';')) fail(peek(), "expected ';' after the operands of " + quote(in.full) + ", found " + describe(peek()));
+    if (!peek().is(';'))
+      fail(peek(), "expected ';' after the operands of " + quote(in.full) + ", found " + describe(peek()));
     next();
     k->body.push_back(std::move(s));
   }
@@ -328,7 +335,8 @@ class Parser {
       const std::string hex = s.substr(2);
       char* end = nullptr;
       const unsigned long long v = std::strtoull(hex.c_str(), &end, 16);
-      if (*end != '\0' || hex.size() != (dbl ? 16u : 8u)) fail(t, "malformed floating-point literal " + quote(s));
+      if (*end != '\0' || hex.size() != (dbl ? 16u : 8u))
+        fail(t, "malformed floating-point literal " + quote(s));
       if (neg) fail(t, "a '-' before a bit-pattern float literal is not supported");
       next();
       if (dbl) {
@@ -340,7 +348,8 @@ class Parser {
       return o;
     }
     if (s.find_first_of(".eE") != std::string::npos && s.find_first_of("xX") == std::string::npos)
-      fail(t, "decimal floating-point literal " + quote(s) + " is not supported (nvcc writes 0f/0d bit patterns)");
+      fail(t, "decimal floating-point literal " + quote(s) +
+                  " is not supported (nvcc writes 0f/0d bit patterns)");
     std::string digits = s;
     if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u')) digits.pop_back();
     char* end = nullptr;
@@ -382,7 +391,8 @@ class Parser {
     }
     if (t.is('!')) {
       next();
-      if (peek().kind != Tok::WORD || peek().text[0] != '%') fail(peek(), "expected a predicate after '!', found " + describe(peek()));
+      if (peek().kind != Tok::WORD || peek().text[0] != '%')
+        fail(peek(), "expected a predicate after '!', found " + describe(peek()));
       o = operand();
       o.negated = true;
       o.pos = t.pos;
@@ -420,7 +430,8 @@ class Parser {
       next();
       while (true) {
         const Token& n = peek();
-        if (n.kind != Tok::WORD || n.text[0] != '%') fail(n, "expected a register name, found " + describe(n));
+        if (n.kind != Tok::WORD || n.text[0] != '%')
+          fail(n, "expected a register name, found " + describe(n));
         RegDecl r;
         r.type = type;
         r.prefix = n.text;
@@ -450,7 +461,8 @@ class Parser {
         if (a.text == ".align") {
           const Token& n = next();
           const int64_t al = parse_int_tok(n, "an alignment");
-          if (al < 1 || al > 4096 || (al & (al - 1))) fail(n, "alignment " + n.text + " is not a power of two");
+          if (al < 1 || al > 4096 || (al & (al - 1)))
+            fail(n, "alignment " + n.text + " is not a power of two");
           v.align = uint32_t(al);
         } else if (type_bytes(a.text.substr(1)) && a.text != ".pred") {
           type = a.text.substr(1);
@@ -467,7 +479,8 @@ class Parser {
       uint64_t count = 1;
       while (peek().is('[')) {
         next();
-        if (peek().is(']')) fail(peek(), "an unsized .shared array (dynamic shared memory) is not supported yet");
+        if (peek().is(']'))
+          fail(peek(), "an unsized .shared array (dynamic shared memory) is not supported yet");
         const Token& c = next();
         const int64_t cnt = parse_int_tok(c, "an array size");
         count *= uint64_t(cnt);

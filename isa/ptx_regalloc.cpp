@@ -78,7 +78,8 @@ Allocation allocate_registers(const MKernel& k) {
     const MInstr& mi = k.code[size_t(i)];
     if (mi.guard >= 0) real_uses[size_t(mi.guard)]++;
     for (const MOperand& o : mi.ops)
-      if (!o.def && o.vreg >= 0 && (o.kind == MOperand::VREG || o.kind == MOperand::VPRED || o.kind == MOperand::MEM))
+      if (!o.def && o.vreg >= 0 &&
+          (o.kind == MOperand::VREG || o.kind == MOperand::VPRED || o.kind == MOperand::MEM))
         real_uses[size_t(o.vreg)]++;
   }
   std::vector<std::vector<char>> live_in(size_t(nb), std::vector<char>(size_t(nv), 0));
@@ -145,11 +146,13 @@ Allocation allocate_registers(const MKernel& k) {
     }
     order.push_back(v);
   }
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return start[size_t(x)] < start[size_t(y)]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return start[size_t(x)] < start[size_t(y)]; });
   std::vector<int> active;
   for (int v : order) {
     const bool pred = k.vregs[size_t(v)].pred;
-    active.erase(std::remove_if(active.begin(), active.end(), [&](int w) { return end[size_t(w)] < start[size_t(v)]; }),
+    active.erase(std::remove_if(active.begin(), active.end(),
+                                [&](int w) { return end[size_t(w)] < start[size_t(v)]; }),
                  active.end());
     const int limit = pred ? kPredTrue : kMaxRegsPerThread;
     std::vector<char> busy(size_t(limit), 0);
@@ -168,7 +171,8 @@ Allocation allocate_registers(const MKernel& k) {
       const int at = std::min(n - 1, std::max(0, start[size_t(v)] / 2));
       a.error_pos = n ? k.code[size_t(at)].pos : k.pos;
       a.error = "kernel " + quote(k.name) + " needs more than " + std::to_string(limit) +
-                (pred ? " predicates (P0..P6)" : " registers (R0..R62)") + " here: " + std::to_string(live_same + 1) +
+                (pred ? " predicates (P0..P6)" : " registers (R0..R62)") +
+                " here: " + std::to_string(live_same + 1) +
                 " values are live at once; spilling to local memory is not supported yet";
       return a;
     }

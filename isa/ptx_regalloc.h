@@ -25,8 +25,8 @@ namespace baresm::isa::ptx {
 
 struct Allocation {
   bool ok = false;
-  std::string error;  // when !ok
-  Pos error_pos;      // the instruction where too many values were live
+  std::string error;      // when !ok
+  Pos error_pos;          // the instruction where too many values were live
   std::vector<int> phys;  // per vreg: R index (63 = RZ) or P index (7 = PT)
   int regs = 0;           // R registers used: highest index + 1
   int preds = 0;          // predicates used: highest index + 1

@@ -180,13 +180,14 @@ int cmd_asm(const std::string& cmd, const std::vector<std::string>& args) {
                 ".ptx goes through the PTX front end instead (as `baresm ptx`). Every error is\n"
                 "printed as file:line:col with the source line and a caret; nothing is\n"
                 "written when there is one.\n\noptions");
-  desc.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
-                                                 "output file (default: IN with .bsm instead of its extension)")(
+  desc.add_options()("help,h", "show this help")(
+      "output,o", po::value<std::string>(), "output file (default: IN with .bsm instead of its extension)")(
       "name", po::value<std::string>(),
       "file name recorded in the module and shown in diagnostics (default: IN as given); "
       "re-assembling a disassembly with the original name gives identical bytes");
   if (ptx_cmd)
-    desc.add_options()("emit-asm", "write the generated baresm assembly to standard output instead of a module");
+    desc.add_options()("emit-asm",
+                       "write the generated baresm assembly to standard output instead of a module");
   po::variables_map vm;
   int rc = 0;
   if (!parse(cmd, args, desc, "input", &vm, &rc)) return rc;
@@ -198,7 +199,8 @@ int cmd_asm(const std::string& cmd, const std::vector<std::string>& args) {
   const std::string in = vm["input"].as<std::string>();
   const bool is_ptx = ptx_cmd || isa::is_ptx_path(in);
   const bool emit_asm = ptx_cmd && vm.count("emit-asm");
-  if (emit_asm && vm.count("output")) return usage_error(cmd, "--emit-asm writes to standard output; drop -o");
+  if (emit_asm && vm.count("output"))
+    return usage_error(cmd, "--emit-asm writes to standard output; drop -o");
   std::string out;
   if (vm.count("output")) {
     out = vm["output"].as<std::string>();
@@ -217,7 +219,8 @@ int cmd_asm(const std::string& cmd, const std::vector<std::string>& args) {
   struct stat si, so;
   if (!emit_asm && stat(in.c_str(), &si) == 0 && stat(out.c_str(), &so) == 0 && si.st_dev == so.st_dev &&
       si.st_ino == so.st_ino) {
-    std::cerr << "baresm " << cmd << ": " << out << ": the output is the input file; refusing to overwrite it\n";
+    std::cerr << "baresm " << cmd << ": " << out
+              << ": the output is the input file; refusing to overwrite it\n";
     return kExitUsage;
   }
   const std::string name = vm.count("name") ? vm["name"].as<std::string>() : in;
@@ -551,7 +554,8 @@ int cmd_run(const std::vector<std::string>& args) {
   if (vm.count("mem-seed")) setenv("BARESM_MEM_SEED", std::to_string(mem_seed).c_str(), 1);
   if (vm.count("kernels")) o.kernels_dir = vm["kernels"].as<std::string>();
   const std::string source = vm["source"].as<std::string>();
-  if (source != "asm" && source != "cuda") return bad_value("run", "--source", source, "expected asm or cuda");
+  if (source != "asm" && source != "cuda")
+    return bad_value("run", "--source", source, "expected asm or cuda");
   o.source = source == "cuda" ? samples::KernelSource::CUDA : samples::KernelSource::ASM;
   const samples::Sample* s = nullptr;
   if (vm.count("sample")) {
@@ -560,7 +564,8 @@ int cmd_run(const std::vector<std::string>& args) {
       return usage_error(
           "run", "unknown sample '" + vm["sample"].as<std::string>() + "' ('baresm run --list' lists them)");
     if (samples::kernel_file_for(*s, o.source).empty())
-      return usage_error("run", "sample '" + s->name + "' has no CUDA version (kernels/cuda/" + s->name + ".cu)");
+      return usage_error("run",
+                         "sample '" + s->name + "' has no CUDA version (kernels/cuda/" + s->name + ".cu)");
   }
   if (vm.count("trace") && (rc = open_trace_output(vm["trace"].as<std::string>())) != kExitOk) return rc;
   std::unique_ptr<samples::Backend> be = be_entry->make();

@@ -513,7 +513,8 @@ TEST(CliPtx, EveryUnsupportedConstructIsReportedAtItsLine) {
   std::remove(out.c_str());
   const CliRun r = baresm("asm " + src + " -o " + out);
   EXPECT_EQ(r.rc, 1);
-  EXPECT_TRUE(has(r.err, src + ":7:2: error: PTX instruction 'div.rn.f32' is not supported (f32 division")) << r.err;
+  EXPECT_TRUE(has(r.err, src + ":7:2: error: PTX instruction 'div.rn.f32' is not supported (f32 division"))
+      << r.err;
   EXPECT_TRUE(has(r.err, src + ":8:2: error: PTX instruction 'sqrt.rn.f32' is not supported")) << r.err;
   EXPECT_TRUE(has(r.err, "2 errors")) << r.err;
   EXPECT_TRUE(slurp(out).empty()) << "nothing written on errors";

@@ -4,10 +4,10 @@
 // column naming it, every error of a file reported; register pressure the
 // allocator cannot meet without spilling is an error that says so.
 // (The feature suite and the CUDA samples on the model: test_ptx_run.cpp.)
+#include <dirent.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <dirent.h>
 #include <string>
 #include <vector>
 
@@ -44,9 +44,11 @@ TEST(CudaSamples, KernelInfoLines) {
   EXPECT_EQ(k.param_bytes, 20u);  // two 8-byte pointers and a u32
   EXPECT_EQ(k.lmem_bytes, 0u);
   EXPECT_EQ(uint32_t(k.instrs) * 8, p.module.kernels[0].code_bytes);
-  EXPECT_NE(k.info_line().find("kernel reduce_sum: " + std::to_string(k.regs) + " registers"), std::string::npos)
+  EXPECT_NE(k.info_line().find("kernel reduce_sum: " + std::to_string(k.regs) + " registers"),
+            std::string::npos)
       << k.info_line();
-  EXPECT_NE(k.info_line().find("0 bytes lmem, 1024 bytes smem, 20 bytes param"), std::string::npos) << k.info_line();
+  EXPECT_NE(k.info_line().find("0 bytes lmem, 1024 bytes smem, 20 bytes param"), std::string::npos)
+      << k.info_line();
 }
 
 // ---- diagnostics --------------------------------------------------------------------------------
@@ -71,24 +73,31 @@ std::vector<std::string> errors_of(const std::string& src) {
 TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
   // Lines 7.. of the file (6 lines of header and declarations before the body).
   const std::string body =
-      "\tdiv.u64 %rd1, %rd2, %rd3;\n"       // 10
-      "\tshr.u64 %rd1, %rd2, 3;\n"          // 11
-      "\tsetp.lt.u64 %p1, %rd1, %rd2;\n"    // 12
-      "\tst.global.u64 [%rd1], %rd2;\n"     // 13
+      "\tdiv.u64 %rd1, %rd2, %rd3;\n"                 // 10
+      "\tshr.u64 %rd1, %rd2, 3;\n"                    // 11
+      "\tsetp.lt.u64 %p1, %rd1, %rd2;\n"              // 12
+      "\tst.global.u64 [%rd1], %rd2;\n"               // 13
       "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, 255;\n"  // 14
-      "\tld.u32 %r1, [%rd1];\n"             // 15
-      "\tadd.f32.ftz %r1, %r2, %r3;\n"      // 16  (not a valid spelling either)
-      "\tmul.hi.u16 %rs1, %rs1, %rs2;\n"    // 17
-      "\tcvt.rn.f32.u64 %r1, %rd1;\n"       // 18
-      "\tadd.s32 %r1, %r2, 1;\n";            // 19: fine
+      "\tld.u32 %r1, [%rd1];\n"                       // 15
+      "\tadd.f32.ftz %r1, %r2, %r3;\n"                // 16  (not a valid spelling either)
+      "\tmul.hi.u16 %rs1, %rs1, %rs2;\n"              // 17
+      "\tcvt.rn.f32.u64 %r1, %rd1;\n"                 // 18
+      "\tadd.s32 %r1, %r2, 1;\n";                     // 19: fine
   const auto e = errors_of(kernel_with(kRegs, body));
   ASSERT_EQ(e.size(), 9u);
-  EXPECT_EQ(e[0], "t.ptx:10:2: PTX instruction 'div.u64' is not supported (only .u32/.s32 integer division is lowered yet)");
-  EXPECT_EQ(e[1], "t.ptx:11:2: PTX instruction 'shr.u64' is not supported (a 64-bit right shift needs the high word of the value)");
-  EXPECT_EQ(e[2], "t.ptx:12:2: PTX instruction 'setp.lt.u64' is not supported (a 64-bit comparison needs the high word)");
+  EXPECT_EQ(e[0],
+            "t.ptx:10:2: PTX instruction 'div.u64' is not supported (only .u32/.s32 integer division is "
+            "lowered yet)");
+  EXPECT_EQ(e[1],
+            "t.ptx:11:2: PTX instruction 'shr.u64' is not supported (a 64-bit right shift needs the high "
+            "word of the value)");
+  EXPECT_EQ(
+      e[2],
+      "t.ptx:12:2: PTX instruction 'setp.lt.u64' is not supported (a 64-bit comparison needs the high word)");
   EXPECT_EQ(e[3], "t.ptx:13:2: PTX instruction 'st.global.u64' is not supported (.u64 stores)");
   EXPECT_EQ(e[4], "t.ptx:14:38: shfl.sync member masks other than 0xffffffff are not supported yet");
-  EXPECT_EQ(e[5].rfind("t.ptx:15:2: PTX instruction 'ld.u32' is not supported (generic addressing", 0), 0u) << e[5];
+  EXPECT_EQ(e[5].rfind("t.ptx:15:2: PTX instruction 'ld.u32' is not supported (generic addressing", 0), 0u)
+      << e[5];
   EXPECT_EQ(e[6].rfind("t.ptx:16:2: PTX instruction 'add.f32.ftz' is not supported", 0), 0u) << e[6];
   EXPECT_EQ(e[7].rfind("t.ptx:17:", 0), 0u) << e[7];
   EXPECT_NE(e[7].find("mul.hi.u16"), std::string::npos) << e[7];
@@ -97,9 +106,9 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
 
 TEST(PtxErrors, RegisterWidthsAreChecked) {
   const auto e = errors_of(kernel_with(std::string(kRegs) + "\t.reg .f64 %fd<2>;\n",
-                                       "\tld.global.u32 %rs1, [%rd1];\n"     // 11
-                                       "\tadd.s32 %r1, %rd1, 1;\n"           // 12
-                                       "\tmov.f64 %fd1, %fd0;\n"));          // 13
+                                       "\tld.global.u32 %rs1, [%rd1];\n"  // 11
+                                       "\tadd.s32 %r1, %rd1, 1;\n"        // 12
+                                       "\tmov.f64 %fd1, %fd0;\n"));       // 13
   ASSERT_EQ(e.size(), 3u) << ::testing::PrintToString(e);
   EXPECT_EQ(e[0], "t.ptx:11:16: register '%rs1' is narrower than .u32");
   EXPECT_EQ(e[1], "t.ptx:12:15: register '%rd1' is .b64, the instruction expects 32 bits");
@@ -108,20 +117,24 @@ TEST(PtxErrors, RegisterWidthsAreChecked) {
 
 TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
   const std::string src = std::string(kHead) +
-                          ".global .align 4 .u32 g;\n"                         // 4
-                          ".func f()\n{\n\tret;\n}\n"                           // 5..8
+                          ".global .align 4 .u32 g;\n"                            // 4
+                          ".func f()\n{\n\tret;\n}\n"                             // 5..8
                           ".visible .entry k(.param .u64 p) .maxntid 64, 1, 1\n"  // 9
                           "{\n"
-                          "\t.local .align 4 .b8 stack[16];\n"                  // 11
+                          "\t.local .align 4 .b8 stack[16];\n"  // 11
                           "\t.reg .b32 %r<4>;\n"
-                          "\tfoo.bar %r1;\n"                                    // 13
+                          "\tfoo.bar %r1;\n"  // 13
                           "\tret;\n}\n";
   const auto e = errors_of(src);
   ASSERT_EQ(e.size(), 5u) << ::testing::PrintToString(e);
-  EXPECT_EQ(e[0], "t.ptx:4:1: directive '.global' is not supported by the PTX front end (module-scope variables are not supported yet)");
+  EXPECT_EQ(e[0],
+            "t.ptx:4:1: directive '.global' is not supported by the PTX front end (module-scope variables "
+            "are not supported yet)");
   EXPECT_EQ(e[1].rfind("t.ptx:5:1: directive '.func' is not supported", 0), 0u) << e[1];
   EXPECT_EQ(e[2], "t.ptx:9:34: directive '.maxntid' is not supported by the PTX front end");
-  EXPECT_EQ(e[3], "t.ptx:11:2: directive '.local' is not supported by the PTX front end (local memory is not supported yet)");
+  EXPECT_EQ(e[3],
+            "t.ptx:11:2: directive '.local' is not supported by the PTX front end (local memory is not "
+            "supported yet)");
   EXPECT_EQ(e[4], "t.ptx:13:2: PTX instruction 'foo.bar' is not supported");
 }
 
@@ -143,30 +156,36 @@ TEST(PtxErrors, UndeclaredRegisterAndLabel) {
 TEST(PtxRegalloc, TooManyLiveValuesIsAnErrorAboutSpilling) {
   // 70 values loaded, then all summed: 70 are live at once.
   std::string body = "\tld.param.u64 %rd1, [p];\n";
-  for (int i = 0; i < 70; ++i) body += "\tld.global.u32 %r" + std::to_string(i + 10) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
+  for (int i = 0; i < 70; ++i)
+    body += "\tld.global.u32 %r" + std::to_string(i + 10) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
   body += "\tmov.u32 %r1, 0;\n";
   for (int i = 0; i < 70; ++i) body += "\tadd.s32 %r1, %r1, %r" + std::to_string(i + 10) + ";\n";
   body += "\tst.global.u32 [%rd1], %r1;\n";
   const std::string src = kernel_with("\t.reg .b32 %r<100>;\n\t.reg .b64 %rd<2>;\n", body);
   const isa::PtxResult r = isa::translate_ptx(src, "t.ptx");
   ASSERT_EQ(r.diagnostics.size(), 1u);
-  EXPECT_NE(r.diagnostics[0].message.find("needs more than 63 registers"), std::string::npos) << r.diagnostics[0].message;
-  EXPECT_NE(r.diagnostics[0].message.find("spilling to local memory is not supported yet"), std::string::npos);
+  EXPECT_NE(r.diagnostics[0].message.find("needs more than 63 registers"), std::string::npos)
+      << r.diagnostics[0].message;
+  EXPECT_NE(r.diagnostics[0].message.find("spilling to local memory is not supported yet"),
+            std::string::npos);
 
   // 60 live values fit: the allocator uses exactly what is live (+ the pointer and the sum).
   std::string fits = "\tld.param.u64 %rd1, [p];\n";
-  for (int i = 0; i < 60; ++i) fits += "\tld.global.u32 %r" + std::to_string(i + 10) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
+  for (int i = 0; i < 60; ++i)
+    fits += "\tld.global.u32 %r" + std::to_string(i + 10) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
   fits += "\tmov.u32 %r1, 0;\n";
   for (int i = 0; i < 60; ++i) fits += "\tadd.s32 %r1, %r1, %r" + std::to_string(i + 10) + ";\n";
   fits += "\tst.global.u32 [%rd1], %r1;\n";
-  const isa::PtxResult ok = isa::translate_ptx(kernel_with("\t.reg .b32 %r<100>;\n\t.reg .b64 %rd<2>;\n", fits), "t.ptx");
+  const isa::PtxResult ok =
+      isa::translate_ptx(kernel_with("\t.reg .b32 %r<100>;\n\t.reg .b64 %rd<2>;\n", fits), "t.ptx");
   ASSERT_TRUE(ok.ok()) << ok.format_errors();
   EXPECT_EQ(ok.kernels[0].regs, 62);
 }
 
 TEST(PtxRegalloc, TooManyLivePredicates) {
   std::string body;
-  for (int i = 0; i < 8; ++i) body += "\tsetp.eq.s32 %p" + std::to_string(i) + ", %r1, " + std::to_string(i) + ";\n";
+  for (int i = 0; i < 8; ++i)
+    body += "\tsetp.eq.s32 %p" + std::to_string(i) + ", %r1, " + std::to_string(i) + ";\n";
   for (int i = 0; i < 8; ++i) body += "\t@%p" + std::to_string(i) + " add.s32 %r2, %r2, 1;\n";
   const auto e = errors_of(kernel_with("\t.reg .pred %p<8>;\n\t.reg .b32 %r<4>;\n", body));
   ASSERT_EQ(e.size(), 1u);

@@ -49,8 +49,8 @@ struct FeatureRun {
 
 // Translates tests/ptx/NAME.ptx, launches kernel NAME with (in, out) on the
 // model and returns out. Fails the test on any error.
-FeatureRun run_feature(const std::string& name, iss::Dim3 grid, iss::Dim3 block, const std::vector<uint32_t>& in,
-                       const std::vector<uint32_t>& out_init) {
+FeatureRun run_feature(const std::string& name, iss::Dim3 grid, iss::Dim3 block,
+                       const std::vector<uint32_t>& in, const std::vector<uint32_t>& out_init) {
   FeatureRun r;
   r.ptx = isa::translate_ptx_file(feature_path(name));
   EXPECT_TRUE(r.ptx.ok()) << r.ptx.format_errors();
@@ -85,8 +85,8 @@ FeatureRun run_feature(const std::string& name, iss::Dim3 grid, iss::Dim3 block,
 // x = in[0..32), y = in[32..64): edge values first, then seeded random words;
 // y's first lanes are small (shift amounts around 32).
 std::vector<uint32_t> int_inputs() {
-  std::vector<uint32_t> v = {0,          1,          0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 2,   0x80,
-                             0xFF,       0x7F,       0x8000,     0xFFFF,     0x12345678, 100, 0xFFFFFF80};
+  std::vector<uint32_t> v = {0,    1,    0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 2,   0x80,
+                             0xFF, 0x7F, 0x8000,     0xFFFF,     0x12345678, 100, 0xFFFFFF80};
   SplitMix64 rng(11);
   while (v.size() < 32) v.push_back(rng.u32());
   const uint32_t ys[] = {0, 1, 31, 32, 33, 63, 64, 5, 0xFFFFFFFF, 0x80000000, 1000, 0x7FFFFFFF, 7, 8};
@@ -100,14 +100,15 @@ using RowFn = std::function<std::vector<uint32_t>(uint32_t x, uint32_t y, uint32
 // Runs a 32-thread feature whose thread t writes out[t*K .. t*K+K) and checks
 // each word against expect(x, y, t).
 void check_rows(const std::string& name, size_t k, const std::vector<uint32_t>& in, const RowFn& expect) {
-  const FeatureRun r = run_feature(name, {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32 * k, 0xCCCCCCCCu));
+  const FeatureRun r =
+      run_feature(name, {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32 * k, 0xCCCCCCCCu));
   if (r.out.empty()) return;
   for (uint32_t t = 0; t < 32; ++t) {
     const std::vector<uint32_t> want = expect(in[t], in[32 + t], t);
     ASSERT_EQ(want.size(), k);
     for (size_t j = 0; j < k; ++j)
-      EXPECT_EQ(r.out[t * k + j], want[j]) << name << ": thread " << t << " word " << j << " (x = 0x" << std::hex
-                                           << in[t] << ", y = 0x" << in[32 + t] << ")";
+      EXPECT_EQ(r.out[t * k + j], want[j]) << name << ": thread " << t << " word " << j << " (x = 0x"
+                                           << std::hex << in[t] << ", y = 0x" << in[32 + t] << ")";
   }
 }
 
@@ -146,7 +147,8 @@ TEST(PtxFeature, LogicShift) {
     const uint32_t sra = n >= 32 ? (s(x) < 0 ? 0xFFFFFFFF : 0) : uint32_t(s(x) >> n);
     uint32_t clz = 0;
     while (clz < 32 && !((x << clz) & 0x80000000u)) ++clz;
-    return {x & y, x | y, x ^ 0x5a5a5a5a, ~x, shl, shr, sra, uint32_t(__builtin_popcount(x)), clz, (x << 3) >> 1};
+    return {x & y, x | y,        x ^ 0x5a5a5a5a, ~x, shl, shr, sra, uint32_t(__builtin_popcount(x)),
+            clz,   (x << 3) >> 1};
   });
 }
 
@@ -155,8 +157,24 @@ TEST(PtxFeature, SetpSelp) {
     const int32_t a = s(x), b = s(y);
     const bool q = t != 0;
     const bool lt = a < b;
-    return {a == b, a != b, a < b,  a <= b, a > b,  a >= b, x < y,  x <= y, x > y,  x >= y, x < y,
-            x <= y, x > y,  x >= y, lt && q, x > 1000u || !q, (x == y) != q, lt, !lt, q ? x : y, !lt ? x : 77u};
+    return {a == b,
+            a != b,
+            a<b, a <= b, a>
+                b,
+            a >= b,
+            x<y, x <= y, x>
+                y,
+            x >= y,
+            x<y, x <= y, x>
+                y,
+            x >= y,
+            lt && q,
+            x > 1000u || !q,
+            (x == y) != q,
+            lt,
+            !lt,
+            q ? x : y,
+            !lt ? x : 77u};
   });
 }
 
@@ -173,8 +191,9 @@ TEST(PtxFeature, PredLogic) {
 
 TEST(PtxFeature, Cvt) {
   std::vector<uint32_t> in = int_inputs();
-  const float ys[] = {1.5f, -1.5f, 3e9f, -3e9f, NAN, INFINITY, -INFINITY, 0.99f, 2147483648.0f, 4294967296.0f,
-                      -0.5f, 1e-40f, 123456.78f, -2147483648.0f, 16777217.0f, 0.0f};
+  const float ys[] = {1.5f,       -1.5f,          3e9f,          -3e9f,         NAN,   INFINITY,
+                      -INFINITY,  0.99f,          2147483648.0f, 4294967296.0f, -0.5f, 1e-40f,
+                      123456.78f, -2147483648.0f, 16777217.0f,   0.0f};
   for (size_t i = 0; i < 16; ++i) in[32 + i] = fbits(ys[i]);
   check_rows("cvt", 12, in, [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
     const float f = bitsf(y);
@@ -189,18 +208,12 @@ TEST(PtxFeature, Cvt) {
       if (v >= 4294967296.0f) return 0xFFFFFFFF;
       return uint32_t(v);
     };
-    return {x & 0xFF,
-            uint32_t(int32_t(int8_t(x))),
-            x & 0xFFFF,
-            uint32_t(int32_t(int16_t(x))),
-            x & 0xFF,
-            uint32_t(int32_t(int16_t(x))),
-            x + y,
-            fbits(float(s(x))),
-            fbits(float(x)),
-            f2i(f),
-            f2u(f),
-            f2i(f)};
+    return {x & 0xFF,        uint32_t(int32_t(int8_t(x))),
+            x & 0xFFFF,      uint32_t(int32_t(int16_t(x))),
+            x & 0xFF,        uint32_t(int32_t(int16_t(x))),
+            x + y,           fbits(float(s(x))),
+            fbits(float(x)), f2i(f),
+            f2u(f),          f2i(f)};
   });
 }
 
@@ -229,8 +242,16 @@ TEST(PtxFeature, F32) {
       return p > q ? p : q;
     };
     volatile float va = a, vb = b;  // keep the host from folding or fusing anything
-    return {canon(va + vb),   canon(va - vb), canon(va * vb), canon(std::fma(a, b, a)), canon(va * 1.5f),
-            canon(fmin(a, b)), canon(fmax(a, b)), xa ^ 0x80000000u, xb & 0x7FFFFFFFu, canon(2.0f + vb),
+    return {canon(va + vb),
+            canon(va - vb),
+            canon(va * vb),
+            canon(std::fma(a, b, a)),
+            canon(va * 1.5f),
+            canon(fmin(a, b)),
+            canon(fmax(a, b)),
+            xa ^ 0x80000000u,
+            xb & 0x7FFFFFFFu,
+            canon(2.0f + vb),
             canon(std::fma(b, b, -1.0f))};
   });
 }
@@ -277,11 +298,17 @@ TEST(PtxFeature, WarpShuffleAndVote) {
   for (uint32_t t = 0; t < 28; ++t) ballot |= (in[t] & 1) << t;
   for (uint32_t t = 0; t < 32; ++t) {
     const uint32_t b8 = t & ~7u;
-    const uint32_t want[6] = {in[t + 5 < 32 ? t + 5 : t], in[t + 3 < b8 + 8 ? t + 3 : t],
-                              in[t >= b8 + 3 ? t - 3 : t], in[t ^ 2], in[t ^ 3], in[b8 + ((t * 7) & 7)]};
-    for (int j = 0; j < 6; ++j) EXPECT_EQ(r.out[t * 10 + size_t(j)], want[j]) << "thread " << t << " shuffle " << j;
+    const uint32_t want[6] = {in[t + 5 < 32 ? t + 5 : t],
+                              in[t + 3 < b8 + 8 ? t + 3 : t],
+                              in[t >= b8 + 3 ? t - 3 : t],
+                              in[t ^ 2],
+                              in[t ^ 3],
+                              in[b8 + ((t * 7) & 7)]};
+    for (int j = 0; j < 6; ++j)
+      EXPECT_EQ(r.out[t * 10 + size_t(j)], want[j]) << "thread " << t << " shuffle " << j;
     if (t >= 28) {
-      for (int j = 6; j < 10; ++j) EXPECT_EQ(r.out[t * 10 + size_t(j)], 0xCCCCCCCCu) << "lane " << t << " left";
+      for (int j = 6; j < 10; ++j)
+        EXPECT_EQ(r.out[t * 10 + size_t(j)], 0xCCCCCCCCu) << "lane " << t << " left";
       continue;
     }
     EXPECT_EQ(r.out[t * 10 + 6], ballot) << t;
@@ -319,7 +346,13 @@ TEST(PtxFeature, DivRem) {
     }
   }
   check_rows("divrem", 7, in, [&](uint32_t x, uint32_t y, uint32_t t) -> std::vector<uint32_t> {
-    return {udiv(x, y), urem(x, y), sdiv(x, y), srem(x, y), x / 7, uint32_t(s(x) % -3), (t & 1) ? sdiv(y, x) : 5u};
+    return {udiv(x, y),
+            urem(x, y),
+            sdiv(x, y),
+            srem(x, y),
+            x / 7,
+            uint32_t(s(x) % -3),
+            (t & 1) ? sdiv(y, x) : 5u};
   });
 }
 
@@ -332,13 +365,16 @@ TEST(PtxFeature, Addr64) {
 
 TEST(PtxFeature, LoadStoreWidths) {
   const std::vector<uint32_t> in = int_inputs();
-  const FeatureRun r = run_feature("ldst_widths", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32 * 6 + 32, 0));
+  const FeatureRun r =
+      run_feature("ldst_widths", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32 * 6 + 32, 0));
   ASSERT_EQ(r.out.size(), 32u * 7);
   for (uint32_t t = 0; t < 32; ++t) {
     const uint32_t w = in[t];
-    const uint32_t want[6] = {(w >> 8) & 0xFF, uint32_t(int32_t(int8_t(w >> 24))), w >> 16,
-                              uint32_t(int32_t(int16_t(w))), w, in[32 + t]};
-    for (int j = 0; j < 6; ++j) EXPECT_EQ(r.out[t * 6 + size_t(j)], want[j]) << "thread " << t << " word " << j;
+    const uint32_t want[6] = {
+        (w >> 8) & 0xFF, uint32_t(int32_t(int8_t(w >> 24))), w >> 16, uint32_t(int32_t(int16_t(w))), w,
+        in[32 + t]};
+    for (int j = 0; j < 6; ++j)
+      EXPECT_EQ(r.out[t * 6 + size_t(j)], want[j]) << "thread " << t << " word " << j;
     EXPECT_EQ(r.out[192 + t], (w & 0xFFFF) | (t << 16)) << "thread " << t << ": st.u8 x2 + st.u16";
   }
 }
@@ -393,7 +429,8 @@ TEST(PtxFeature, Atomics) {
 
 TEST(PtxFeature, Branches) {
   const std::vector<uint32_t> in = int_inputs();
-  const FeatureRun r = run_feature("branches", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32, 0xCCCCCCCC));
+  const FeatureRun r =
+      run_feature("branches", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32, 0xCCCCCCCC));
   ASSERT_EQ(r.out.size(), 32u);
   for (uint32_t t = 0; t < 32; ++t) {
     uint32_t want = 0xCCCCCCCC;
