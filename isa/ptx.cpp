@@ -17,8 +17,10 @@ std::string PtxKernelInfo::info_line() const {
     return std::to_string(n) + " " + (n == 1 ? one : many);
   };
   return "baresm-ptx info: kernel " + name + ": " + plural(regs, "register", "registers") + ", " +
-         plural(preds, "predicate", "predicates") + ", " + std::to_string(lmem_bytes) + " bytes lmem, " +
-         std::to_string(smem_bytes) + " bytes smem, " + std::to_string(param_bytes) + " bytes param, " +
+         plural(preds, "predicate", "predicates") +
+         (preds_in_regs ? " (+" + std::to_string(preds_in_regs) + " kept in registers)" : "") + ", " +
+         std::to_string(lmem_bytes) + " bytes lmem, " + std::to_string(smem_bytes) + " bytes smem, " +
+         std::to_string(param_bytes) + " bytes param, " +
          plural(ptx_instrs, "PTX instruction", "PTX instructions") + " -> " +
          plural(instrs, "instruction", "instructions");
 }
@@ -45,7 +47,8 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     const size_t before = diags.diags.size();
     ptx::MKernel mk = ptx::lower_kernel(k, &diags);
     if (diags.diags.size() != before) continue;  // allocation needs a complete kernel
-    const ptx::Allocation a = ptx::allocate_registers(mk);
+    int spilled = 0;
+    const ptx::Allocation a = ptx::allocate_with_spilled_predicates(&mk, &spilled);
     if (!a.ok) {
       diags.error(a.error_pos, a.error);
       continue;
@@ -59,6 +62,7 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     info.name = mk.name;
     info.regs = std::max(a.regs, 1);
     info.preds = a.preds;
+    info.preds_in_regs = spilled;
     info.smem_bytes = mk.shared_bytes;
     info.ptx_instrs = mk.ptx_instructions;
     r.kernels.push_back(info);

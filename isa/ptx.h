@@ -22,6 +22,7 @@ struct PtxKernelInfo {
   std::string name;
   int regs = 0;             // R registers per thread (the module's .regs)
   int preds = 0;            // predicates used
+  int preds_in_regs = 0;    // predicates that did not fit P0..P6, kept as 0/1 in registers
   uint32_t lmem_bytes = 0;  // local memory per thread (spills): always 0 for now
   uint32_t smem_bytes = 0;  // static shared memory per CTA
   uint32_t param_bytes = 0;

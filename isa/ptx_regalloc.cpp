@@ -168,12 +168,28 @@ Allocation allocate_registers(const MKernel& k) {
     if (h >= 0 && a.phys[size_t(h)] >= 0 && a.phys[size_t(h)] < limit && !busy[size_t(a.phys[size_t(h)])])
       r = a.phys[size_t(h)];
     if (r == limit) {
+      // The predicate to keep in a register instead: the one live the longest.
+      if (pred) {
+        int far = v;
+        for (int w : active)
+          if (k.vregs[size_t(w)].pred && end[size_t(w)] > end[size_t(far)]) far = w;
+        a.spill_pred = far;
+      }
+      std::string names;
+      int shown = 0;
+      for (int w : active)
+        if (k.vregs[size_t(w)].pred == pred && shown < 12) {
+          names += (shown++ ? ", " : "") +
+                   (k.vregs[size_t(w)].name.empty() ? std::string("(temporary)") : k.vregs[size_t(w)].name);
+        }
       const int at = std::min(n - 1, std::max(0, start[size_t(v)] / 2));
       a.error_pos = n ? k.code[size_t(at)].pos : k.pos;
       a.error = "kernel " + quote(k.name) + " needs more than " + std::to_string(limit) +
                 (pred ? " predicates (P0..P6)" : " registers (R0..R62)") +
-                " here: " + std::to_string(live_same + 1) +
-                " values are live at once; spilling to local memory is not supported yet";
+                " here: " + std::to_string(live_same + 1) + " values are live at once (" + names +
+                (live_same > 12 ? ", ..." : "") + " and " +
+                (k.vregs[size_t(v)].name.empty() ? std::string("a temporary") : k.vregs[size_t(v)].name) +
+                "); spilling to local memory is not supported yet";
       return a;
     }
     a.phys[size_t(v)] = r;
@@ -185,6 +201,74 @@ Allocation allocate_registers(const MKernel& k) {
   }
   a.ok = true;
   return a;
+}
+
+// Keeps predicate v in a new 32-bit register as 0/1: after every write of v
+// the register is set from it (under the same guard, so lanes that keep v
+// keep the register), and every read of v reads a fresh predicate set from
+// the register just before. v's own live ranges shrink to single
+// instructions.
+static void spill_predicate(MKernel* k, int v) {
+  const int r = int(k->vregs.size());
+  k->vregs.push_back(MVreg{false, k->vregs[size_t(v)].name + " (in a register)"});
+  std::vector<MInstr> out;
+  out.reserve(k->code.size() * 2);
+  for (MInstr mi : k->code) {
+    bool writes = false;
+    auto reload = [&](MOperand* o) {
+      const int t = int(k->vregs.size());
+      k->vregs.push_back(MVreg{true, k->vregs[size_t(v)].name});
+      MInstr ld;
+      ld.mnem = "ISETP.NE.AND";
+      ld.pos = mi.pos;
+      ld.ops = {MOperand::p(t, true), MOperand::v(r), MOperand::i(0), MOperand::pt()};
+      out.push_back(ld);
+      o->vreg = t;
+    };
+    for (MOperand& o : mi.ops) {
+      if (o.kind != MOperand::VPRED || o.vreg != v) continue;
+      if (o.def)
+        writes = true;
+      else
+        reload(&o);
+    }
+    // A guarded write keeps v in the lanes whose guard is false: it reads v too.
+    if (writes && mi.guard >= 0) {
+      MOperand keep = MOperand::p(v);
+      reload(&keep);
+      for (MOperand& o : mi.ops)
+        if (o.kind == MOperand::VPRED && o.vreg == v && o.def) o.vreg = keep.vreg;
+    }
+    if (mi.guard == v) {
+      MOperand g = MOperand::p(v);
+      reload(&g);
+      mi.guard = g.vreg;
+    }
+    int written = -1;
+    for (const MOperand& o : mi.ops)
+      if (o.kind == MOperand::VPRED && o.def && (o.vreg == v || (writes && mi.guard >= 0))) written = o.vreg;
+    out.push_back(mi);
+    if (writes) {
+      MInstr st;  // r = v ? 1 : 0
+      st.mnem = "SEL";
+      st.pos = mi.pos;
+      st.guard = mi.guard;
+      st.guard_neg = mi.guard_neg;
+      st.ops = {MOperand::v(r, true), MOperand::rz(), MOperand::i(1), MOperand::p(written, false, true)};
+      out.push_back(st);
+    }
+  }
+  k->code = std::move(out);
+}
+
+Allocation allocate_with_spilled_predicates(MKernel* k, int* spilled) {
+  *spilled = 0;
+  for (;;) {
+    Allocation a = allocate_registers(*k);
+    if (a.ok || a.spill_pred < 0 || *spilled >= 64) return a;
+    spill_predicate(k, a.spill_pred);
+    ++*spilled;
+  }
 }
 
 }  // namespace baresm::isa::ptx

@@ -12,8 +12,10 @@
 // lowest free register. A value that is written but never read goes to RZ
 // (PT for predicates), whose writes the device drops.
 //
-// There is no spilling yet: when more than 63 values (or 7 predicates) are
-// live at once, allocation fails with a message saying so.
+// Predicates that do not fit P0..P6 are kept in general registers
+// (allocate_with_spilled_predicates). There is no spilling to memory yet: when
+// more than 63 values are live at once, allocation fails with a message
+// saying so.
 #pragma once
 
 #include <string>
@@ -30,8 +32,14 @@ struct Allocation {
   std::vector<int> phys;  // per vreg: R index (63 = RZ) or P index (7 = PT)
   int regs = 0;           // R registers used: highest index + 1
   int preds = 0;          // predicates used: highest index + 1
+  int spill_pred = -1;    // when predicates ran out: the one to keep in a register
 };
 
 Allocation allocate_registers(const MKernel& k);
+
+// allocate_registers, and while only predicates run out, keeps the longest-
+// lived one in a general register (0/1, set after each write, a fresh
+// predicate from it before each read) and tries again. *spilled counts them.
+Allocation allocate_with_spilled_predicates(MKernel* k, int* spilled);
 
 }  // namespace baresm::isa::ptx

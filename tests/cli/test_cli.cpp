@@ -527,8 +527,8 @@ TEST(CliPtx, RunFromCudaOnTheModel) {
   EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
   const CliRun all = baresm("run --all --source cuda");
   EXPECT_EQ(all.rc, 0) << all.out;
-  EXPECT_TRUE(has(all.out, "5/5 samples passed")) << all.out;
-  const CliRun none = baresm("run matmul_tiled --source cuda");
+  EXPECT_TRUE(has(all.out, "8/8 samples passed")) << all.out;
+  const CliRun none = baresm("run fault_trap --source cuda");
   EXPECT_EQ(none.rc, 2);
   EXPECT_TRUE(has(none.err, "has no CUDA version")) << none.err;
   EXPECT_EQ(baresm("run vec_add --source fortran").rc, 2);
