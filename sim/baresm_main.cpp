@@ -259,10 +259,13 @@ int cmd_asm(const std::string& cmd, const std::vector<std::string>& args) {
 // ---- dis ----------------------------------------------------------------------------
 int cmd_dis(const std::vector<std::string>& args) {
   po::options_description desc(
-      "usage: baresm dis IN.bsm [--plain]\n"
+      "usage: baresm dis IN.bsm [--plain] [--source FILE]\n"
       "Disassembles a .bsm module to standard output. The text re-assembles to a\n"
       "byte-identical module (it carries .loc directives for the line table).\n\noptions");
-  desc.add_options()("help,h", "show this help")("plain", "a listing for people: no .loc directives");
+  desc.add_options()("help,h", "show this help")("plain", "a listing for people: no .loc directives")(
+      "source", po::value<std::string>(),
+      "with --plain: the source the module was built from (its .s, or the .ptx of a module from the "
+      "PTX front end); each instruction shows its source line");
   po::variables_map vm;
   int rc = 0;
   if (!parse("dis", args, desc, "input", &vm, &rc)) return rc;
@@ -279,6 +282,19 @@ int cmd_dis(const std::vector<std::string>& args) {
   }
   isa::DisasmOptions o;
   o.line_info = !vm.count("plain");
+  std::vector<std::string> lines;
+  if (vm.count("source")) {
+    if (o.line_info) return usage_error("dis", "--source needs --plain (a listing that does not re-assemble)");
+    const std::string path = vm["source"].as<std::string>();
+    std::string text, error;
+    if (!isa::read_file(path, isa::kMaxSourceBytes, &text, &error)) {
+      std::cerr << "baresm dis: " << path << ": " << error << "\n";
+      return kExitFail;
+    }
+    std::istringstream ss(text);
+    for (std::string l; std::getline(ss, l);) lines.push_back(l);
+    o.source_lines = &lines;
+  }
   std::cout << isa::disassemble(r.module, o);
   return kExitOk;
 }

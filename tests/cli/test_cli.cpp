@@ -488,6 +488,11 @@ TEST(CliPtx, AsmPicksThePtxFrontEndByExtension) {
   const CliRun d = baresm("dis " + out);
   EXPECT_EQ(d.rc, 0) << d.err;
   EXPECT_TRUE(has(d.out, ".loc 28, 2")) << d.out;
+  const CliRun p = baresm("dis --plain " + out + " --source " + kCudaDir + "vec_add.ptx");
+  EXPECT_EQ(p.rc, 0) << p.err;
+  EXPECT_TRUE(has(p.out, "FADD R")) << p.out;
+  EXPECT_TRUE(has(p.out, "| 49: add.f32 %f3, %f2, %f1;")) << p.out;
+  EXPECT_EQ(baresm("dis " + out + " --source " + kCudaDir + "vec_add.ptx").rc, 2) << "--source needs --plain";
 }
 
 TEST(CliPtx, PtxCommandEmitsAssembly) {
