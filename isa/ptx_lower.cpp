@@ -497,12 +497,43 @@ class Lowerer {
     const int bits = value_bits(t);
     if (t == "f64") unsupported(".f64");
     const Operand& s = op(1);
-    if (s.kind == Operand::REG && sregs().count(s.name)) {
-      if (bits != 32) unsupported("special registers are 32 bits");
+    auto sreg = [](const char* name) {
       MOperand sr;
       sr.kind = MOperand::SREG;
-      sr.sreg = sregs().at(s.name);
-      return guarded("S2R", {dst(op(0), 32), sr});
+      sr.sreg = name;
+      return sr;
+    };
+    if (s.kind == Operand::REG && sregs().count(s.name)) {
+      if (bits != 32) unsupported("this special register is 32 bits");
+      return guarded("S2R", {dst(op(0), 32), sreg(sregs().at(s.name).c_str())});
+    }
+    // %clock64 in a 64-bit register: its low word is SR_CLOCK (high words
+    // are never observed, see the header), so it cannot tear.
+    if (s.kind == Operand::REG && s.name == "%clock64") {
+      if (bits != 64) unsupported("%clock64 is 64 bits");
+      return guarded("S2R", {dst(op(0), 64), sreg("SR_CLOCK")});
+    }
+    if (s.kind == Operand::REG && s.name == "%clock_hi") {
+      if (bits != 32) unsupported("%clock_hi is 32 bits");
+      return guarded("S2R", {dst(op(0), 32), sreg("SR_CLOCKHI")});
+    }
+    // %lanemask_*: from the lane id; 1 << 32 is 0 on the device, so le of
+    // lane 31 is 0 - 1 = all ones, as it should be.
+    if (s.kind == Operand::REG && s.name.rfind("%lanemask_", 0) == 0) {
+      const std::string which = s.name.substr(10);
+      if (which != "eq" && which != "lt" && which != "le" && which != "gt" && which != "ge")
+        fail(s.pos, quote(s.name) + " is not a special register");
+      if (bits != 32) unsupported("%lanemask_* is 32 bits");
+      const int lane = new_vreg(false), m = new_vreg(false);
+      plain("S2R", {MOperand::v(lane, true), sreg("SR_LANEID")});
+      plain("MOV", {MOperand::v(m, true), MOperand::i(1)});
+      plain("SHL", {MOperand::v(m, true), MOperand::v(m), MOperand::v(lane)});  // eq
+      if (which == "le" || which == "gt")
+        plain("SHL", {MOperand::v(m, true), MOperand::v(m), MOperand::i(1)});
+      if (which != "eq")
+        plain("IADD", {MOperand::v(m, true), MOperand::v(m), MOperand::i(uint32_t(-1))});  // lt, le
+      if (which == "gt" || which == "ge") plain("NOT", {MOperand::v(m, true), MOperand::v(m)});
+      return guarded("MOV", {dst(op(0), 32), MOperand::v(m)});
     }
     guarded("MOV", {dst(op(0), bits), src_b(s, bits, t == "f32")});
   }

@@ -371,6 +371,18 @@ TEST(PtxFeature, PredicatesBeyondP6) {
   }
 }
 
+TEST(PtxFeature, ComputedSpecialRegisters) {
+  const FeatureRun r =
+      run_feature("sregs", {1, 1, 1}, {64, 1, 1}, {}, std::vector<uint32_t>(64 * 8, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 512u);
+  for (uint32_t t = 0; t < 64; ++t) {
+    const uint32_t l = t % 32, eq = 1u << l, lt = eq - 1, le = l == 31 ? 0xFFFFFFFFu : (eq << 1) - 1;
+    const uint32_t want[8] = {eq, lt, le, ~le, ~lt, (t / 32) * 100 + l, 1, 0};
+    for (int j = 0; j < 8; ++j)
+      EXPECT_EQ(r.out[t * 8 + size_t(j)], want[j]) << "thread " << t << " word " << j;
+  }
+}
+
 TEST(PtxFeature, Addr64) {
   const std::vector<uint32_t> in = int_inputs();
   check_rows("addr64", 6, in, [&](uint32_t x, uint32_t, uint32_t t) -> std::vector<uint32_t> {
