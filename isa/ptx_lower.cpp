@@ -445,6 +445,8 @@ class Lowerer {
     if (o == "not") return lower_not();
     if (o == "shl" || o == "shr") return lower_shift(o == "shl");
     if (o == "popc" || o == "clz") return lower_bitcount(o == "popc" ? "POPC" : "CLZ");
+    if (o == "bfe") return lower_bfe();
+    if (o == "bfi") return lower_bfi();
     if (o == "setp") return lower_setp();
     if (o == "selp") return lower_selp();
     if (o == "cvt") return lower_cvt();
@@ -702,6 +704,52 @@ class Lowerer {
     only_mods({"b32"});
     MOperand a = src_reg(op(1), 32);
     guarded(mn, {dst(op(0), 32), a});
+  }
+
+  // The bit field of bfe/bfi: immediates (or one-constant registers) with
+  // 1 <= len and pos + len <= 32, the forms nvcc writes for C bit fields.
+  void field(const Operand& po, const Operand& lo, uint32_t* pos, uint32_t* len) {
+    if (!constant(po, pos) || !constant(lo, len))
+      fail(cur_->pos, quote(cur_->full) + " with a position or length in a register is not supported yet");
+    *pos &= 0xFF;
+    *len &= 0xFF;
+    if (*len == 0 || *pos + *len > 32)
+      fail(cur_->pos, quote(cur_->full) + " of an empty field or one past bit 31 is not supported yet");
+  }
+
+  // bfe.{u32,s32} d, a, pos, len: the field, zero- or sign-extended.
+  void lower_bfe() {
+    want_ops(4);
+    const std::string t = type_mod();
+    only_mods({"u32", "s32"});
+    uint32_t pos = 0, len = 0;
+    field(op(2), op(3), &pos, &len);
+    MOperand a = src_reg(op(1), 32);
+    const MOperand d = dst(op(0), 32);
+    if (t == "s32") {
+      const int x = new_vreg(false);
+      plain("SHL", {MOperand::v(x, true), a, MOperand::i(32 - pos - len)});
+      return guarded("SHRA", {d, MOperand::v(x), MOperand::i(32 - len)});
+    }
+    if (pos + len == 32) return guarded("SHR", {d, a, MOperand::i(pos)});
+    const int x = new_vreg(false);
+    plain("SHR", {MOperand::v(x, true), a, MOperand::i(pos)});
+    guarded("AND", {d, MOperand::v(x), MOperand::i((1u << len) - 1)});
+  }
+
+  // bfi.b32 f, a, b, pos, len: b with bits [pos, pos + len) taken from a.
+  void lower_bfi() {
+    want_ops(5);
+    only_mods({"b32"});
+    uint32_t pos = 0, len = 0;
+    field(op(3), op(4), &pos, &len);
+    const uint32_t mask = (len == 32 ? 0xFFFFFFFFu : (1u << len) - 1) << pos;
+    MOperand a = src_reg(op(1), 32), b = src_reg(op(2), 32);
+    const int x = new_vreg(false), y = new_vreg(false);
+    plain("SHL", {MOperand::v(x, true), a, MOperand::i(pos)});
+    plain("AND", {MOperand::v(x, true), MOperand::v(x), MOperand::i(mask)});
+    plain("AND", {MOperand::v(y, true), b, MOperand::i(~mask)});
+    guarded("OR", {dst(op(0), 32), MOperand::v(x), MOperand::v(y)});
   }
 
   void lower_setp() {

@@ -383,6 +383,16 @@ TEST(PtxFeature, ComputedSpecialRegisters) {
   }
 }
 
+TEST(PtxFeature, BitFields) {
+  check_rows("bitfield", 6, int_inputs(), [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    auto ins = [](uint32_t a, uint32_t b, uint32_t pos, uint32_t len) {
+      const uint32_t mask = ((1u << len) - 1) << pos;
+      return (b & ~mask) | ((a << pos) & mask);
+    };
+    return {(x >> 8) & 0xFF, uint32_t(int32_t(x << 16) >> 20), x >> 20, x, ins(y, x, 8, 8), ins(y, x, 28, 4)};
+  });
+}
+
 TEST(PtxFeature, Addr64) {
   const std::vector<uint32_t> in = int_inputs();
   check_rows("addr64", 6, in, [&](uint32_t x, uint32_t, uint32_t t) -> std::vector<uint32_t> {
