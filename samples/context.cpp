@@ -52,7 +52,8 @@ SampleContext::~SampleContext() {
 bool SampleContext::prepare() {
   const bool cuda = opts_.source == KernelSource::CUDA;
   if (kernel_file().empty()) {
-    fail("sample " + sample_.name + " has no CUDA version (kernels/cuda/" + sample_.name + ".cu)");
+    fail(cuda ? "sample " + sample_.name + " has no CUDA version (kernels/cuda/" + sample_.name + ".cu)"
+              : "sample " + sample_.name + " exists only in CUDA: run it with --source cuda");
     return false;
   }
   const std::string path = opts_.kernels_dir + "/" + kernel_file();

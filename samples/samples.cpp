@@ -36,6 +36,13 @@ Sample normal(const char* name, const char* desc, const char* file, void (*fn)(S
   return s;
 }
 
+// A sample that exists only in CUDA: no assembly twin.
+Sample cuda_only(const char* name, const char* desc, void (*fn)(SampleContext&)) {
+  Sample s = normal(name, desc, "", fn);
+  s.cuda_file = "cuda/" + s.name + ".ptx";
+  return s;
+}
+
 // A sample whose kernel also exists in CUDA (kernels/cuda/NAME.cu and the PTX nvcc made from it).
 Sample with_cuda(Sample s) {
   s.cuda_file = "cuda/" + s.name + ".ptx";
@@ -89,12 +96,23 @@ const std::vector<Sample>& all_samples() {
   return list;
 }
 
+const std::vector<Sample>& cuda_only_samples() {
+  static const std::vector<Sample> list = {
+      cuda_only("warp_stats",
+                "CUDA only: byte loads, a __shfl_xor_sync reduction and a __ballot_sync count per warp",
+                run_warp_stats),
+  };
+  return list;
+}
+
 const std::string& kernel_file_for(const Sample& s, KernelSource source) {
   return source == KernelSource::CUDA ? s.cuda_file : s.kernel_file;
 }
 
 const Sample* find_sample(const std::string& name) {
   for (const auto& s : all_samples())
+    if (s.name == name) return &s;
+  for (const auto& s : cuda_only_samples())
     if (s.name == name) return &s;
   return nullptr;
 }

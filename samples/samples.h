@@ -56,7 +56,7 @@ struct SampleResult {
 struct Sample {
   std::string name;
   std::string description;  // one line
-  std::string kernel_file;  // relative to the kernels directory
+  std::string kernel_file;  // relative to the kernels directory; "" = CUDA only
   std::string cuda_file;    // its CUDA twin's PTX, relative to the kernels directory; "" = none
   bool is_fault = false;
   iss::FaultKind expected_fault = iss::FaultKind::NONE;
@@ -65,6 +65,11 @@ struct Sample {
 
 // Normal samples first, then the fault samples.
 const std::vector<Sample>& all_samples();
+// The samples that exist only in CUDA (no kernels/NAME.s; run with
+// KernelSource::CUDA). Kept out of all_samples(), which every sample suite
+// runs from assembly.
+const std::vector<Sample>& cuda_only_samples();
+// Looks in both lists.
 const Sample* find_sample(const std::string& name);
 // The kernel file a run with `source` reads ("" when the sample has none).
 const std::string& kernel_file_for(const Sample& s, KernelSource source);

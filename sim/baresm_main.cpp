@@ -459,10 +459,15 @@ int run_all(samples::Backend& be, const samples::RunOptions& o) {
     samples::SampleResult r;
   };
   std::vector<Row> rows;
-  // Normal samples first, then the fault samples (all_samples() is ordered so).
-  for (const auto& s : samples::all_samples()) {
-    // From CUDA, only the samples that have a CUDA version.
-    if (samples::kernel_file_for(s, o.source).empty()) continue;
+  // Normal samples first, then the fault samples (all_samples() is ordered
+  // so); from CUDA, the samples that have a CUDA version, then the CUDA-only ones.
+  std::vector<const samples::Sample*> list;
+  for (const auto& s : samples::all_samples())
+    if (!samples::kernel_file_for(s, o.source).empty()) list.push_back(&s);
+  if (o.source == samples::KernelSource::CUDA)
+    for (const auto& s : samples::cuda_only_samples()) list.push_back(&s);
+  for (const samples::Sample* sp : list) {
+    const samples::Sample& s = *sp;
     Row row{&s, samples::run_sample(s, be, o)};
     const char* verdict =
         s.is_fault ? (row.r.passed ? "FAULT OK" : "FAIL") : (row.r.passed ? "PASS" : "FAIL");
@@ -533,6 +538,8 @@ int cmd_run(const std::vector<std::string>& args) {
   if (vm.count("list")) {
     for (const auto& s : samples::all_samples())
       std::printf("%-24s %s\n", s.name.c_str(), s.description.c_str());
+    for (const auto& s : samples::cuda_only_samples())  // their descriptions say "CUDA only"
+      std::printf("%-24s %s\n", s.name.c_str(), s.description.c_str());
     return kExitOk;
   }
   const std::string backend = vm["backend"].as<std::string>();
@@ -580,8 +587,9 @@ int cmd_run(const std::vector<std::string>& args) {
       return usage_error(
           "run", "unknown sample '" + vm["sample"].as<std::string>() + "' ('baresm run --list' lists them)");
     if (samples::kernel_file_for(*s, o.source).empty())
-      return usage_error("run",
-                         "sample '" + s->name + "' has no CUDA version (kernels/cuda/" + s->name + ".cu)");
+      return usage_error("run", o.source == samples::KernelSource::CUDA
+                                    ? "sample '" + s->name + "' has no CUDA version (kernels/cuda/" + s->name + ".cu)"
+                                    : "sample '" + s->name + "' exists only in CUDA: add --source cuda");
   }
   if (vm.count("trace") && (rc = open_trace_output(vm["trace"].as<std::string>())) != kExitOk) return rc;
   std::unique_ptr<samples::Backend> be = be_entry->make();

@@ -114,7 +114,8 @@ TEST(CliRunCmd, ListHasEverySampleNameFirst) {
     names.push_back(line.substr(0, line.find(' ')));
     EXPECT_GT(line.size(), names.back().size() + 5) << "a description follows the name: " << line;
   }
-  const auto& all = baresm::samples::all_samples();
+  auto all = baresm::samples::all_samples();
+  for (const auto& s : baresm::samples::cuda_only_samples()) all.push_back(s);
   ASSERT_EQ(names.size(), all.size());
   for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(names[i], all[i].name);
 }
@@ -532,7 +533,10 @@ TEST(CliPtx, RunFromCudaOnTheModel) {
   EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
   const CliRun all = baresm("run --all --source cuda");
   EXPECT_EQ(all.rc, 0) << all.out;
-  EXPECT_TRUE(has(all.out, "8/8 samples passed")) << all.out;
+  EXPECT_TRUE(has(all.out, "9/9 samples passed")) << all.out;
+  const CliRun asm_only = baresm("run warp_stats");
+  EXPECT_EQ(asm_only.rc, 2);
+  EXPECT_TRUE(has(asm_only.err, "exists only in CUDA")) << asm_only.err;
   const CliRun none = baresm("run fault_trap --source cuda");
   EXPECT_EQ(none.rc, 2);
   EXPECT_TRUE(has(none.err, "has no CUDA version")) << none.err;

@@ -569,6 +569,7 @@ std::vector<std::string> cuda_samples() {
   std::vector<std::string> v;
   for (const auto& s : all_samples())
     if (!s.cuda_file.empty()) v.push_back(s.name);
+  for (const auto& s : cuda_only_samples()) v.push_back(s.name);
   return v;
 }
 }  // namespace
@@ -593,6 +594,18 @@ TEST_P(CudaSample, MatchesReferenceOnModel) {
 
 INSTANTIATE_TEST_SUITE_P(All, CudaSample, ::testing::ValuesIn(cuda_samples()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST(CudaSamples, CudaOnlySampleNeedsSourceCuda) {
+  const Sample* s = find_sample("warp_stats");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->kernel_file.empty());
+  RunOptions o;
+  o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
+  ModelBackend be;
+  const SampleResult r = run_sample(*s, be, o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("exists only in CUDA"), std::string::npos) << r.message;
+}
 
 TEST(CudaSamples, EveryNormalSampleHasATwin) {
   const std::vector<std::string> v = cuda_samples();
