@@ -494,9 +494,18 @@ class Parser {
       k->shared.push_back(std::move(v));
       return;
     }
+    if (t.text == ".pragma") {
+      // "nounroll" (what #pragma unroll 1 leaves) is a hint to ptxas that
+      // changes no result; any other pragma is refused.
+      const Token& str = peek();
+      if (str.kind != Tok::STRING || str.text != "\"nounroll\"")
+        fail(str, "pragma " + describe(str) + " is not supported (only \"nounroll\")");
+      next();
+      expect(';', "after .pragma");
+      return;
+    }
     std::string why;
     if (t.text == ".local") why = " (local memory is not supported yet)";
-    if (t.text == ".pragma") why = " (pragmas are not supported yet)";
     fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end" + why);
   }
 };
