@@ -22,6 +22,7 @@ struct Operand {
     IMM,     // integer literal (value) or 0f/0F float literal (is_float, bits)
     SYMBOL,  // a name: a parameter, a shared array, a label
     ADDR,    // [base + offset]: base is a REG or SYMBOL name, or empty for [imm]
+    VEC,     // {a, b, c, d}: the registers (or immediates, or the sink _) of a .v2/.v4 access
   };
   Kind kind = IMM;
   std::string name;          // REG / SYMBOL / ADDR base
@@ -32,6 +33,7 @@ struct Operand {
   uint32_t bits = 0;         // IMM with is_float
   bool negated = false;      // !%p as a source predicate
   Pos pos;
+  std::vector<Operand> elems;  // VEC
 };
 
 struct Instruction {

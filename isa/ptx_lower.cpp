@@ -153,6 +153,9 @@ class Lowerer {
             consts_[o.name] = uint32_t(uint64_t(in.ops[1].value));
         } else if (o.kind == Operand::REG || (o.kind == Operand::ADDR && o.base_is_reg)) {
           reads_[o.name]++;
+        } else if (o.kind == Operand::VEC) {  // written by a vector load, read by a store
+          for (const Operand& e : o.elems)
+            if (e.kind == Operand::REG) (i == 0 && in.opcode == "ld" ? defs : reads_)[e.name]++;
         }
       }
     }
@@ -891,13 +894,62 @@ class Lowerer {
     guarded("MOV", {dst(op(0), 64), a});
   }
 
+  // .v2/.v4: the element count, 1 without one.
+  int vector_count() {
+    int n = 1;
+    for (const std::string& m : cur_->mods) {
+      if (m == "v2") n = 2;
+      if (m == "v4") n = 4;
+    }
+    return n;
+  }
+  // The elements of a vector operand of n elements; "_" (a sink) is empty.
+  std::vector<const Operand*> elements(const Operand& o, int n) {
+    if (o.kind != Operand::VEC)
+      fail(o.pos, "expected a vector operand {...} of " + std::to_string(n) + " elements");
+    if (int(o.elems.size()) != n)
+      fail(o.pos, "expected " + std::to_string(n) + " elements, found " + std::to_string(o.elems.size()));
+    std::vector<const Operand*> v;
+    for (const Operand& e : o.elems) v.push_back(e.kind == Operand::SYMBOL && e.name == "_" ? nullptr : &e);
+    return v;
+  }
+
   void lower_ld() {
     want_ops(2);
     const std::string t = type_mod();
     const std::string space = space_of({"global", "shared", "param"});
+    const int vn = vector_count();
     for (const std::string& m : cur_->mods)
-      if (m != space && m != t && m != "nc") unsupported("modifier ." + m);
+      if (m != space && m != t && m != "nc" && !(vn > 1 && (m == "v2" || m == "v4")))
+        unsupported("modifier ." + m);
     if (has_mod("nc") && space != "global") unsupported();
+    if (vn > 1) {
+      // One load per element, at consecutive addresses; an element that is
+      // also the address register is loaded last. The device checks each
+      // element's alignment, not the vector's (a GPU faults on a vector
+      // access that is not aligned to its whole size).
+      if (space == "param") unsupported("vector loads of parameters");
+      const int eb = type_bits(t);
+      if (eb != 32 && eb != 16 && eb != 8) unsupported("." + t + " vector elements");
+      const std::vector<const Operand*> el = elements(op(0), vn);
+      const MOperand addr = address(op(1), space);
+      std::vector<int> order;
+      int last = -1;
+      for (int k = 0; k < vn; ++k) {
+        if (!el[size_t(k)]) continue;
+        if (el[size_t(k)]->kind == Operand::REG && addr.vreg >= 0 && reg(*el[size_t(k)]).vreg == addr.vreg)
+          last = k;
+        else
+          order.push_back(k);
+      }
+      if (last >= 0) order.push_back(last);
+      for (int k : order) {
+        MOperand a = addr;
+        a.imm = uint32_t(int32_t(addr.imm) + k * (eb / 8));
+        load_into(*el[size_t(k)], space == "global" ? "LDG" : "LDS", t, a);
+      }
+      return;
+    }
     if (space == "param") {
       const Operand& a = op(1);
       if (a.kind != Operand::ADDR || a.base_is_reg || a.name.empty())
@@ -921,7 +973,9 @@ class Lowerer {
   // A load of type t into a 32-bit register (narrow types zero/sign-extended)
   // or a 16-bit one (kept canonical: zero-extended 16 bits).
   void load(const std::string& mn, const std::string& t, const MOperand& addr) {
-    const Operand& d0 = op(0);
+    load_into(op(0), mn, t, addr);
+  }
+  void load_into(const Operand& d0, const std::string& mn, const std::string& t, const MOperand& addr) {
     if (d0.kind != Operand::REG) fail(d0.pos, "expected a register");
     const int dreg = reg(d0).bits;
     if (dreg == 16) {
@@ -940,14 +994,30 @@ class Lowerer {
     want_ops(2);
     const std::string t = type_mod();
     const std::string space = space_of({"global", "shared"});
+    const int vn = vector_count();
     for (const std::string& m : cur_->mods)
-      if (m != space && m != t) unsupported("modifier ." + m);
+      if (m != space && m != t && !(vn > 1 && (m == "v2" || m == "v4"))) unsupported("modifier ." + m);
     const std::string w = width_suffix_st(t);
     MOperand addr = address(op(0), space);
-    const int vb = op(1).kind == Operand::REG ? reg(op(1)).bits : 32;
+    if (vn > 1) {  // one store per element, at consecutive addresses (alignment: see lower_ld)
+      const std::vector<const Operand*> el = elements(op(1), vn);
+      const int eb = type_bits(t);
+      for (int k = 0; k < vn; ++k) {
+        if (!el[size_t(k)]) fail(op(1).pos, "a sink '_' cannot be stored");
+        MOperand a = addr;
+        a.imm = uint32_t(int32_t(addr.imm) + k * (eb / 8));
+        store_from(*el[size_t(k)], space, w, t, a);
+      }
+      return;
+    }
+    store_from(op(1), space, w, t, addr);
+  }
+  void store_from(const Operand& src, const std::string& space, const std::string& w, const std::string& t,
+                  const MOperand& addr) {
+    const int vb = src.kind == Operand::REG ? reg(src).bits : 32;
     if (vb == 16 && type_bits(t) > 16)
-      fail(op(1).pos, "register " + quote(op(1).name) + " is narrower than ." + t);
-    MOperand v = src_reg(op(1), vb == 16 ? 16 : 32, t == "f32");
+      fail(src.pos, "register " + quote(src.name) + " is narrower than ." + t);
+    MOperand v = src_reg(src, vb == 16 ? 16 : 32, t == "f32");
     guarded((space == "global" ? "STG" : "STS") + w, {addr, v});
   }
 

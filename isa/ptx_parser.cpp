@@ -411,7 +411,21 @@ class Parser {
         fail(peek(), "symbol arithmetic outside an address is not supported");
       return o;
     }
-    if (t.is('{')) fail(t, "vector operands '{...}' are not supported yet");
+    if (t.is('{')) {
+      next();
+      o.kind = Operand::VEC;
+      while (true) {
+        if (peek().is('{')) fail(peek(), "nested vector operands are not supported");
+        o.elems.push_back(operand());
+        if (peek().is(',')) {
+          next();
+          continue;
+        }
+        break;
+      }
+      expect('}', "to close the vector operand");
+      return o;
+    }
     fail(t, "expected an operand, found " + describe(t));
   }
 

@@ -393,6 +393,22 @@ TEST(PtxFeature, BitFields) {
   });
 }
 
+TEST(PtxFeature, VectorLoadsAndStores) {
+  std::vector<uint32_t> in = int_inputs();
+  const std::vector<uint32_t> more = int_inputs();
+  in.insert(in.end(), more.begin(), more.end());  // 128 words: a uint4 per thread
+  for (size_t i = 64; i < 128; ++i) in[i] ^= 0x5A5A0000u + uint32_t(i);
+  const FeatureRun r =
+      run_feature("vector", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(256, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 256u);
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t* x = &in[4 * t];
+    const uint32_t want[8] = {x[3], x[2], x[1], x[0], x[2], x[2], 7, x[0]};
+    for (int j = 0; j < 8; ++j)
+      EXPECT_EQ(r.out[t * 8 + size_t(j)], want[j]) << "thread " << t << " word " << j;
+  }
+}
+
 TEST(PtxFeature, Addr64) {
   const std::vector<uint32_t> in = int_inputs();
   check_rows("addr64", 6, in, [&](uint32_t x, uint32_t, uint32_t t) -> std::vector<uint32_t> {
