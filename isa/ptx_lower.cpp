@@ -499,6 +499,7 @@ class Lowerer {
       // pd = (0 == 0) AND a
       return guarded("ISETP.EQ.AND", {pdst(op(0)), MOperand::rz(), MOperand::i(0), a});
     }
+    if (op(0).kind == Operand::VEC || op(1).kind == Operand::VEC) return lower_pack(t);
     const int bits = value_bits(t);
     if (t == "f64") unsupported(".f64");
     const Operand& s = op(1);
@@ -541,6 +542,43 @@ class Lowerer {
       return guarded("MOV", {dst(op(0), 32), MOperand::v(m)});
     }
     guarded("MOV", {dst(op(0), bits), src_b(s, bits, t == "f32")});
+  }
+
+  // mov.b32 d, {lo, hi} of two 16-bit registers and mov.b32 {lo, hi}, a back
+  // (half2/short2 code); mov.b64 d, {lo, hi} of two 32-bit registers, whose
+  // low word is lo (the high word is never observed). Unpacking a 64-bit value
+  // would need its high word.
+  void lower_pack(const std::string& t) {
+    if (t != "b32" && t != "b64") unsupported("only mov.b32 and mov.b64 pack or unpack");
+    const int half = t == "b32" ? 16 : 32;
+    if (op(1).kind == Operand::VEC) {  // pack
+      const std::vector<const Operand*> el = elements(op(1), 2);
+      if (!el[0] || !el[1]) fail(op(1).pos, "a sink '_' cannot be packed");
+      MOperand lo = src_reg(*el[0], half);
+      if (half == 32) return guarded("MOV", {dst(op(0), 64), lo});
+      MOperand hi = src_reg(*el[1], 16);
+      const int x = new_vreg(false);
+      plain("SHL", {MOperand::v(x, true), hi, MOperand::i(16)});
+      return guarded("OR", {dst(op(0), 32), MOperand::v(x), lo});  // lo is canonical: upper half 0
+    }
+    if (half == 32) unsupported("unpacking a 64-bit value needs its high word");
+    const std::vector<const Operand*> el = elements(op(0), 2);
+    MOperand a = src_reg(op(1), 32);
+    // The high half first when the low one overwrites the source.
+    const bool lo_is_src = el[0] && el[0]->kind == Operand::REG && reg(*el[0]).vreg == a.vreg;
+    auto lo = [&] {
+      if (el[0]) guarded("AND", {dst(*el[0], 16), a, MOperand::i(0xFFFF)});
+    };
+    auto hi = [&] {
+      if (el[1]) guarded("SHR", {dst(*el[1], 16), a, MOperand::i(16)});
+    };
+    if (lo_is_src) {
+      hi();
+      lo();
+    } else {
+      lo();
+      hi();
+    }
   }
 
   void lower_addsub(bool add) {

@@ -409,6 +409,12 @@ TEST(PtxFeature, VectorLoadsAndStores) {
   }
 }
 
+TEST(PtxFeature, PackAndUnpack) {
+  check_rows("pack", 4, int_inputs(), [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    return {(x << 16) | (x >> 16), x >> 16, y & 0xFFFF, x};
+  });
+}
+
 TEST(PtxFeature, Addr64) {
   const std::vector<uint32_t> in = int_inputs();
   check_rows("addr64", 6, in, [&](uint32_t x, uint32_t, uint32_t t) -> std::vector<uint32_t> {
