@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean isa-pkg soak mutate formal sanitize fuzz
+.PHONY: all deps configure build test demo lint clean isa-pkg ptx soak mutate formal sanitize fuzz
 
 all: build
 
@@ -65,6 +65,10 @@ formal: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# kernels/cuda/*.ptx from their .cu with nvcc (skipped, with a message, without nvcc).
+ptx:
+	@scripts/gen-ptx.sh || [ $$? -eq 77 ]
 
 isa-pkg: configure
 	@cmake --build $(BUILD) --target isa_pkg

@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 
+#include "isa/assembler.h"
 #include "isa/cfg.h"
 
 namespace baresm::isa {
@@ -479,13 +480,29 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
                  std::to_string(e.column));
       }
       std::string s = std::string(kIndent, ' ');
+      std::string src;  // the source line it came from, when asked for
+      if (!opts.line_info && opts.source_lines && (first + i) < m.lines.size()) {
+        const uint32_t l = m.lines[first + i].line;
+        if (l >= 1 && l <= opts.source_lines->size()) {
+          std::string t;  // the line with its runs of blanks as one space
+          for (char c : (*opts.source_lines)[l - 1]) {
+            const bool blank = c == ' ' || c == '\t' || c == '\r';
+            if (!blank)
+              t += c;
+            else if (!t.empty() && t.back() != ' ')
+              t += ' ';
+          }
+          while (!t.empty() && t.back() == ' ') t.pop_back();
+          src = " | " + std::to_string(l) + ": " + printable(t);
+        }
+      }
       if (text[i].empty())
-        w.line(pad_comment(s + ".word " + hex(words[i], 16), hex(pc, 4) + ": " + why[i]));
+        w.line(pad_comment(s + ".word " + hex(words[i], 16), hex(pc, 4) + ": " + why[i] + src));
       else if (reconv[i] != 0)  // where the assembler made the paths of this branch join
-        w.line(pad_comment(s + text[i],
-                           hex(pc, 4) + ", joins at " + hex(uint64_t(pc + reconv[i] * kInstrBytes), 4)));
+        w.line(pad_comment(s + text[i], hex(pc, 4) + ", joins at " +
+                                            hex(uint64_t(pc + reconv[i] * kInstrBytes), 4) + src));
       else
-        w.line(pad_comment(s + text[i], hex(pc, 4)));
+        w.line(pad_comment(s + text[i], hex(pc, 4) + src));
     }
     w.line(".end");
   }

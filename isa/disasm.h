@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "isa/isa.h"
 #include "isa/module.h"
@@ -17,6 +18,10 @@ struct DisasmOptions {
   // itself puts an instruction, so the text reassembles byte-identically.
   // Off: a plain listing for people.
   bool line_info = true;
+  // Plain listings only: the lines of the source the module was built from
+  // (a .s or, for a module from the PTX front end, the .ptx). Each
+  // instruction's comment then ends with its line: "| 42: add.s32 ...".
+  const std::vector<std::string>* source_lines = nullptr;
 };
 
 std::string disassemble(const Module& m);

@@ -48,16 +48,18 @@ bool pack_params(const isa::KernelInfo& k, const std::vector<Arg>& args, std::ve
   out->assign(k.param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
     const isa::ParamInfo& p = k.params[i];
-    if (args[i].bytes.size() != p.size) {
+    std::vector<uint8_t> bytes = args[i].bytes;
+    if (args[i].pointer && p.size == 8 && bytes.size() == 4) bytes.resize(8, 0);  // a 64-bit CUdeviceptr
+    if (bytes.size() != p.size) {
       *error = "parameter '" + p.name + "' of kernel '" + k.name + "' is " + std::to_string(p.size) +
-               " bytes, got " + std::to_string(args[i].bytes.size());
+               " bytes, got " + std::to_string(bytes.size());
       return false;
     }
     if (uint64_t(p.offset) + p.size > k.param_bytes) {
       *error = "parameter '" + p.name + "' lies outside the parameter buffer";
       return false;
     }
-    std::memcpy(out->data() + p.offset, args[i].bytes.data(), p.size);
+    std::memcpy(out->data() + p.offset, bytes.data(), p.size);
   }
   return true;
 }

@@ -95,10 +95,18 @@ class Backend {
 // parameter's declared size.
 struct Arg {
   std::vector<uint8_t> bytes;
+  // A device address. It fills a 4-byte parameter (hand-written kernels) or,
+  // zero-extended, an 8-byte one: a kernel compiled from CUDA takes its
+  // pointers as 64-bit values, as cuLaunchKernel passes a CUdeviceptr.
+  bool pointer = false;
   static Arg u32(uint32_t v);
   static Arg i32(int32_t v) { return u32(uint32_t(v)); }
   static Arg f32(float v);
-  static Arg ptr(const Buffer& b) { return u32(b.addr); }
+  static Arg ptr(const Buffer& b) {
+    Arg a = u32(b.addr);
+    a.pointer = true;
+    return a;
+  }
 };
 
 // Places args (in the kernel's parameter order) at the offsets of the

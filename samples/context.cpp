@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "isa/assembler.h"
+#include "isa/ptx.h"
 
 namespace baresm::samples {
 
@@ -49,7 +50,13 @@ SampleContext::~SampleContext() {
 }
 
 bool SampleContext::prepare() {
-  const std::string path = opts_.kernels_dir + "/" + sample_.kernel_file;
+  const bool cuda = opts_.source == KernelSource::CUDA;
+  if (kernel_file().empty()) {
+    fail(cuda ? "sample " + sample_.name + " has no CUDA version (kernels/cuda/" + sample_.name + ".cu)"
+              : "sample " + sample_.name + " exists only in CUDA: run it with --source cuda");
+    return false;
+  }
+  const std::string path = opts_.kernels_dir + "/" + kernel_file();
   std::ifstream f(path, std::ios::binary);
   if (!f) {
     fail("cannot read kernel file " + path + " (use --kernels DIR to point at kernels/)");
@@ -63,12 +70,21 @@ bool SampleContext::prepare() {
     std::string line;
     while (std::getline(lines, line)) source_lines_.push_back(line);
   }
-  isa::AsmResult a = isa::assemble(src, sample_.kernel_file);
-  if (!a.ok()) {
-    fail("kernel " + path + " does not assemble:\n" + a.format_errors());
-    return false;
+  if (cuda) {
+    isa::PtxResult p = isa::translate_ptx(src, kernel_file());
+    if (!p.ok()) {
+      fail("kernel " + path + " does not translate:\n" + p.format_errors());
+      return false;
+    }
+    module_ = std::move(p.module);
+  } else {
+    isa::AsmResult a = isa::assemble(src, kernel_file());
+    if (!a.ok()) {
+      fail("kernel " + path + " does not assemble:\n" + a.format_errors());
+      return false;
+    }
+    module_ = std::move(a.module);
   }
-  module_ = std::move(a.module);
   const std::vector<uint8_t> image = isa::write_module(module_);
   const Status s = backend_.load_module(image, &handle_);
   if (s != Status::OK) {
@@ -107,7 +123,7 @@ const LaunchReport& SampleContext::launch(const std::string& kernel, iss::Dim3 g
                                           const std::string& note, uint64_t watchdog) {
   const isa::KernelInfo* k = module_.find_kernel(kernel);
   if (!k) {
-    fail("no kernel '" + kernel + "' in " + sample_.kernel_file);
+    fail("no kernel '" + kernel + "' in " + kernel_file());
     throw SampleAbort{};
   }
   std::vector<uint8_t> params;
@@ -156,7 +172,7 @@ std::string SampleContext::where(uint32_t off) const {
     }
   }
   if (const isa::LineEntry* le = module_.line_for(off)) {
-    s += " (" + sample_.kernel_file + ":" + std::to_string(le->line);
+    s += " (" + kernel_file() + ":" + std::to_string(le->line);
     if (le->line >= 1 && le->line <= source_lines_.size())
       s += ": `" + trim(source_lines_[le->line - 1]) + "`";
     s += ")";
@@ -189,7 +205,7 @@ void SampleContext::expect_fault(const LaunchReport& r, const Expect& e) {
   const iss::FaultInfo& f = r.fault;
   std::string want = iss::fault_kind_name(e.kind);
   if (e.pcs.empty()) {
-    fail("internal: no expected PC found in " + sample_.kernel_file);
+    fail("internal: no expected PC found in " + kernel_file());
     return;
   }
   want += " at " + where(e.pcs[0]);

@@ -97,6 +97,9 @@ class SampleContext {
   // "fault_trap+0x38 (fault_trap.s:17: `@P0 TRAP;`)"
   std::string where(uint32_t code_offset) const;
 
+  // The file this run reads: the assembly or the CUDA twin's PTX.
+  const std::string& kernel_file() const { return kernel_file_for(sample_, opts_.source); }
+
   void pass(const std::string& msg);
   void fail(const std::string& msg);
   bool failed() const { return failed_; }

@@ -14,6 +14,7 @@ void run_matmul_tiled(SampleContext& c);
 void run_histogram(SampleContext& c);
 void run_prefix_scan(SampleContext& c);
 void run_transpose(SampleContext& c);
+void run_warp_stats(SampleContext& c);  // CUDA only
 
 void run_fault_endless_loop(SampleContext& c);
 void run_fault_barrier_deadlock(SampleContext& c);

@@ -36,6 +36,19 @@ Sample normal(const char* name, const char* desc, const char* file, void (*fn)(S
   return s;
 }
 
+// A sample that exists only in CUDA: no assembly twin.
+Sample cuda_only(const char* name, const char* desc, void (*fn)(SampleContext&)) {
+  Sample s = normal(name, desc, "", fn);
+  s.cuda_file = "cuda/" + s.name + ".ptx";
+  return s;
+}
+
+// A sample whose kernel also exists in CUDA (kernels/cuda/NAME.cu and the PTX nvcc made from it).
+Sample with_cuda(Sample s) {
+  s.cuda_file = "cuda/" + s.name + ".ptx";
+  return s;
+}
+
 Sample fault(const char* name, const char* desc, FaultKind kind, void (*fn)(SampleContext&)) {
   Sample s = normal(name, desc, "", fn);
   s.kernel_file = std::string(name) + ".s";
@@ -47,20 +60,26 @@ Sample fault(const char* name, const char* desc, FaultKind kind, void (*fn)(Samp
 
 const std::vector<Sample>& all_samples() {
   static const std::vector<Sample> list = {
-      normal("vec_add", "f32 c = a + b, one thread per element, 1D and 2D grids", "vec_add.s", run_vec_add),
-      normal("saxpy", "f32 y = a*x + y with FFMA (one rounding), grid-stride loop", "saxpy.s", run_saxpy),
-      normal("reduce_sum", "i32 sum: shared-memory tree with BAR.SYNC per CTA, relaunched on the partials",
-             "reduce_sum.s", run_reduce_sum),
-      normal("nested_divergence", "nested data-dependent if/else and a divergent loop, every lane checked",
-             "nested_divergence.s", run_nested_divergence),
-      normal("matmul_tiled", "f32 C = A*B with 16x16 shared-memory tiles and BAR.SYNC, 2D grid",
-             "matmul_tiled.s", run_matmul_tiled),
-      normal("histogram", "64-bin histogram: ATOMS.ADD into per-CTA bins, then ATOMG.ADD to global",
-             "histogram.s", run_histogram),
-      normal("prefix_scan", "i32 inclusive scan: SHFL.UP in warps, shared memory across warps, multi-CTA",
-             "prefix_scan.s", run_prefix_scan),
-      normal("transpose", "matrix transpose through a 32x33 shared tile (padding avoids bank conflicts)",
-             "transpose.s", run_transpose),
+      with_cuda(normal("vec_add", "f32 c = a + b, one thread per element, 1D and 2D grids", "vec_add.s",
+                       run_vec_add)),
+      with_cuda(normal("saxpy", "f32 y = a*x + y with FFMA (one rounding), grid-stride loop", "saxpy.s",
+                       run_saxpy)),
+      with_cuda(normal("reduce_sum",
+                       "i32 sum: shared-memory tree with BAR.SYNC per CTA, relaunched on the partials",
+                       "reduce_sum.s", run_reduce_sum)),
+      with_cuda(normal("nested_divergence",
+                       "nested data-dependent if/else and a divergent loop, every lane checked",
+                       "nested_divergence.s", run_nested_divergence)),
+      with_cuda(normal("matmul_tiled", "f32 C = A*B with 16x16 shared-memory tiles and BAR.SYNC, 2D grid",
+                       "matmul_tiled.s", run_matmul_tiled)),
+      with_cuda(normal("histogram", "64-bin histogram: ATOMS.ADD into per-CTA bins, then ATOMG.ADD to global",
+                       "histogram.s", run_histogram)),
+      with_cuda(normal("prefix_scan",
+                       "i32 inclusive scan: SHFL.UP in warps, shared memory across warps, multi-CTA",
+                       "prefix_scan.s", run_prefix_scan)),
+      with_cuda(normal("transpose",
+                       "matrix transpose through a 32x33 shared tile (padding avoids bank conflicts)",
+                       "transpose.s", run_transpose)),
       fault("fault_endless_loop", "one thread spins forever: WATCHDOG at its branch", FaultKind::WATCHDOG,
             run_fault_endless_loop),
       fault("fault_barrier_deadlock", "two warps wait at different barrier ids: BARRIER_DEADLOCK",
@@ -77,8 +96,23 @@ const std::vector<Sample>& all_samples() {
   return list;
 }
 
+const std::vector<Sample>& cuda_only_samples() {
+  static const std::vector<Sample> list = {
+      cuda_only("warp_stats",
+                "CUDA only: byte loads, a __shfl_xor_sync reduction and a __ballot_sync count per warp",
+                run_warp_stats),
+  };
+  return list;
+}
+
+const std::string& kernel_file_for(const Sample& s, KernelSource source) {
+  return source == KernelSource::CUDA ? s.cuda_file : s.kernel_file;
+}
+
 const Sample* find_sample(const std::string& name) {
   for (const auto& s : all_samples())
+    if (s.name == name) return &s;
+  for (const auto& s : cuda_only_samples())
     if (s.name == name) return &s;
   return nullptr;
 }

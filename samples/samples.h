@@ -17,9 +17,15 @@
 
 namespace baresm::samples {
 
+// Which source of a sample's kernel runs: the hand-written assembly
+// (kernels/NAME.s) or the PTX nvcc made from its CUDA twin
+// (kernels/cuda/NAME.ptx, through the PTX front end, isa/ptx.h).
+enum class KernelSource { ASM, CUDA };
+
 struct RunOptions {
   std::string kernels_dir;  // empty: default_kernels_dir()
   uint64_t seed = 1;
+  KernelSource source = KernelSource::ASM;
 };
 
 // kernels/ of the source tree this library was built from.
@@ -50,7 +56,8 @@ struct SampleResult {
 struct Sample {
   std::string name;
   std::string description;  // one line
-  std::string kernel_file;  // relative to the kernels directory
+  std::string kernel_file;  // relative to the kernels directory; "" = CUDA only
+  std::string cuda_file;    // its CUDA twin's PTX, relative to the kernels directory; "" = none
   bool is_fault = false;
   iss::FaultKind expected_fault = iss::FaultKind::NONE;
   std::function<void(class SampleContext&)> run;
@@ -58,7 +65,14 @@ struct Sample {
 
 // Normal samples first, then the fault samples.
 const std::vector<Sample>& all_samples();
+// The samples that exist only in CUDA (no kernels/NAME.s; run with
+// KernelSource::CUDA). Kept out of all_samples(), which every sample suite
+// runs from assembly.
+const std::vector<Sample>& cuda_only_samples();
+// Looks in both lists.
 const Sample* find_sample(const std::string& name);
+// The kernel file a run with `source` reads ("" when the sample has none).
+const std::string& kernel_file_for(const Sample& s, KernelSource source);
 
 // Never throws; problems that are not the kernel's (the kernel file does not
 // assemble, a backend call fails) give passed = false with the reason.

@@ -1,6 +1,7 @@
 // `baresm`: the project's command line.
 //
 //   baresm asm IN.s [-o OUT.bsm]    assemble (every diagnostic printed, exit 1 on errors)
+//   baresm ptx IN.ptx [-o OUT.bsm] [--emit-asm]   PTX front end (asm picks it for .ptx too)
 //   baresm dis IN.bsm               disassemble (loader errors with their status name)
 //   baresm run SAMPLE | --list | --all [--backend NAME] [--seed S] [--kernels DIR]
 //              [--trace FILE.fst] [--trace-window START:END] [--mem-latency N] [--mem-seed S]
@@ -32,6 +33,7 @@
 #include "isa/file_io.h"
 #include "isa/module.h"
 #include "isa/progen.h"
+#include "isa/ptx.h"
 #include "samples/backend.h"
 #include "samples/samples.h"
 
@@ -86,6 +88,7 @@ const char* const kToolHelp =
     "\n"
     "commands:\n"
     "  asm IN.s [-o OUT.bsm]   assemble kernel source into a .bsm module\n"
+    "  ptx IN.ptx [-o OUT.bsm] translate nvcc's PTX into a .bsm module (also: asm IN.ptx)\n"
     "  dis IN.bsm              disassemble a module (text that re-assembles byte-identically)\n"
     "  run SAMPLE              run one sample and check it against its C++ reference\n"
     "  run --list              list the samples\n"
@@ -161,26 +164,43 @@ std::string dim_text(const iss::Dim3& d) {
 }
 
 // ---- asm ----------------------------------------------------------------------------
-int cmd_asm(const std::vector<std::string>& args) {
+// `asm` and `ptx` share everything but the front end: `asm` picks PTX by the
+// input's .ptx extension, `ptx` always reads PTX and can show the assembly it
+// generates.
+int cmd_asm(const std::string& cmd, const std::vector<std::string>& args) {
+  const bool ptx_cmd = cmd == "ptx";
   po::options_description desc(
-      "usage: baresm asm IN.s [-o OUT.bsm] [--name NAME]\n"
-      "Assembles kernel source (docs/isa.md) into a .bsm module. Every error is\n"
-      "printed as file:line:col with the source line and a caret; nothing is\n"
-      "written when there is one.\n\noptions");
-  desc.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
-                                                 "output file (default: IN with .bsm instead of .s)")(
+      ptx_cmd ? "usage: baresm ptx IN.ptx [-o OUT.bsm] [--name NAME] [--emit-asm]\n"
+                "Translates PTX as nvcc writes it (docs/ptx.md) into a .bsm module and prints a\n"
+                "ptxas -v style line per kernel (registers, local, shared and parameter bytes).\n"
+                "Every error, an unsupported instruction or directive included, is printed as\n"
+                "file:line:col of the PTX; nothing is written when there is one.\n\noptions"
+              : "usage: baresm asm IN.s [-o OUT.bsm] [--name NAME]\n"
+                "Assembles kernel source (docs/isa.md) into a .bsm module; a file ending in\n"
+                ".ptx goes through the PTX front end instead (as `baresm ptx`). Every error is\n"
+                "printed as file:line:col with the source line and a caret; nothing is\n"
+                "written when there is one.\n\noptions");
+  desc.add_options()("help,h", "show this help")(
+      "output,o", po::value<std::string>(), "output file (default: IN with .bsm instead of its extension)")(
       "name", po::value<std::string>(),
       "file name recorded in the module and shown in diagnostics (default: IN as given); "
       "re-assembling a disassembly with the original name gives identical bytes");
+  if (ptx_cmd)
+    desc.add_options()("emit-asm",
+                       "write the generated baresm assembly to standard output instead of a module");
   po::variables_map vm;
   int rc = 0;
-  if (!parse("asm", args, desc, "input", &vm, &rc)) return rc;
+  if (!parse(cmd, args, desc, "input", &vm, &rc)) return rc;
   if (vm.count("help")) {
     std::cout << desc << "\n";
     return kExitOk;
   }
-  if (!vm.count("input")) return usage_error("asm", "missing input file");
+  if (!vm.count("input")) return usage_error(cmd, "missing input file");
   const std::string in = vm["input"].as<std::string>();
+  const bool is_ptx = ptx_cmd || isa::is_ptx_path(in);
+  const bool emit_asm = ptx_cmd && vm.count("emit-asm");
+  if (emit_asm && vm.count("output"))
+    return usage_error(cmd, "--emit-asm writes to standard output; drop -o");
   std::string out;
   if (vm.count("output")) {
     out = vm["output"].as<std::string>();
@@ -192,39 +212,60 @@ int cmd_asm(const std::vector<std::string>& args) {
   }
   std::string source, error;
   if (!isa::read_file(in, isa::kMaxSourceBytes, &source, &error)) {
-    std::cerr << "baresm asm: " << in << ": " << error << "\n";
+    std::cerr << "baresm " << cmd << ": " << in << ": " << error << "\n";
     return kExitFail;
   }
   // The same file under any name (a link, another spelling): never overwrite the source.
   struct stat si, so;
-  if (stat(in.c_str(), &si) == 0 && stat(out.c_str(), &so) == 0 && si.st_dev == so.st_dev &&
+  if (!emit_asm && stat(in.c_str(), &si) == 0 && stat(out.c_str(), &so) == 0 && si.st_dev == so.st_dev &&
       si.st_ino == so.st_ino) {
-    std::cerr << "baresm asm: " << out << ": the output is the input file; refusing to overwrite it\n";
+    std::cerr << "baresm " << cmd << ": " << out
+              << ": the output is the input file; refusing to overwrite it\n";
     return kExitUsage;
   }
   const std::string name = vm.count("name") ? vm["name"].as<std::string>() : in;
-  const isa::AsmResult r = isa::assemble(source, name);
-  if (!r.ok()) {
-    std::cerr << r.format_errors();
-    std::cerr << r.diagnostics.size() << " error" << (r.diagnostics.size() == 1 ? "" : "s") << "\n";
+  isa::Module module;
+  std::vector<isa::Diagnostic> diagnostics;
+  std::string info;
+  if (is_ptx) {
+    isa::PtxResult r = isa::translate_ptx(source, name);
+    diagnostics = std::move(r.diagnostics);
+    if (emit_asm && diagnostics.empty()) {
+      std::cout << r.assembly;
+      return kExitOk;
+    }
+    for (const auto& k : r.kernels) info += k.info_line() + "\n";
+    module = std::move(r.module);
+  } else {
+    isa::AsmResult r = isa::assemble(source, name);
+    diagnostics = std::move(r.diagnostics);
+    module = std::move(r.module);
+  }
+  if (!diagnostics.empty()) {
+    for (const auto& d : diagnostics) std::cerr << d.format() << "\n";
+    std::cerr << diagnostics.size() << " error" << (diagnostics.size() == 1 ? "" : "s") << "\n";
     return kExitFail;
   }
-  const std::vector<uint8_t> bytes = isa::write_module(r.module);
+  const std::vector<uint8_t> bytes = isa::write_module(module);
   const std::string werr = write_whole_file(out, bytes.data(), bytes.size());
   if (!werr.empty()) {
-    std::cerr << "baresm asm: cannot write '" << out << "': " << werr << "\n";
+    std::cerr << "baresm " << cmd << ": cannot write '" << out << "': " << werr << "\n";
     return kExitFail;
   }
+  std::cout << info;
   return kExitOk;
 }
 
 // ---- dis ----------------------------------------------------------------------------
 int cmd_dis(const std::vector<std::string>& args) {
   po::options_description desc(
-      "usage: baresm dis IN.bsm [--plain]\n"
+      "usage: baresm dis IN.bsm [--plain] [--source FILE]\n"
       "Disassembles a .bsm module to standard output. The text re-assembles to a\n"
       "byte-identical module (it carries .loc directives for the line table).\n\noptions");
-  desc.add_options()("help,h", "show this help")("plain", "a listing for people: no .loc directives");
+  desc.add_options()("help,h", "show this help")("plain", "a listing for people: no .loc directives")(
+      "source", po::value<std::string>(),
+      "with --plain: the source the module was built from (its .s, or the .ptx of a module from the "
+      "PTX front end); each instruction shows its source line");
   po::variables_map vm;
   int rc = 0;
   if (!parse("dis", args, desc, "input", &vm, &rc)) return rc;
@@ -241,6 +282,19 @@ int cmd_dis(const std::vector<std::string>& args) {
   }
   isa::DisasmOptions o;
   o.line_info = !vm.count("plain");
+  std::vector<std::string> lines;
+  if (vm.count("source")) {
+    if (o.line_info) return usage_error("dis", "--source needs --plain (a listing that does not re-assemble)");
+    const std::string path = vm["source"].as<std::string>();
+    std::string text, error;
+    if (!isa::read_file(path, isa::kMaxSourceBytes, &text, &error)) {
+      std::cerr << "baresm dis: " << path << ": " << error << "\n";
+      return kExitFail;
+    }
+    std::istringstream ss(text);
+    for (std::string l; std::getline(ss, l);) lines.push_back(l);
+    o.source_lines = &lines;
+  }
   std::cout << isa::disassemble(r.module, o);
   return kExitOk;
 }
@@ -380,7 +434,7 @@ void print_launches(const samples::SampleResult& r) {
 // One sample, verbose. Exit 0 only for a normal sample that matched.
 int run_one(const samples::Sample& s, samples::Backend& be, const samples::RunOptions& o) {
   std::printf("sample %s: %s\n  kernel %s, backend %s, seed %llu\n", s.name.c_str(), s.description.c_str(),
-              s.kernel_file.c_str(), be.name().c_str(), (unsigned long long)o.seed);
+              samples::kernel_file_for(s, o.source).c_str(), be.name().c_str(), (unsigned long long)o.seed);
   const samples::SampleResult r = samples::run_sample(s, be, o);
   print_launches(r);
   std::printf("  total: %zu launch%s, %llu warp-instructions, %llu thread-instructions\n", r.launches.size(),
@@ -405,8 +459,15 @@ int run_all(samples::Backend& be, const samples::RunOptions& o) {
     samples::SampleResult r;
   };
   std::vector<Row> rows;
-  // Normal samples first, then the fault samples (all_samples() is ordered so).
-  for (const auto& s : samples::all_samples()) {
+  // Normal samples first, then the fault samples (all_samples() is ordered
+  // so); from CUDA, the samples that have a CUDA version, then the CUDA-only ones.
+  std::vector<const samples::Sample*> list;
+  for (const auto& s : samples::all_samples())
+    if (!samples::kernel_file_for(s, o.source).empty()) list.push_back(&s);
+  if (o.source == samples::KernelSource::CUDA)
+    for (const auto& s : samples::cuda_only_samples()) list.push_back(&s);
+  for (const samples::Sample* sp : list) {
+    const samples::Sample& s = *sp;
     Row row{&s, samples::run_sample(s, be, o)};
     const char* verdict =
         s.is_fault ? (row.r.passed ? "FAULT OK" : "FAIL") : (row.r.passed ? "PASS" : "FAIL");
@@ -453,6 +514,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "seed", po::value<std::string>()->default_value("1"), "seed of the generated inputs")(
       "kernels", po::value<std::string>(),
       "directory of the kernel sources (default: the source tree's kernels/)")(
+      "source", po::value<std::string>()->default_value("asm"),
+      "asm: the hand-written kernels/NAME.s; cuda: the PTX nvcc made from kernels/cuda/NAME.cu, "
+      "through the PTX front end (--all: the samples that have one)")(
       "trace", po::value<std::string>(), "rtl: write an FST waveform of the device to FILE (a regular file)")(
       "trace-window", po::value<std::string>(),
       "rtl: trace only cycles START:END, START <= END (either side may be empty)")(
@@ -473,6 +537,8 @@ int cmd_run(const std::vector<std::string>& args) {
   if (modes > 1) return usage_error("run", "give only one of SAMPLE, --list and --all");
   if (vm.count("list")) {
     for (const auto& s : samples::all_samples())
+      std::printf("%-24s %s\n", s.name.c_str(), s.description.c_str());
+    for (const auto& s : samples::cuda_only_samples())  // their descriptions say "CUDA only"
       std::printf("%-24s %s\n", s.name.c_str(), s.description.c_str());
     return kExitOk;
   }
@@ -510,12 +576,20 @@ int cmd_run(const std::vector<std::string>& args) {
   if (vm.count("mem-latency")) setenv("BARESM_MEM_LATENCY", std::to_string(mem_latency).c_str(), 1);
   if (vm.count("mem-seed")) setenv("BARESM_MEM_SEED", std::to_string(mem_seed).c_str(), 1);
   if (vm.count("kernels")) o.kernels_dir = vm["kernels"].as<std::string>();
+  const std::string source = vm["source"].as<std::string>();
+  if (source != "asm" && source != "cuda")
+    return bad_value("run", "--source", source, "expected asm or cuda");
+  o.source = source == "cuda" ? samples::KernelSource::CUDA : samples::KernelSource::ASM;
   const samples::Sample* s = nullptr;
   if (vm.count("sample")) {
     s = samples::find_sample(vm["sample"].as<std::string>());
     if (!s)
       return usage_error(
           "run", "unknown sample '" + vm["sample"].as<std::string>() + "' ('baresm run --list' lists them)");
+    if (samples::kernel_file_for(*s, o.source).empty())
+      return usage_error("run", o.source == samples::KernelSource::CUDA
+                                    ? "sample '" + s->name + "' has no CUDA version (kernels/cuda/" + s->name + ".cu)"
+                                    : "sample '" + s->name + "' exists only in CUDA: add --source cuda");
   }
   if (vm.count("trace") && (rc = open_trace_output(vm["trace"].as<std::string>())) != kExitOk) return rc;
   std::unique_ptr<samples::Backend> be = be_entry->make();
@@ -641,7 +715,7 @@ int main(int argc, char** argv) {
       std::cout << kToolHelp;
       return kExitOk;
     }
-    if (cmd == "asm") return finish_stdout(cmd, cmd_asm(rest));
+    if (cmd == "asm" || cmd == "ptx") return finish_stdout(cmd, cmd_asm(cmd, rest));
     if (cmd == "dis") return finish_stdout(cmd, cmd_dis(rest));
     if (cmd == "run") return finish_stdout(cmd, cmd_run(rest));
     if (cmd == "gen") return finish_stdout(cmd, cmd_gen(rest));

@@ -114,7 +114,8 @@ TEST(CliRunCmd, ListHasEverySampleNameFirst) {
     names.push_back(line.substr(0, line.find(' ')));
     EXPECT_GT(line.size(), names.back().size() + 5) << "a description follows the name: " << line;
   }
-  const auto& all = baresm::samples::all_samples();
+  auto all = baresm::samples::all_samples();
+  for (const auto& s : baresm::samples::cuda_only_samples()) all.push_back(s);
   ASSERT_EQ(names.size(), all.size());
   for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(names[i], all[i].name);
 }
@@ -468,6 +469,84 @@ TEST(CliErrors, MissingKernelDirectoryFailsTheRun) {
   const CliRun r = baresm("run vec_add --kernels " + tmp("no_such_dir"));
   EXPECT_EQ(r.rc, 1);
   EXPECT_TRUE(has(r.out, "cannot read kernel file")) << r.out;
+}
+
+// ---- the PTX front end ----------------------------------------------------------------
+const std::string kCudaDir = std::string(BARESM_SOURCE_DIR) + "/kernels/cuda/";
+
+TEST(CliPtx, AsmPicksThePtxFrontEndByExtension) {
+  const std::string out = tmp("vec_add_ptx.bsm");
+  const CliRun r = baresm("asm " + kCudaDir + "vec_add.ptx -o " + out);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "baresm-ptx info: kernel vec_add: ")) << r.out;
+  EXPECT_TRUE(has(r.out, " registers, 1 predicate, 0 bytes lmem, 0 bytes smem, 28 bytes param")) << r.out;
+  const baresm::isa::LoadResult m = baresm::isa::read_module_file(out);
+  ASSERT_EQ(m.status, baresm::isa::LoadStatus::OK) << m.message;
+  ASSERT_EQ(m.module.kernels.size(), 1u);
+  EXPECT_EQ(m.module.kernels[0].name, "vec_add");
+  EXPECT_EQ(m.module.kernels[0].param_bytes, 28u);
+  // The disassembly of a module built from PTX names the PTX line of each word.
+  const CliRun d = baresm("dis " + out);
+  EXPECT_EQ(d.rc, 0) << d.err;
+  EXPECT_TRUE(has(d.out, ".loc 28, 2")) << d.out;
+  const CliRun p = baresm("dis --plain " + out + " --source " + kCudaDir + "vec_add.ptx");
+  EXPECT_EQ(p.rc, 0) << p.err;
+  EXPECT_TRUE(has(p.out, "FADD R")) << p.out;
+  EXPECT_TRUE(has(p.out, "| 49: add.f32 %f3, %f2, %f1;")) << p.out;
+  EXPECT_EQ(baresm("dis " + out + " --source " + kCudaDir + "vec_add.ptx").rc, 2) << "--source needs --plain";
+}
+
+TEST(CliPtx, PtxCommandEmitsAssembly) {
+  const CliRun r = baresm("ptx " + kCudaDir + "saxpy.ptx --emit-asm");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(has(r.out, ".kernel saxpy\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "FFMA R")) << r.out;
+  EXPECT_TRUE(has(r.out, ".param saxpy_param_1, 8, 8\n")) << r.out;
+  const CliRun h = baresm("ptx --help");
+  EXPECT_EQ(h.rc, 0);
+  EXPECT_TRUE(has(h.out, "usage: baresm ptx")) << h.out;
+  EXPECT_EQ(baresm("ptx " + kCudaDir + "saxpy.ptx --emit-asm -o x.bsm").rc, 2);
+}
+
+TEST(CliPtx, EveryUnsupportedConstructIsReportedAtItsLine) {
+  const std::string src = tmp("bad.ptx");
+  std::ofstream(src) << ".version 8.0\n.target sm_80\n.address_size 64\n"
+                        ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n"
+                        "\tdiv.rn.f32 %r1, %r2, %r3;\n"
+                        "\tsqrt.rn.f32 %r1, %r2;\n"
+                        "\tret;\n}\n";
+  const std::string out = tmp("bad_ptx.bsm");
+  std::remove(out.c_str());
+  const CliRun r = baresm("asm " + src + " -o " + out);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, src + ":7:2: error: PTX instruction 'div.rn.f32' is not supported (f32 division"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, src + ":8:2: error: PTX instruction 'sqrt.rn.f32' is not supported")) << r.err;
+  EXPECT_TRUE(has(r.err, "2 errors")) << r.err;
+  EXPECT_TRUE(slurp(out).empty()) << "nothing written on errors";
+}
+
+TEST(CliPtx, RunFromCudaOnTheModel) {
+  const CliRun r = baresm("run vec_add --source cuda");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "kernel cuda/vec_add.ptx")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
+  const CliRun all = baresm("run --all --source cuda");
+  EXPECT_EQ(all.rc, 0) << all.out;
+  EXPECT_TRUE(has(all.out, "9/9 samples passed")) << all.out;
+  const CliRun asm_only = baresm("run warp_stats");
+  EXPECT_EQ(asm_only.rc, 2);
+  EXPECT_TRUE(has(asm_only.err, "exists only in CUDA")) << asm_only.err;
+  const CliRun none = baresm("run fault_trap --source cuda");
+  EXPECT_EQ(none.rc, 2);
+  EXPECT_TRUE(has(none.err, "has no CUDA version")) << none.err;
+  EXPECT_EQ(baresm("run vec_add --source fortran").rc, 2);
+}
+
+TEST(CliPtx, RunFromCudaOnTheRtl) {
+  const CliRun r = baresm("run vec_add --source cuda --backend rtl");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+// The PTX front end: PTX as nvcc writes it (docs/ptx.md) -> a .bsm Module.
+//
+// Stages, one per file: ptx_lexer / ptx_parser (text -> ptx_ast.h),
+// ptx_lower (AST -> machine IR with virtual registers, 64-bit addressing
+// reduced to 32-bit device addresses), ptx_regalloc (liveness + linear scan
+// onto R0..R62 / P0..P6), ptx_emit (baresm assembly) and then the ordinary
+// assembler (assembler.h), which encodes, resolves labels and computes the
+// reconvergence points.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "isa/assembler.h"
+#include "isa/module.h"
+
+namespace baresm::isa {
+
+// What `ptxas -v` says about a kernel, for the translated one.
+struct PtxKernelInfo {
+  std::string name;
+  int regs = 0;             // R registers per thread (the module's .regs)
+  int preds = 0;            // predicates used
+  int preds_in_regs = 0;    // predicates that did not fit P0..P6, kept as 0/1 in registers
+  uint32_t lmem_bytes = 0;  // local memory per thread (spills): always 0 for now
+  uint32_t smem_bytes = 0;  // static shared memory per CTA
+  uint32_t param_bytes = 0;
+  int ptx_instrs = 0;  // PTX instructions translated
+  int instrs = 0;      // baresm instructions emitted
+  // "baresm-ptx: kernel vec_add: 9 registers, 1 predicate, 0 bytes lmem, 0 bytes smem, 28 bytes param, ..."
+  std::string info_line() const;
+};
+
+struct PtxResult {
+  bool ok() const { return diagnostics.empty(); }
+  Module module;
+  std::vector<Diagnostic> diagnostics;  // every error, PTX line:column
+  std::vector<PtxKernelInfo> kernels;
+  std::string assembly;  // the generated assembly (ok() only)
+  std::string format_errors() const;
+};
+
+PtxResult translate_ptx(std::string_view source, std::string_view filename);
+// Reads path (at most kMaxSourceBytes; a directory is an error) and translates it.
+PtxResult translate_ptx_file(const std::string& path);
+
+// True when path ends in ".ptx": `baresm asm` picks the front end by it.
+bool is_ptx_path(std::string_view path);
+
+}  // namespace baresm::isa

@@ -1,0 +1,94 @@
+// The parsed form of a PTX file (what ptx_parser produces, ptx_lower reads):
+// kernels with their parameters, register declarations, shared arrays and
+// body statements, each carrying its PTX line and column for diagnostics.
+// Instructions are kept generic (opcode + dot-suffixes + operands) so that
+// the parser accepts any well-formed statement and the lowering decides what
+// is supported, naming the instruction when it is not.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace baresm::isa::ptx {
+
+struct Pos {
+  int line = 0, col = 0;  // 1-based
+};
+
+struct Operand {
+  enum Kind {
+    REG,     // %r1, %rd2, %p3 (a declared virtual register) or a special register %tid.x
+    IMM,     // integer literal (value) or 0f/0F float literal (is_float, bits)
+    SYMBOL,  // a name: a parameter, a shared array, a label
+    ADDR,    // [base + offset]: base is a REG or SYMBOL name, or empty for [imm]
+    VEC,     // {a, b, c, d}: the registers (or immediates, or the sink _) of a .v2/.v4 access
+  };
+  Kind kind = IMM;
+  std::string name;          // REG / SYMBOL / ADDR base
+  bool base_is_reg = false;  // ADDR
+  int64_t value = 0;         // IMM value or ADDR offset
+  bool is_float = false;     // IMM: 0f literal
+  bool is_double = false;    // IMM: 0d literal (not supported by any lowering yet)
+  uint32_t bits = 0;         // IMM with is_float
+  bool negated = false;      // !%p as a source predicate
+  Pos pos;
+  std::vector<Operand> elems;  // VEC
+};
+
+struct Instruction {
+  Pos pos;            // of the opcode
+  std::string guard;  // "" = none
+  bool guard_neg = false;
+  std::string opcode;             // "add"
+  std::vector<std::string> mods;  // {"s32"} for add.s32, without dots
+  std::string full;               // "add.s32": for messages
+  std::vector<Operand> ops;       // every operand in order; a|b destinations as two
+  int pipe_dst = 0;               // 1 when the first operand was written p|q
+};
+
+struct Statement {
+  enum Kind { LABEL, INSTR } kind = INSTR;
+  std::string label;  // LABEL
+  Pos pos;
+  Instruction instr;  // INSTR
+};
+
+struct Param {
+  std::string name;
+  std::string type;   // "u64", "f32", "b8", ...
+  uint32_t size = 0;  // bytes (element size x count)
+  uint32_t align = 0;
+  Pos pos;
+};
+
+struct RegDecl {
+  std::string type;    // "pred", "b32", "f32", "b64", ...
+  std::string prefix;  // "%r" for %r<9>, or the full name when count is 0
+  int count = 0;       // %r<9> declares %r0..%r8; 0 declares the single name
+  Pos pos;
+};
+
+struct SharedVar {
+  std::string name;
+  uint32_t align = 1;
+  uint32_t size = 0;  // bytes
+  Pos pos;
+};
+
+struct Kernel {
+  std::string name;
+  Pos pos;
+  std::vector<Param> params;
+  std::vector<RegDecl> regs;
+  std::vector<SharedVar> shared;
+  std::vector<Statement> body;
+};
+
+struct File {
+  std::string version, target;
+  int address_size = 0;
+  std::vector<Kernel> kernels;
+};
+
+}  // namespace baresm::isa::ptx

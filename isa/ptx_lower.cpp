@@ -1,0 +1,1280 @@
+#include "isa/ptx_lower.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "isa/isa.h"
+
+namespace baresm::isa::ptx {
+
+namespace {
+
+struct Unsupported {};
+
+struct RegInfo {
+  std::string type;  // declared type: "pred", "b32", "f32", "b64", "b16" ...
+  int bits = 0;      // 1 for pred
+  int vreg = -1;
+};
+
+bool is_int_type(const std::string& t) {
+  return t.size() >= 2 && (t[0] == 'u' || t[0] == 's' || t[0] == 'b');
+}
+int type_bits(const std::string& t) {
+  if (t == "pred") return 1;
+  if (t.size() < 2) return 0;
+  return std::atoi(t.c_str() + 1);
+}
+
+// PTX special registers the device has (docs/isa.md, "Special registers").
+const std::map<std::string, std::string>& sregs() {
+  static const std::map<std::string, std::string> m = {
+      {"%tid.x", "SR_TID.X"},       {"%tid.y", "SR_TID.Y"},       {"%tid.z", "SR_TID.Z"},
+      {"%ntid.x", "SR_NTID.X"},     {"%ntid.y", "SR_NTID.Y"},     {"%ntid.z", "SR_NTID.Z"},
+      {"%ctaid.x", "SR_CTAID.X"},   {"%ctaid.y", "SR_CTAID.Y"},   {"%ctaid.z", "SR_CTAID.Z"},
+      {"%nctaid.x", "SR_NCTAID.X"}, {"%nctaid.y", "SR_NCTAID.Y"}, {"%nctaid.z", "SR_NCTAID.Z"},
+      {"%laneid", "SR_LANEID"},     {"%warpid", "SR_WARPID"},     {"%smid", "SR_SMID"},
+      {"%clock", "SR_CLOCK"},
+  };
+  return m;
+}
+
+class Lowerer {
+ public:
+  Lowerer(const Kernel& k, DiagSink* d) : k_(k), d_(d) {}
+
+  MKernel run() {
+    m_.name = k_.name;
+    m_.pos = k_.pos;
+    declare();
+    for (const Statement& s : k_.body) {
+      if (s.kind == Statement::LABEL) {
+        MInstr li;
+        li.label = labels_.at(s.label);
+        li.pos = s.pos;
+        m_.code.push_back(std::move(li));
+        continue;
+      }
+      cur_ = &s.instr;
+      try {
+        lower(s.instr);
+        m_.ptx_instructions++;
+      } catch (const Unsupported&) {
+      }
+    }
+    return std::move(m_);
+  }
+
+ private:
+  const Kernel& k_;
+  DiagSink* d_;
+  MKernel m_;
+  std::map<std::string, RegInfo> regs_;
+  std::map<std::string, uint32_t> shared_;  // name -> offset
+  std::map<std::string, size_t> params_;    // name -> index in m_.params
+  std::map<std::string, int> labels_;
+  // Registers written exactly once, by an unguarded mov of an immediate
+  // (how nvcc passes shfl.sync's clamp value and member mask), and how many
+  // times each register is read anywhere in the kernel.
+  std::map<std::string, uint32_t> consts_;
+  std::map<std::string, int> reads_;
+  const Instruction* cur_ = nullptr;
+  // The guard of the PTX instruction being lowered; applied to the
+  // instructions that write its results or have side effects, not to the
+  // computation of temporaries (which cannot fault).
+  int guard_ = -1;
+  bool guard_neg_ = false;
+
+  [[noreturn]] void fail(Pos p, const std::string& msg) {
+    d_->error(p, msg);
+    throw Unsupported{};
+  }
+  [[noreturn]] void unsupported(const std::string& why = "") {
+    fail(cur_->pos, "PTX instruction " + quote(cur_->full) + " is not supported" +
+                        (why.empty() ? "" : " (" + why + ")"));
+  }
+
+  // ---- declarations --------------------------------------------------------------
+  void declare() {
+    uint32_t off = 0;
+    for (const Param& p : k_.params) {
+      if (params_.count(p.name)) d_->error(p.pos, "duplicate parameter " + quote(p.name));
+      MParam mp;
+      mp.name = p.name;
+      mp.size = p.size;
+      mp.align = std::max<uint32_t>(p.align, 1);
+      off = (off + mp.align - 1) / mp.align * mp.align;  // CUDA's layout: each at its own alignment
+      mp.offset = off;
+      off += mp.size;
+      params_[p.name] = m_.params.size();
+      m_.params.push_back(mp);
+    }
+    m_.param_bytes = off;
+    for (const RegDecl& r : k_.regs) {
+      auto add = [&](const std::string& name) {
+        if (regs_.count(name) || sregs().count(name)) {
+          d_->error(r.pos, "register " + quote(name) + " is declared twice");
+          return;
+        }
+        RegInfo ri;
+        ri.type = r.type;
+        ri.bits = type_bits(r.type);
+        regs_[name] = ri;
+      };
+      if (r.count == 0)
+        add(r.prefix);
+      else
+        for (int i = 0; i < r.count; ++i) add(r.prefix + std::to_string(i));
+    }
+    uint32_t soff = 0;
+    for (const SharedVar& v : k_.shared) {
+      if (shared_.count(v.name) || params_.count(v.name))
+        d_->error(v.pos, "symbol " + quote(v.name) + " is declared twice");
+      soff = (soff + v.align - 1) / v.align * v.align;
+      shared_[v.name] = soff;
+      soff += v.size;
+    }
+    m_.shared_bytes = soff;
+    std::map<std::string, int> defs;
+    for (const Statement& s : k_.body) {
+      if (s.kind != Statement::INSTR) continue;
+      const Instruction& in = s.instr;
+      if (!in.guard.empty()) reads_[in.guard]++;
+      const size_t ndst = in.ops.empty() || in.ops[0].kind != Operand::REG ? 0 : 1 + size_t(in.pipe_dst);
+      for (size_t i = 0; i < in.ops.size(); ++i) {
+        const Operand& o = in.ops[i];
+        if (o.kind == Operand::REG && i < ndst) {
+          defs[o.name]++;
+          if (i == 0 && in.opcode == "mov" && in.guard.empty() && in.ops.size() == 2 &&
+              in.ops[1].kind == Operand::IMM && !in.ops[1].is_float && !in.ops[1].is_double)
+            consts_[o.name] = uint32_t(uint64_t(in.ops[1].value));
+        } else if (o.kind == Operand::REG || (o.kind == Operand::ADDR && o.base_is_reg)) {
+          reads_[o.name]++;
+        } else if (o.kind == Operand::VEC) {  // written by a vector load, read by a store
+          for (const Operand& e : o.elems)
+            if (e.kind == Operand::REG) (i == 0 && in.opcode == "ld" ? defs : reads_)[e.name]++;
+        }
+      }
+    }
+    for (const auto& [name, n] : defs)
+      if (n != 1) consts_.erase(name);
+    for (const Statement& s : k_.body) {
+      if (s.kind != Statement::LABEL) continue;
+      if (labels_.count(s.label)) {
+        d_->error(s.pos, "label " + quote(s.label) + " is defined twice");
+        continue;
+      }
+      labels_[s.label] = int(m_.labels.size());
+      m_.labels.push_back(s.label);
+    }
+  }
+
+  int new_vreg(bool pred, const std::string& name = "") {
+    m_.vregs.push_back(MVreg{pred, name});
+    return int(m_.vregs.size()) - 1;
+  }
+
+  RegInfo& reg(const Operand& o) {
+    auto it = regs_.find(o.name);
+    if (it == regs_.end()) {
+      if (sregs().count(o.name))
+        fail(o.pos, "special register " + quote(o.name) + " may only be read by mov");
+      fail(o.pos, quote(o.name) + " is not a declared register or a supported special register");
+    }
+    RegInfo& r = it->second;
+    if (r.bits != 1 && r.bits != 16 && r.bits != 32 && r.bits != 64)
+      fail(o.pos, "register " + quote(o.name) + " of type ." + r.type + " is not supported");
+    if (r.type == "f64")
+      fail(o.pos, "register " + quote(o.name) + " of type .f64 is not supported (no FP64 unit)");
+    if (r.vreg < 0) r.vreg = new_vreg(r.bits == 1, o.name);
+    return r;
+  }
+
+  // ---- operands --------------------------------------------------------------------
+  const Operand& op(size_t i) {
+    if (i >= cur_->ops.size())
+      fail(cur_->pos, quote(cur_->full) + " needs at least " + std::to_string(i + 1) + " operands");
+    return cur_->ops[i];
+  }
+  void want_ops(size_t n) {
+    if (cur_->ops.size() != n)
+      fail(cur_->pos, quote(cur_->full) + " takes " + std::to_string(n) + " operands, found " +
+                          std::to_string(cur_->ops.size()));
+  }
+
+  // A register operand of `bits` width (32 also accepts 64 when allow64).
+  int reg_of(const Operand& o, int bits) {
+    if (o.kind != Operand::REG) fail(o.pos, "expected a register");
+    if (o.negated) fail(o.pos, "'!' only applies to predicates");
+    RegInfo& r = reg(o);
+    if (bits == 1 && r.bits != 1)
+      fail(o.pos, "expected a predicate, found " + quote(o.name) + " (." + r.type + ")");
+    if (bits != 1 && r.bits == 1)
+      fail(o.pos, "expected a " + std::to_string(bits) + "-bit register, found predicate " + quote(o.name));
+    if (bits != 1 && r.bits != bits)
+      fail(o.pos, "register " + quote(o.name) + " is ." + r.type + ", the instruction expects " +
+                      std::to_string(bits) + " bits");
+    return r.vreg;
+  }
+  MOperand dst(const Operand& o, int bits) { return MOperand::v(reg_of(o, bits), true); }
+  MOperand pdst(const Operand& o) { return MOperand::p(reg_of(o, 1), true); }
+
+  // The immediate as the instruction's type sees it: 16-bit types keep 16 bits
+  // (the canonical, zero-extended form of a 16-bit register).
+  uint32_t imm_bits(const Operand& o, bool is_float, int bits) {
+    const uint32_t v = imm_bits(o, is_float);
+    return bits == 16 ? v & 0xFFFF : v;
+  }
+  uint32_t imm_bits(const Operand& o, bool is_float) {
+    if (o.is_double) fail(o.pos, "a 0d (f64) literal is not supported here");
+    if (is_float) {
+      if (!o.is_float) fail(o.pos, "expected a 0f float literal for an f32 operand");
+      return o.bits;
+    }
+    // A bit-typed instruction (mov.b32 %r, 0f3F800000) takes the literal's bits.
+    if (o.is_float && !(cur_->mods.size() && cur_->mods.back().size() > 1 && cur_->mods.back()[0] == 'b'))
+      fail(o.pos, "a float literal where an integer is expected");
+    if (o.is_float) return o.bits;
+    return uint32_t(uint64_t(o.value));  // the low word (64-bit immediates keep their low word)
+  }
+
+  // A source operand that must be a register: immediates and special
+  // registers are first moved into a temporary.
+  MOperand src_reg(const Operand& o, int bits, bool is_float = false) {
+    if (o.kind == Operand::IMM) {
+      const int t = new_vreg(false);
+      plain("MOV", {MOperand::v(t, true), MOperand::i(imm_bits(o, is_float, bits))});
+      return MOperand::v(t);
+    }
+    if (o.kind == Operand::SYMBOL) {
+      auto it = shared_.find(o.name);
+      if (it == shared_.end())
+        fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
+      if (bits == 1) fail(o.pos, "expected a predicate");
+      const int t = new_vreg(false);
+      plain("MOV", {MOperand::v(t, true), MOperand::i(it->second)});
+      return MOperand::v(t);
+    }
+    return MOperand::v(reg_of(o, bits));
+  }
+  // Operand b: a register or a 32-bit immediate.
+  MOperand src_b(const Operand& o, int bits, bool is_float = false) {
+    if (o.kind == Operand::IMM) return MOperand::i(imm_bits(o, is_float, bits));
+    if (o.kind == Operand::SYMBOL) {
+      auto it = shared_.find(o.name);
+      if (it == shared_.end())
+        fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
+      return MOperand::i(it->second);
+    }
+    return MOperand::v(reg_of(o, bits));
+  }
+  // A source predicate: a register (maybe negated) or the literal 0 / 1.
+  MOperand psrc(const Operand& o) {
+    if (o.kind == Operand::IMM && !o.is_float && !o.is_double && (o.value == 0 || o.value == 1))
+      return MOperand::pt(o.value == 0);
+    if (o.kind != Operand::REG) fail(o.pos, "expected a predicate");
+    RegInfo& r = reg(o);
+    if (r.bits != 1) fail(o.pos, "expected a predicate, found " + quote(o.name) + " (." + r.type + ")");
+    return MOperand::p(r.vreg, false, o.negated);
+  }
+
+  // ---- emission --------------------------------------------------------------------
+  void plain(const std::string& mnem, std::vector<MOperand> ops) {
+    MInstr mi;
+    mi.mnem = mnem;
+    mi.ops = std::move(ops);
+    mi.pos = cur_->pos;
+    m_.code.push_back(std::move(mi));
+  }
+  void guarded(const std::string& mnem, std::vector<MOperand> ops) {
+    MInstr mi;
+    mi.mnem = mnem;
+    mi.ops = std::move(ops);
+    mi.pos = cur_->pos;
+    mi.guard = guard_;
+    mi.guard_neg = guard_neg_;
+    m_.code.push_back(std::move(mi));
+  }
+
+  // ---- instruction helpers -------------------------------------------------------
+  std::string type_mod() {
+    if (cur_->mods.empty()) unsupported("no type");
+    return cur_->mods.back();
+  }
+  bool has_mod(const char* m) const {
+    return std::find(cur_->mods.begin(), cur_->mods.end(), m) != cur_->mods.end();
+  }
+  // Every modifier must be in `allowed`, else the instruction is unsupported.
+  void only_mods(std::initializer_list<const char*> allowed) {
+    for (const std::string& m : cur_->mods) {
+      bool ok = false;
+      for (const char* a : allowed) ok |= m == a;
+      if (!ok) unsupported("modifier ." + m);
+    }
+  }
+  static int bits_of_type(const std::string& t) { return type_bits(t); }
+  int value_bits(const std::string& t) {
+    const int b = bits_of_type(t);
+    if (b == 64) return 64;
+    if (b == 32) return 32;
+    if (b == 16 && t != "f16") return 16;
+    unsupported("." + t + " operands");
+  }
+
+  // 16-bit registers live in 32-bit ones, zero-extended (the canonical form).
+  // A result that may carry into bits 16..31 is masked back.
+  void canonical16(const MOperand& d) {
+    MOperand src = d;
+    src.def = false;
+    guarded("AND", {d, src, MOperand::i(0xFFFF)});
+  }
+  // A signed 16-bit operand, sign-extended to 32 bits for a signed operation.
+  MOperand sext16(MOperand v) {
+    if (v.kind == MOperand::IMM) return MOperand::i(uint32_t(int32_t(int16_t(v.imm))));
+    return extend(v, 16, true);
+  }
+  bool is_signed16(const std::string& t) const { return t == "s16"; }
+
+  // rd = ra OP b with a commutative swap when a is an immediate.
+  void binary(const std::string& mnem, const std::string& t, bool commutative, bool is_float = false) {
+    want_ops(3);
+    const int bits = is_float ? 32 : value_bits(t);
+    const Operand* a = &op(1);
+    const Operand* b = &op(2);
+    if (commutative && a->kind != Operand::REG && b->kind == Operand::REG) std::swap(a, b);
+    MOperand ra = src_reg(*a, bits, is_float);
+    MOperand rb = src_b(*b, bits, is_float);
+    if (bits == 16 && is_signed16(t) && (mnem == "IMIN" || mnem == "IMAX")) {
+      ra = sext16(ra);
+      rb = sext16(rb);
+    }
+    const MOperand d = dst(op(0), bits);
+    guarded(mnem, {d, ra, rb});
+    // add/sub/mul carry out of 16 bits, a signed min/max is sign-extended.
+    if (bits == 16 && mnem != "AND" && mnem != "OR" && mnem != "XOR" &&
+        mnem.find(".U32") == std::string::npos)
+      canonical16(d);
+  }
+
+  // v = low `bits` of src, zero- or sign-extended to 32 (nothing for 32 and 64).
+  MOperand extend(MOperand src, int bits, bool is_signed) {
+    if (bits >= 32) return src;
+    const int t = new_vreg(false);
+    if (!is_signed) {
+      plain("AND", {MOperand::v(t, true), src, MOperand::i((1u << bits) - 1)});
+    } else {
+      plain("SHL", {MOperand::v(t, true), src, MOperand::i(uint32_t(32 - bits))});
+      plain("SHRA", {MOperand::v(t, true), MOperand::v(t), MOperand::i(uint32_t(32 - bits))});
+    }
+    return MOperand::v(t);
+  }
+
+  std::string width_suffix_ld(const std::string& t) {
+    if (t == "u8") return ".U8";
+    if (t == "s8") return ".S8";
+    if (t == "u16") return ".U16";
+    if (t == "s16") return ".S16";
+    if (t == "u32" || t == "s32" || t == "b32" || t == "f32") return "";
+    if (t == "b8") return ".U8";
+    if (t == "b16") return ".U16";
+    unsupported("." + t + " loads");
+  }
+  std::string width_suffix_st(const std::string& t) {
+    if (t == "u8" || t == "s8" || t == "b8") return ".8";
+    if (t == "u16" || t == "s16" || t == "b16") return ".16";
+    if (t == "u32" || t == "s32" || t == "b32" || t == "f32") return "";
+    unsupported("." + t + " stores");
+  }
+
+  // [reg + off] in global or shared space, [sym + off] in shared space.
+  MOperand address(const Operand& o, const std::string& space) {
+    if (o.kind != Operand::ADDR) fail(o.pos, "expected an address [...]");
+    if (o.value < INT32_MIN || o.value > INT32_MAX) fail(o.pos, "address offset does not fit 32 bits");
+    if (o.name.empty()) {
+      if (space != "shared") fail(o.pos, "an absolute address is only supported in shared memory");
+      return MOperand::mem(-1, int32_t(o.value));
+    }
+    if (!o.base_is_reg) {
+      if (space != "shared")
+        fail(o.pos, "symbol " + quote(o.name) + " as a " + space + " address is not supported");
+      auto it = shared_.find(o.name);
+      if (it == shared_.end())
+        fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
+      return MOperand::mem(-1, int32_t(int64_t(it->second) + o.value));
+    }
+    const RegInfo& r = reg(o);
+    if (r.bits == 1) fail(o.pos, "a predicate is not an address");
+    if (space == "global" && r.bits != 64)
+      fail(o.pos, "a global address must be a 64-bit register (.address_size 64)");
+    return MOperand::mem(r.vreg, int32_t(o.value));
+  }
+
+  std::string space_of(std::initializer_list<const char*> spaces) {
+    for (const char* s : spaces)
+      if (has_mod(s)) return s;
+    for (const char* s : {"local", "const", "param", "global", "shared"})
+      if (has_mod(s)) unsupported("." + std::string(s) + " state space");
+    unsupported("generic addressing: only explicit state spaces are supported yet");
+  }
+
+  // ---- the instructions ------------------------------------------------------------
+  void lower(const Instruction& in) {
+    guard_ = -1;
+    guard_neg_ = false;
+    if (!in.guard.empty()) {
+      Operand g;
+      g.kind = Operand::REG;
+      g.name = in.guard;
+      g.pos = in.pos;
+      auto it = regs_.find(in.guard);
+      if (it == regs_.end() || it->second.bits != 1)
+        fail(in.pos, "guard " + quote(in.guard) + " is not a declared predicate");
+      guard_ = reg(g).vreg;
+      guard_neg_ = in.guard_neg;
+    }
+    const std::string& o = in.opcode;
+    if (in.pipe_dst && o != "setp" && o != "shfl")
+      fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
+    if (o == "mov") return lower_mov();
+    if (o == "add" || o == "sub") return lower_addsub(o == "add");
+    if (o == "mul") return lower_mul();
+    if (o == "mad" || o == "fma") return lower_mad();
+    if (o == "min" || o == "max") return lower_minmax(o == "min");
+    if (o == "abs" || o == "neg") return lower_absneg(o == "abs");
+    if (o == "and" || o == "or" || o == "xor") return lower_logic(o);
+    if (o == "not") return lower_not();
+    if (o == "shl" || o == "shr") return lower_shift(o == "shl");
+    if (o == "popc" || o == "clz") return lower_bitcount(o == "popc" ? "POPC" : "CLZ");
+    if (o == "bfe") return lower_bfe();
+    if (o == "bfi") return lower_bfi();
+    if (o == "setp") return lower_setp();
+    if (o == "selp") return lower_selp();
+    if (o == "cvt") return lower_cvt();
+    if (o == "cvta") return lower_cvta();
+    if (o == "ld") return lower_ld();
+    if (o == "st") return lower_st();
+    if (o == "atom" || o == "red") return lower_atom(o == "red");
+    if (o == "bar" || o == "barrier") return lower_bar();
+    if (o == "bra") return lower_bra();
+    if (o == "ret" || o == "exit") {
+      only_mods({});
+      want_ops(0);
+      return guarded("EXIT", {});
+    }
+    if (o == "trap") {
+      only_mods({});
+      want_ops(0);
+      return guarded("TRAP", {});
+    }
+    std::string why;
+    if ((o == "div" || o == "rem") && cur_->mods.size() == 1 &&
+        (cur_->mods[0] == "u32" || cur_->mods[0] == "s32"))
+      return lower_divrem(o == "div", cur_->mods[0] == "s32");
+    if (o == "div" || o == "rem")
+      why = has_mod("f32") ? "f32 division is not lowered yet"
+                           : "only .u32/.s32 integer division is lowered yet";
+    if (o == "sqrt" || o == "rcp" || o == "rsqrt" || o == "ex2" || o == "lg2" || o == "sin" || o == "cos")
+      why = "f32 special functions are not lowered yet";
+    if (o == "shfl") return lower_shfl();
+    if (o == "vote") return lower_vote();
+    if (o == "activemask") {
+      only_mods({"b32"});
+      want_ops(1);
+      return guarded("VOTE.BALLOT", {dst(op(0), 32), MOperand::pt()});  // the lanes that run it
+    }
+    if (o == "call") why = "calls are not supported";
+    if (o == "membar" || o == "fence") why = "memory fences are not lowered yet";
+    unsupported(why);
+  }
+
+  void lower_mov() {
+    want_ops(2);
+    const std::string t = type_mod();
+    if (cur_->mods.size() != 1) unsupported();
+    if (t == "pred") {
+      const MOperand a = psrc(op(1));
+      // pd = (0 == 0) AND a
+      return guarded("ISETP.EQ.AND", {pdst(op(0)), MOperand::rz(), MOperand::i(0), a});
+    }
+    if (op(0).kind == Operand::VEC || op(1).kind == Operand::VEC) return lower_pack(t);
+    const int bits = value_bits(t);
+    if (t == "f64") unsupported(".f64");
+    const Operand& s = op(1);
+    auto sreg = [](const char* name) {
+      MOperand sr;
+      sr.kind = MOperand::SREG;
+      sr.sreg = name;
+      return sr;
+    };
+    if (s.kind == Operand::REG && sregs().count(s.name)) {
+      if (bits != 32) unsupported("this special register is 32 bits");
+      return guarded("S2R", {dst(op(0), 32), sreg(sregs().at(s.name).c_str())});
+    }
+    // %clock64 in a 64-bit register: its low word is SR_CLOCK (high words
+    // are never observed, see the header), so it cannot tear.
+    if (s.kind == Operand::REG && s.name == "%clock64") {
+      if (bits != 64) unsupported("%clock64 is 64 bits");
+      return guarded("S2R", {dst(op(0), 64), sreg("SR_CLOCK")});
+    }
+    if (s.kind == Operand::REG && s.name == "%clock_hi") {
+      if (bits != 32) unsupported("%clock_hi is 32 bits");
+      return guarded("S2R", {dst(op(0), 32), sreg("SR_CLOCKHI")});
+    }
+    // %lanemask_*: from the lane id; 1 << 32 is 0 on the device, so le of
+    // lane 31 is 0 - 1 = all ones, as it should be.
+    if (s.kind == Operand::REG && s.name.rfind("%lanemask_", 0) == 0) {
+      const std::string which = s.name.substr(10);
+      if (which != "eq" && which != "lt" && which != "le" && which != "gt" && which != "ge")
+        fail(s.pos, quote(s.name) + " is not a special register");
+      if (bits != 32) unsupported("%lanemask_* is 32 bits");
+      const int lane = new_vreg(false), m = new_vreg(false);
+      plain("S2R", {MOperand::v(lane, true), sreg("SR_LANEID")});
+      plain("MOV", {MOperand::v(m, true), MOperand::i(1)});
+      plain("SHL", {MOperand::v(m, true), MOperand::v(m), MOperand::v(lane)});  // eq
+      if (which == "le" || which == "gt")
+        plain("SHL", {MOperand::v(m, true), MOperand::v(m), MOperand::i(1)});
+      if (which != "eq")
+        plain("IADD", {MOperand::v(m, true), MOperand::v(m), MOperand::i(uint32_t(-1))});  // lt, le
+      if (which == "gt" || which == "ge") plain("NOT", {MOperand::v(m, true), MOperand::v(m)});
+      return guarded("MOV", {dst(op(0), 32), MOperand::v(m)});
+    }
+    guarded("MOV", {dst(op(0), bits), src_b(s, bits, t == "f32")});
+  }
+
+  // mov.b32 d, {lo, hi} of two 16-bit registers and mov.b32 {lo, hi}, a back
+  // (half2/short2 code); mov.b64 d, {lo, hi} of two 32-bit registers, whose
+  // low word is lo (the high word is never observed). Unpacking a 64-bit value
+  // would need its high word.
+  void lower_pack(const std::string& t) {
+    if (t != "b32" && t != "b64") unsupported("only mov.b32 and mov.b64 pack or unpack");
+    const int half = t == "b32" ? 16 : 32;
+    if (op(1).kind == Operand::VEC) {  // pack
+      const std::vector<const Operand*> el = elements(op(1), 2);
+      if (!el[0] || !el[1]) fail(op(1).pos, "a sink '_' cannot be packed");
+      MOperand lo = src_reg(*el[0], half);
+      if (half == 32) return guarded("MOV", {dst(op(0), 64), lo});
+      MOperand hi = src_reg(*el[1], 16);
+      const int x = new_vreg(false);
+      plain("SHL", {MOperand::v(x, true), hi, MOperand::i(16)});
+      return guarded("OR", {dst(op(0), 32), MOperand::v(x), lo});  // lo is canonical: upper half 0
+    }
+    if (half == 32) unsupported("unpacking a 64-bit value needs its high word");
+    const std::vector<const Operand*> el = elements(op(0), 2);
+    MOperand a = src_reg(op(1), 32);
+    // The high half first when the low one overwrites the source.
+    const bool lo_is_src = el[0] && el[0]->kind == Operand::REG && reg(*el[0]).vreg == a.vreg;
+    auto lo = [&] {
+      if (el[0]) guarded("AND", {dst(*el[0], 16), a, MOperand::i(0xFFFF)});
+    };
+    auto hi = [&] {
+      if (el[1]) guarded("SHR", {dst(*el[1], 16), a, MOperand::i(16)});
+    };
+    if (lo_is_src) {
+      hi();
+      lo();
+    } else {
+      lo();
+      hi();
+    }
+  }
+
+  void lower_addsub(bool add) {
+    const std::string t = type_mod();
+    if (t == "f32") {
+      only_mods({"rn", "f32"});
+      return binary(add ? "FADD" : "FSUB", t, add, true);
+    }
+    only_mods({"s16", "u16", "s32", "u32", "s64", "u64"});
+    binary(add ? "IADD" : "ISUB", t, add);
+  }
+
+  void lower_mul() {
+    const std::string t = type_mod();
+    if (t == "f32") {
+      only_mods({"rn", "f32"});
+      return binary("FMUL", t, true, true);
+    }
+    if (has_mod("lo")) {
+      only_mods({"lo", "s16", "u16", "s32", "u32", "s64", "u64"});
+      return binary("IMUL", t, true);
+    }
+    if (has_mod("hi")) {
+      only_mods({"hi", "s32", "u32"});
+      return binary(t == "u32" ? "IMULHI.U32" : "IMULHI", t, true);
+    }
+    if (has_mod("wide")) {
+      only_mods({"wide", "s16", "u16", "s32", "u32"});
+      // The low word of the 64-bit product is the 32-bit product; a 16-bit
+      // wide product is exactly the 32-bit product of the (sign-)extended operands.
+      want_ops(3);
+      const int sb = bits_of_type(t);
+      const Operand* a = &op(1);
+      const Operand* b = &op(2);
+      if (a->kind != Operand::REG && b->kind == Operand::REG) std::swap(a, b);
+      MOperand ra = src_reg(*a, sb);
+      MOperand rb = src_b(*b, sb);
+      if (is_signed16(t)) {
+        ra = sext16(ra);
+        rb = sext16(rb);
+      }
+      return guarded("IMUL", {dst(op(0), sb * 2), ra, rb});
+    }
+    unsupported();
+  }
+
+  void lower_mad() {
+    want_ops(4);
+    const std::string t = type_mod();
+    if (t == "f32") {
+      // fma.rn.f32 and mad.rn.f32 are both a*b+c rounded once.
+      if (!has_mod("rn")) unsupported("only the .rn rounding is supported");
+      only_mods({"rn", "f32"});
+      MOperand a = src_reg(op(1), 32, true), b = src_reg(op(2), 32, true), c = src_reg(op(3), 32, true);
+      return guarded("FFMA", {dst(op(0), 32), a, b, c});
+    }
+    if (cur_->opcode == "fma") unsupported();
+    if (has_mod("lo")) {
+      only_mods({"lo", "s32", "u32", "s64", "u64"});
+      const int bits = value_bits(t);
+      MOperand a = src_reg(op(1), bits), b = src_reg(op(2), bits), c = src_reg(op(3), bits);
+      return guarded("IMAD", {dst(op(0), bits), a, b, c});
+    }
+    if (has_mod("wide")) {
+      only_mods({"wide", "s32", "u32"});
+      MOperand a = src_reg(op(1), 32), b = src_reg(op(2), 32), c = src_reg(op(3), 64);
+      return guarded("IMAD", {dst(op(0), 64), a, b, c});
+    }
+    if (has_mod("hi")) {
+      only_mods({"hi", "s32", "u32"});
+      MOperand a = src_reg(op(1), 32), b = src_b(op(2), 32);
+      MOperand c = src_b(op(3), 32);
+      const int h = new_vreg(false);
+      plain(t == "u32" ? "IMULHI.U32" : "IMULHI", {MOperand::v(h, true), a, b});
+      return guarded("IADD", {dst(op(0), 32), MOperand::v(h), c});
+    }
+    unsupported();
+  }
+
+  void lower_minmax(bool is_min) {
+    const std::string t = type_mod();
+    if (t == "f32") {
+      only_mods({"f32"});
+      return binary(is_min ? "FMIN" : "FMAX", t, true, true);
+    }
+    only_mods({"s16", "u16", "s32", "u32"});
+    binary(std::string(is_min ? "IMIN" : "IMAX") + (t == "u32" || t == "u16" ? ".U32" : ""), t, true);
+  }
+
+  void lower_absneg(bool is_abs) {
+    want_ops(2);
+    const std::string t = type_mod();
+    if (t == "f32") {
+      only_mods({"f32"});
+      MOperand a = src_reg(op(1), 32, true);
+      return guarded(is_abs ? "FABS" : "FNEG", {dst(op(0), 32), a});
+    }
+    if (is_abs) {
+      only_mods({"s32"});
+      MOperand a = src_reg(op(1), 32);
+      return guarded("IABS", {dst(op(0), 32), a});
+    }
+    only_mods({"s32", "s64"});
+    const int bits = value_bits(t);
+    MOperand a = src_b(op(1), bits);
+    guarded("ISUB", {dst(op(0), bits), MOperand::rz(), a});
+  }
+
+  void lower_logic(const std::string& o) {
+    const std::string t = type_mod();
+    std::string mn = o == "and" ? "AND" : o == "or" ? "OR" : "XOR";
+    if (t == "pred") {
+      only_mods({"pred"});
+      want_ops(3);
+      // The first predicate as 0/1 in a register, then combined with the second.
+      const MOperand a = psrc(op(1)), b = psrc(op(2));
+      const int r = new_vreg(false);
+      MOperand na = a;
+      na.neg = !a.neg;
+      plain("SEL", {MOperand::v(r, true), MOperand::rz(), MOperand::i(1), na});  // r = a ? 1 : 0
+      return guarded("ISETP.NE." + mn, {pdst(op(0)), MOperand::v(r), MOperand::i(0), b});
+    }
+    only_mods({"b16", "b32", "b64"});
+    binary(mn, t, true);
+  }
+
+  void lower_not() {
+    want_ops(2);
+    const std::string t = type_mod();
+    if (t == "pred") {
+      only_mods({"pred"});
+      MOperand a = psrc(op(1));
+      a.neg = !a.neg;
+      return guarded("ISETP.EQ.AND", {pdst(op(0)), MOperand::rz(), MOperand::i(0), a});
+    }
+    only_mods({"b16", "b32", "b64"});
+    const int bits = value_bits(t);
+    MOperand a = src_reg(op(1), bits);
+    const MOperand d = dst(op(0), bits);
+    guarded("NOT", {d, a});
+    if (bits == 16) canonical16(d);
+  }
+
+  void lower_shift(bool left) {
+    want_ops(3);
+    const std::string t = type_mod();
+    if (left) {
+      only_mods({"b16", "b32", "b64"});
+    } else {
+      if (bits_of_type(t) == 64) unsupported("a 64-bit right shift needs the high word of the value");
+      only_mods({"b16", "u16", "s16", "b32", "u32", "s32"});
+    }
+    const int bits = value_bits(t);
+    MOperand a = src_reg(op(1), bits);
+    MOperand b = src_b(op(2), 32);
+    if (is_signed16(t)) a = sext16(a);
+    const MOperand d = dst(op(0), bits);
+    guarded(left ? "SHL" : (t == "s32" || t == "s16") ? "SHRA" : "SHR", {d, a, b});
+    if (bits == 16 && (left || is_signed16(t))) canonical16(d);
+  }
+
+  void lower_bitcount(const char* mn) {
+    want_ops(2);
+    only_mods({"b32"});
+    MOperand a = src_reg(op(1), 32);
+    guarded(mn, {dst(op(0), 32), a});
+  }
+
+  // The bit field of bfe/bfi: immediates (or one-constant registers) with
+  // 1 <= len and pos + len <= 32, the forms nvcc writes for C bit fields.
+  void field(const Operand& po, const Operand& lo, uint32_t* pos, uint32_t* len) {
+    if (!constant(po, pos) || !constant(lo, len))
+      fail(cur_->pos, quote(cur_->full) + " with a position or length in a register is not supported yet");
+    *pos &= 0xFF;
+    *len &= 0xFF;
+    if (*len == 0 || *pos + *len > 32)
+      fail(cur_->pos, quote(cur_->full) + " of an empty field or one past bit 31 is not supported yet");
+  }
+
+  // bfe.{u32,s32} d, a, pos, len: the field, zero- or sign-extended.
+  void lower_bfe() {
+    want_ops(4);
+    const std::string t = type_mod();
+    only_mods({"u32", "s32"});
+    uint32_t pos = 0, len = 0;
+    field(op(2), op(3), &pos, &len);
+    MOperand a = src_reg(op(1), 32);
+    const MOperand d = dst(op(0), 32);
+    if (t == "s32") {
+      const int x = new_vreg(false);
+      plain("SHL", {MOperand::v(x, true), a, MOperand::i(32 - pos - len)});
+      return guarded("SHRA", {d, MOperand::v(x), MOperand::i(32 - len)});
+    }
+    if (pos + len == 32) return guarded("SHR", {d, a, MOperand::i(pos)});
+    const int x = new_vreg(false);
+    plain("SHR", {MOperand::v(x, true), a, MOperand::i(pos)});
+    guarded("AND", {d, MOperand::v(x), MOperand::i((1u << len) - 1)});
+  }
+
+  // bfi.b32 f, a, b, pos, len: b with bits [pos, pos + len) taken from a.
+  void lower_bfi() {
+    want_ops(5);
+    only_mods({"b32"});
+    uint32_t pos = 0, len = 0;
+    field(op(3), op(4), &pos, &len);
+    const uint32_t mask = (len == 32 ? 0xFFFFFFFFu : (1u << len) - 1) << pos;
+    MOperand a = src_reg(op(1), 32), b = src_reg(op(2), 32);
+    const int x = new_vreg(false), y = new_vreg(false);
+    plain("SHL", {MOperand::v(x, true), a, MOperand::i(pos)});
+    plain("AND", {MOperand::v(x, true), MOperand::v(x), MOperand::i(mask)});
+    plain("AND", {MOperand::v(y, true), b, MOperand::i(~mask)});
+    guarded("OR", {dst(op(0), 32), MOperand::v(x), MOperand::v(y)});
+  }
+
+  void lower_setp() {
+    // setp.CMP[.COMB][.ftz].TYPE p[|q], a, b [, [!]c]
+    const std::string t = type_mod();
+    const auto& mods = cur_->mods;
+    if (mods.size() < 2) unsupported();
+    const std::string cmp = mods[0];
+    std::string comb;
+    for (size_t i = 1; i + 1 < mods.size(); ++i) {
+      if (mods[i] == "and" || mods[i] == "or" || mods[i] == "xor") {
+        if (!comb.empty()) unsupported();
+        comb = mods[i];
+      } else {
+        unsupported("modifier ." + mods[i]);
+      }
+    }
+    const size_t nd = cur_->pipe_dst ? 2 : 1;
+    const size_t nops = cur_->ops.size();
+    if (nops != nd + 2 + (comb.empty() ? 0 : 1))
+      fail(cur_->pos, quote(cur_->full) + " has the wrong number of operands");
+    if (bits_of_type(t) == 64) unsupported("a 64-bit comparison needs the high word");
+    static const char* icmp[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+    static const char* fcmp[] = {"EQ",  "NE",  "LT",  "LE",  "GT",  "GE",  "NUM",
+                                 "NAN", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU"};
+    std::string base, inv;  // the comparison and its negation
+    const bool is_float = t == "f32";
+    if (is_float) {
+      static const char* names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "num",
+                                    "nan", "equ", "neu", "ltu", "leu", "gtu", "geu"};
+      // not(ordered c) = unordered inverse(c); not(num) = nan.
+      static const int inverse[] = {9, 8, 13, 12, 11, 10, 7, 6, 1, 0, 5, 4, 3, 2};
+      int idx = -1;
+      for (int i = 0; i < 14; ++i)
+        if (cmp == names[i]) idx = i;
+      if (idx < 0) unsupported();
+      base = std::string("FSETP.") + fcmp[idx];
+      inv = std::string("FSETP.") + fcmp[inverse[idx]];
+    } else if (t == "s32" || t == "u32" || t == "b32" || t == "s16" || t == "u16" || t == "b16") {
+      static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+      static const char* unames[] = {"", "", "lo", "ls", "hi", "hs"};
+      static const int inverse[] = {1, 0, 5, 4, 3, 2};
+      int idx = -1;
+      for (int i = 0; i < 6; ++i)
+        if (cmp == names[i] || ((t == "u32" || t == "u16") && cmp == unames[i] && *unames[i])) idx = i;
+      if (idx < 0 || ((t == "b32" || t == "b16") && idx > 1)) unsupported();
+      const std::string u = (t == "u32" || t == "u16") && idx > 1 ? ".U32" : "";
+      base = std::string("ISETP.") + icmp[idx] + u;
+      inv = std::string("ISETP.") + icmp[inverse[idx]] + u;
+    } else {
+      unsupported("." + t + " comparisons");
+    }
+    const std::string cmb = comb.empty() ? ".AND" : comb == "and" ? ".AND" : comb == "or" ? ".OR" : ".XOR";
+    const Operand& a = op(nd);
+    const Operand& b = op(nd + 1);
+    const int bits = bits_of_type(t) == 16 ? 16 : 32;
+    MOperand ra = src_reg(a, bits, is_float);
+    MOperand rb = src_b(b, bits, is_float);
+    if (is_signed16(t)) {  // canonical 16-bit values compare unsigned as they are, signed once extended
+      ra = sext16(ra);
+      rb = sext16(rb);
+    }
+    MOperand c = comb.empty() ? MOperand::pt() : psrc(op(nd + 2));
+    guarded(base + cmb, {pdst(op(0)), ra, rb, c});
+    if (nd == 2) {
+      // q = !(a cmp b) comb c, from the operands as they were (p may alias one).
+      MInstr& first = m_.code.back();
+      if (c.kind == MOperand::VPRED && c.vreg == first.ops[0].vreg)
+        fail(cur_->pos, "setp with p|q whose p is also the combining predicate is not supported");
+      guarded(inv + cmb, {pdst(op(1)), ra, rb, c});
+    }
+  }
+
+  void lower_selp() {
+    want_ops(4);
+    const std::string t = type_mod();
+    only_mods({"b16", "u16", "s16", "b32", "u32", "s32", "f32", "b64", "u64", "s64"});
+    const int bits = value_bits(t);
+    const bool f = t == "f32";
+    MOperand a = src_reg(op(1), bits, f), b = src_b(op(2), bits, f);
+    MOperand c = psrc(op(3));
+    guarded("SEL", {dst(op(0), bits), a, b, c});
+  }
+
+  void lower_cvt() {
+    want_ops(2);
+    const auto& mods = cur_->mods;
+    if (mods.size() < 2) unsupported();
+    const std::string dt = mods[mods.size() - 2], st = mods[mods.size() - 1];
+    std::vector<std::string> quals(mods.begin(), mods.end() - 2);
+    auto has_q = [&](const char* q) { return std::find(quals.begin(), quals.end(), q) != quals.end(); };
+    const bool dt_int = is_int_type(dt), st_int = is_int_type(st);
+    if (dt_int && st_int) {
+      if (!quals.empty()) unsupported("modifier ." + quals[0]);
+      const int db = type_bits(dt), sb = type_bits(st);
+      if (!db || !sb) unsupported();
+      // The value of the source type, converted to the destination type,
+      // zero/sign-extended to the register by the destination type's
+      // signedness (a 16-bit register then takes its canonical 16 bits).
+      const Operand& d0 = op(0);
+      const Operand& s0 = op(1);
+      if (d0.kind != Operand::REG) fail(d0.pos, "expected a register");
+      const int dreg = reg(d0).bits;
+      if (dreg == 1) fail(d0.pos, "expected an integer register, found predicate " + quote(d0.name));
+      if (db > dreg) fail(d0.pos, "register " + quote(d0.name) + " is narrower than ." + dt);
+      const int sreg = s0.kind == Operand::REG ? reg(s0).bits : (sb == 64 ? 64 : 32);
+      MOperand v = src_reg(s0, sreg);
+      if (!(sreg == 16 && sb == 16 && st[0] != 's')) v = extend(v, sb, st[0] == 's');  // canonical already
+      v = extend(v, db, dt[0] == 's');
+      const MOperand d = dst(d0, dreg);
+      guarded("MOV", {d, v});
+      if (dreg == 16 && dt[0] == 's') canonical16(d);
+      return;
+    }
+    if (dt == "f32" && (st == "s32" || st == "u32")) {
+      if (quals.size() != 1 || quals[0] != "rn") unsupported("only .rn int-to-f32 conversions are supported");
+      MOperand a = src_reg(op(1), 32);
+      return guarded(st == "u32" ? "I2F.U32" : "I2F", {dst(op(0), 32), a});
+    }
+    if (st == "f32" && (dt == "s32" || dt == "u32")) {
+      // Round toward zero, saturating, NaN to 0: what F2I does. .ftz changes
+      // nothing (a subnormal truncates to 0 either way).
+      if (!has_q("rzi")) unsupported("only .rzi f32-to-int conversions are supported");
+      for (const auto& q : quals)
+        if (q != "rzi" && q != "ftz") unsupported("modifier ." + q);
+      MOperand a = src_reg(op(1), 32, true);
+      return guarded(dt == "u32" ? "F2I.U32" : "F2I", {dst(op(0), 32), a});
+    }
+    unsupported("." + dt + " from ." + st);
+  }
+
+  void lower_cvta() {
+    want_ops(2);
+    // Global and generic addresses coincide on the device: the identity.
+    if (!(has_mod("global") && (cur_->mods.size() == 2 || (cur_->mods.size() == 3 && has_mod("to")))))
+      unsupported("only cvta(.to).global is supported");
+    if (type_mod() != "u64") unsupported();
+    MOperand a = src_reg(op(1), 64);
+    guarded("MOV", {dst(op(0), 64), a});
+  }
+
+  // .v2/.v4: the element count, 1 without one.
+  int vector_count() {
+    int n = 1;
+    for (const std::string& m : cur_->mods) {
+      if (m == "v2") n = 2;
+      if (m == "v4") n = 4;
+    }
+    return n;
+  }
+  // The elements of a vector operand of n elements; "_" (a sink) is empty.
+  std::vector<const Operand*> elements(const Operand& o, int n) {
+    if (o.kind != Operand::VEC)
+      fail(o.pos, "expected a vector operand {...} of " + std::to_string(n) + " elements");
+    if (int(o.elems.size()) != n)
+      fail(o.pos, "expected " + std::to_string(n) + " elements, found " + std::to_string(o.elems.size()));
+    std::vector<const Operand*> v;
+    for (const Operand& e : o.elems) v.push_back(e.kind == Operand::SYMBOL && e.name == "_" ? nullptr : &e);
+    return v;
+  }
+
+  void lower_ld() {
+    want_ops(2);
+    const std::string t = type_mod();
+    const std::string space = space_of({"global", "shared", "param"});
+    const int vn = vector_count();
+    for (const std::string& m : cur_->mods)
+      if (m != space && m != t && m != "nc" && !(vn > 1 && (m == "v2" || m == "v4")))
+        unsupported("modifier ." + m);
+    if (has_mod("nc") && space != "global") unsupported();
+    if (vn > 1) {
+      // One load per element, at consecutive addresses; an element that is
+      // also the address register is loaded last. The device checks each
+      // element's alignment, not the vector's (a GPU faults on a vector
+      // access that is not aligned to its whole size).
+      if (space == "param") unsupported("vector loads of parameters");
+      const int eb = type_bits(t);
+      if (eb != 32 && eb != 16 && eb != 8) unsupported("." + t + " vector elements");
+      const std::vector<const Operand*> el = elements(op(0), vn);
+      const MOperand addr = address(op(1), space);
+      std::vector<int> order;
+      int last = -1;
+      for (int k = 0; k < vn; ++k) {
+        if (!el[size_t(k)]) continue;
+        if (el[size_t(k)]->kind == Operand::REG && addr.vreg >= 0 && reg(*el[size_t(k)]).vreg == addr.vreg)
+          last = k;
+        else
+          order.push_back(k);
+      }
+      if (last >= 0) order.push_back(last);
+      for (int k : order) {
+        MOperand a = addr;
+        a.imm = uint32_t(int32_t(addr.imm) + k * (eb / 8));
+        load_into(*el[size_t(k)], space == "global" ? "LDG" : "LDS", t, a);
+      }
+      return;
+    }
+    if (space == "param") {
+      const Operand& a = op(1);
+      if (a.kind != Operand::ADDR || a.base_is_reg || a.name.empty())
+        fail(a.pos, "ld.param needs [parameter] or [parameter+offset]");
+      auto it = params_.find(a.name);
+      if (it == params_.end()) fail(a.pos, quote(a.name) + " is not a parameter of this kernel");
+      const MParam& p = m_.params[it->second];
+      const int bits = type_bits(t);
+      // A 64-bit parameter is a pointer on the 32-bit device: its low word.
+      const uint32_t bytes = bits == 64 ? 8 : bits / 8;
+      if (a.value < 0 || uint64_t(a.value) + bytes > p.size)
+        fail(a.pos, "access outside parameter " + quote(p.name));
+      if (bits == 64 && t != "u64" && t != "b64" && t != "s64") unsupported();
+      if (bits == 64) return guarded("LDC", {dst(op(0), 64), MOperand::mem(-1, int32_t(p.offset + a.value))});
+      return load("LDC", t, MOperand::mem(-1, int32_t(p.offset + a.value)));
+    }
+    MOperand addr = address(op(1), space);
+    load(space == "global" ? "LDG" : "LDS", t, addr);
+  }
+
+  // A load of type t into a 32-bit register (narrow types zero/sign-extended)
+  // or a 16-bit one (kept canonical: zero-extended 16 bits).
+  void load(const std::string& mn, const std::string& t, const MOperand& addr) {
+    load_into(op(0), mn, t, addr);
+  }
+  void load_into(const Operand& d0, const std::string& mn, const std::string& t, const MOperand& addr) {
+    if (d0.kind != Operand::REG) fail(d0.pos, "expected a register");
+    const int dreg = reg(d0).bits;
+    if (dreg == 16) {
+      const int tb = type_bits(t);
+      if (tb > 16) fail(d0.pos, "register " + quote(d0.name) + " is narrower than ." + t);
+      const std::string w = t == "s16" ? ".U16" : width_suffix_ld(t);  // the same 16 bits
+      const MOperand d = dst(d0, 16);
+      guarded(mn + w, {d, addr});
+      if (t == "s8") canonical16(d);
+      return;
+    }
+    guarded(mn + width_suffix_ld(t), {dst(d0, 32), addr});
+  }
+
+  void lower_st() {
+    want_ops(2);
+    const std::string t = type_mod();
+    const std::string space = space_of({"global", "shared"});
+    const int vn = vector_count();
+    for (const std::string& m : cur_->mods)
+      if (m != space && m != t && !(vn > 1 && (m == "v2" || m == "v4"))) unsupported("modifier ." + m);
+    const std::string w = width_suffix_st(t);
+    MOperand addr = address(op(0), space);
+    if (vn > 1) {  // one store per element, at consecutive addresses (alignment: see lower_ld)
+      const std::vector<const Operand*> el = elements(op(1), vn);
+      const int eb = type_bits(t);
+      for (int k = 0; k < vn; ++k) {
+        if (!el[size_t(k)]) fail(op(1).pos, "a sink '_' cannot be stored");
+        MOperand a = addr;
+        a.imm = uint32_t(int32_t(addr.imm) + k * (eb / 8));
+        store_from(*el[size_t(k)], space, w, t, a);
+      }
+      return;
+    }
+    store_from(op(1), space, w, t, addr);
+  }
+  void store_from(const Operand& src, const std::string& space, const std::string& w, const std::string& t,
+                  const MOperand& addr) {
+    const int vb = src.kind == Operand::REG ? reg(src).bits : 32;
+    if (vb == 16 && type_bits(t) > 16)
+      fail(src.pos, "register " + quote(src.name) + " is narrower than ." + t);
+    MOperand v = src_reg(src, vb == 16 ? 16 : 32, t == "f32");
+    guarded((space == "global" ? "STG" : "STS") + w, {addr, v});
+  }
+
+  void lower_atom(bool red) {
+    const std::string t = type_mod();
+    const std::string space = space_of({"global", "shared"});
+    static const char* ops[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor"};
+    std::string aop;
+    for (const std::string& m : cur_->mods) {
+      if (m == space || m == t) continue;
+      bool known = false;
+      for (const char* o : ops) known |= m == o;
+      if (!known || !aop.empty()) unsupported("modifier ." + m);
+      aop = m;
+    }
+    if (aop.empty()) unsupported();
+    if (t != "u32" && t != "s32" && t != "b32") unsupported("." + t + " atomics");
+    if ((aop == "min" || aop == "max") && t == "b32") unsupported();
+    if (red && (aop == "exch" || aop == "cas")) unsupported();
+    const size_t nsrc = aop == "cas" ? 2 : 1;
+    want_ops((red ? 1 : 2) + nsrc);
+    std::string mn = (space == "global" ? "ATOMG." : "ATOMS.");
+    for (char c : aop) mn += char(std::toupper(static_cast<unsigned char>(c)));
+    if ((aop == "min" || aop == "max") && t == "u32") mn += ".U32";
+    const size_t ai = red ? 0 : 1;
+    MOperand addr = address(op(ai), space);
+    if (!fits_imm20(int32_t(addr.imm))) fail(op(ai).pos, "atomic address offset does not fit 20 bits");
+    std::vector<MOperand> ops_out;
+    ops_out.push_back(red ? MOperand::rz() : dst(op(0), 32));
+    ops_out.push_back(addr);
+    ops_out.push_back(src_reg(op(ai + 1), 32));
+    if (nsrc == 2) ops_out.push_back(src_reg(op(ai + 2), 32));
+    guarded(mn, ops_out);
+  }
+
+  void lower_bar() {
+    // bar.sync a[, b], barrier.sync[.aligned] a[, b]
+    bool sync = false;
+    for (const std::string& m : cur_->mods) {
+      if (m == "sync")
+        sync = true;
+      else if (!(m == "aligned" && cur_->opcode == "barrier"))
+        unsupported("modifier ." + m);
+    }
+    if (!sync) unsupported("only bar.sync / barrier.sync");
+    if (cur_->ops.empty() || cur_->ops.size() > 2)
+      fail(cur_->pos, quote(cur_->full) + " takes one or two operands");
+    const Operand& id = op(0);
+    if (id.kind != Operand::IMM || id.is_float || id.value < 0 || id.value > 15)
+      fail(id.pos, "the barrier id must be an immediate 0..15 (registers are not supported yet)");
+    std::vector<MOperand> ops = {MOperand::i(uint32_t(id.value))};
+    if (cur_->ops.size() == 2) {
+      const Operand& n = op(1);
+      if (n.kind != Operand::IMM || n.is_float || n.value < 1 || n.value > 65535 || n.value % 32)
+        fail(n.pos, "the thread count must be an immediate multiple of 32 (registers are not supported yet)");
+      ops.push_back(MOperand::i(uint32_t(n.value)));
+    }
+    guarded("BAR.SYNC", ops);
+  }
+
+  // div/rem.{u32,s32}: the device has no divider, so 32 steps of restoring
+  // division in a loop every lane runs the same number of times (no
+  // divergence). Step: the remainder shifts in the dividend's top bit; when
+  // it reaches the divisor (or its top bit was set, so the true value is 2^32
+  // or more) the divisor is subtracted and a quotient bit set. Exact for
+  // every operand; x / 0 gives 0xffffffff and x % 0 gives x (PTX leaves both
+  // unspecified). Signed: the magnitudes are divided, the quotient takes the
+  // sign of a ^ b and the remainder that of a (truncation toward zero;
+  // INT_MIN / -1 gives INT_MIN).
+  void lower_divrem(bool is_div, bool is_signed) {
+    want_ops(3);
+    MOperand a = src_reg(op(1), 32), b = src_reg(op(2), 32);
+    auto tmp = [&] { return new_vreg(false); };
+    const int q = tmp(), r = tmp(), n = tmp(), t = tmp(), d = tmp();
+    const int p = new_vreg(true), more = new_vreg(true);
+    auto V = [](int v, bool def = false) { return MOperand::v(v, def); };
+    if (is_signed) {
+      plain("IABS", {V(q, true), a});
+      plain("IABS", {V(d, true), b});
+    } else {
+      plain("MOV", {V(q, true), a});
+      plain("MOV", {V(d, true), b});
+    }
+    plain("MOV", {V(r, true), MOperand::i(0)});
+    plain("MOV", {V(n, true), MOperand::i(32)});
+    const int loop = int(m_.labels.size());
+    m_.labels.push_back("(division step)");
+    MInstr li;
+    li.label = loop;
+    li.pos = cur_->pos;
+    m_.code.push_back(li);
+    plain("ISETP.LT.AND", {MOperand::p(p, true), V(r), MOperand::i(0), MOperand::pt()});  // top bit of r
+    plain("SHR", {V(t, true), V(q), MOperand::i(31)});
+    plain("SHL", {V(r, true), V(r), MOperand::i(1)});
+    plain("OR", {V(r, true), V(r), V(t)});
+    plain("SHL", {V(q, true), V(q), MOperand::i(1)});
+    plain("ISETP.GE.U32.OR", {MOperand::p(p, true), V(r), V(d), MOperand::p(p)});
+    auto under_p = [&](const std::string& mn, std::vector<MOperand> ops) {
+      plain(mn, std::move(ops));
+      m_.code.back().guard = p;
+    };
+    under_p("ISUB", {V(r, true), V(r), V(d)});
+    under_p("OR", {V(q, true), V(q), MOperand::i(1)});
+    plain("IADD", {V(n, true), V(n), MOperand::i(uint32_t(-1))});
+    plain("ISETP.NE.AND", {MOperand::p(more, true), V(n), MOperand::i(0), MOperand::pt()});
+    MOperand target;
+    target.kind = MOperand::LABEL;
+    target.imm = uint32_t(loop);
+    plain("BRA", {target});
+    m_.code.back().guard = more;
+    if (is_signed) {
+      // Quotient sign a ^ b, remainder sign a.
+      if (is_div) plain("XOR", {V(t, true), a, b});
+      plain("ISETP.LT.AND", {MOperand::p(p, true), is_div ? V(t) : a, MOperand::i(0), MOperand::pt()});
+      under_p("ISUB", {V(is_div ? q : r, true), MOperand::rz(), V(is_div ? q : r)});
+    }
+    guarded("MOV", {dst(op(0), 32), V(is_div ? q : r)});
+  }
+
+  // An immediate, or a register that holds one constant in the whole kernel.
+  bool constant(const Operand& o, uint32_t* v) {
+    if (o.kind == Operand::IMM && !o.is_float && !o.is_double) {
+      *v = uint32_t(uint64_t(o.value));
+      return true;
+    }
+    if (o.kind != Operand::REG) return false;
+    auto it = consts_.find(o.name);
+    if (it == consts_.end()) return false;
+    *v = it->second;
+    return true;
+  }
+
+  // shfl.sync.MODE.b32 d[|p], a, b, c, membermask: the forms __shfl*_sync
+  // give, c = ((32 - width) << 8) | (up ? 0 : 31) with a power-of-two width,
+  // membermask 0xffffffff. PTX takes b modulo 32.
+  void lower_shfl() {
+    const auto& mods = cur_->mods;
+    if (mods.size() != 3 || mods[0] != "sync" || mods[2] != "b32") unsupported();
+    const std::string mode = mods[1];
+    if (mode != "up" && mode != "down" && mode != "bfly" && mode != "idx") unsupported();
+    const size_t nd = cur_->pipe_dst ? 2 : 1;
+    want_ops(nd + 4);
+    if (nd == 2 && reads_[op(1).name] > 0)
+      fail(op(1).pos, "the lane-valid predicate " + quote(op(1).name) + " of shfl.sync is not supported yet");
+    uint32_t mask = 0, c = 0;
+    if (!constant(op(nd + 3), &mask) || mask != 0xFFFFFFFFu)
+      fail(op(nd + 3).pos, "shfl.sync member masks other than 0xffffffff are not supported yet");
+    if (!constant(op(nd + 2), &c))
+      fail(op(nd + 2).pos, "the clamp/segment operand of shfl.sync must be a constant");
+    int width = 0;
+    for (int w = 1; w <= 32; w <<= 1)
+      if (c == ((uint32_t(32 - w) << 8) | (mode == "up" ? 0u : 31u))) width = w;
+    if (!width)
+      fail(op(nd + 2).pos,
+           "shfl.sync clamp/segment value " + std::to_string(c) + " is not one __shfl*_sync gives");
+    int log2w = 0;
+    while ((1 << log2w) < width) ++log2w;
+    MOperand a = src_reg(op(nd), 32);
+    const Operand& bo = op(nd + 1);
+    MOperand b;
+    uint32_t bimm = 0;
+    if (constant(bo, &bimm)) {
+      bimm &= 31;
+      // A butterfly partner outside the segment reads its own value on a GPU.
+      if (mode == "bfly" && bimm >= uint32_t(width))
+        fail(bo.pos, "a shfl.sync.bfly lane mask of the segment's width or more is not supported yet");
+      b = MOperand::i(bimm);
+    } else if (mode == "bfly" && width < 32) {
+      fail(bo.pos, "shfl.sync.bfly with a register lane mask and a width below 32 is not supported yet");
+    } else if (mode == "up" || mode == "down") {
+      const int t = new_vreg(false);
+      plain("AND", {MOperand::v(t, true), src_reg(bo, 32), MOperand::i(31)});
+      b = MOperand::v(t);
+    } else {
+      b = src_reg(bo, 32);  // idx uses b & (width - 1), bfly at width 32 b & 31: the device does that
+    }
+    std::string mn = "SHFL.";
+    for (char ch : mode) mn += char(std::toupper(static_cast<unsigned char>(ch)));
+    guarded(mn, {dst(op(0), 32), a, b, MOperand::i(uint32_t(width))});
+  }
+
+  // vote[.sync].{any,all}.pred d, [!]a[, membermask]; vote[.sync].ballot.b32 d, [!]a[, membermask]
+  void lower_vote() {
+    const auto& mods = cur_->mods;
+    const bool sync = !mods.empty() && mods[0] == "sync";
+    const size_t k = sync ? 1 : 0;
+    if (mods.size() != k + 2) unsupported();
+    const std::string mode = mods[k], t = mods[k + 1];
+    want_ops(sync ? 3 : 2);
+    if (sync) {
+      uint32_t mask = 0;
+      if (!constant(op(2), &mask) || mask != 0xFFFFFFFFu)
+        fail(op(2).pos, "vote.sync member masks other than 0xffffffff are not supported yet");
+    }
+    const MOperand a = psrc(op(1));
+    if (mode == "ballot" && t == "b32") return guarded("VOTE.BALLOT", {dst(op(0), 32), a});
+    if ((mode == "any" || mode == "all") && t == "pred")
+      return guarded(mode == "any" ? "VOTE.ANY" : "VOTE.ALL", {pdst(op(0)), a});
+    unsupported(mode == "uni" ? "vote.uni is not lowered yet" : "");
+  }
+
+  void lower_bra() {
+    only_mods({"uni"});
+    want_ops(1);
+    const Operand& t = op(0);
+    if (t.kind != Operand::SYMBOL) fail(t.pos, "expected a label");
+    auto it = labels_.find(t.name);
+    if (it == labels_.end()) fail(t.pos, "label " + quote(t.name) + " is not defined in this kernel");
+    MOperand l;
+    l.kind = MOperand::LABEL;
+    l.imm = uint32_t(it->second);
+    guarded("BRA", {l});
+  }
+};
+
+}  // namespace
+
+MKernel lower_kernel(const Kernel& k, DiagSink* diags) {
+  return Lowerer(k, diags).run();
+}
+
+}  // namespace baresm::isa::ptx

@@ -1,0 +1,534 @@
+#include "isa/ptx_parser.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "isa/ptx_lexer.h"
+
+namespace baresm::isa::ptx {
+
+namespace {
+
+struct ParseError {};
+
+// Bytes of a PTX fundamental type: "u32" -> 4; 0 when it is not one.
+uint32_t type_bytes(const std::string& t) {
+  if (t == "pred") return 1;
+  if (t.size() < 2) return 0;
+  const char k = t[0];
+  if (k != 'b' && k != 'u' && k != 's' && k != 'f') return 0;
+  const int bits = std::atoi(t.c_str() + 1);
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64) return 0;
+  if (k == 'f' && bits == 8) return 0;
+  if (std::to_string(bits) != t.substr(1)) return 0;
+  return uint32_t(bits / 8);
+}
+
+class Parser {
+ public:
+  Parser(std::string_view src, DiagSink* d) : toks_(lex(src)), d_(d) {}
+
+  File run() {
+    while (peek().kind != Tok::END) {
+      try {
+        top_level();
+      } catch (const ParseError&) {
+        recover_top();
+      }
+    }
+    return std::move(file_);
+  }
+
+ private:
+  std::vector<Token> toks_;
+  size_t i_ = 0;
+  DiagSink* d_;
+  File file_;
+
+  const Token& peek(size_t k = 0) const { return toks_[std::min(i_ + k, toks_.size() - 1)]; }
+  const Token& next() {
+    const Token& t = toks_[i_];
+    if (i_ + 1 < toks_.size()) ++i_;
+    return t;
+  }
+  static std::string describe(const Token& t) {
+    if (t.kind == Tok::END) return "end of file";
+    return quote(t.text);
+  }
+  [[noreturn]] void fail(const Token& t, const std::string& msg) {
+    d_->error(t.pos, msg);
+    throw ParseError{};
+  }
+  void expect(char c, const char* what) {
+    if (!peek().is(c))
+      fail(peek(), std::string("expected '") + c + "' " + what + ", found " + describe(peek()));
+    next();
+  }
+  // Consumes the rest of the current line (directives nvcc writes without ';').
+  void skip_line(int line) {
+    while (peek().kind != Tok::END && peek().pos.line == line) next();
+  }
+  // After an error at the top level: on to the next ';' or past a balanced '{...}'.
+  void recover_top() {
+    int depth = 0;
+    while (peek().kind != Tok::END) {
+      const Token& t = next();
+      if (t.is('{')) ++depth;
+      if (t.is('}') && --depth <= 0) return;
+      if (t.is(';') && depth == 0) return;
+    }
+  }
+  // After an error inside a body: past the next ';' of this statement, or up to a '}'.
+  void recover_body() {
+    while (peek().kind != Tok::END && !peek().is('}')) {
+      if (next().is(';')) return;
+    }
+  }
+
+  int64_t parse_int_tok(const Token& t, const char* what) {
+    if (t.kind != Tok::NUMBER) fail(t, std::string("expected ") + what + ", found " + describe(t));
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(t.text.c_str(), &end, 0);
+    if (errno || *end != '\0' || v > uint64_t(INT64_MAX))
+      fail(t, std::string("expected ") + what + ", found " + describe(t));
+    return int64_t(v);
+  }
+
+  // ---- module level ----------------------------------------------------------------
+  void top_level() {
+    const Token& t = peek();
+    if (t.kind != Tok::DIRECTIVE) fail(t, "expected a directive, found " + describe(t));
+    const std::string d = t.text;
+    const int line = t.pos.line;
+    if (d == ".version") {
+      next();
+      if (peek().pos.line == line) file_.version = next().text;
+      skip_line(line);
+      return;
+    }
+    if (d == ".target") {
+      next();
+      if (peek().pos.line != line || peek().kind != Tok::WORD)
+        fail(peek(), "expected a target after .target");
+      const Token& tg = next();
+      file_.target = tg.text;
+      if (tg.text.rfind("sm_", 0) != 0)
+        d_->error(tg.pos,
+                  "target " + quote(tg.text) + " is not supported (the PTX front end reads sm_50 .. sm_90)");
+      // Further entries (", texmode_independent", debug) change nothing here.
+      skip_line(line);
+      return;
+    }
+    if (d == ".address_size") {
+      next();
+      const Token& n = next();
+      file_.address_size = int(parse_int_tok(n, "an address size"));
+      if (file_.address_size != 64)
+        d_->error(n.pos, ".address_size " + n.text + " is not supported (only 64, what nvcc writes)");
+      skip_line(line);
+      return;
+    }
+    if (d == ".file") {
+      next();
+      skip_line(line);
+      return;
+    }
+    if (d == ".visible" || d == ".weak") {
+      next();
+      if (peek().kind == Tok::DIRECTIVE && peek().text == ".entry") return kernel();
+      unsupported_directive(peek());
+    }
+    if (d == ".entry") return kernel();
+    unsupported_directive(t);
+  }
+
+  [[noreturn]] void unsupported_directive(const Token& t) {
+    if (t.kind == Tok::DIRECTIVE) {
+      std::string why;
+      if (t.text == ".func") why = " (device functions are not supported yet: nvcc inlines them at -O3)";
+      if (t.text == ".global" || t.text == ".const") why = " (module-scope variables are not supported yet)";
+      if (t.text == ".extern")
+        why = " (extern declarations, such as dynamic shared memory, are not supported yet)";
+      fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end" + why);
+    }
+    fail(t, "expected a directive, found " + describe(t));
+  }
+
+  void kernel() {
+    next();  // .entry
+    Kernel k;
+    const Token& name = peek();
+    if (name.kind != Tok::WORD) fail(name, "expected a kernel name after .entry, found " + describe(name));
+    k.name = name.text;
+    k.pos = name.pos;
+    next();
+    if (peek().is('(')) {
+      next();
+      while (!peek().is(')')) {
+        k.params.push_back(param());
+        if (peek().is(',')) {
+          next();
+          continue;
+        }
+        if (!peek().is(')'))
+          fail(peek(), "expected ',' or ')' in the parameter list, found " + describe(peek()));
+      }
+      next();
+    }
+    // Performance directives (.maxntid, .reqntid, ...) would go here.
+    while (peek().kind == Tok::DIRECTIVE) {
+      const Token& t = peek();
+      d_->error(t.pos, "directive " + quote(t.text) + " is not supported by the PTX front end");
+      next();
+      while (peek().kind != Tok::END && !peek().is('{') && peek().kind != Tok::DIRECTIVE) next();
+    }
+    expect('{', "to open the kernel body");
+    body(&k, 1);
+    file_.kernels.push_back(std::move(k));
+  }
+
+  Param param() {
+    const Token& t = peek();
+    if (t.kind != Tok::DIRECTIVE || t.text != ".param")
+      fail(t, "expected .param in the parameter list, found " + describe(t));
+    next();
+    Param p;
+    p.pos = t.pos;
+    uint32_t align = 0;
+    bool ptr = false;
+    while (peek().kind == Tok::DIRECTIVE) {
+      const Token& a = next();
+      if (a.text == ".align") {
+        const Token& n = next();
+        const int64_t v = parse_int_tok(n, "an alignment");
+        if (v < 1 || v > 256 || (v & (v - 1)))
+          fail(n, "alignment " + n.text + " is not a power of two up to 256");
+        // After .ptr it is the alignment of the memory pointed to, not of the parameter.
+        if (!ptr) align = uint32_t(v);
+      } else if (a.text == ".ptr") {
+        ptr = true;
+      } else if (a.text == ".global" || a.text == ".shared" || a.text == ".const" || a.text == ".local") {
+        // Pointer attributes: what the pointer points to, not how it is passed.
+      } else if (type_bytes(a.text.substr(1)) && a.text != ".pred") {
+        p.type = a.text.substr(1);
+      } else {
+        fail(a, "parameter attribute " + quote(a.text) + " is not supported");
+      }
+    }
+    if (p.type.empty())
+      fail(peek(), "expected a parameter type (.u32, .u64, .f32, .b8 ...), found " + describe(peek()));
+    const Token& n = peek();
+    if (n.kind != Tok::WORD) fail(n, "expected a parameter name, found " + describe(n));
+    p.name = n.text;
+    p.pos = n.pos;
+    next();
+    uint32_t count = 1;
+    if (peek().is('[')) {
+      next();
+      const Token& c = next();
+      const int64_t v = parse_int_tok(c, "an array size");
+      if (v < 1 || v > 4096) fail(c, "parameter array size " + c.text + " is out of range");
+      count = uint32_t(v);
+      expect(']', "to close the array size");
+    }
+    const uint32_t elem = type_bytes(p.type);
+    p.size = elem * count;
+    p.align = align ? align : elem;
+    return p;
+  }
+
+  // ---- kernel bodies -----------------------------------------------------------------
+  void body(Kernel* k, int depth) {
+    while (true) {
+      const Token& t = peek();
+      if (t.kind == Tok::END) fail(t, "unexpected end of file: missing '}' of kernel " + quote(k->name));
+      if (t.is('}')) {
+        next();
+        return;
+      }
+      try {
+        if (t.is('{')) {
+          // A nested scope (nvcc writes them around inline assembly): flattened.
+          next();
+          body(k, depth + 1);
+          continue;
+        }
+        statement(k);
+      } catch (const ParseError&) {
+        recover_body();
+      }
+    }
+  }
+
+  void statement(Kernel* k) {
+    const Token& t = peek();
+    if (t.kind == Tok::DIRECTIVE) return body_directive(k);
+    if (t.kind == Tok::WORD && peek(1).is(':')) {
+      Statement s;
+      s.kind = Statement::LABEL;
+      s.label = t.text;
+      s.pos = t.pos;
+      next();
+      next();
+      k->body.push_back(std::move(s));
+      return;
+    }
+    Statement s;
+    s.kind = Statement::INSTR;
+    Instruction& in = s.instr;
+    if (peek().is('@')) {
+      next();
+      if (peek().is('!')) {
+        next();
+        in.guard_neg = true;
+      }
+      const Token& g = peek();
+      if (g.kind != Tok::WORD || g.text[0] != '%')
+        fail(g, "expected a predicate register after '@', found " + describe(g));
+      in.guard = g.text;
+      next();
+    }
+    const Token& op = peek();
+    if (op.kind != Tok::WORD || op.text[0] == '%') fail(op, "expected an instruction, found " + describe(op));
+    next();
+    s.pos = in.pos = op.pos;
+    in.full = op.text;
+    size_t dot = op.text.find('.');
+    in.opcode = op.text.substr(0, dot);
+    while (dot != std::string::npos) {
+      const size_t nd = op.text.find('.', dot + 1);
+      in.mods.push_back(op.text.substr(dot + 1, nd == std::string::npos ? std::string::npos : nd - dot - 1));
+      dot = nd;
+    }
+    if (!peek().is(';')) {
+      while (true) {
+        in.ops.push_back(operand());
+        if (in.ops.size() == 1 && peek().is('|')) {
+          next();
+          in.ops.push_back(operand());
+          in.pipe_dst = 1;
+        }
+        if (peek().is(',')) {
+          next();
+          continue;
+        }
+        break;
+      }
+    }
+    if (!peek().is(';'))
+      fail(peek(), "expected ';' after the operands of " + quote(in.full) + ", found " + describe(peek()));
+    next();
+    k->body.push_back(std::move(s));
+  }
+
+  Operand number(bool neg) {
+    const Token& t = peek();
+    Operand o;
+    o.kind = Operand::IMM;
+    o.pos = t.pos;
+    const std::string& s = t.text;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+      const bool dbl = s[1] == 'd' || s[1] == 'D';
+      const std::string hex = s.substr(2);
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(hex.c_str(), &end, 16);
+      if (*end != '\0' || hex.size() != (dbl ? 16u : 8u))
+        fail(t, "malformed floating-point literal " + quote(s));
+      if (neg) fail(t, "a '-' before a bit-pattern float literal is not supported");
+      next();
+      if (dbl) {
+        o.is_double = true;
+      } else {
+        o.is_float = true;
+        o.bits = uint32_t(v);
+      }
+      return o;
+    }
+    if (s.find_first_of(".eE") != std::string::npos && s.find_first_of("xX") == std::string::npos)
+      fail(t, "decimal floating-point literal " + quote(s) +
+                  " is not supported (nvcc writes 0f/0d bit patterns)");
+    std::string digits = s;
+    if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u')) digits.pop_back();
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(digits.c_str(), &end, 0);
+    if (errno || *end != '\0' || digits.empty()) fail(t, "malformed number " + quote(s));
+    next();
+    o.value = neg ? -int64_t(v) : int64_t(v);
+    return o;
+  }
+
+  Operand operand() {
+    const Token& t = peek();
+    Operand o;
+    o.pos = t.pos;
+    if (t.is('[')) {
+      next();
+      o.kind = Operand::ADDR;
+      if (peek().kind == Tok::WORD) {
+        o.name = peek().text;
+        o.base_is_reg = o.name[0] == '%';
+        next();
+        if (peek().is('+') || peek().is('-')) {
+          bool neg = next().is('-');
+          if (!neg && peek().is('-')) {  // nvcc writes [%rd1+-4]
+            next();
+            neg = true;
+          }
+          if (peek().kind != Tok::NUMBER) fail(peek(), "expected an offset, found " + describe(peek()));
+          o.value = number(neg).value;
+        }
+      } else if (peek().kind == Tok::NUMBER) {
+        o.value = number(false).value;
+      } else {
+        fail(peek(), "expected an address, found " + describe(peek()));
+      }
+      expect(']', "to close the address");
+      return o;
+    }
+    if (t.is('!')) {
+      next();
+      if (peek().kind != Tok::WORD || peek().text[0] != '%')
+        fail(peek(), "expected a predicate after '!', found " + describe(peek()));
+      o = operand();
+      o.negated = true;
+      o.pos = t.pos;
+      return o;
+    }
+    if (t.is('-') && peek(1).kind == Tok::NUMBER) {
+      next();
+      return number(true);
+    }
+    if (t.kind == Tok::NUMBER) return number(false);
+    if (t.kind == Tok::WORD) {
+      o.kind = t.text[0] == '%' ? Operand::REG : Operand::SYMBOL;
+      o.name = t.text;
+      next();
+      if (peek().is('+') && o.kind == Operand::SYMBOL)
+        fail(peek(), "symbol arithmetic outside an address is not supported");
+      return o;
+    }
+    if (t.is('{')) {
+      next();
+      o.kind = Operand::VEC;
+      while (true) {
+        if (peek().is('{')) fail(peek(), "nested vector operands are not supported");
+        o.elems.push_back(operand());
+        if (peek().is(',')) {
+          next();
+          continue;
+        }
+        break;
+      }
+      expect('}', "to close the vector operand");
+      return o;
+    }
+    fail(t, "expected an operand, found " + describe(t));
+  }
+
+  void body_directive(Kernel* k) {
+    const Token t = next();
+    if (t.text == ".loc" || t.text == ".file") {
+      // Debug line information: accepted, not yet used.
+      skip_line(t.pos.line);
+      return;
+    }
+    if (t.text == ".reg") {
+      const Token& ty = peek();
+      if (ty.kind != Tok::DIRECTIVE || !type_bytes(ty.text.substr(1)))
+        fail(ty, "expected a register type after .reg, found " + describe(ty));
+      const std::string type = ty.text.substr(1);
+      next();
+      while (true) {
+        const Token& n = peek();
+        if (n.kind != Tok::WORD || n.text[0] != '%')
+          fail(n, "expected a register name, found " + describe(n));
+        RegDecl r;
+        r.type = type;
+        r.prefix = n.text;
+        r.pos = n.pos;
+        next();
+        if (peek().is('<')) {
+          next();
+          const Token& c = next();
+          const int64_t v = parse_int_tok(c, "a register count");
+          if (v < 1 || v > 1000000) fail(c, "register count " + c.text + " is out of range");
+          r.count = int(v);
+          expect('>', "after the register count");
+        }
+        k->regs.push_back(std::move(r));
+        if (!peek().is(',')) break;
+        next();
+      }
+      expect(';', "after .reg");
+      return;
+    }
+    if (t.text == ".shared") {
+      SharedVar v;
+      v.pos = t.pos;
+      std::string type;
+      while (peek().kind == Tok::DIRECTIVE) {
+        const Token& a = next();
+        if (a.text == ".align") {
+          const Token& n = next();
+          const int64_t al = parse_int_tok(n, "an alignment");
+          if (al < 1 || al > 4096 || (al & (al - 1)))
+            fail(n, "alignment " + n.text + " is not a power of two");
+          v.align = uint32_t(al);
+        } else if (type_bytes(a.text.substr(1)) && a.text != ".pred") {
+          type = a.text.substr(1);
+        } else {
+          fail(a, "shared-variable attribute " + quote(a.text) + " is not supported");
+        }
+      }
+      if (type.empty()) fail(peek(), "expected a type for the .shared variable, found " + describe(peek()));
+      const Token& n = peek();
+      if (n.kind != Tok::WORD) fail(n, "expected a name for the .shared variable, found " + describe(n));
+      v.name = n.text;
+      v.pos = n.pos;
+      next();
+      uint64_t count = 1;
+      while (peek().is('[')) {
+        next();
+        if (peek().is(']'))
+          fail(peek(), "an unsized .shared array (dynamic shared memory) is not supported yet");
+        const Token& c = next();
+        const int64_t cnt = parse_int_tok(c, "an array size");
+        count *= uint64_t(cnt);
+        if (count > (16u << 20)) fail(c, "shared array " + quote(v.name) + " is too large");
+        expect(']', "to close the array size");
+      }
+      if (peek().is('=')) fail(peek(), "initialised .shared variables are not supported");
+      v.size = uint32_t(count * type_bytes(type));
+      if (v.align < type_bytes(type)) v.align = type_bytes(type);
+      expect(';', "after the .shared variable");
+      k->shared.push_back(std::move(v));
+      return;
+    }
+    if (t.text == ".pragma") {
+      // "nounroll" (what #pragma unroll 1 leaves) is a hint to ptxas that
+      // changes no result; any other pragma is refused.
+      const Token& str = peek();
+      if (str.kind != Tok::STRING || str.text != "\"nounroll\"")
+        fail(str, "pragma " + describe(str) + " is not supported (only \"nounroll\")");
+      next();
+      expect(';', "after .pragma");
+      return;
+    }
+    std::string why;
+    if (t.text == ".local") why = " (local memory is not supported yet)";
+    fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end" + why);
+  }
+};
+
+}  // namespace
+
+File parse(std::string_view source, DiagSink* diags) {
+  Parser p(source, diags);
+  return p.run();
+}
+
+}  // namespace baresm::isa::ptx

@@ -1,0 +1,327 @@
+// The PTX front end (isa/ptx.h, docs/ptx.md) without running anything, so
+// that it also runs under the sanitizers (tests/sanitize): every committed
+// PTX file translates; what is not supported is an error at its PTX line and
+// column naming it, every error of a file reported; register pressure the
+// allocator cannot meet without spilling is an error that says so.
+// (The feature suite and the CUDA samples on the model: test_ptx_run.cpp.)
+#include <dirent.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "isa/file_io.h"
+#include "isa/module.h"
+#include "isa/ptx.h"
+#include "isa/rng.h"
+
+using namespace baresm;
+
+TEST(PtxTranslate, EveryCommittedPtxFileTranslates) {
+  int files = 0;
+  const std::string root = BARESM_SOURCE_DIR;
+  for (const std::string& dir : {root + "/kernels/cuda", root + "/tests/ptx"}) {
+    DIR* d = opendir(dir.c_str());
+    ASSERT_NE(d, nullptr) << dir;
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (!isa::is_ptx_path(name)) continue;
+      const isa::PtxResult r = isa::translate_ptx_file(dir + "/" + name);
+      EXPECT_TRUE(r.ok()) << name << "\n" << r.format_errors();
+      EXPECT_FALSE(r.kernels.empty()) << name;
+      ++files;
+    }
+    closedir(d);
+  }
+  EXPECT_GE(files, 8 + 17);
+}
+
+TEST(CudaSamples, KernelInfoLines) {
+  const isa::PtxResult p = isa::translate_ptx_file(BARESM_SOURCE_DIR "/kernels/cuda/reduce_sum.ptx");
+  ASSERT_TRUE(p.ok()) << p.format_errors();
+  ASSERT_EQ(p.kernels.size(), 1u);
+  const isa::PtxKernelInfo& k = p.kernels[0];
+  EXPECT_EQ(uint32_t(k.regs), p.module.kernels[0].regs);
+  EXPECT_EQ(k.smem_bytes, 1024u);
+  EXPECT_EQ(k.param_bytes, 20u);  // two 8-byte pointers and a u32
+  EXPECT_EQ(k.lmem_bytes, 0u);
+  EXPECT_EQ(uint32_t(k.instrs) * 8, p.module.kernels[0].code_bytes);
+  EXPECT_NE(k.info_line().find("kernel reduce_sum: " + std::to_string(k.regs) + " registers"),
+            std::string::npos)
+      << k.info_line();
+  EXPECT_NE(k.info_line().find("0 bytes lmem, 1024 bytes smem, 20 bytes param"), std::string::npos)
+      << k.info_line();
+}
+
+// ---- diagnostics --------------------------------------------------------------------------------
+namespace {
+const char* kHead = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+std::string kernel_with(const std::string& regs, const std::string& body) {
+  return std::string(kHead) + ".visible .entry k(.param .u64 p)\n{\n" + regs + body + "\tret;\n}\n";
+}
+const char* kRegs = "\t.reg .pred %p<4>;\n\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<10>;\n\t.reg .b16 %rs<4>;\n";
+
+// "file:line:col: error: ..." of every diagnostic.
+std::vector<std::string> errors_of(const std::string& src) {
+  const isa::PtxResult r = isa::translate_ptx(src, "t.ptx");
+  std::vector<std::string> v;
+  for (const auto& d : r.diagnostics)
+    v.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message);
+  return v;
+}
+}  // namespace
+
+TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
+  // Lines 7.. of the file (6 lines of header and declarations before the body).
+  const std::string body =
+      "\tdiv.u64 %rd1, %rd2, %rd3;\n"                 // 10
+      "\tshr.u64 %rd1, %rd2, 3;\n"                    // 11
+      "\tsetp.lt.u64 %p1, %rd1, %rd2;\n"              // 12
+      "\tst.global.u64 [%rd1], %rd2;\n"               // 13
+      "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, 255;\n"  // 14
+      "\tld.u32 %r1, [%rd1];\n"                       // 15
+      "\tadd.f32.ftz %r1, %r2, %r3;\n"                // 16  (not a valid spelling either)
+      "\tmul.hi.u16 %rs1, %rs1, %rs2;\n"              // 17
+      "\tcvt.rn.f32.u64 %r1, %rd1;\n"                 // 18
+      "\tadd.s32 %r1, %r2, 1;\n";                     // 19: fine
+  const auto e = errors_of(kernel_with(kRegs, body));
+  ASSERT_EQ(e.size(), 9u);
+  EXPECT_EQ(e[0],
+            "t.ptx:10:2: PTX instruction 'div.u64' is not supported (only .u32/.s32 integer division is "
+            "lowered yet)");
+  EXPECT_EQ(e[1],
+            "t.ptx:11:2: PTX instruction 'shr.u64' is not supported (a 64-bit right shift needs the high "
+            "word of the value)");
+  EXPECT_EQ(
+      e[2],
+      "t.ptx:12:2: PTX instruction 'setp.lt.u64' is not supported (a 64-bit comparison needs the high word)");
+  EXPECT_EQ(e[3], "t.ptx:13:2: PTX instruction 'st.global.u64' is not supported (.u64 stores)");
+  EXPECT_EQ(e[4], "t.ptx:14:38: shfl.sync member masks other than 0xffffffff are not supported yet");
+  EXPECT_EQ(e[5].rfind("t.ptx:15:2: PTX instruction 'ld.u32' is not supported (generic addressing", 0), 0u)
+      << e[5];
+  EXPECT_EQ(e[6].rfind("t.ptx:16:2: PTX instruction 'add.f32.ftz' is not supported", 0), 0u) << e[6];
+  EXPECT_EQ(e[7].rfind("t.ptx:17:", 0), 0u) << e[7];
+  EXPECT_NE(e[7].find("mul.hi.u16"), std::string::npos) << e[7];
+  EXPECT_EQ(e[8].rfind("t.ptx:18:2: PTX instruction 'cvt.rn.f32.u64' is not supported", 0), 0u) << e[8];
+}
+
+TEST(PtxErrors, RegisterWidthsAreChecked) {
+  const auto e = errors_of(kernel_with(std::string(kRegs) + "\t.reg .f64 %fd<2>;\n",
+                                       "\tld.global.u32 %rs1, [%rd1];\n"  // 11
+                                       "\tadd.s32 %r1, %rd1, 1;\n"        // 12
+                                       "\tmov.f64 %fd1, %fd0;\n"));       // 13
+  ASSERT_EQ(e.size(), 3u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0], "t.ptx:11:16: register '%rs1' is narrower than .u32");
+  EXPECT_EQ(e[1], "t.ptx:12:15: register '%rd1' is .b64, the instruction expects 32 bits");
+  EXPECT_EQ(e[2], "t.ptx:13:2: PTX instruction 'mov.f64' is not supported (.f64)");
+}
+
+TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
+  const std::string src = std::string(kHead) +
+                          ".global .align 4 .u32 g;\n"                            // 4
+                          ".func f()\n{\n\tret;\n}\n"                             // 5..8
+                          ".visible .entry k(.param .u64 p) .maxntid 64, 1, 1\n"  // 9
+                          "{\n"
+                          "\t.local .align 4 .b8 stack[16];\n"  // 11
+                          "\t.reg .b32 %r<4>;\n"
+                          "\tfoo.bar %r1;\n"  // 13
+                          "\tret;\n}\n";
+  const auto e = errors_of(src);
+  ASSERT_EQ(e.size(), 5u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0],
+            "t.ptx:4:1: directive '.global' is not supported by the PTX front end (module-scope variables "
+            "are not supported yet)");
+  EXPECT_EQ(e[1].rfind("t.ptx:5:1: directive '.func' is not supported", 0), 0u) << e[1];
+  EXPECT_EQ(e[2], "t.ptx:9:34: directive '.maxntid' is not supported by the PTX front end");
+  EXPECT_EQ(e[3],
+            "t.ptx:11:2: directive '.local' is not supported by the PTX front end (local memory is not "
+            "supported yet)");
+  EXPECT_EQ(e[4], "t.ptx:13:2: PTX instruction 'foo.bar' is not supported");
+}
+
+TEST(PtxErrors, NotPtxAtAll) {
+  EXPECT_EQ(errors_of(""), std::vector<std::string>{"t.ptx:0:0: no .version directive: this is not PTX"});
+  EXPECT_EQ(errors_of(kHead), std::vector<std::string>{"t.ptx:0:0: no .entry kernel in the file"});
+  const auto e = errors_of(".version 8.0\n.target sm_80\n.address_size 32\n");
+  ASSERT_FALSE(e.empty());
+  EXPECT_EQ(e[0], "t.ptx:3:15: .address_size 32 is not supported (only 64, what nvcc writes)");
+}
+
+TEST(PtxErrors, UndeclaredRegisterAndLabel) {
+  const auto e = errors_of(kernel_with(kRegs, "\tadd.s32 %r1, %r77, 1;\n\tbra $L__nowhere;\n"));
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0], "t.ptx:10:15: '%r77' is not a declared register or a supported special register");
+  EXPECT_EQ(e[1], "t.ptx:11:6: label '$L__nowhere' is not defined in this kernel");
+}
+
+TEST(PtxRegalloc, TooManyLiveValuesIsAnErrorAboutSpilling) {
+  // 70 values loaded, then all summed: 70 are live at once.
+  std::string body = "\tld.param.u64 %rd1, [p];\n";
+  for (int i = 0; i < 70; ++i)
+    body += "\tld.global.u32 %r" + std::to_string(i + 10) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
+  body += "\tmov.u32 %r1, 0;\n";
+  for (int i = 0; i < 70; ++i) body += "\tadd.s32 %r1, %r1, %r" + std::to_string(i + 10) + ";\n";
+  body += "\tst.global.u32 [%rd1], %r1;\n";
+  const std::string src = kernel_with("\t.reg .b32 %r<100>;\n\t.reg .b64 %rd<2>;\n", body);
+  const isa::PtxResult r = isa::translate_ptx(src, "t.ptx");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_NE(r.diagnostics[0].message.find("needs more than 63 registers"), std::string::npos)
+      << r.diagnostics[0].message;
+  EXPECT_NE(r.diagnostics[0].message.find("spilling to local memory is not supported yet"),
+            std::string::npos);
+
+  // 60 live values fit: the allocator uses exactly what is live (+ the pointer and the sum).
+  std::string fits = "\tld.param.u64 %rd1, [p];\n";
+  for (int i = 0; i < 60; ++i)
+    fits += "\tld.global.u32 %r" + std::to_string(i + 10) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
+  fits += "\tmov.u32 %r1, 0;\n";
+  for (int i = 0; i < 60; ++i) fits += "\tadd.s32 %r1, %r1, %r" + std::to_string(i + 10) + ";\n";
+  fits += "\tst.global.u32 [%rd1], %r1;\n";
+  const isa::PtxResult ok =
+      isa::translate_ptx(kernel_with("\t.reg .b32 %r<100>;\n\t.reg .b64 %rd<2>;\n", fits), "t.ptx");
+  ASSERT_TRUE(ok.ok()) << ok.format_errors();
+  EXPECT_EQ(ok.kernels[0].regs, 62);
+}
+
+TEST(PtxRegalloc, PredicatesBeyondP6AreKeptInRegisters) {
+  std::string body;
+  for (int i = 0; i < 8; ++i)
+    body += "\tsetp.eq.s32 %p" + std::to_string(i) + ", %r1, " + std::to_string(i) + ";\n";
+  for (int i = 0; i < 8; ++i) body += "\t@%p" + std::to_string(i) + " add.s32 %r2, %r2, 1;\n";
+  const isa::PtxResult r =
+      isa::translate_ptx(kernel_with("\t.reg .pred %p<8>;\n\t.reg .b32 %r<4>;\n", body), "t.ptx");
+  ASSERT_TRUE(r.ok()) << r.format_errors();
+  EXPECT_EQ(r.kernels[0].preds, 7);
+  EXPECT_GE(r.kernels[0].preds_in_regs, 1);
+  EXPECT_NE(r.kernels[0].info_line().find("kept in registers"), std::string::npos)
+      << r.kernels[0].info_line();
+}
+
+TEST(PtxRegalloc, DeadResultsGoToRZ) {
+  // histogram's atom.shared.add result is never read: RZ, no register.
+  const isa::PtxResult p = isa::translate_ptx_file(BARESM_SOURCE_DIR "/kernels/cuda/histogram.ptx");
+  ASSERT_TRUE(p.ok()) << p.format_errors();
+  EXPECT_NE(p.assembly.find("ATOMS.ADD RZ, "), std::string::npos) << p.assembly;
+  EXPECT_NE(p.assembly.find("ATOMG.ADD RZ, "), std::string::npos) << p.assembly;
+}
+
+// ---- robustness ----------------------------------------------------------------------------
+// Mutated PTX (the committed files, with lines dropped, duplicated or swapped,
+// tokens replaced, bytes flipped): the front end never crashes or throws;
+// it either translates (and the module then loads) or reports errors at
+// positions inside the file. Fixed seed, so a failure is reproducible.
+TEST(PtxFuzz, MutatedPtxNeverCrashes) {
+  std::vector<std::string> sources;
+  const std::string root = BARESM_SOURCE_DIR;
+  for (const std::string& dir : {root + "/kernels/cuda", root + "/tests/ptx"}) {
+    DIR* d = opendir(dir.c_str());
+    ASSERT_NE(d, nullptr) << dir;
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (!isa::is_ptx_path(name)) continue;
+      std::string text, error;
+      ASSERT_TRUE(isa::read_file(dir + "/" + name, isa::kMaxSourceBytes, &text, &error)) << error;
+      sources.push_back(text);
+    }
+    closedir(d);
+  }
+  std::sort(sources.begin(), sources.end());  // readdir order is the file system's
+  ASSERT_FALSE(sources.empty());
+  const char* tokens[] = {"%r1",
+                          "%rd1",
+                          "%p1",
+                          "%rs1",
+                          "%f1",
+                          "[",
+                          "]",
+                          "{",
+                          "}",
+                          ";",
+                          ",",
+                          "|",
+                          "!",
+                          "@%p1",
+                          "-",
+                          "+",
+                          "0f",
+                          "0x",
+                          "99999999999999999999",
+                          "-2147483648",
+                          ".reg",
+                          ".shared",
+                          ".param",
+                          ".u64",
+                          ".b16",
+                          "bra",
+                          "ret",
+                          "$L__BB0_2",
+                          "/*",
+                          "\"",
+                          "setp.lt.s32",
+                          "shfl.sync.up.b32",
+                          "div.s32",
+                          "atom.global.cas.b32",
+                          "\n",
+                          "%tid.x"};
+  baresm::SplitMix64 rng(2026);
+  int translated = 0, failed = 0;
+  for (int c = 0; c < 1500; ++c) {
+    std::string s = sources[rng.below(uint32_t(sources.size()))];
+    std::vector<std::string> lines;
+    {
+      size_t a = 0;
+      while (a <= s.size()) {
+        size_t b = s.find('\n', a);
+        if (b == std::string::npos) b = s.size();
+        lines.push_back(s.substr(a, b - a));
+        a = b + 1;
+      }
+    }
+    const int edits = 1 + int(rng.below(4));
+    for (int e = 0; e < edits && !lines.empty(); ++e) {
+      const uint32_t i = rng.below(uint32_t(lines.size()));
+      switch (rng.below(5)) {
+        case 0:
+          lines.erase(lines.begin() + i);
+          break;
+        case 1:
+          lines.insert(lines.begin() + i, lines[rng.below(uint32_t(lines.size()))]);
+          break;
+        case 2:
+          std::swap(lines[i], lines[rng.below(uint32_t(lines.size()))]);
+          break;
+        case 3: {
+          std::string& l = lines[i];
+          const size_t at = l.empty() ? 0 : rng.below(uint32_t(l.size()));
+          l.insert(at, tokens[rng.below(sizeof tokens / sizeof *tokens)]);
+          break;
+        }
+        default: {
+          std::string& l = lines[i];
+          if (!l.empty()) l[rng.below(uint32_t(l.size()))] = char(rng.below(256));
+        }
+      }
+    }
+    std::string m;
+    for (const auto& l : lines) m += l + "\n";
+    const isa::PtxResult r = isa::translate_ptx(m, "fuzz.ptx");
+    const int nlines = int(std::count(m.begin(), m.end(), '\n')) + 1;
+    if (r.ok()) {
+      ++translated;
+      const isa::LoadResult lr =
+          isa::read_module(isa::write_module(r.module).data(), isa::write_module(r.module).size());
+      EXPECT_EQ(lr.status, isa::LoadStatus::OK) << "case " << c << ": " << lr.message;
+    } else {
+      ++failed;
+      for (const auto& d : r.diagnostics) {
+        EXPECT_GE(d.line, 0) << "case " << c;
+        EXPECT_LE(d.line, nlines) << "case " << c << ": " << d.message;
+        EXPECT_FALSE(d.message.empty()) << "case " << c;
+      }
+    }
+  }
+  EXPECT_GT(translated, 50);
+  EXPECT_GT(failed, 500);
+}

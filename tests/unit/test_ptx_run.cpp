@@ -1,0 +1,651 @@
+// The PTX front end (isa/ptx.h, docs/ptx.md), run on the functional model:
+//  - the feature suite: small hand-written PTX files in tests/ptx/, one
+//    feature each; every output word is compared with a C++ expectation of
+//    what the PTX means;
+//  - the CUDA samples from their nvcc PTX through the same host code and
+//    references as their assembly twins.
+// (Translation alone, diagnostics and allocation: test_ptx.cpp.)
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "isa/ptx.h"
+#include "isa/rng.h"
+#include "samples/model_backend.h"
+#include "samples/samples.h"
+
+using namespace baresm;
+using namespace baresm::samples;
+
+namespace {
+
+std::string feature_path(const std::string& name) {
+  return std::string(BARESM_SOURCE_DIR) + "/tests/ptx/" + name + ".ptx";
+}
+
+uint32_t fbits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+float bitsf(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+// The device's f32 results: any NaN is the canonical 0x7FFFFFFF.
+uint32_t canon(float f) {
+  return std::isnan(f) ? 0x7FFFFFFFu : fbits(f);
+}
+
+struct FeatureRun {
+  isa::PtxResult ptx;
+  LaunchReport report;
+  std::vector<uint32_t> out;
+};
+
+// Translates tests/ptx/NAME.ptx, launches kernel NAME with (in, out) on the
+// model and returns out. Fails the test on any error.
+FeatureRun run_feature(const std::string& name, iss::Dim3 grid, iss::Dim3 block,
+                       const std::vector<uint32_t>& in, const std::vector<uint32_t>& out_init) {
+  FeatureRun r;
+  r.ptx = isa::translate_ptx_file(feature_path(name));
+  EXPECT_TRUE(r.ptx.ok()) << r.ptx.format_errors();
+  if (!r.ptx.ok()) return r;
+  ModelBackend be;
+  ModuleHandle h = 0;
+  EXPECT_EQ(be.load_module(isa::write_module(r.ptx.module), &h), Status::OK) << be.last_error();
+  Buffer bin, bout;
+  EXPECT_EQ(be.alloc(uint32_t(std::max<size_t>(in.size(), 1) * 4), &bin), Status::OK);
+  EXPECT_EQ(be.alloc(uint32_t(out_init.size() * 4), &bout), Status::OK);
+  if (!in.empty()) {
+    EXPECT_EQ(be.write(bin, 0, in.data(), uint32_t(in.size() * 4)), Status::OK);
+  }
+  EXPECT_EQ(be.write(bout, 0, out_init.data(), uint32_t(out_init.size() * 4)), Status::OK);
+  const isa::KernelInfo* k = r.ptx.module.find_kernel(name);
+  EXPECT_NE(k, nullptr);
+  if (!k) return r;
+  std::vector<uint8_t> params;
+  std::string err;
+  EXPECT_TRUE(pack_params(*k, {Arg::ptr(bin), Arg::ptr(bout)}, &params, &err)) << err;
+  LaunchConfig cfg;
+  cfg.grid = grid;
+  cfg.block = block;
+  cfg.windows = {bin, bout};
+  EXPECT_EQ(be.launch(h, name, cfg, params, &r.report), Status::OK) << be.last_error();
+  EXPECT_TRUE(r.report.fault.ok()) << r.report.fault.describe();
+  r.out.resize(out_init.size());
+  EXPECT_EQ(be.read(bout, 0, r.out.data(), uint32_t(r.out.size() * 4)), Status::OK);
+  return r;
+}
+
+// x = in[0..32), y = in[32..64): edge values first, then seeded random words;
+// y's first lanes are small (shift amounts around 32).
+std::vector<uint32_t> int_inputs() {
+  std::vector<uint32_t> v = {0,    1,    0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 2,   0x80,
+                             0xFF, 0x7F, 0x8000,     0xFFFF,     0x12345678, 100, 0xFFFFFF80};
+  SplitMix64 rng(11);
+  while (v.size() < 32) v.push_back(rng.u32());
+  const uint32_t ys[] = {0, 1, 31, 32, 33, 63, 64, 5, 0xFFFFFFFF, 0x80000000, 1000, 0x7FFFFFFF, 7, 8};
+  for (uint32_t y : ys) v.push_back(y);
+  while (v.size() < 64) v.push_back(rng.u32());
+  return v;
+}
+
+using RowFn = std::function<std::vector<uint32_t>(uint32_t x, uint32_t y, uint32_t tid)>;
+
+// Runs a 32-thread feature whose thread t writes out[t*K .. t*K+K) and checks
+// each word against expect(x, y, t).
+void check_rows(const std::string& name, size_t k, const std::vector<uint32_t>& in, const RowFn& expect) {
+  const FeatureRun r =
+      run_feature(name, {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32 * k, 0xCCCCCCCCu));
+  if (r.out.empty()) return;
+  for (uint32_t t = 0; t < 32; ++t) {
+    const std::vector<uint32_t> want = expect(in[t], in[32 + t], t);
+    ASSERT_EQ(want.size(), k);
+    for (size_t j = 0; j < k; ++j)
+      EXPECT_EQ(r.out[t * k + j], want[j]) << name << ": thread " << t << " word " << j << " (x = 0x"
+                                           << std::hex << in[t] << ", y = 0x" << in[32 + t] << ")";
+  }
+}
+
+int32_t s(uint32_t v) {
+  return int32_t(v);
+}
+
+}  // namespace
+
+// ---- the feature suite -----------------------------------------------------------------
+TEST(PtxFeature, IntArith) {
+  check_rows("int_arith", 12, int_inputs(), [](uint32_t x, uint32_t y, uint32_t t) -> std::vector<uint32_t> {
+    const uint32_t lo = x * y;
+    const uint32_t hi_s = uint32_t((int64_t(s(x)) * int64_t(s(y))) >> 32);
+    const uint32_t hi_u = uint32_t((uint64_t(x) * uint64_t(y)) >> 32);
+    const uint32_t last = (5 + (7 - x)) * uint32_t(-3) + 1000;
+    return {x + y,
+            x - y,
+            lo,
+            hi_s,
+            hi_u,
+            lo + t,
+            hi_u + t,
+            uint32_t(std::min(s(x), s(y))),
+            std::max(x, y),
+            s(x) == INT_MIN ? x : uint32_t(std::abs(s(x))),
+            0u - x,
+            last};
+  });
+}
+
+TEST(PtxFeature, LogicShift) {
+  check_rows("logic_shift", 10, int_inputs(), [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    const uint32_t n = y & 63;  // PTX clamps shift amounts: 32 and more shift everything out
+    const uint32_t shl = n >= 32 ? 0 : x << n, shr = n >= 32 ? 0 : x >> n;
+    const uint32_t sra = n >= 32 ? (s(x) < 0 ? 0xFFFFFFFF : 0) : uint32_t(s(x) >> n);
+    uint32_t clz = 0;
+    while (clz < 32 && !((x << clz) & 0x80000000u)) ++clz;
+    return {x & y, x | y,        x ^ 0x5a5a5a5a, ~x, shl, shr, sra, uint32_t(__builtin_popcount(x)),
+            clz,   (x << 3) >> 1};
+  });
+}
+
+TEST(PtxFeature, SetpSelp) {
+  check_rows("setp_selp", 21, int_inputs(), [](uint32_t x, uint32_t y, uint32_t t) -> std::vector<uint32_t> {
+    const int32_t a = s(x), b = s(y);
+    const bool q = t != 0;
+    const bool lt = a < b;
+    return {a == b,
+            a != b,
+            a<b, a <= b, a>
+                b,
+            a >= b,
+            x<y, x <= y, x>
+                y,
+            x >= y,
+            x<y, x <= y, x>
+                y,
+            x >= y,
+            lt && q,
+            x > 1000u || !q,
+            (x == y) != q,
+            lt,
+            !lt,
+            q ? x : y,
+            !lt ? x : 77u};
+  });
+}
+
+TEST(PtxFeature, PredLogic) {
+  check_rows("pred_logic", 8, int_inputs(), [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    const bool a = s(x) < s(y), b = (x & 1) != 0;
+    const bool n = !a;  // p3 after not.pred
+    uint32_t r6 = 100;
+    if (a) r6 += 1;
+    if (!b) r6 += 10;
+    return {a && b, a || b, a != b, n, b, r6, n ? x : 5u, a ? y : 0xCCCCCCCCu};
+  });
+}
+
+TEST(PtxFeature, Cvt) {
+  std::vector<uint32_t> in = int_inputs();
+  const float ys[] = {1.5f,       -1.5f,          3e9f,          -3e9f,         NAN,   INFINITY,
+                      -INFINITY,  0.99f,          2147483648.0f, 4294967296.0f, -0.5f, 1e-40f,
+                      123456.78f, -2147483648.0f, 16777217.0f,   0.0f};
+  for (size_t i = 0; i < 16; ++i) in[32 + i] = fbits(ys[i]);
+  check_rows("cvt", 12, in, [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    const float f = bitsf(y);
+    auto f2i = [](float v) -> uint32_t {  // round toward zero, saturating, NaN -> 0
+      if (std::isnan(v)) return 0;
+      if (v >= 2147483648.0f) return 0x7FFFFFFF;
+      if (v <= -2147483648.0f) return 0x80000000;
+      return uint32_t(int32_t(v));
+    };
+    auto f2u = [](float v) -> uint32_t {
+      if (std::isnan(v) || v <= 0.0f) return 0;
+      if (v >= 4294967296.0f) return 0xFFFFFFFF;
+      return uint32_t(v);
+    };
+    return {x & 0xFF,        uint32_t(int32_t(int8_t(x))),
+            x & 0xFFFF,      uint32_t(int32_t(int16_t(x))),
+            x & 0xFF,        uint32_t(int32_t(int16_t(x))),
+            x + y,           fbits(float(s(x))),
+            fbits(float(x)), f2i(f),
+            f2u(f),          f2i(f)};
+  });
+}
+
+TEST(PtxFeature, F32) {
+  std::vector<uint32_t> in(64);
+  const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -1e-40f, 3.4e38f, 1.0f, -1.0f};
+  SplitMix64 rng(5);
+  for (size_t i = 0; i < 64; ++i) in[i] = fbits(float(int32_t(rng.u32() >> 8) - (1 << 23)) / float(1 << 16));
+  for (size_t i = 0; i < 10; ++i) {
+    in[i] = fbits(specials[i]);
+    in[32 + 9 - i] = fbits(specials[i]);
+  }
+  check_rows("f32", 11, in, [](uint32_t xa, uint32_t xb, uint32_t) -> std::vector<uint32_t> {
+    const float a = bitsf(xa), b = bitsf(xb);
+    // FMIN/FMAX: a NaN operand yields the other one; -0 < +0.
+    auto fmin = [](float p, float q) {
+      if (std::isnan(p)) return q;
+      if (std::isnan(q)) return p;
+      if (p == q) return std::signbit(p) ? p : q;
+      return p < q ? p : q;
+    };
+    auto fmax = [](float p, float q) {
+      if (std::isnan(p)) return q;
+      if (std::isnan(q)) return p;
+      if (p == q) return std::signbit(p) ? q : p;
+      return p > q ? p : q;
+    };
+    volatile float va = a, vb = b;  // keep the host from folding or fusing anything
+    return {canon(va + vb),
+            canon(va - vb),
+            canon(va * vb),
+            canon(std::fma(a, b, a)),
+            canon(va * 1.5f),
+            canon(fmin(a, b)),
+            canon(fmax(a, b)),
+            xa ^ 0x80000000u,
+            xb & 0x7FFFFFFFu,
+            canon(2.0f + vb),
+            canon(std::fma(b, b, -1.0f))};
+  });
+}
+
+TEST(PtxFeature, SixteenBitRegisters) {
+  check_rows("b16", 24, int_inputs(), [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    const uint32_t a = x & 0xFFFF, b = y & 0xFFFF, c = y >> 16;
+    const int32_t sa = int16_t(a), sc = int16_t(c);
+    const uint32_t n = y & 31;
+    const uint32_t shr_s = n >= 16 ? (sa < 0 ? 0xFFFF : 0) : uint32_t(sa >> n) & 0xFFFF;
+    const bool lt_s = sa < sc;
+    return {a,
+            uint32_t(int16_t(int8_t(x >> 8))) & 0xFFFF,
+            c,
+            (a + b) & 0xFFFF,
+            (a - b) & 0xFFFF,
+            (a * b) & 0xFFFF,
+            a * b,
+            uint32_t(sa * sc),
+            ((a & b) ^ (a | 0xF0)) & 0xFFFF,
+            ~a & 0xFFFF,
+            (a << 3) & 0xFFFF,
+            n >= 16 ? 0 : a >> n,
+            shr_s,
+            lt_s,
+            a < b,
+            a == 0x1234,
+            lt_s ? a : 0xBEEFu,
+            uint32_t(std::min(sa, sc)) & 0xFFFF,
+            std::max(a, b),
+            uint32_t(sa),
+            y & 0xFFFF,
+            uint32_t(int16_t(int8_t(a))) & 0xFFFF,
+            ((a + b) & 0xFFFF) | (a << 16),
+            0xFFFF};
+  });
+}
+
+TEST(PtxFeature, WarpShuffleAndVote) {
+  const std::vector<uint32_t> in = int_inputs();
+  const FeatureRun r = run_feature("warp", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(320, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 320u);
+  uint32_t ballot = 0;
+  for (uint32_t t = 0; t < 28; ++t) ballot |= (in[t] & 1) << t;
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t b8 = t & ~7u;
+    const uint32_t want[6] = {in[t + 5 < 32 ? t + 5 : t],
+                              in[t + 3 < b8 + 8 ? t + 3 : t],
+                              in[t >= b8 + 3 ? t - 3 : t],
+                              in[t ^ 2],
+                              in[t ^ 3],
+                              in[b8 + ((t * 7) & 7)]};
+    for (int j = 0; j < 6; ++j)
+      EXPECT_EQ(r.out[t * 10 + size_t(j)], want[j]) << "thread " << t << " shuffle " << j;
+    if (t >= 28) {
+      for (int j = 6; j < 10; ++j)
+        EXPECT_EQ(r.out[t * 10 + size_t(j)], 0xCCCCCCCCu) << "lane " << t << " left";
+      continue;
+    }
+    EXPECT_EQ(r.out[t * 10 + 6], ballot) << t;
+    EXPECT_EQ(r.out[t * 10 + 7], (ballot ? 1u : 0u) | 2u) << t;
+    EXPECT_EQ(r.out[t * 10 + 8], 0u) << t;
+    EXPECT_EQ(r.out[t * 10 + 9], 0x0FFFFFFFu) << "activemask, thread " << t;
+  }
+}
+
+TEST(PtxFeature, DivRem) {
+  std::vector<uint32_t> in = int_inputs();
+  in[32 + 1] = 0;           // 1 / 0
+  in[32 + 3] = 0xFFFFFFFF;  // INT_MIN / -1
+  in[32 + 6] = 0x80000000;  // 0x80 / INT_MIN
+  in[32 + 9] = 0xFFFFFFF9;  // 0x8000 / -7
+  // x / 0: 0xffffffff, x % 0: x (PTX leaves them unspecified; docs/ptx.md).
+  auto udiv = [](uint32_t a, uint32_t b) { return b ? a / b : 0xFFFFFFFFu; };
+  auto urem = [](uint32_t a, uint32_t b) { return b ? a % b : a; };
+  auto sdiv = [&](uint32_t a, uint32_t b) {
+    const uint32_t ma = s(a) < 0 ? 0u - a : a, mb = s(b) < 0 ? 0u - b : b;
+    const uint32_t q = udiv(ma, mb);
+    return (s(a ^ b) < 0) ? 0u - q : q;
+  };
+  auto srem = [&](uint32_t a, uint32_t b) {
+    const uint32_t ma = s(a) < 0 ? 0u - a : a, mb = s(b) < 0 ? 0u - b : b;
+    const uint32_t r = urem(ma, mb);
+    return s(a) < 0 ? 0u - r : r;
+  };
+  // Where C++ defines them, the signed results are C++'s.
+  for (uint32_t t = 0; t < 32; ++t) {
+    const int32_t a = s(in[t]), b = s(in[32 + t]);
+    if (b != 0 && !(a == INT_MIN && b == -1)) {
+      ASSERT_EQ(sdiv(uint32_t(a), uint32_t(b)), uint32_t(a / b)) << t;
+      ASSERT_EQ(srem(uint32_t(a), uint32_t(b)), uint32_t(a % b)) << t;
+    }
+  }
+  check_rows("divrem", 7, in, [&](uint32_t x, uint32_t y, uint32_t t) -> std::vector<uint32_t> {
+    return {udiv(x, y),
+            urem(x, y),
+            sdiv(x, y),
+            srem(x, y),
+            x / 7,
+            uint32_t(s(x) % -3),
+            (t & 1) ? sdiv(y, x) : 5u};
+  });
+}
+
+TEST(PtxFeature, PredicatesBeyondP6) {
+  const std::vector<uint32_t> in = int_inputs();
+  const FeatureRun r = run_feature("pred_pressure", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(64, 0));
+  ASSERT_EQ(r.out.size(), 64u);
+  ASSERT_EQ(r.ptx.kernels.size(), 1u);
+  EXPECT_GE(r.ptx.kernels[0].preds_in_regs, 4) << "11 predicates live, 7 fit";
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t x = in[t];
+    const bool p9 = (t & 1) == 0 ? t == 2 : ((x >> 9) & 1) != 0;
+    const uint32_t want = (x & 0x1FF) + (p9 ? 0x200 : 0) + ((x & 1) ? 1000 : 0);
+    EXPECT_EQ(r.out[t], want) << "thread " << t;
+    EXPECT_EQ(r.out[32 + t], p9 ? 1u : 0u) << "thread " << t;
+  }
+}
+
+TEST(PtxFeature, ComputedSpecialRegisters) {
+  const FeatureRun r =
+      run_feature("sregs", {1, 1, 1}, {64, 1, 1}, {}, std::vector<uint32_t>(64 * 8, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 512u);
+  for (uint32_t t = 0; t < 64; ++t) {
+    const uint32_t l = t % 32, eq = 1u << l, lt = eq - 1, le = l == 31 ? 0xFFFFFFFFu : (eq << 1) - 1;
+    const uint32_t want[8] = {eq, lt, le, ~le, ~lt, (t / 32) * 100 + l, 1, 0};
+    for (int j = 0; j < 8; ++j)
+      EXPECT_EQ(r.out[t * 8 + size_t(j)], want[j]) << "thread " << t << " word " << j;
+  }
+}
+
+TEST(PtxFeature, BitFields) {
+  check_rows("bitfield", 6, int_inputs(), [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    auto ins = [](uint32_t a, uint32_t b, uint32_t pos, uint32_t len) {
+      const uint32_t mask = ((1u << len) - 1) << pos;
+      return (b & ~mask) | ((a << pos) & mask);
+    };
+    return {(x >> 8) & 0xFF, uint32_t(int32_t(x << 16) >> 20), x >> 20, x, ins(y, x, 8, 8), ins(y, x, 28, 4)};
+  });
+}
+
+TEST(PtxFeature, VectorLoadsAndStores) {
+  std::vector<uint32_t> in = int_inputs();
+  const std::vector<uint32_t> more = int_inputs();
+  in.insert(in.end(), more.begin(), more.end());  // 128 words: a uint4 per thread
+  for (size_t i = 64; i < 128; ++i) in[i] ^= 0x5A5A0000u + uint32_t(i);
+  const FeatureRun r =
+      run_feature("vector", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(256, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 256u);
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t* x = &in[4 * t];
+    const uint32_t want[8] = {x[3], x[2], x[1], x[0], x[2], x[2], 7, x[0]};
+    for (int j = 0; j < 8; ++j)
+      EXPECT_EQ(r.out[t * 8 + size_t(j)], want[j]) << "thread " << t << " word " << j;
+  }
+}
+
+TEST(PtxFeature, PackAndUnpack) {
+  check_rows("pack", 4, int_inputs(), [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    return {(x << 16) | (x >> 16), x >> 16, y & 0xFFFF, x};
+  });
+}
+
+TEST(PtxFeature, Addr64) {
+  const std::vector<uint32_t> in = int_inputs();
+  check_rows("addr64", 6, in, [&](uint32_t x, uint32_t, uint32_t t) -> std::vector<uint32_t> {
+    return {x, x, x, in[31 - t], 128 - 4 * t, (t & 1) ? in[32 - t] : x};
+  });
+}
+
+TEST(PtxFeature, LoadStoreWidths) {
+  const std::vector<uint32_t> in = int_inputs();
+  const FeatureRun r =
+      run_feature("ldst_widths", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32 * 6 + 32, 0));
+  ASSERT_EQ(r.out.size(), 32u * 7);
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t w = in[t];
+    const uint32_t want[6] = {
+        (w >> 8) & 0xFF, uint32_t(int32_t(int8_t(w >> 24))), w >> 16, uint32_t(int32_t(int16_t(w))), w,
+        in[32 + t]};
+    for (int j = 0; j < 6; ++j)
+      EXPECT_EQ(r.out[t * 6 + size_t(j)], want[j]) << "thread " << t << " word " << j;
+    EXPECT_EQ(r.out[192 + t], (w & 0xFFFF) | (t << 16)) << "thread " << t << ": st.u8 x2 + st.u16";
+  }
+}
+
+TEST(PtxFeature, Shared) {
+  std::vector<uint32_t> in = int_inputs();
+  const FeatureRun r = run_feature("shared", {1, 1, 1}, {64, 1, 1}, in, std::vector<uint32_t>(64 * 4, 0));
+  ASSERT_EQ(r.out.size(), 256u);
+  EXPECT_EQ(r.ptx.module.kernels[0].shared_bytes, 16u + 256u) << "b aligned to 16 after the 12 bytes of a";
+  for (uint32_t t = 0; t < 64; ++t) {
+    const uint32_t other = in[63 - t];
+    EXPECT_EQ(r.out[t * 4], other) << t;
+    EXPECT_EQ(r.out[t * 4 + 1], (other >> 8) & 0xFF) << t;
+    EXPECT_EQ(r.out[t * 4 + 2], 16u) << t;
+    EXPECT_EQ(r.out[t * 4 + 3], in[0] + in[1]) << t;
+  }
+}
+
+TEST(PtxFeature, Atomics) {
+  const std::vector<uint32_t> in = int_inputs();
+  std::vector<uint32_t> init(104, 0);
+  init[1] = 0x7FFFFFFF;
+  init[3] = 0xFFFFFFFF;
+  for (uint32_t t = 0; t < 32; ++t) init[72 + t] = 1000 + t;
+  const FeatureRun r = run_feature("atomics", {1, 1, 1}, {32, 1, 1}, in, init);
+  ASSERT_EQ(r.out.size(), 104u);
+  int32_t mn = INT_MAX;
+  uint32_t mx = 0, an = 0xFFFFFFFF, o = 0, xo = 0, sum = 0;
+  for (uint32_t t = 0; t < 32; ++t) {
+    mn = std::min(mn, s(in[t]));
+    mx = std::max(mx, in[t]);
+    an &= in[t];
+    o |= in[t];
+    xo ^= in[t];
+    sum += in[t];
+  }
+  EXPECT_EQ(r.out[0], 32u);
+  EXPECT_EQ(r.out[1], uint32_t(mn));
+  EXPECT_EQ(r.out[2], mx);
+  EXPECT_EQ(r.out[3], an);
+  EXPECT_EQ(r.out[4], o);
+  EXPECT_EQ(r.out[5], xo);
+  EXPECT_EQ(r.out[6], 496u);
+  EXPECT_EQ(r.out[7], sum);
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(r.out[8 + t], 1000 + t) << "exch old, thread " << t;
+    EXPECT_EQ(r.out[40 + t], in[t]) << "cas old, thread " << t;
+    const uint32_t cmp = (t & 1) ? 99 : in[t];
+    EXPECT_EQ(r.out[72 + t], cmp == in[t] ? t : in[t]) << "slot, thread " << t;
+  }
+}
+
+TEST(PtxFeature, Branches) {
+  const std::vector<uint32_t> in = int_inputs();
+  const FeatureRun r =
+      run_feature("branches", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 32u);
+  for (uint32_t t = 0; t < 32; ++t) {
+    uint32_t want = 0xCCCCCCCC;
+    if (t < 30) {
+      uint32_t v = 0;
+      for (uint32_t k = 0; k <= (in[t] & 7); ++k) v += k * t + 1;
+      want = (t & 1) ? v ^ 0xFF : v + 3;
+    }
+    EXPECT_EQ(r.out[t], want) << "thread " << t;
+  }
+  EXPECT_GT(r.report.stats.divergent_branches, 0u);
+}
+
+TEST(PtxFeature, ParamsAtCudaOffsets) {
+  const isa::PtxResult p = isa::translate_ptx_file(feature_path("params"));
+  ASSERT_TRUE(p.ok()) << p.format_errors();
+  const isa::KernelInfo& k = p.module.kernels.at(0);
+  ASSERT_EQ(k.params.size(), 6u);
+  const uint32_t offsets[] = {0, 8, 16, 20, 24, 36}, sizes[] = {4, 8, 4, 1, 12, 2};
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(k.params[i].offset, offsets[i]) << k.params[i].name;
+    EXPECT_EQ(k.params[i].size, sizes[i]) << k.params[i].name;
+  }
+  EXPECT_EQ(k.param_bytes, 40u);
+  ASSERT_EQ(p.kernels.size(), 1u);
+  EXPECT_EQ(p.kernels[0].param_bytes, 40u);
+
+  // Packed by hand, byte by byte, as a host would lay out cuLaunchKernel's arguments.
+  ModelBackend be;
+  ModuleHandle h = 0;
+  ASSERT_EQ(be.load_module(isa::write_module(p.module), &h), Status::OK) << be.last_error();
+  Buffer out;
+  ASSERT_EQ(be.alloc(64, &out), Status::OK);
+  std::vector<uint8_t> buf(40, 0xEE);
+  auto put = [&](size_t off, const void* v, size_t n) { std::memcpy(buf.data() + off, v, n); };
+  const uint32_t a = 0xA1B2C3D4;
+  const uint64_t ptr = out.addr;
+  const float f = -2.75f;
+  const uint8_t b = 0x9C;
+  const uint8_t sbytes[12] = {1, 2, 3, 4, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
+  const uint16_t hv = 0xBEEF;
+  put(0, &a, 4);
+  put(8, &ptr, 8);
+  put(16, &f, 4);
+  put(20, &b, 1);
+  put(24, sbytes, 12);
+  put(36, &hv, 2);
+  LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {1, 1, 1};
+  cfg.windows = {out};
+  LaunchReport rep;
+  ASSERT_EQ(be.launch(h, "params", cfg, buf, &rep), Status::OK) << be.last_error();
+  ASSERT_TRUE(rep.fault.ok()) << rep.fault.describe();
+  uint32_t got[6];
+  ASSERT_EQ(be.read(out, 0, got, 24), Status::OK);
+  EXPECT_EQ(got[0], a);
+  EXPECT_EQ(got[1], fbits(f));
+  EXPECT_EQ(got[2], b);
+  EXPECT_EQ(got[3], 0x44332211u);
+  EXPECT_EQ(got[4], 0x6655u);
+  EXPECT_EQ(got[5], hv);
+}
+
+TEST(PtxFeature, SyntaxOfNvccOutput) {
+  const isa::PtxResult p = isa::translate_ptx_file(feature_path("syntax"));
+  ASSERT_TRUE(p.ok()) << p.format_errors();
+  ModelBackend be;
+  ModuleHandle h = 0;
+  ASSERT_EQ(be.load_module(isa::write_module(p.module), &h), Status::OK);
+  Buffer out;
+  ASSERT_EQ(be.alloc(16 * 4, &out), Status::OK);
+  std::vector<uint8_t> params;
+  std::string err;
+  ASSERT_TRUE(pack_params(p.module.kernels[0], {Arg::ptr(out)}, &params, &err)) << err;
+  EXPECT_EQ(params.size(), 8u) << "one pointer: 8 bytes, as CUDA passes it";
+  LaunchConfig cfg;
+  cfg.grid = {2, 1, 1};
+  cfg.block = {4, 2, 1};
+  cfg.windows = {out};
+  LaunchReport rep;
+  ASSERT_EQ(be.launch(h, "syntax", cfg, params, &rep), Status::OK);
+  ASSERT_TRUE(rep.fault.ok()) << rep.fault.describe();
+  uint32_t got[16];
+  ASSERT_EQ(be.read(out, 0, got, sizeof got), Status::OK);
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t ty = 0; ty < 2; ++ty)
+      for (uint32_t tx = 0; tx < 4; ++tx)
+        EXPECT_EQ(got[c * 8 + ty * 4 + tx], tx + 10 * ty + 400 + 2000 + 10000 * c + 200000);
+  // The line table points at the PTX: the first instruction is the mov of line 21.
+  ASSERT_FALSE(p.module.lines.empty());
+  EXPECT_EQ(p.module.lines[0].line, 21u);
+  EXPECT_EQ(p.module.lines[0].column, 2u);
+}
+
+// ---- the CUDA samples from nvcc's PTX --------------------------------------------------------
+namespace {
+std::vector<std::string> cuda_samples() {
+  std::vector<std::string> v;
+  for (const auto& s : all_samples())
+    if (!s.cuda_file.empty()) v.push_back(s.name);
+  for (const auto& s : cuda_only_samples()) v.push_back(s.name);
+  return v;
+}
+}  // namespace
+
+class CudaSample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CudaSample, MatchesReferenceOnModel) {
+  const Sample* s = find_sample(GetParam());
+  ASSERT_NE(s, nullptr);
+  for (uint64_t seed : {1ull, 777ull}) {
+    RunOptions o;
+    o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
+    o.seed = seed;
+    o.source = KernelSource::CUDA;
+    ModelBackend be;
+    const SampleResult r = run_sample(*s, be, o);
+    EXPECT_TRUE(r.passed) << "seed " << seed << ": " << r.message;
+    EXPECT_FALSE(r.faulted) << r.fault_report;
+    EXPECT_GE(r.launches.size(), 3u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CudaSample, ::testing::ValuesIn(cuda_samples()),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST(CudaSamples, CudaOnlySampleNeedsSourceCuda) {
+  const Sample* s = find_sample("warp_stats");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->kernel_file.empty());
+  RunOptions o;
+  o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
+  ModelBackend be;
+  const SampleResult r = run_sample(*s, be, o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("exists only in CUDA"), std::string::npos) << r.message;
+}
+
+TEST(CudaSamples, EveryNormalSampleHasATwin) {
+  const std::vector<std::string> v = cuda_samples();
+  for (const auto& s : all_samples())
+    if (!s.is_fault) {
+      EXPECT_NE(std::find(v.begin(), v.end(), s.name), v.end()) << s.name;
+    }
+}
+
+TEST(CudaSamples, SampleWithoutTwinFailsClearly) {
+  const Sample* s = find_sample("fault_trap");
+  ASSERT_NE(s, nullptr);
+  ASSERT_TRUE(s->cuda_file.empty());
+  RunOptions o;
+  o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
+  o.source = KernelSource::CUDA;
+  ModelBackend be;
+  const SampleResult r = run_sample(*s, be, o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("has no CUDA version"), std::string::npos) << r.message;
+}
