@@ -53,6 +53,8 @@ class SampleContext {
   std::vector<T> download(const Buffer& b, size_t count) {
     std::vector<T> v(count);
     check(backend_.read(b, 0, v.data(), uint32_t(count * sizeof(T))), "read");
+    result_->checksum = fnv1a64(result_->checksum, v.data(), count * sizeof(T));
+    result_->checksum_bytes += count * sizeof(T);
     return v;
   }
   void release(const Buffer& b);

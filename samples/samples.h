@@ -14,6 +14,7 @@
 
 #include "isa/iss.h"
 #include "samples/backend.h"
+#include "samples/checksum.h"
 
 namespace baresm::samples {
 
@@ -48,6 +49,11 @@ struct SampleResult {
   bool faulted = false;
   iss::FaultInfo fault;
   std::string fault_report;  // multi-line, with the source line of the PC
+  // fnv1a64 (samples/checksum.h) over every buffer the sample read back, in
+  // order, and how many bytes that was: the output checksum that the H200
+  // runner (tools/h200) prints for the same inputs.
+  uint64_t checksum = kFnv1a64Offset;
+  uint64_t checksum_bytes = 0;
 
   uint64_t warp_instrs() const;
   uint64_t thread_instrs() const;

@@ -440,6 +440,9 @@ int run_one(const samples::Sample& s, samples::Backend& be, const samples::RunOp
   std::printf("  total: %zu launch%s, %llu warp-instructions, %llu thread-instructions\n", r.launches.size(),
               r.launches.size() == 1 ? "" : "es", (unsigned long long)r.warp_instrs(),
               (unsigned long long)r.thread_instrs());
+  // fnv1a64 over the buffers read back (samples/checksum.h); tools/h200 prints the H200's.
+  std::printf("  checksum: fnv1a64 0x%016llx over %llu bytes read back\n", (unsigned long long)r.checksum,
+              (unsigned long long)r.checksum_bytes);
   if (r.faulted) std::printf("%s", r.fault_report.c_str());
   if (s.is_fault) {
     if (r.passed) {
@@ -477,7 +480,8 @@ int run_all(samples::Backend& be, const samples::RunOptions& o) {
     rows.push_back(std::move(row));
   }
   int normal = 0, normal_ok = 0, faults = 0, faults_ok = 0;
-  std::printf("\n%-24s %-9s %8s %12s %14s\n", "sample", "result", "launches", "warp-instrs", "thread-instrs");
+  std::printf("\n%-24s %-9s %8s %12s %14s  %-18s\n", "sample", "result", "launches", "warp-instrs",
+              "thread-instrs", "checksum");
   for (const auto& row : rows) {
     const bool ok = row.r.passed;
     if (row.s->is_fault) {
@@ -490,6 +494,7 @@ int run_all(samples::Backend& be, const samples::RunOptions& o) {
     std::string result = row.s->is_fault ? (ok ? "FAULT OK" : "FAIL") : (ok ? "PASS" : "FAIL");
     std::printf("%-24s %-9s %8zu %12llu %14llu", row.s->name.c_str(), result.c_str(), row.r.launches.size(),
                 (unsigned long long)row.r.warp_instrs(), (unsigned long long)row.r.thread_instrs());
+    std::printf("  0x%016llx", (unsigned long long)row.r.checksum);
     if (row.s->is_fault && row.r.faulted) std::printf("  %s", iss::fault_kind_name(row.r.fault.kind));
     std::printf("\n");
   }
