@@ -1,0 +1,69 @@
+// The CUDA samples on the functional model, from nvcc's PTX, must leave
+// byte for byte what the same kernels left on an NVIDIA H200: their output
+// checksums (samples/checksum.h) equal tests/data/h200_checksums.txt, which
+// is the output of tools/h200/run_cuda on the H200 (seed 1; docs/ptx.md).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "samples/model_backend.h"
+#include "samples/samples.h"
+
+using namespace baresm::samples;
+
+namespace {
+struct Row {
+  std::string name;
+  uint64_t checksum = 0, bytes = 0;
+  std::string verdict;
+};
+
+std::vector<Row> load_table() {
+  std::vector<Row> rows;
+  std::ifstream f(BARESM_SOURCE_DIR "/tests/data/h200_checksums.txt");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ss(line);
+    Row r;
+    std::string sum;
+    ss >> r.name >> sum >> r.bytes >> r.verdict;
+    r.checksum = std::stoull(sum, nullptr, 16);
+    rows.push_back(r);
+  }
+  return rows;
+}
+}  // namespace
+
+TEST(H200Checksums, TableCoversEveryCudaSample) {
+  const std::vector<Row> rows = load_table();
+  std::vector<std::string> want;
+  for (const auto& s : all_samples())
+    if (!s.cuda_file.empty()) want.push_back(s.name);
+  for (const auto& s : cuda_only_samples()) want.push_back(s.name);
+  ASSERT_EQ(rows.size(), want.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].name, want[i]);
+    EXPECT_EQ(rows[i].verdict, "PASS") << rows[i].name << " did not match its C++ reference on the H200";
+  }
+}
+
+TEST(H200Checksums, ModelMatchesH200) {
+  for (const Row& row : load_table()) {
+    const Sample* s = find_sample(row.name);
+    ASSERT_NE(s, nullptr) << row.name;
+    RunOptions o;
+    o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
+    o.seed = 1;
+    o.source = KernelSource::CUDA;
+    ModelBackend be;
+    const SampleResult r = run_sample(*s, be, o);
+    EXPECT_TRUE(r.passed) << row.name << ": " << r.message;
+    EXPECT_EQ(r.checksum_bytes, row.bytes) << row.name;
+    EXPECT_EQ(r.checksum, row.checksum) << row.name << ": model 0x" << std::hex << r.checksum << ", H200 0x"
+                                        << row.checksum;
+  }
+}
