@@ -480,7 +480,7 @@ int run_all(samples::Backend& be, const samples::RunOptions& o) {
     rows.push_back(std::move(row));
   }
   int normal = 0, normal_ok = 0, faults = 0, faults_ok = 0;
-  std::printf("\n%-24s %-9s %8s %12s %14s  %-18s\n", "sample", "result", "launches", "warp-instrs",
+  std::printf("\n%-24s %-9s %8s %12s %14s  %s\n", "sample", "result", "launches", "warp-instrs",
               "thread-instrs", "checksum");
   for (const auto& row : rows) {
     const bool ok = row.r.passed;
