@@ -526,9 +526,24 @@ TEST(CliPtx, EveryUnsupportedConstructIsReportedAtItsLine) {
   EXPECT_TRUE(slurp(out).empty()) << "nothing written on errors";
 }
 
+// "checksum: fnv1a64 0x... over N bytes read back" for the H200's row of
+// `name` in tests/data/h200_checksums.txt (tools/h200/run_cuda's output).
+std::string h200_checksum_line(const std::string& name) {
+  std::ifstream f(BARESM_SOURCE_DIR "/tests/data/h200_checksums.txt");
+  std::string line;
+  while (std::getline(f, line)) {
+    std::istringstream ss(line);
+    std::string n, sum, bytes;
+    ss >> n >> sum >> bytes;
+    if (n == name) return "checksum: fnv1a64 " + sum + " over " + bytes + " bytes read back";
+  }
+  return "(no H200 row for " + name + ")";
+}
+
 TEST(CliPtx, RunFromCudaOnTheModel) {
   const CliRun r = baresm("run vec_add --source cuda");
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, h200_checksum_line("vec_add"))) << r.out;
   EXPECT_TRUE(has(r.out, "kernel cuda/vec_add.ptx")) << r.out;
   EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
   const CliRun all = baresm("run --all --source cuda");
@@ -546,6 +561,7 @@ TEST(CliPtx, RunFromCudaOnTheModel) {
 TEST(CliPtx, RunFromCudaOnTheRtl) {
   const CliRun r = baresm("run vec_add --source cuda --backend rtl");
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, h200_checksum_line("vec_add"))) << r.out;
   EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
 }
 
