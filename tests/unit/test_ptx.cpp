@@ -397,3 +397,16 @@ TEST(PtxErrors, EndOfFileAfterACarriageReturnIsAtTheEndOfTheLine) {
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0], "t.ptx:5:16: expected ',' or ')' in the parameter list, found end of file");
 }
+
+// Found by fuzzing (tests/fuzz/regressions/ptx/no_version_then_kernel_errors.ptx):
+// a file without .version got "this is not PTX" and then the lowering's
+// errors about its kernels, file-level error first; it is the only one now.
+TEST(PtxErrors, NotPtxIsTheOnlyError) {
+  const std::string src =
+      ".target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfoo.bar %r1;\n\tret;\n}\n";
+  const isa::PtxResult r = isa::translate_ptx(src, "t.ptx");
+  ASSERT_EQ(r.diagnostics.size(), 1u) << r.format_errors();
+  EXPECT_EQ(r.diagnostics[0].line, 0);
+  EXPECT_EQ(r.diagnostics[0].message, "no .version directive: this is not PTX");
+  EXPECT_TRUE(r.kernels.empty());
+}
