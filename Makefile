@@ -46,7 +46,7 @@ sanitize: deps
 
 # Coverage-guided fuzzing (scripts/fuzz.sh; docs/verification.md "Fuzzing"):
 # FUZZ_TIME seconds per target, the corpus kept in $(BUILD)/fuzz/work/TARGET
-# between runs; FUZZ_TARGETS picks some of asm, module, disasm. `make test`
+# between runs; FUZZ_TARGETS picks some of asm, module, disasm, ptx. `make test`
 # runs each for 20 s (ctest label fuzz).
 FUZZ_TIME ?= 600
 FUZZ_TARGETS ?=

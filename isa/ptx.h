@@ -45,6 +45,18 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename);
 // Reads path (at most kMaxSourceBytes; a directory is an error) and translates it.
 PtxResult translate_ptx_file(const std::string& path);
 
+// The names the front end reads, the lists it checks them against (and the
+// fuzzing dictionary is generated from, tests/fuzz/gen_ptx_dict.cpp): the
+// directives the parser accepts at module level, in a kernel's body and as
+// parameter / shared-variable attributes (types aside: ptx_type_names), the
+// instructions the lowering dispatches (an opcode not on the list is refused
+// before any other check; one on it may still be refused for its modifiers or
+// operands), the types and the special registers.
+const std::vector<std::string>& ptx_directive_names();
+const std::vector<std::string>& ptx_type_names();
+const std::vector<std::string>& ptx_opcode_names();
+const std::vector<std::string>& ptx_sreg_names();
+
 // True when path ends in ".ptx": `baresm asm` picks the front end by it.
 bool is_ptx_path(std::string_view path);
 

@@ -23,6 +23,10 @@ std::vector<Token> lex(std::string_view s) {
       if (s[i] == '\n') {
         ++line;
         col = 1;
+      } else if (s[i] == '\r' && (i + 1 == s.size() || s[i + 1] == '\n')) {
+        // The CR of a line ending (CRLF, or a last line without LF) is not a
+        // column: the diagnostics show the line without it, and a position
+        // after it (the end of the file) would lie past the line's end.
       } else {
         ++col;
       }

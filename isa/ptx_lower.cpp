@@ -7,6 +7,7 @@
 #include <set>
 
 #include "isa/isa.h"
+#include "isa/ptx.h"
 
 namespace baresm::isa::ptx {
 
@@ -436,6 +437,8 @@ class Lowerer {
       guard_neg_ = in.guard_neg;
     }
     const std::string& o = in.opcode;
+    const auto& known = ptx_opcode_names();
+    if (!std::binary_search(known.begin(), known.end(), o)) unsupported(not_translated(o));
     if (in.pipe_dst && o != "setp" && o != "shfl")
       fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
     if (o == "mov") return lower_mov();
@@ -469,15 +472,12 @@ class Lowerer {
       want_ops(0);
       return guarded("TRAP", {});
     }
-    std::string why;
     if ((o == "div" || o == "rem") && cur_->mods.size() == 1 &&
         (cur_->mods[0] == "u32" || cur_->mods[0] == "s32"))
       return lower_divrem(o == "div", cur_->mods[0] == "s32");
     if (o == "div" || o == "rem")
-      why = has_mod("f32") ? "f32 division is not lowered yet"
-                           : "only .u32/.s32 integer division is lowered yet";
-    if (o == "sqrt" || o == "rcp" || o == "rsqrt" || o == "ex2" || o == "lg2" || o == "sin" || o == "cos")
-      why = "f32 special functions are not lowered yet";
+      unsupported(has_mod("f32") ? "f32 division is not lowered yet"
+                                 : "only .u32/.s32 integer division is lowered yet");
     if (o == "shfl") return lower_shfl();
     if (o == "vote") return lower_vote();
     if (o == "activemask") {
@@ -485,9 +485,17 @@ class Lowerer {
       want_ops(1);
       return guarded("VOTE.BALLOT", {dst(op(0), 32), MOperand::pt()});  // the lanes that run it
     }
-    if (o == "call") why = "calls are not supported";
-    if (o == "membar" || o == "fence") why = "memory fences are not lowered yet";
-    unsupported(why);
+    // Every name on ptx_opcode_names() is dispatched above (PtxNames.EveryOpcodeIsDispatched).
+    unsupported("internal: " + quote(o) + " is on ptx_opcode_names() but not dispatched");
+  }
+
+  // Why an instruction that is not on ptx_opcode_names() is refused.
+  static std::string not_translated(const std::string& o) {
+    if (o == "sqrt" || o == "rcp" || o == "rsqrt" || o == "ex2" || o == "lg2" || o == "sin" || o == "cos")
+      return "f32 special functions are not lowered yet";
+    if (o == "call") return "calls are not supported";
+    if (o == "membar" || o == "fence") return "memory fences are not lowered yet";
+    return "no PTX instruction " + quote(o) + " is translated";
   }
 
   void lower_mov() {
@@ -1278,3 +1286,31 @@ MKernel lower_kernel(const Kernel& k, DiagSink* diags) {
 }
 
 }  // namespace baresm::isa::ptx
+
+namespace baresm::isa {
+
+// Sorted: the lowering looks opcodes up by binary search.
+const std::vector<std::string>& ptx_opcode_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v = {
+        "abs", "activemask", "add",  "and",  "atom", "bar",  "barrier", "bfe",  "bfi",  "bra",
+        "clz", "cvt",        "cvta", "div",  "exit", "mad",  "max",     "min",  "mov",  "mul",
+        "neg", "not",        "or",   "popc", "red",  "rem",  "ret",     "selp", "setp", "shfl",
+        "shl", "shr",        "st",   "sub",  "trap", "vote", "xor",     "ld",   "fma",
+    };
+    std::sort(v.begin(), v.end());
+    return v;
+  }();
+  return names;
+}
+
+const std::vector<std::string>& ptx_sreg_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& [ptx, sr] : ptx::sregs()) v.push_back(ptx);
+    return v;
+  }();
+  return names;
+}
+
+}  // namespace baresm::isa

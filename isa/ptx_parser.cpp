@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "isa/ptx.h"
 #include "isa/ptx_lexer.h"
 
 namespace baresm::isa::ptx {
@@ -532,3 +533,47 @@ File parse(std::string_view source, DiagSink* diags) {
 }
 
 }  // namespace baresm::isa::ptx
+
+namespace baresm::isa {
+
+const std::vector<std::string>& ptx_directive_names() {
+  static const std::vector<std::string> names = {
+      // module level (top_level)
+      ".version",
+      ".target",
+      ".address_size",
+      ".file",
+      ".visible",
+      ".weak",
+      ".entry",
+      // a kernel's body (body_directive)
+      ".loc",
+      ".reg",
+      ".shared",
+      ".pragma",
+      // parameter attributes (param)
+      ".param",
+      ".align",
+      ".ptr",
+      ".global",
+      ".const",
+      ".local",
+  };
+  return names;
+}
+
+// The types type_bytes accepts, with their dot.
+const std::vector<std::string>& ptx_type_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const char* k : {"b", "u", "s", "f"})
+      for (int bits : {8, 16, 32, 64})
+        if (ptx::type_bytes(k + std::to_string(bits)))
+          v.push_back("." + std::string(k) + std::to_string(bits));
+    v.push_back(".pred");
+    return v;
+  }();
+  return names;
+}
+
+}  // namespace baresm::isa

@@ -4,7 +4,8 @@
 # UBSan in their own directory ($BUILD/fuzz), as scripts/sanitize.sh does for
 # the unit tests. Targets: asm (source text -> module), module (image bytes ->
 # module -> disassembly -> module), disasm (instruction words -> module ->
-# disassembly -> module).
+# disassembly -> module), ptx (PTX text -> translated module -> disassembly
+# -> module).
 #
 #   scripts/fuzz.sh build [JOBS]            configure and build the targets
 #   scripts/fuzz.sh run TARGET SECONDS      bounded run (ctest, `make test`): replay
@@ -27,7 +28,7 @@ ROOT=$PWD
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
 OUT="$BUILD/fuzz"
-TARGETS=(asm module disasm)
+TARGETS=(asm module disasm ptx)
 
 die() {
   echo "fuzz.sh: $*" >&2
@@ -56,7 +57,8 @@ binary() {
 }
 
 # libFuzzer options every run shares: a per-input timeout, a memory limit,
-# where crashing inputs go, and the assembler's generated dictionary.
+# where crashing inputs go, and the assembler's and the PTX front end's
+# generated dictionaries (PTX inputs at most 8 KiB: the largest seed is 4.6).
 options() {
   local t=$1
   mkdir -p "$OUT/artifacts/$t"
@@ -64,6 +66,10 @@ options() {
   if [ "$t" = asm ]; then
     [ -f "$OUT/asm.dict" ] || die "$OUT/asm.dict is not built (scripts/fuzz.sh build)"
     echo "-dict=$OUT/asm.dict"
+  fi
+  if [ "$t" = ptx ]; then
+    [ -f "$OUT/ptx.dict" ] || die "$OUT/ptx.dict is not built (scripts/fuzz.sh build)"
+    echo "-dict=$OUT/ptx.dict -max_len=8192"
   fi
 }
 

@@ -1,5 +1,6 @@
 // Writes the committed seed corpora (tests/fuzz/corpus/<target>/) from the
-// kernel sources: for asm the sources themselves plus edge cases, for module
+// kernel sources: for asm the sources themselves plus edge cases, for ptx
+// kernels/cuda/*.ptx and tests/ptx/*.ptx plus edge cases, for module
 // the images assembled from them plus damaged and unusual ones, for disasm
 // their code in fuzz_disasm_input.h's format. Deterministic: rerunning it on
 // an unchanged tree changes no file (scripts/fuzz.sh seeds).
@@ -14,6 +15,7 @@
 
 #include "isa/assembler.h"
 #include "isa/module.h"
+#include "isa/ptx.h"
 #include "tests/fuzz/fuzz_disasm_input.h"
 #include "tests/fuzz/fuzz_image.h"
 
@@ -89,6 +91,37 @@ int main(int argc, char** argv) {
       {"edge_errors.s", ".kernel 9\n.regs 0\n.param\n  FOO R1\n  @ BRA nowhere\n.end\n.end\n"},
   };
   for (const auto& [name, text] : asm_edges) write(out / "asm" / name, text);
+
+  // ptx: nvcc's PTX of the samples and the front end's feature tests (each
+  // must translate), and the edges of what it reads.
+  std::vector<fs::path> ptx_sources;
+  for (const char* dir : {"kernels/cuda", "tests/ptx"})
+    for (const auto& e : fs::directory_iterator(root / dir))
+      if (isa::is_ptx_path(e.path().string())) ptx_sources.push_back(e.path());
+  std::sort(ptx_sources.begin(), ptx_sources.end());
+  for (const auto& p : ptx_sources) {
+    const std::string text = slurp(p);
+    const isa::PtxResult r = isa::translate_ptx(text, p.filename().string());
+    if (!r.ok()) {
+      std::fprintf(stderr, "make_seeds: %s does not translate:\n%s", p.c_str(), r.format_errors().c_str());
+      ++failures;
+    }
+    const std::string dir = p.parent_path().filename() == "cuda" ? "cuda_" : "test_";
+    write(out / "ptx" / (dir + p.filename().string()), text);
+  }
+  const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  const std::pair<const char*, std::string> ptx_edges[] = {
+      {"edge_empty.ptx", ""},
+      {"edge_no_entry.ptx", head},
+      {"edge_minimal.ptx", head + ".visible .entry k()\n{\n\tret;\n}\n"},
+      {"edge_crlf_no_final_newline.ptx",
+       ".version 8.0\r\n.target sm_80\r\n.address_size 64\r\n.visible .entry k()\r\n{\r\n\tret;\r\n}"},
+      {"edge_errors.ptx",
+       head + ".global .u32 g;\n.visible .entry k(.param .u64 p) .maxntid 1\n{\n"
+              "\t.local .b8 s[4];\n\t.reg .b32 %r<2>;\n\tfoo.bar %r1;\n\tadd.f64 %r1, %r2, 1;\n"
+              "\tbra $L__none;\n}\n"},
+  };
+  for (const auto& [name, text] : ptx_edges) write(out / "ptx" / name, text);
 
   // module and disasm: the images and code of the sources.
   std::vector<uint8_t> small;

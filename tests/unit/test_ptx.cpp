@@ -138,7 +138,9 @@ TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
   EXPECT_EQ(e[3],
             "t.ptx:11:2: directive '.local' is not supported by the PTX front end (local memory is not "
             "supported yet)");
-  EXPECT_EQ(e[4], "t.ptx:13:2: PTX instruction 'foo.bar' is not supported");
+  EXPECT_EQ(
+      e[4],
+      "t.ptx:13:2: PTX instruction 'foo.bar' is not supported (no PTX instruction 'foo' is translated)");
 }
 
 TEST(PtxErrors, NotPtxAtAll) {
@@ -324,4 +326,87 @@ TEST(PtxFuzz, MutatedPtxNeverCrashes) {
   }
   EXPECT_GT(translated, 50);
   EXPECT_GT(failed, 500);
+}
+
+// The name lists (isa/ptx.h) the fuzzing dictionary is generated from are the
+// ones the front end reads: every opcode on ptx_opcode_names() reaches its
+// lowering (whatever it then says about missing modifiers or operands, never
+// the "not dispatched" internal error nor the refusal of an unknown name),
+// and a name not on it is refused as unknown.
+TEST(PtxNames, EveryOpcodeIsDispatched) {
+  const auto& ops = isa::ptx_opcode_names();
+  ASSERT_FALSE(ops.empty());
+  EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end()));
+  EXPECT_EQ(std::adjacent_find(ops.begin(), ops.end()), ops.end());
+  for (const std::string& op : ops) {
+    for (const std::string& e : errors_of(kernel_with(kRegs, "\t" + op + ";\n"))) {
+      EXPECT_EQ(e.find("internal"), std::string::npos) << op << ": " << e;
+      EXPECT_EQ(e.find("is translated)"), std::string::npos) << op << ": " << e;
+    }
+  }
+  const auto e = errors_of(kernel_with(kRegs, "\tfrob.u32 %r1;\n"));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(
+      e[0],
+      "t.ptx:10:2: PTX instruction 'frob.u32' is not supported (no PTX instruction 'frob' is translated)");
+}
+
+// Every directive on ptx_directive_names() is read somewhere: at module level,
+// in a body or as a parameter attribute, it is not refused as unsupported.
+TEST(PtxNames, EveryDirectiveIsRead) {
+  ASSERT_FALSE(isa::ptx_directive_names().empty());
+  for (const std::string& d : isa::ptx_directive_names()) {
+    ASSERT_EQ(d[0], '.') << d;
+    const std::string refused = "directive '" + d + "' is not supported";
+    const std::string placements[] = {
+        std::string(kHead) + d + " 1\n" + kernel_with(kRegs, "").substr(std::string(kHead).size()),
+        kernel_with(kRegs, "\t" + d + " 1;\n"),
+        std::string(kHead) + ".visible .entry k(.param " + d + " 8 .u64 p)\n{\n\tret;\n}\n",
+    };
+    bool read = false;
+    for (const std::string& src : placements) {
+      bool refused_here = false;
+      for (const std::string& e : errors_of(src)) refused_here |= e.find(refused) != std::string::npos;
+      read |= !refused_here;
+    }
+    EXPECT_TRUE(read) << d;
+  }
+  for (const std::string& t : isa::ptx_type_names())
+    EXPECT_TRUE(errors_of(kernel_with("\t.reg " + t + " %x;\n", "")).empty()) << t;
+  const auto e = errors_of(kernel_with(kRegs, "\t.maxnreg 4;\n"));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "t.ptx:10:2: directive '.maxnreg' is not supported by the PTX front end");
+  ASSERT_FALSE(isa::ptx_sreg_names().empty());
+  for (const std::string& s : isa::ptx_sreg_names())
+    EXPECT_TRUE(errors_of(kernel_with(kRegs, "\tmov.u32 %r1, " + s + ";\n")).empty()) << s;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/ptx/eof_after_cr.ptx): the CR of
+// a last line without LF counted as a column, so an error at the end of the
+// file lay one column past the end of the line the diagnostic shows.
+TEST(PtxErrors, EndOfFileAfterACarriageReturnIsAtTheEndOfTheLine) {
+  const std::string src = std::string(kHead) + ".visible .entry k(\r\n\t.param .u64 p\r";
+  auto e = errors_of(src);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "t.ptx:5:15: expected ',' or ')' in the parameter list, found end of file");
+  e = errors_of(std::string(kHead) + ".visible .entry k(\r\n\t.param .u64 p\r\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "t.ptx:6:1: expected ',' or ')' in the parameter list, found end of file");
+  e = errors_of(std::string(kHead) +
+                ".visible .entry k(\r\n\t.param .u64 p\r\r");  // a CR inside the line is one
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "t.ptx:5:16: expected ',' or ')' in the parameter list, found end of file");
+}
+
+// Found by fuzzing (tests/fuzz/regressions/ptx/no_version_then_kernel_errors.ptx):
+// a file without .version got "this is not PTX" and then the lowering's
+// errors about its kernels, file-level error first; it is the only one now.
+TEST(PtxErrors, NotPtxIsTheOnlyError) {
+  const std::string src =
+      ".target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfoo.bar %r1;\n\tret;\n}\n";
+  const isa::PtxResult r = isa::translate_ptx(src, "t.ptx");
+  ASSERT_EQ(r.diagnostics.size(), 1u) << r.format_errors();
+  EXPECT_EQ(r.diagnostics[0].line, 0);
+  EXPECT_EQ(r.diagnostics[0].message, "no .version directive: this is not PTX");
+  EXPECT_TRUE(r.kernels.empty());
 }
