@@ -54,10 +54,28 @@ bool Allocator::free(uint32_t addr) {
   return false;
 }
 
+bool Allocator::retag(uint32_t addr, uint16_t owner, uint8_t kind) {
+  for (int i = 0; i < n_; ++i) {
+    if (blocks_[i].addr != addr) continue;
+    blocks_[i].owner = owner;
+    blocks_[i].kind = kind;
+    return true;
+  }
+  return false;
+}
+
 const Allocator::Block* Allocator::find(uint32_t addr, uint32_t len) const {
   for (int i = 0; i < n_; ++i) {
     const Block& b = blocks_[i];
     if (addr >= b.addr && uint64_t(addr) + len <= uint64_t(b.addr) + b.bytes) return &b;
+  }
+  return nullptr;
+}
+
+const Allocator::Block* Allocator::at(uint32_t addr) const {
+  for (int i = 0; i < n_; ++i) {
+    const Block& b = blocks_[i];
+    if (addr >= b.addr && uint64_t(addr) < uint64_t(b.addr) + b.size) return &b;
   }
   return nullptr;
 }

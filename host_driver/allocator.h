@@ -25,8 +25,12 @@ class Allocator {
   // False when no gap fits or the table is full.
   bool alloc(uint32_t bytes, uint16_t owner, uint8_t kind, bool from_top, uint32_t* addr);
   bool free(uint32_t addr);
+  // Changes the tags of the block at addr (false when there is none).
+  bool retag(uint32_t addr, uint16_t owner, uint8_t kind);
   // The block whose requested range contains [addr, addr+len), or nullptr.
   const Block* find(uint32_t addr, uint32_t len) const;
+  // The block whose reserved range (padding included) contains addr, or nullptr.
+  const Block* at(uint32_t addr) const;
 
   int count() const { return n_; }
   const Block& block(int i) const { return blocks_[i]; }

@@ -21,7 +21,8 @@ using cq::ErrorCode;
 namespace {
 
 constexpr uint16_t kOwnerDriver = 0xFFFF;
-enum Kind : uint8_t { KIND_DATA = 0, KIND_CODE = 1, KIND_RING = 2 };
+// KIND_FREEING: freed, still reserved until the launches that may use it are done.
+enum Kind : uint8_t { KIND_DATA = 0, KIND_CODE = 1, KIND_RING = 2, KIND_FREEING = 3 };
 
 // Handles: bits 7:0 = table index + 1, bits 31:8 = the slot's generation.
 // Functions: bits 3:0 module index, bits 7:4 kernel, bits 31:8 module
@@ -219,6 +220,7 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   for (auto& x : events_) x.used = false;
   for (auto& x : modules_) x.used = false;
   for (auto& r : results_) r.token = 0;
+  for (auto& p : frees_) p = PendingFree{};
   next_queue_ = 0;
   dev_faulted_ = false;
   stats_ = DriverStats{};
@@ -364,6 +366,7 @@ Status Device::process_completions() {
       return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "writing CQ_HEAD of queue %u failed", q);
     if (!ok(bad)) return bad;
   }
+  reclaim_frees();
   return Status::OK;
 }
 
@@ -419,6 +422,9 @@ Status Device::recover() {
       deliver(q, inf, rep);
     }
   }
+  // Nothing runs or stays queued after the reset: freed memory is free now
+  // (and the ring indices the fences count in restart at 0).
+  release_all_frees();
   dev_faulted_ = false;
   return program_device();
 }
@@ -556,6 +562,8 @@ Status Device::ctx_destroy(Context c) {
     Status st = recover();
     if (!ok(st)) return st;
   }
+  // Nothing of the context is queued any more: what it freed is released too.
+  reclaim_frees();
   for (int i = alloc_.count() - 1; i >= 0; --i)
     if (alloc_.block(i).owner == uint16_t(ci + 1)) alloc_.free(alloc_.block(i).addr);
   for (auto& m : modules_)
@@ -609,10 +617,26 @@ Status Device::mem_alloc(Context c, uint32_t bytes, DevPtr* out) {
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (!out || bytes == 0)
     return fail(Status::INVALID_VALUE, Layer::API, "zero-size allocation or null output");
+  const uint16_t owner = uint16_t(C - ctxs_ + 1);
   uint32_t addr = 0;
-  if (!alloc_.alloc(bytes, uint16_t(C - ctxs_ + 1), KIND_DATA, false, &addr))
-    return fail(Status::OUT_OF_MEMORY, Layer::API, "%u bytes requested, largest free block %u", bytes,
-                alloc_.largest_free());
+  reclaim_frees();
+  bool got = alloc_.alloc(bytes, owner, KIND_DATA, false, &addr);
+  if (!got && mem_pending_free_bytes()) {
+    // Memory freed while launches that may use it are queued comes back when
+    // they complete: wait for that rather than fail (a caching allocator
+    // synchronizes and retries the same way).
+    wait_until(
+        [&] {
+          got = got || alloc_.alloc(bytes, owner, KIND_DATA, false, &addr);
+          return got || mem_pending_free_bytes() == 0;
+        },
+        kWaitDefault, -1);
+    if (!got) got = alloc_.alloc(bytes, owner, KIND_DATA, false, &addr);
+  }
+  if (!got)
+    return fail(Status::OUT_OF_MEMORY, Layer::API,
+                "%u bytes requested, largest free block %u (%u bytes freed, waiting for queued launches)",
+                bytes, alloc_.largest_free(), mem_pending_free_bytes());
   *out = addr;
   return succeed();
 }
@@ -624,8 +648,68 @@ Status Device::mem_free(Context c, DevPtr p) {
   const Allocator::Block* b = alloc_.find(p, 1);
   if (!b || b->addr != p || b->owner != uint16_t(C - ctxs_ + 1) || b->kind != KIND_DATA)
     return fail(Status::INVALID_VALUE, Layer::API, "0x%08x is not an allocation of this context", p);
-  alloc_.free(p);
+  free_after_queued(int(C - ctxs_), p);
   return succeed();
+}
+
+void Device::free_after_queued(int ci, DevPtr p) {
+  // The launches of ci still queued (submitted, completion not consumed) may
+  // use p: with the default windows they are granted every allocation of the
+  // context, and explicit windows lie inside the context's own allocations.
+  // The last of them on each queue is the fence: completions are consumed
+  // in order per queue, so once the head passes it none of them can run.
+  PendingFree pf;
+  for (uint32_t q = 0; q < nq_; ++q) {
+    const QueueState& Q = queues_[q];
+    for (uint32_t i = Q.host.cq_head(); i != Q.host.sq_tail(); ++i)
+      if (Q.inflight[cq::ring_slot(i, opt_.sq_entries)].ctx == ci) {
+        pf.queues = uint8_t(pf.queues | (1u << q));
+        pf.fence[q] = i + 1;
+      }
+  }
+  const Allocator::Block* b = alloc_.find(p, 1);
+  if (!pf.queues || !b) {
+    alloc_.free(p);
+    return;
+  }
+  pf.used = true;
+  pf.addr = p;
+  pf.bytes = b->size;
+  // Out of every context's reach (no window, no copy, no second free) while it waits.
+  alloc_.retag(p, kOwnerDriver, KIND_FREEING);
+  for (auto& slot : frees_)
+    if (!slot.used) {
+      slot = pf;
+      return;
+    }
+  // One entry per allocator block: the table cannot be full.
+}
+
+void Device::reclaim_frees() {
+  for (auto& pf : frees_) {
+    if (!pf.used) continue;
+    bool done = true;
+    for (uint32_t q = 0; q < nq_ && done; ++q)
+      if ((pf.queues >> q & 1) && int32_t(queues_[q].host.cq_head() - pf.fence[q]) < 0) done = false;
+    if (!done) continue;
+    alloc_.free(pf.addr);
+    pf = PendingFree{};
+  }
+}
+
+void Device::release_all_frees() {
+  for (auto& pf : frees_) {
+    if (!pf.used) continue;
+    alloc_.free(pf.addr);
+    pf = PendingFree{};
+  }
+}
+
+uint32_t Device::mem_pending_free_bytes() const {
+  uint64_t n = 0;
+  for (const auto& pf : frees_)
+    if (pf.used) n += pf.bytes;
+  return uint32_t(n);
 }
 
 Status Device::mem_get_info(uint32_t* free_bytes, uint32_t* total_bytes) const {
@@ -786,13 +870,9 @@ Status Device::module_unload(Module m) {
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   ModuleRec* M = module_rec(m);
   if (!M) return fail(Status::INVALID_HANDLE, Layer::API, "invalid module");
-  // Launches of this module may still be queued: its code must outlive them.
-  ContextRec& C = ctxs_[M->ctx];
-  if (C.pending) {
-    Status st = wait_until([&] { return C.pending == 0; }, kWaitDefault, -1);
-    if (!ok(st)) return st;
-  }
-  alloc_.free(M->code);
+  // Launches of this module may still be queued: its code outlives them (the
+  // same deferred release as mem_free); the handle is invalid at once.
+  free_after_queued(M->ctx, M->code);
   M->used = false;
   return succeed();
 }
@@ -912,15 +992,48 @@ Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRe
                 (unsigned long long)warps, regs, (unsigned long long)(warps * 32 * regs), P.regfile_regs);
   if (cfg.num_windows > P.max_windows || cfg.num_windows > uint32_t(kMaxLaunchWindows))
     return fail(Status::INVALID_VALUE, L, "%u windows, the device takes %u", cfg.num_windows, P.max_windows);
-  for (uint32_t i = 0; i < cfg.num_windows; ++i)
-    if (!cfg.windows || uint64_t(cfg.windows[i].base) + cfg.windows[i].size > P.mem_bytes)
-      return fail(Status::INVALID_VALUE, L, "window %u lies outside device memory", i);
+  if (cfg.num_windows && !cfg.windows)
+    return fail(Status::INVALID_VALUE, L, "%u windows and a null window list", cfg.num_windows);
+  for (uint32_t i = 0; i < cfg.num_windows; ++i) {
+    Status st = check_window(M->ctx, i, cfg.windows[i]);
+    if (!ok(st)) return st;
+  }
   *kout = K;
   *mout = M;
   *regs_out = regs;
   *shared_out = uint32_t(shared);
   *queue_out = streams_[si].queue;
   *stream_out = si;
+  return Status::OK;
+}
+
+// An explicit window must lie inside the launching context's own data
+// allocations (the bytes it asked for; exactly adjacent ones may be spanned):
+// never another context's memory, module code, the driver's rings,
+// descriptors or parameter buffers, freed or unallocated memory.
+Status Device::check_window(int ci, uint32_t i, const Window& w) {
+  const uint64_t end = uint64_t(w.base) + w.size;
+  if (w.size == 0) return Status::OK;  // an empty window grants nothing
+  auto refuse = [&](uint32_t where, const char* what) {
+    return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG,
+                "window %u [0x%08x, 0x%08llx) is not inside this context's allocations: 0x%08x is %s", i,
+                w.base, (unsigned long long)end, where, what);
+  };
+  if (end > props_.mem_bytes) return refuse(std::max(w.base, props_.mem_bytes), "past device memory");
+  uint64_t cur = w.base;
+  while (cur < end) {
+    const uint32_t a = uint32_t(cur);
+    const Allocator::Block* b = alloc_.at(a);
+    if (!b) return refuse(a, a < alloc_.base() ? "in the reserved first page" : "unallocated memory");
+    if (b->kind == KIND_RING) return refuse(a, "the driver's rings, descriptors and parameter buffers");
+    if (b->kind == KIND_CODE)
+      return refuse(a, b->owner == uint16_t(ci + 1) ? "this context's module code (read-only to kernels)"
+                                                    : "another context's module code");
+    if (b->kind == KIND_FREEING) return refuse(a, "freed memory (waiting for queued launches)");
+    if (b->owner != uint16_t(ci + 1)) return refuse(a, "another context's allocation");
+    if (cur >= uint64_t(b->addr) + b->bytes) return refuse(a, "past the end of this context's allocation");
+    cur = uint64_t(b->addr) + b->bytes;
+  }
   return Status::OK;
 }
 

@@ -217,8 +217,15 @@ class Device {
 
   // ---- memory ----
   Status mem_alloc(Context c, uint32_t bytes, DevPtr* out);
+  // Safe while launches that use p are queued (as cudaFree is): p stops
+  // belonging to c at once, but its memory becomes allocatable again only
+  // when every launch c had queued at the time has completed (or was
+  // reported lost by a reset). Module code is released the same way.
   Status mem_free(Context c, DevPtr p);
+  // free_bytes: allocatable now (memory waiting on queued launches is not).
   Status mem_get_info(uint32_t* free_bytes, uint32_t* total_bytes) const;
+  // Bytes freed but still held for queued launches.
+  uint32_t mem_pending_free_bytes() const;
   // Synchronous copies; the range must lie inside one allocation of c.
   Status memcpy_htod(Context c, DevPtr dst, const void* src, uint32_t bytes);
   Status memcpy_dtoh(Context c, void* dst, DevPtr src, uint32_t bytes);
@@ -321,6 +328,17 @@ class Device {
     uint32_t slot_base = 0;  // per-slot parameter buffer + window table area
     Inflight inflight[kMaxSqEntries];
   };
+  // A freed block that launches still queued may use: reserved (tagged as
+  // freeing) until queue q's host completion head reaches fence[q] for
+  // every q in `queues`, i.e. until the launches its context had queued
+  // when it was freed have all been consumed.
+  struct PendingFree {
+    bool used = false;
+    DevPtr addr = 0;
+    uint32_t bytes = 0;
+    uint8_t queues = 0;
+    uint32_t fence[kMaxQueues] = {};
+  };
   // Recent results by token, for launch_result().
   static constexpr int kResultHistory = 256;
   struct ResultRec {
@@ -374,6 +392,10 @@ class Device {
   Status do_launch(Function f, const LaunchConfig& cfg, const uint8_t* params, uint32_t param_bytes,
                    uint64_t* token);
   Status context_windows(int ctx, Window* out, uint32_t* n);
+  Status check_window(int ctx, uint32_t index, const Window& w);
+  void free_after_queued(int ctx, DevPtr p);  // mem_free / module_unload
+  void reclaim_frees();                       // releases what no queued launch can use any more
+  void release_all_frees();                   // after a reset: nothing is queued
   bool range_owned(int ctx, DevPtr p, uint32_t bytes) const;
 
   Transport* transport_ = nullptr;
@@ -395,6 +417,7 @@ class Device {
   ModuleRec modules_[kMaxModules];
   QueueState queues_[kMaxQueues];
   ResultRec results_[kResultHistory];
+  PendingFree frees_[Allocator::kMaxBlocks];
   Bus bus_{this};
 };
 

@@ -1104,16 +1104,253 @@ TYPED_TEST_P(DriverSuite, ModuleLoadFileIsBoundedAndNamesTheCause) {
   std::remove(path.c_str());
 }
 
-REGISTER_TYPED_TEST_SUITE_P(DriverSuite, PropertiesComeFromConfigRegisters,
-                            OpenRejectsAWrongDeviceOrBadOptions, AllocCopyFree, ModuleLoadErrors,
-                            LaunchValidationQueuesNothing, VecAddRunsCorrectly, PollingModeRunsVecAdd,
-                            EventsOrderAcrossTwoStreams, FaultKernelsFailWithLocationThenStickUntilReset,
-                            HangIsDetectedResetAndEveryPendingLaunchReportedLostOnce,
-                            SlowButProgressingDeviceTimesOutWithoutReset,
-                            CompletionRingWrapsManyTimesUnderSlowConsumer,
-                            FullCompletionRingMakesDeviceWaitNothingOverwritten,
-                            BadDescriptorsFailWithoutWedging, ContextsAreIsolatedByWindows,
-                            StaleHandlesNeverBecomeValidAgain, ZeroTimeoutChecksOnceAndNeverResets,
-                            ModuleLoadFileIsBoundedAndNamesTheCause);
+// ---- freeing memory that a queued launch uses (issue 12 item 2) ------------------------------
+// The engine is held (CONTROL.ENABLE = 0) so that the launch is certainly
+// still queued when its buffer is freed and the memory allocated again.
+TYPED_TEST_P(DriverSuite, MemFreeDefersPastQueuedLaunchesThatUseTheBuffer) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  TransportBus bus(this->h.transport.get());
+  drv::Context a = this->new_ctx(), b = this->new_ctx();
+  VecAdd va;
+  ASSERT_EQ(va.setup(d, a, 1024, 61), Status::OK) << this->h.last_error_text();
+  const uint32_t bytes = va.n * 4;
+  uint32_t free0 = 0, free1 = 0;
+  ASSERT_EQ(d.mem_get_info(&free0, nullptr), Status::OK);
+  ASSERT_TRUE(bus.reg_write(regs::CONTROL, 0));
+  uint64_t tok = 0;
+  ASSERT_EQ(va.launch(d, drv::Stream{}, &tok), Status::OK) << this->h.last_error_text();
+  ASSERT_EQ(d.mem_free(a, va.c), Status::OK) << this->h.last_error_text();
+  // c is no longer a's at once ...
+  std::vector<uint8_t> got(bytes);
+  EXPECT_EQ(d.memcpy_dtoh(a, got.data(), va.c, bytes), Status::INVALID_VALUE);
+  EXPECT_EQ(d.mem_free(a, va.c), Status::INVALID_VALUE) << "a second free of the same pointer";
+  // ... but not allocatable while the launch that may write it is queued.
+  ASSERT_EQ(d.mem_get_info(&free1, nullptr), Status::OK);
+  EXPECT_EQ(free1, free0) << "the freed buffer became allocatable with its launch still queued";
+  drv::DevPtr p = 0;
+  ASSERT_EQ(d.mem_alloc(b, bytes, &p), Status::OK) << this->h.last_error_text();
+  EXPECT_TRUE(p >= va.c + bytes || p + bytes <= va.c)
+      << "b got [0x" << std::hex << p << ", +" << std::dec << bytes << ") over a's freed c at 0x" << std::hex
+      << va.c;
+  const std::vector<uint8_t> mine(bytes, 0x5A);
+  ASSERT_EQ(d.memcpy_htod(b, p, mine.data(), bytes), Status::OK);
+  ASSERT_TRUE(bus.reg_write(regs::CONTROL, regs::f::CONTROL_ENABLE.put(1)));
+  ASSERT_EQ(d.ctx_synchronize(a), Status::OK) << this->h.last_error_text();
+  const drv::LaunchReport* r = this->h.report_for(tok);
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(r->from_device);
+  EXPECT_EQ(r->status, Status::OK) << "the launch wrote the memory it was granted";
+  ASSERT_EQ(d.memcpy_dtoh(b, got.data(), p, bytes), Status::OK);
+  EXPECT_TRUE(got == mine) << "context b sees context a's results in its new buffer";
+  // The launch is done: the range is allocatable again (first fit hands it out).
+  ASSERT_EQ(d.mem_get_info(&free1, nullptr), Status::OK);
+  EXPECT_EQ(free1, free0) << "c returned, b's buffer of the same size taken";
+  drv::DevPtr again = 0;
+  ASSERT_EQ(d.mem_alloc(b, bytes, &again), Status::OK);
+  EXPECT_EQ(again, va.c);
+  ASSERT_EQ(d.mem_free(b, again), Status::OK);
+
+  // Memory that only a pending free holds is waited for, not refused: a's
+  // launch must have completed when the allocation that reuses it returns.
+  ASSERT_EQ(d.mem_get_info(&free0, nullptr), Status::OK);
+  const uint32_t big = (free0 & ~255u) - 65536;
+  drv::DevPtr x = 0;
+  ASSERT_EQ(d.mem_alloc(a, big, &x), Status::OK) << this->h.last_error_text();
+  ASSERT_EQ(d.mem_alloc(a, bytes, &va.c), Status::OK);
+  ASSERT_EQ(d.mem_get_info(&free1, nullptr), Status::OK);
+  ASSERT_LT(free1, big) << "no other gap can take a second block of that size";
+  ASSERT_EQ(va.launch(d, drv::Stream{}, &tok), Status::OK) << this->h.last_error_text();
+  ASSERT_EQ(d.mem_free(a, x), Status::OK);
+  drv::DevPtr y = 0;
+  ASSERT_EQ(d.mem_alloc(b, big, &y), Status::OK) << this->h.last_error_text();
+  EXPECT_EQ(y, x);
+  drv::LaunchReport lr;
+  EXPECT_EQ(d.launch_result(tok, &lr), Status::OK) << "the allocation returned before the launch was done";
+  ASSERT_EQ(d.ctx_synchronize(a), Status::OK) << this->h.last_error_text();
+  EXPECT_TRUE(va.check(d, a));
+
+  // A module unloaded with a launch of it queued: the code stays until the
+  // launch is done (and nothing else is placed over it meanwhile).
+  ASSERT_TRUE(bus.reg_write(regs::CONTROL, 0));
+  ASSERT_EQ(d.memset_d8(a, va.c, 0xFF, bytes), Status::OK);
+  ASSERT_EQ(va.launch(d, drv::Stream{}, &tok), Status::OK) << this->h.last_error_text();
+  drv::DevPtr code = 0;
+  uint32_t code_bytes = 0;
+  ASSERT_EQ(d.module_code_range(va.mod, &code, &code_bytes), Status::OK);
+  ASSERT_EQ(d.module_unload(va.mod), Status::OK);
+  drv::Module m2;
+  const drv::Function trap = this->load(b, "fault_trap", &m2);
+  drv::DevPtr code2 = 0;
+  ASSERT_EQ(d.module_code_range(m2, &code2, nullptr), Status::OK);
+  EXPECT_NE(code2, code) << "another module was loaded over code a queued launch will run";
+  (void)trap;
+  ASSERT_TRUE(bus.reg_write(regs::CONTROL, regs::f::CONTROL_ENABLE.put(1)));
+  ASSERT_EQ(d.ctx_synchronize(a), Status::OK) << this->h.last_error_text();
+  EXPECT_TRUE(va.check(d, a));
+  EXPECT_EQ(d.stats().resets, 0u);
+}
+
+// ---- explicit windows lie inside the launching context's allocations (issue 12 item 1) ----------
+TYPED_TEST_P(DriverSuite, ExplicitWindowsLieInsideTheContextsOwnAllocations) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  drv::Context a = this->new_ctx(), b = this->new_ctx();
+  VecAdd va;
+  ASSERT_EQ(va.setup(d, a, 64, 81), Status::OK) << this->h.last_error_text();
+  drv::DevPtr foreign = 0, odd = 0, gone = 0;
+  ASSERT_EQ(d.mem_alloc(b, 256, &foreign), Status::OK);
+  const std::vector<uint8_t> theirs(256, 0x11);
+  ASSERT_EQ(d.memcpy_htod(b, foreign, theirs.data(), 256), Status::OK);
+  ASSERT_EQ(d.mem_alloc(a, 100, &odd), Status::OK);
+  ASSERT_EQ(d.mem_alloc(a, 256, &gone), Status::OK);
+  ASSERT_EQ(d.mem_free(a, gone), Status::OK);
+  drv::DevPtr code = 0, bcode = 0;
+  uint32_t code_bytes = 0, bcode_bytes = 0;
+  ASSERT_EQ(d.module_code_range(va.mod, &code, &code_bytes), Status::OK);
+  drv::Module bm;
+  this->load(b, "fault_trap", &bm);
+  ASSERT_EQ(d.module_code_range(bm, &bcode, &bcode_bytes), Status::OK);
+  const uint32_t sq = this->h.reg(regs::qp(0, regs::QpReg::SQ_BASE));
+  const uint32_t cqb = this->h.reg(regs::qp(0, regs::QpReg::CQ_BASE));
+  const drv::Window own{va.a, 3 * va.n * 4};  // a, b, c: exactly adjacent, one window may span them
+  struct Case {
+    const char* what;
+    drv::Window w;
+    const char* why;
+  };
+  const Case cases[] = {
+      {"another context's buffer", {foreign, 256}, "another context's allocation"},
+      {"c and one word of the next context's buffer", {va.c, va.n * 4 + 4}, "another context's allocation"},
+      {"one byte past a 100-byte buffer", {odd, 101}, "past the end of this context's allocation"},
+      {"freed memory", {gone, 256}, "unallocated memory"},
+      {"the context's own module code", {code, code_bytes}, "module code (read-only to kernels)"},
+      {"another context's module code", {bcode, bcode_bytes}, "another context's module code"},
+      {"the submission ring", {sq, 64}, "the driver's rings"},
+      {"the completion ring", {cqb, 64}, "the driver's rings"},
+      {"the first page", {0, 16}, "reserved first page"},
+  };
+  drv::LaunchArg args[4] = {{&va.a, 4}, {&va.b, 4}, {&va.c, 4}, {&va.n, 4}};
+  for (const Case& cs : cases) {
+    drv::Window wins[2] = {own, cs.w};
+    drv::LaunchConfig cfg;
+    cfg.grid = drv::Dim3{1, 1, 1};
+    cfg.block = drv::Dim3{64, 1, 1};
+    cfg.windows = wins;
+    cfg.num_windows = 2;
+    const uint64_t queued = this->queued_on_device();
+    uint64_t token = 12345;
+    EXPECT_EQ(d.launch(va.fn, cfg, args, 4, &token), Status::INVALID_VALUE) << cs.what;
+    EXPECT_EQ(d.last_error().layer, drv::Layer::LAUNCH_CONFIG) << cs.what;
+    char head[64];
+    std::snprintf(head, sizeof head, "window 1 [0x%08x, 0x%08llx)", cs.w.base,
+                  (unsigned long long)(uint64_t(cs.w.base) + cs.w.size));
+    EXPECT_NE(std::strstr(d.last_error().detail, head), nullptr) << cs.what << ": " << d.last_error().detail;
+    EXPECT_NE(std::strstr(d.last_error().detail, cs.why), nullptr)
+        << cs.what << ": " << d.last_error().detail;
+    EXPECT_EQ(this->queued_on_device(), queued) << cs.what << ": queued";
+    EXPECT_EQ(token, 12345u) << cs.what;
+  }
+  // Writing b's buffer through an explicit window over it: refused, b's data intact.
+  drv::LaunchArg steal[4] = {{&va.a, 4}, {&va.b, 4}, {&foreign, 4}, {&va.n, 4}};
+  drv::Window wins[2] = {drv::Window{va.a, 2 * va.n * 4}, drv::Window{foreign, 256}};
+  drv::LaunchConfig cfg;
+  cfg.grid = drv::Dim3{1, 1, 1};
+  cfg.block = drv::Dim3{64, 1, 1};
+  cfg.windows = wins;
+  cfg.num_windows = 2;
+  EXPECT_EQ(d.launch(va.fn, cfg, steal, 4), Status::INVALID_VALUE);
+  ASSERT_EQ(d.synchronize(), Status::OK) << this->h.last_error_text();
+  std::vector<uint8_t> got(256);
+  ASSERT_EQ(d.memcpy_dtoh(b, got.data(), foreign, 256), Status::OK);
+  EXPECT_TRUE(got == theirs) << "context a wrote context b's buffer";
+  EXPECT_EQ(d.ctx_get_error(a), Status::OK);
+  // Windows inside a's own allocations run (one spanning three adjacent ones, and an empty one).
+  drv::Window good[2] = {own, drv::Window{0, 0}};
+  cfg.windows = good;
+  ASSERT_EQ(d.launch(va.fn, cfg, args, 4), Status::OK) << this->h.last_error_text();
+  ASSERT_EQ(d.ctx_synchronize(a), Status::OK) << this->h.last_error_text();
+  EXPECT_TRUE(va.check(d, a));
+}
+
+// ---- the attack: a forged completion written through a window over the ring ---------------------
+// Context a's kernel copies a forged 64-byte completion entry into the slot
+// of the completion ring where the device will write the completion of
+// context b's launch queued behind it. Were the window granted, the driver
+// would report b's launch COMPLETED before it ran, write CQ_HEAD past the
+// device's tail (a doorbell error) and never consume the real completion.
+TYPED_TEST_P(DriverSuite, ForgedCompletionThroughAWindowOverTheRingIsRefused) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  TransportBus bus(this->h.transport.get());
+  drv::Context a = this->new_ctx(), b = this->new_ctx();
+  VecAdd victim;
+  ASSERT_EQ(victim.setup(d, b, 1024, 91), Status::OK) << this->h.last_error_text();
+  drv::Stream sb, sa;
+  ASSERT_EQ(d.ctx_default_stream(b, &sb), Status::OK);
+  ASSERT_EQ(d.ctx_default_stream(a, &sa), Status::OK);
+  uint32_t q = 0, qa = 0;
+  ASSERT_EQ(d.stream_queue(sb, &q), Status::OK);
+  ASSERT_EQ(d.stream_queue(sa, &qa), Status::OK);
+  for (int i = 0; i < 8 && qa != q; ++i) {  // a stream of a on b's queue pair
+    ASSERT_EQ(d.stream_create(a, &sa), Status::OK);
+    ASSERT_EQ(d.stream_queue(sa, &qa), Status::OK);
+  }
+  ASSERT_EQ(qa, q);
+  const drv::Function copy = this->load(a, "transpose");  // rows = 1: a plain copy of cols words
+  drv::DevPtr forged = 0;
+  ASSERT_EQ(d.mem_alloc(a, 64, &forged), Status::OK);
+  const uint32_t cq_base = bus.reg(regs::qp(q, regs::QpReg::CQ_BASE));
+  const uint32_t cq_size = bus.reg(regs::qp(q, regs::QpReg::CQ_SIZE));
+  const uint32_t victim_index = bus.reg(regs::qp(q, regs::QpReg::CQ_TAIL)) + 1;
+  const uint32_t slot = cq_base + (victim_index % cq_size) * cq::kCPL_BYTES;
+  ASSERT_TRUE(bus.reg_write(regs::CONTROL, 0));  // both launches queued before either runs
+  const uint32_t rows = 1, cols = 16;
+  drv::LaunchArg args[4] = {{&forged, 4}, {&slot, 4}, {&rows, 4}, {&cols, 4}};
+  const drv::Window wins[2] = {drv::Window{forged, 64}, drv::Window{slot, cq::kCPL_BYTES}};
+  drv::LaunchConfig cfg;
+  cfg.grid = drv::Dim3{1, 1, 1};
+  cfg.block = drv::Dim3{32, 8, 1};
+  cfg.stream = sa;
+  cfg.windows = wins;
+  cfg.num_windows = 2;
+  EXPECT_EQ(d.launch(copy, cfg, args, 4), Status::INVALID_VALUE) << "a window over the completion ring";
+  EXPECT_NE(std::strstr(d.last_error().detail, "window 1 ["), nullptr) << d.last_error().detail;
+  EXPECT_NE(std::strstr(d.last_error().detail, "the driver's rings"), nullptr) << d.last_error().detail;
+  uint64_t vt = 0;
+  ASSERT_EQ(victim.launch(d, sb, &vt), Status::OK) << this->h.last_error_text();
+  cq::CompletionEntry e;
+  e.token = vt;
+  e.seq = victim_index;
+  e.status = uint8_t(cq::CplStatus::COMPLETED);
+  e.ctas_done = 8;
+  e.phase = uint32_t((victim_index / cq_size) % 2 == 0 ? 1 : 0) | q << cq::kCPL_QUEUE_LSB;
+  uint8_t bytes[cq::kCPL_BYTES];
+  cq::encode(e, bytes);
+  ASSERT_EQ(d.memcpy_htod(a, forged, bytes, sizeof bytes), Status::OK);
+  ASSERT_TRUE(bus.reg_write(regs::CONTROL, regs::f::CONTROL_ENABLE.put(1)));
+  ASSERT_EQ(d.ctx_synchronize(b), Status::OK) << this->h.last_error_text();
+  // b's launch really ran and its real completion is the one consumed.
+  EXPECT_TRUE(victim.check(d, b)) << "b's launch was reported complete before it ran";
+  ASSERT_EQ(d.synchronize(), Status::OK) << this->h.last_error_text();
+  EXPECT_EQ(regs::f::QSTATUS_DOORBELL_ERROR.get(bus.reg(regs::qp(q, regs::QpReg::QSTATUS))), 0u)
+      << "the host wrote CQ_HEAD past the device's tail";
+  EXPECT_EQ(bus.reg(regs::qp(q, regs::QpReg::CQ_TAIL)), bus.reg(regs::qp(q, regs::QpReg::CQ_HEAD)))
+      << "a completion the device wrote was never consumed";
+  EXPECT_EQ(this->h.times_reported[vt], 1);
+  EXPECT_EQ(d.stats().completed, d.stats().submitted);
+  EXPECT_EQ(bus.reg(regs::LAUNCHES), uint32_t(d.stats().submitted));
+}
+
+REGISTER_TYPED_TEST_SUITE_P(
+    DriverSuite, PropertiesComeFromConfigRegisters, OpenRejectsAWrongDeviceOrBadOptions, AllocCopyFree,
+    ModuleLoadErrors, LaunchValidationQueuesNothing, VecAddRunsCorrectly, PollingModeRunsVecAdd,
+    EventsOrderAcrossTwoStreams, FaultKernelsFailWithLocationThenStickUntilReset,
+    HangIsDetectedResetAndEveryPendingLaunchReportedLostOnce, SlowButProgressingDeviceTimesOutWithoutReset,
+    CompletionRingWrapsManyTimesUnderSlowConsumer, FullCompletionRingMakesDeviceWaitNothingOverwritten,
+    BadDescriptorsFailWithoutWedging, ContextsAreIsolatedByWindows, StaleHandlesNeverBecomeValidAgain,
+    ZeroTimeoutChecksOnceAndNeverResets, ModuleLoadFileIsBoundedAndNamesTheCause,
+    MemFreeDefersPastQueuedLaunchesThatUseTheBuffer, ExplicitWindowsLieInsideTheContextsOwnAllocations,
+    ForgedCompletionThroughAWindowOverTheRingIsRefused);
 
 }  // namespace baresm::drvtest
