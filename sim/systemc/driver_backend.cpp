@@ -12,7 +12,7 @@ DriverBackend::DriverBackend(std::unique_ptr<drv::Transport> transport, DriverBa
     fail_driver(Status::DEVICE_ERROR, "open");
     return;
   }
-  if (dev_.ctx_create(&data_ctx_) != drv::Status::OK || dev_.ctx_create(&exec_ctx_) != drv::Status::OK) {
+  if (dev_.ctx_create(&exec_ctx_) != drv::Status::OK) {
     fail_driver(Status::DEVICE_ERROR, "ctx_create");
     return;
   }
@@ -48,34 +48,52 @@ uint32_t DriverBackend::max_threads_per_cta() const {
 
 Status DriverBackend::alloc(uint32_t bytes, samples::Buffer* out) {
   if (!opened_) return fail(Status::DEVICE_ERROR, "device not open");
+  Status st = ensure_exec_context();
+  if (st != Status::OK) return st;
   drv::DevPtr p = 0;
-  const drv::Status s = dev_.mem_alloc(data_ctx_, bytes, &p);
+  const drv::Status s = dev_.mem_alloc(exec_ctx_, bytes, &p);
   if (s == drv::Status::OUT_OF_MEMORY) return fail_driver(Status::OUT_OF_MEMORY, "mem_alloc");
   if (s != drv::Status::OK) return fail_driver(Status::INVALID_VALUE, "mem_alloc");
-  buffers_[p] = bytes;
+  buffers_[p] = Buf{bytes, exec_ctx_};
   *out = samples::Buffer{p, bytes};
   return Status::OK;
 }
 
 Status DriverBackend::free(const samples::Buffer& b) {
   auto it = buffers_.find(b.addr);
-  if (it == buffers_.end() || it->second != b.size) return fail(Status::INVALID_VALUE, "unknown buffer");
-  if (dev_.mem_free(data_ctx_, b.addr) != drv::Status::OK)
-    return fail_driver(Status::INVALID_VALUE, "mem_free");
+  if (it == buffers_.end() || it->second.size != b.size) return fail(Status::INVALID_VALUE, "unknown buffer");
+  const drv::Context owner = it->second.ctx;
+  if (dev_.mem_free(owner, b.addr) != drv::Status::OK) return fail_driver(Status::INVALID_VALUE, "mem_free");
   buffers_.erase(it);
+  drop_if_unused(owner);
   return Status::OK;
+}
+
+void DriverBackend::drop_if_unused(drv::Context c) {
+  for (size_t i = 0; i < retired_.size(); ++i) {
+    if (retired_[i].id != c.id) continue;
+    for (const auto& kv : buffers_)
+      if (kv.second.ctx.id == c.id) return;
+    dev_.ctx_destroy(c);
+    retired_.erase(retired_.begin() + long(i));
+    return;
+  }
 }
 
 Status DriverBackend::write(const samples::Buffer& b, uint32_t offset, const void* src, uint32_t bytes) {
   if (uint64_t(offset) + bytes > b.size) return fail(Status::INVALID_VALUE, "write outside the buffer");
-  if (dev_.memcpy_htod(data_ctx_, b.addr + offset, src, bytes) != drv::Status::OK)
+  auto it = buffers_.find(b.addr);
+  if (it == buffers_.end()) return fail(Status::INVALID_VALUE, "unknown buffer");
+  if (dev_.memcpy_htod(it->second.ctx, b.addr + offset, src, bytes) != drv::Status::OK)
     return fail_driver(Status::INVALID_VALUE, "memcpy_htod");
   return Status::OK;
 }
 
 Status DriverBackend::read(const samples::Buffer& b, uint32_t offset, void* dst, uint32_t bytes) {
   if (uint64_t(offset) + bytes > b.size) return fail(Status::INVALID_VALUE, "read outside the buffer");
-  if (dev_.memcpy_dtoh(data_ctx_, dst, b.addr + offset, bytes) != drv::Status::OK)
+  auto it = buffers_.find(b.addr);
+  if (it == buffers_.end()) return fail(Status::INVALID_VALUE, "unknown buffer");
+  if (dev_.memcpy_dtoh(it->second.ctx, dst, b.addr + offset, bytes) != drv::Status::OK)
     return fail_driver(Status::INVALID_VALUE, "memcpy_dtoh");
   return Status::OK;
 }
@@ -106,12 +124,24 @@ Status DriverBackend::unload_module(samples::ModuleHandle m) {
   return Status::OK;
 }
 
-// A faulted execution context is replaced (its destruction resets the
-// stopped device); modules are loaded again on their next launch.
+// A faulted context is replaced; it is kept while it owns buffers (destroyed
+// at once otherwise, which resets the stopped device). Modules are loaded
+// again on their next launch.
 Status DriverBackend::ensure_exec_context() {
   if (dev_.ctx_get_error(exec_ctx_) == drv::Status::OK) return Status::OK;
-  dev_.ctx_destroy(exec_ctx_);
-  if (dev_.ctx_create(&exec_ctx_) != drv::Status::OK) return fail_driver(Status::DEVICE_ERROR, "ctx_create");
+  retired_.push_back(exec_ctx_);
+  drop_if_unused(exec_ctx_);
+  if (dev_.ctx_create(&exec_ctx_) != drv::Status::OK) {
+    // The context table is full of faulted contexts: give up the oldest (its buffers die with it).
+    if (retired_.empty()) return fail_driver(Status::DEVICE_ERROR, "ctx_create");
+    const drv::Context old = retired_.front();
+    for (auto it = buffers_.begin(); it != buffers_.end();)
+      it = it->second.ctx.id == old.id ? buffers_.erase(it) : std::next(it);
+    dev_.ctx_destroy(old);
+    retired_.erase(retired_.begin());
+    if (dev_.ctx_create(&exec_ctx_) != drv::Status::OK)
+      return fail_driver(Status::DEVICE_ERROR, "ctx_create");
+  }
   ++exec_epoch_;
   return Status::OK;
 }
@@ -136,8 +166,11 @@ Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
   for (const samples::Buffer& w : cfg.windows) {
     auto b = buffers_.upper_bound(w.addr);
     if (b == buffers_.begin() ||
-        uint64_t(w.addr) + w.size > uint64_t(std::prev(b)->first) + std::prev(b)->second)
+        uint64_t(w.addr) + w.size > uint64_t(std::prev(b)->first) + std::prev(b)->second.size)
       return fail(Status::INVALID_VALUE, "a window is not inside an allocated buffer");
+    if (std::prev(b)->second.ctx.id != exec_ctx_.id)
+      return fail(Status::INVALID_VALUE,
+                  "a window is inside a buffer of a context that faulted earlier; allocate it again");
   }
   std::vector<drv::Window> wins;
   for (const samples::Buffer& w : cfg.windows) wins.push_back(drv::Window{w.addr, w.size});

@@ -3,11 +3,14 @@
 // CUDA program does -- allocations, module load, launches through the rings,
 // completions -- instead of calling a model directly.
 //
-// Contexts: buffers live in a data context that never launches; modules are
-// loaded into an execution context. A faulting launch makes its context's
-// error sticky (docs/driver.md), so the next launch replaces the execution
-// context (destroying it resets the stopped device) and loads the modules
-// into the new one; buffers and their contents are untouched.
+// Contexts: buffers, modules and launches share one context, since the
+// driver grants a launch only windows inside its own context's allocations.
+// A faulting launch makes that context's error sticky (docs/driver.md): the
+// next allocation, module load or launch opens a fresh context (its first
+// launch resets the stopped device) and loads the modules into it again.
+// Buffers of the faulted context stay readable, writable and freeable; it is
+// destroyed when the last of them is freed. A launch cannot be granted a
+// buffer of an earlier context (as a CUDA context's memory dies with it).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +65,7 @@ class DriverBackend : public samples::Backend {
   samples::Status fail(samples::Status s, const std::string& msg);
   samples::Status fail_driver(samples::Status s, const std::string& what);
   samples::Status ensure_exec_context();
+  void drop_if_unused(drv::Context c);  // destroys a retired context with no buffers left
 
   struct Loaded {
     std::vector<uint8_t> image;
@@ -73,11 +77,16 @@ class DriverBackend : public samples::Backend {
   DriverBackendOptions opt_;
   drv::Device dev_;
   bool opened_ = false;
-  drv::Context data_ctx_, exec_ctx_;
+  drv::Context exec_ctx_;              // the current context
+  std::vector<drv::Context> retired_;  // faulted contexts that still own buffers
   uint64_t exec_epoch_ = 0;
   std::map<samples::ModuleHandle, Loaded> modules_;
   samples::ModuleHandle next_handle_ = 1;
-  std::map<uint32_t, uint32_t> buffers_;  // addr -> size
+  struct Buf {
+    uint32_t size = 0;
+    drv::Context ctx;  // the context that owns it
+  };
+  std::map<uint32_t, Buf> buffers_;  // by address
   drv::LaunchReport last_;
   std::string error_;
 };
