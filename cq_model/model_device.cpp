@@ -200,6 +200,7 @@ struct ModelDevice::Impl {
   // registers
   bool enable = false;
   uint32_t watchdog = 0, scratch = 0, irq_status = 0, irq_mask = 0;
+  uint32_t prot_base = 0, prot_size = 0;  // PROT_BASE/PROT_SIZE, taken by each launch
   bool fault = false;
   uint32_t fault_info = 0, fault_pc = 0, fault_addr = 0, fault_cta = 0;
   uint64_t fault_token = 0;
@@ -219,6 +220,7 @@ struct ModelDevice::Impl {
   void reset_state() {
     enable = false;
     watchdog = scratch = irq_mask = 0;
+    prot_base = prot_size = 0;
     irq_status = 0;  // RESET_DONE is set again when the reset finishes
     fault = false;
     fault_info = fault_pc = fault_addr = fault_cta = 0;
@@ -329,6 +331,10 @@ struct ModelDevice::Impl {
         return watchdog;
       case regs::SCRATCH:
         return scratch;
+      case regs::PROT_BASE:
+        return prot_base;
+      case regs::PROT_SIZE:
+        return prot_size;
       case regs::IRQ_STATUS:
         return irq_status;
       case regs::IRQ_MASK:
@@ -430,6 +436,12 @@ struct ModelDevice::Impl {
         break;
       case regs::SCRATCH:
         scratch = v;
+        break;
+      case regs::PROT_BASE:
+        prot_base = v;
+        break;
+      case regs::PROT_SIZE:
+        prot_size = v;
         break;
       case regs::IRQ_STATUS:
         irq_status &= ~v;
@@ -568,6 +580,7 @@ struct ModelDevice::Impl {
       if (uint64_t(w.base) + w.size > msize) return DescCheck::WINDOW_RANGE;
       if (w.size) p->windows.push_back(iss::Window{w.base, w.size});
     }
+    p->protect = iss::Window{prot_base, prot_size};
     p->entry_pc = d.entry_pc;
     p->code_base = d.code_base;
     p->code_size = d.code_size;

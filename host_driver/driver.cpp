@@ -199,17 +199,38 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
                      kMaxSqEntries, opt_.cq_entries));
   if (opt_.max_param_bytes % 8) opt_.max_param_bytes = align_up(opt_.max_param_bytes, 8);
 
-  // Device memory: 0 is never handed out, so DevPtr 0 can mean "none".
-  alloc_.init(256, props_.mem_bytes > 256 ? props_.mem_bytes - 256 : 0, 256);
+  // Device memory: 0 is never handed out, so DevPtr 0 can mean "none". The
+  // top of memory is the driver's own, the protected range (PROT_BASE/
+  // PROT_SIZE): the rings, descriptors and parameter/window slots of every
+  // queue pair and the module code, out of reach of every kernel. Context
+  // data lives below it.
+  const uint64_t mem_top = props_.mem_bytes / 256 * 256;
+  uint64_t code_pool = opt_.code_pool_bytes ? opt_.code_pool_bytes : std::max<uint64_t>(mem_top / 8, 65536);
+  code_pool = (code_pool + 255) / 256 * 256;
+  uint64_t ring_bytes = 0;
+  for (uint32_t q = 0; q < nq_; ++q)
+    ring_bytes += align_up(opt_.sq_entries * cq::kDESC_BYTES, 256) +
+                  align_up(opt_.cq_entries * cq::kCPL_BYTES, 256) +
+                  align_up(opt_.sq_entries * slot_bytes(), 256);
+  const uint64_t prot_bytes = ring_bytes + code_pool;
+  if (prot_bytes + 512 > mem_top)
+    return bail(fail(
+        Status::OUT_OF_MEMORY, Layer::DEVICE,
+        "the protected range (%llu bytes of rings, %llu of code pool) does not fit %u bytes of device memory",
+        (unsigned long long)ring_bytes, (unsigned long long)code_pool, props_.mem_bytes));
+  props_.protected_base = uint32_t(mem_top - prot_bytes);
+  props_.protected_bytes = uint32_t(prot_bytes);
+  alloc_.init(256, props_.protected_base - 256, 256);
+  priv_.init(props_.protected_base, props_.protected_bytes, 256);
   for (uint32_t q = 0; q < nq_; ++q) {
     cq::QueuePairLayout lay;
     lay.queue = q;
     lay.sq_size = opt_.sq_entries;
     lay.cq_size = opt_.cq_entries;
     uint32_t slots = 0;
-    if (!alloc_.alloc(opt_.sq_entries * cq::kDESC_BYTES, kOwnerDriver, KIND_RING, true, &lay.sq_base) ||
-        !alloc_.alloc(opt_.cq_entries * cq::kCPL_BYTES, kOwnerDriver, KIND_RING, true, &lay.cq_base) ||
-        !alloc_.alloc(opt_.sq_entries * slot_bytes(), kOwnerDriver, KIND_RING, true, &slots))
+    if (!priv_.alloc(opt_.sq_entries * cq::kDESC_BYTES, kOwnerDriver, KIND_RING, true, &lay.sq_base) ||
+        !priv_.alloc(opt_.cq_entries * cq::kCPL_BYTES, kOwnerDriver, KIND_RING, true, &lay.cq_base) ||
+        !priv_.alloc(opt_.sq_entries * slot_bytes(), kOwnerDriver, KIND_RING, true, &slots))
       return bail(
           fail(Status::OUT_OF_MEMORY, Layer::DEVICE, "no device memory for the rings of queue %u", q));
     queues_[q].host.attach(&bus_, lay);
@@ -252,6 +273,18 @@ Status Device::soft_reset_device() {
 Status Device::program_device() {
   Status st = wr(regs::WATCHDOG, opt_.watchdog);
   if (!ok(st)) return st;
+  // The protected range first: nothing is fetched before ENABLE below.
+  uint32_t pb = 0, ps = 0;
+  if (!ok(st = wr(regs::PROT_BASE, props_.protected_base)) ||
+      !ok(st = wr(regs::PROT_SIZE, props_.protected_bytes)) || !ok(st = rd(regs::PROT_BASE, &pb)) ||
+      !ok(st = rd(regs::PROT_SIZE, &ps)))
+    return st;
+  if (pb != props_.protected_base || ps != props_.protected_bytes)
+    return fail(
+        Status::DEVICE_ERROR, Layer::DEVICE,
+        "PROT_BASE/PROT_SIZE read back 0x%08x/%u after writing 0x%08x/%u: the device cannot protect the "
+        "driver's rings and code from kernels",
+        pb, ps, props_.protected_base, props_.protected_bytes);
   for (uint32_t q = 0; q < nq_; ++q)
     if (!queues_[q].host.program())
       return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "programming queue pair %u failed", q);
@@ -566,6 +599,8 @@ Status Device::ctx_destroy(Context c) {
   reclaim_frees();
   for (int i = alloc_.count() - 1; i >= 0; --i)
     if (alloc_.block(i).owner == uint16_t(ci + 1)) alloc_.free(alloc_.block(i).addr);
+  for (int i = priv_.count() - 1; i >= 0; --i)
+    if (priv_.block(i).owner == uint16_t(ci + 1)) priv_.free(priv_.block(i).addr);
   for (auto& m : modules_)
     if (m.used && m.ctx == ci) m.used = false;
   for (auto& s : streams_)
@@ -648,11 +683,12 @@ Status Device::mem_free(Context c, DevPtr p) {
   const Allocator::Block* b = alloc_.find(p, 1);
   if (!b || b->addr != p || b->owner != uint16_t(C - ctxs_ + 1) || b->kind != KIND_DATA)
     return fail(Status::INVALID_VALUE, Layer::API, "0x%08x is not an allocation of this context", p);
-  free_after_queued(int(C - ctxs_), p);
+  free_after_queued(int(C - ctxs_), p, false);
   return succeed();
 }
 
-void Device::free_after_queued(int ci, DevPtr p) {
+void Device::free_after_queued(int ci, DevPtr p, bool priv) {
+  Allocator& A = priv ? priv_ : alloc_;
   // The launches of ci still queued (submitted, completion not consumed) may
   // use p: with the default windows they are granted every allocation of the
   // context, and explicit windows lie inside the context's own allocations.
@@ -667,22 +703,23 @@ void Device::free_after_queued(int ci, DevPtr p) {
         pf.fence[q] = i + 1;
       }
   }
-  const Allocator::Block* b = alloc_.find(p, 1);
+  const Allocator::Block* b = A.find(p, 1);
   if (!pf.queues || !b) {
-    alloc_.free(p);
+    A.free(p);
     return;
   }
   pf.used = true;
   pf.addr = p;
   pf.bytes = b->size;
+  pf.priv = priv;
   // Out of every context's reach (no window, no copy, no second free) while it waits.
-  alloc_.retag(p, kOwnerDriver, KIND_FREEING);
+  A.retag(p, kOwnerDriver, KIND_FREEING);
   for (auto& slot : frees_)
     if (!slot.used) {
       slot = pf;
       return;
     }
-  // One entry per allocator block: the table cannot be full.
+  // One entry per block of the two allocators: the table cannot be full.
 }
 
 void Device::reclaim_frees() {
@@ -692,7 +729,7 @@ void Device::reclaim_frees() {
     for (uint32_t q = 0; q < nq_ && done; ++q)
       if ((pf.queues >> q & 1) && int32_t(queues_[q].host.cq_head() - pf.fence[q]) < 0) done = false;
     if (!done) continue;
-    alloc_.free(pf.addr);
+    (pf.priv ? priv_ : alloc_).free(pf.addr);
     pf = PendingFree{};
   }
 }
@@ -700,7 +737,7 @@ void Device::reclaim_frees() {
 void Device::release_all_frees() {
   for (auto& pf : frees_) {
     if (!pf.used) continue;
-    alloc_.free(pf.addr);
+    (pf.priv ? priv_ : alloc_).free(pf.addr);
     pf = PendingFree{};
   }
 }
@@ -708,7 +745,7 @@ void Device::release_all_frees() {
 uint32_t Device::mem_pending_free_bytes() const {
   uint64_t n = 0;
   for (const auto& pf : frees_)
-    if (pf.used) n += pf.bytes;
+    if (pf.used && !pf.priv) n += pf.bytes;
   return uint32_t(n);
 }
 
@@ -821,11 +858,14 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
   if (code_bytes == 0) return fail(Status::INVALID_IMAGE, Layer::LOAD, "module has no code");
   const int ci = int(C - ctxs_);
   DevPtr code = 0;
-  if (!alloc_.alloc(code_bytes, uint16_t(ci + 1), KIND_CODE, true, &code))
-    return fail(Status::OUT_OF_MEMORY, Layer::LOAD, "no device memory for %u bytes of code", code_bytes);
+  if (!priv_.alloc(code_bytes, uint16_t(ci + 1), KIND_CODE, true, &code))
+    return fail(Status::OUT_OF_MEMORY, Layer::LOAD,
+                "no room for %u bytes of code in the protected code pool (largest free block %u; "
+                "DeviceOptions::code_pool_bytes)",
+                code_bytes, priv_.largest_free());
   // Instruction words are little-endian in device memory, like the host.
   if (!ok(transport_->mem_write(code, m.code.data(), code_bytes))) {
-    alloc_.free(code);
+    priv_.free(code);
     return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "copying the code into device memory failed");
   }
   ModuleRec& M = modules_[mi];
@@ -872,7 +912,7 @@ Status Device::module_unload(Module m) {
   if (!M) return fail(Status::INVALID_HANDLE, Layer::API, "invalid module");
   // Launches of this module may still be queued: its code outlives them (the
   // same deferred release as mem_free); the handle is invalid at once.
-  free_after_queued(M->ctx, M->code);
+  free_after_queued(M->ctx, M->code, true);
   M->used = false;
   return succeed();
 }
@@ -1023,12 +1063,17 @@ Status Device::check_window(int ci, uint32_t i, const Window& w) {
   uint64_t cur = w.base;
   while (cur < end) {
     const uint32_t a = uint32_t(cur);
-    const Allocator::Block* b = alloc_.at(a);
-    if (!b) return refuse(a, a < alloc_.base() ? "in the reserved first page" : "unallocated memory");
+    const bool prot = a >= props_.protected_base;
+    const Allocator::Block* b = prot ? priv_.at(a) : alloc_.at(a);
+    if (!b)
+      return refuse(a, prot                ? "in the driver's protected range"
+                       : a < alloc_.base() ? "in the reserved first page"
+                                           : "unallocated memory");
     if (b->kind == KIND_RING) return refuse(a, "the driver's rings, descriptors and parameter buffers");
     if (b->kind == KIND_CODE)
       return refuse(a, b->owner == uint16_t(ci + 1) ? "this context's module code (read-only to kernels)"
                                                     : "another context's module code");
+    if (prot) return refuse(a, "in the driver's protected range");
     if (b->kind == KIND_FREEING) return refuse(a, "freed memory (waiting for queued launches)");
     if (b->owner != uint16_t(ci + 1)) return refuse(a, "another context's allocation");
     if (cur >= uint64_t(b->addr) + b->bytes) return refuse(a, "past the end of this context's allocation");

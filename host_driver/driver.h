@@ -70,6 +70,9 @@ struct DeviceOptions {
   uint32_t sq_entries = 64;                  // submission ring entries (power of two, <= kMaxSqEntries)
   uint32_t cq_entries = 64;                  // completion ring entries (power of two)
   uint32_t max_param_bytes = 448;            // parameter buffer per launch slot
+  // Device memory for module code, inside the protected range; 0 = an
+  // eighth of device memory (at least 64 KiB).
+  uint32_t code_pool_bytes = 0;
   bool use_irq = true;                       // false: poll the rings every poll_interval_ns
   uint64_t sync_timeout_ns = 1000000000ull;  // default wait timeout (1 s of device time)
   uint64_t hang_window_ns = 100000;          // PROGRESS must move within this window, else hung
@@ -87,6 +90,9 @@ struct DeviceProps {
   uint32_t regfile_regs = 0;
   uint32_t mem_bytes = 0;
   uint32_t clock_khz = 0;
+  // The protected range the driver programs (PROT_BASE/PROT_SIZE): its rings,
+  // descriptors, parameter buffers and module code; no kernel can reach it.
+  uint32_t protected_base = 0, protected_bytes = 0;
   // derived
   uint32_t warp_size = 32;
   uint32_t max_threads_per_block = 0;  // min(1024, num_warps * 32)
@@ -336,6 +342,7 @@ class Device {
     bool used = false;
     DevPtr addr = 0;
     uint32_t bytes = 0;
+    bool priv = false;  // a block of the protected range (module code)
     uint8_t queues = 0;
     uint32_t fence[kMaxQueues] = {};
   };
@@ -393,7 +400,7 @@ class Device {
                    uint64_t* token);
   Status context_windows(int ctx, Window* out, uint32_t* n);
   Status check_window(int ctx, uint32_t index, const Window& w);
-  void free_after_queued(int ctx, DevPtr p);  // mem_free / module_unload
+  void free_after_queued(int ctx, DevPtr p, bool priv);  // mem_free / module_unload
   void reclaim_frees();                       // releases what no queued launch can use any more
   void release_all_frees();                   // after a reset: nothing is queued
   bool range_owned(int ctx, DevPtr p, uint32_t bytes) const;
@@ -405,7 +412,8 @@ class Device {
   DriverStats stats_;
   CompletionHook hook_ = nullptr;
   void* hook_user_ = nullptr;
-  Allocator alloc_;
+  Allocator alloc_;  // context data: [256, protected_base)
+  Allocator priv_;   // the driver's own structures: the protected range
   uint32_t nq_ = 0;
   uint32_t next_queue_ = 0;
   uint64_t next_token_ = 1;
@@ -417,7 +425,7 @@ class Device {
   ModuleRec modules_[kMaxModules];
   QueueState queues_[kMaxQueues];
   ResultRec results_[kResultHistory];
-  PendingFree frees_[Allocator::kMaxBlocks];
+  PendingFree frees_[2 * Allocator::kMaxBlocks];  // one per block of alloc_ and priv_
   Bus bus_{this};
 };
 

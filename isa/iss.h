@@ -56,6 +56,9 @@ struct LaunchParams {
   uint32_t regs_per_thread = isa::kMaxRegsPerThread;
   uint32_t shared_bytes = 0;
   std::vector<Window> windows;
+  // Out of reach of every global access whatever the windows (the device's
+  // PROT_BASE/PROT_SIZE): an access touching it is OUT_OF_WINDOW.
+  Window protect;
   uint64_t instr_budget = 0;  // watchdog: warp-instructions per launch; 0 = none
   uint32_t smid = 0;
 };

@@ -410,6 +410,9 @@ void Engine::invalidate_code(uint32_t addr, uint32_t len) {
 }
 
 bool Engine::global_ok(uint32_t addr, uint32_t len) {
+  const Window& pr = p_.protect;
+  if (pr.size != 0 && uint64_t(addr) < uint64_t(pr.base) + pr.size && uint64_t(addr) + len > pr.base)
+    return false;
   const auto& ws = p_.windows;
   auto in = [&](const Window& w) {
     return w.size != 0 && addr >= w.base && uint64_t(addr) + len <= uint64_t(w.base) + w.size;

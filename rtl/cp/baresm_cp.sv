@@ -129,6 +129,7 @@ module baresm_cp #(
   estate_e     state_q;
   logic        enable_q, fault_q;
   logic [31:0] watchdog_q, scratch_q;
+  logic [31:0] prot_base_q, prot_size_q;  // protected range, handed to every launch
   logic [10:0] irq_status_q, irq_mask_q;
   logic [31:0] fault_info_q, fault_pc_q, fault_addr_q, fault_cta_q;
   logic [63:0] fault_token_q;
@@ -203,6 +204,8 @@ module baresm_cp #(
         baresm_regs_pkg::STATUS_OFFSET: rdata = status;
         baresm_regs_pkg::WATCHDOG_OFFSET: rdata = watchdog_q;
         baresm_regs_pkg::SCRATCH_OFFSET: rdata = scratch_q;
+        baresm_regs_pkg::PROT_BASE_OFFSET: rdata = prot_base_q;
+        baresm_regs_pkg::PROT_SIZE_OFFSET: rdata = prot_size_q;
         baresm_regs_pkg::IRQ_STATUS_OFFSET: rdata = {21'd0, irq_status_q};
         baresm_regs_pkg::IRQ_MASK_OFFSET: rdata = {21'd0, irq_mask_q};
         baresm_regs_pkg::FAULT_INFO_OFFSET: rdata = fault_info_q;
@@ -487,6 +490,8 @@ module baresm_cp #(
       fault_q <= 1'b0;
       watchdog_q <= '0;
       scratch_q <= '0;
+      prot_base_q <= '0;
+      prot_size_q <= '0;
       irq_status_q <= '0;
       irq_mask_q <= '0;
       fault_info_q <= '0;
@@ -549,6 +554,8 @@ module baresm_cp #(
       fault_q <= 1'b0;
       watchdog_q <= '0;
       scratch_q <= '0;
+      prot_base_q <= '0;
+      prot_size_q <= '0;
       irq_status_q <= '0;
       irq_mask_q <= '0;
       fault_info_q <= '0;
@@ -583,6 +590,8 @@ module baresm_cp #(
             enable_q <= mmio_req_wdata_i[baresm_regs_pkg::CONTROL_ENABLE_LSB];
           baresm_regs_pkg::WATCHDOG_OFFSET: watchdog_q <= mmio_req_wdata_i;
           baresm_regs_pkg::SCRATCH_OFFSET: scratch_q <= mmio_req_wdata_i;
+          baresm_regs_pkg::PROT_BASE_OFFSET: prot_base_q <= mmio_req_wdata_i;
+          baresm_regs_pkg::PROT_SIZE_OFFSET: prot_size_q <= mmio_req_wdata_i;
           baresm_regs_pkg::IRQ_MASK_OFFSET:
             irq_mask_q <= mmio_req_wdata_i[10:0] & 11'(baresm_regs_pkg::IRQ_MASK_RW_MASK);
           default: ;
@@ -848,6 +857,8 @@ module baresm_cp #(
     launch_o[baresm_sm_pkg::LD_WIN_BASE +: NUM_WINDOWS*32] = win_base_q;
     launch_o[baresm_sm_pkg::LD_WIN_SIZE +: NUM_WINDOWS*32] = win_size_q;
     launch_o[baresm_sm_pkg::LD_WATCHDOG +: 64] = 64'(budget_q);
+    launch_o[baresm_sm_pkg::LD_PROT_BASE +: 32] = prot_base_q;
+    launch_o[baresm_sm_pkg::LD_PROT_SIZE +: 32] = prot_size_q;
   end
   assign launch_valid_o = state_q == E_LAUNCH;
 

@@ -9,7 +9,7 @@ package baresm_regs_pkg;
   localparam int MAX_QUEUES = 8;  // queue-pair blocks the map has room for (CONFIG1.NUM_QUEUES are implemented)
   localparam int REG_SPACE = 32'h00000400;  // bytes of register space
   localparam int VERSION_MAJOR = 1;  // register map major version
-  localparam int VERSION_MINOR = 0;  // register map minor version
+  localparam int VERSION_MINOR = 1;  // register map minor version
 
   // ---- global registers: byte offsets, reset values, write masks ----
   // ID (RO): architecture id, "BSM1" (isa::kArchId)
@@ -17,7 +17,7 @@ package baresm_regs_pkg;
   localparam logic [31:0] ID_RESET = 32'h42534D31;
   // VERSION (RO): register map and ring format versions
   localparam logic [9:0] VERSION_OFFSET = 10'h004;
-  localparam logic [31:0] VERSION_RESET = 32'h01000001;
+  localparam logic [31:0] VERSION_RESET = 32'h01010001;
   localparam int VERSION_MAJOR_LSB = 24;
   localparam int VERSION_MAJOR_WIDTH = 8;
   localparam int VERSION_MINOR_LSB = 16;
@@ -116,6 +116,14 @@ package baresm_regs_pkg;
   localparam int IRQ_MASK_RESET_DONE_WIDTH = 1;
   localparam int IRQ_MASK_QUEUE_ERROR_LSB = 10;
   localparam int IRQ_MASK_QUEUE_ERROR_WIDTH = 1;
+  // PROT_BASE (RW): first byte of the protected range: a kernel's global load, store or atomic that touches [PROT_BASE, PROT_BASE+PROT_SIZE) faults OUT_OF_WINDOW at that address whatever its windows (the driver keeps its rings, descriptors, parameter buffers and module code there); instruction fetch, parameter loads and the command processor's own ring accesses are not affected. Each launch takes the value current when it starts
+  localparam logic [9:0] PROT_BASE_OFFSET = 10'h038;
+  localparam logic [31:0] PROT_BASE_RESET = 32'h00000000;
+  localparam logic [31:0] PROT_BASE_RW_MASK = 32'hFFFFFFFF;
+  // PROT_SIZE (RW): bytes in the protected range; 0 = nothing protected
+  localparam logic [9:0] PROT_SIZE_OFFSET = 10'h03C;
+  localparam logic [31:0] PROT_SIZE_RESET = 32'h00000000;
+  localparam logic [31:0] PROT_SIZE_RW_MASK = 32'hFFFFFFFF;
   // FAULT_INFO (RO): what failed; valid while STATUS.FAULT
   localparam logic [9:0] FAULT_INFO_OFFSET = 10'h040;
   localparam logic [31:0] FAULT_INFO_RESET = 32'h00000000;

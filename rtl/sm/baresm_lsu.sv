@@ -73,6 +73,8 @@ module baresm_lsu #(
   input  logic [31:0]                 param_size_i,
   input  logic [32*NumWindows-1:0]    win_base_i,
   input  logic [32*NumWindows-1:0]    win_size_i,
+  input  logic [31:0]                 prot_base_i,   // protected range: out of every window
+  input  logic [31:0]                 prot_size_i,
 
   // ---- completion / writeback --------------------------------------------
   output logic                             cpl_valid_o,
@@ -209,6 +211,8 @@ module baresm_lsu #(
     .param_size_i(param_size_i),
     .win_base_i  (win_base_i),
     .win_size_i  (win_size_i),
+    .prot_base_i (prot_base_i),
+    .prot_size_i (prot_size_i),
     .fault_o     (flt),
     .kind_o      (flt_kind),
     .lane_o      (flt_lane),

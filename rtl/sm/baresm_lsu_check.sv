@@ -1,7 +1,10 @@
 // baresm_lsu_check: the fault check of one warp memory instruction, for all
 // active lanes at once, before any access is made (docs/isa.md, Faults).
 // Per lane, misalignment is checked before the window; the lowest faulting
-// lane is reported with its kind and effective address. Combinational.
+// lane is reported with its kind and effective address. A global access
+// that touches the protected range [prot_base_i, +prot_size_i) is out of
+// window whatever the windows say (the driver keeps its rings, descriptors,
+// parameter buffers and module code there). Combinational.
 `default_nettype none
 
 module baresm_lsu_check #(
@@ -15,6 +18,8 @@ module baresm_lsu_check #(
   input  logic [31:0]                   param_size_i,
   input  logic [32*NumWindows-1:0]      win_base_i,
   input  logic [32*NumWindows-1:0]      win_size_i,
+  input  logic [31:0]                   prot_base_i,
+  input  logic [31:0]                   prot_size_i,
   output logic                          fault_o,
   output logic [3:0]                    kind_o,       // iss::FaultKind numbering
   output logic [4:0]                    lane_o,
@@ -29,16 +34,21 @@ module baresm_lsu_check #(
   logic [31:0] misaligned;
   logic [31:0] outside;
 
+  logic [32:0] prot_end;
+  assign prot_end = {1'b0, prot_base_i} + {1'b0, prot_size_i};
+
   // Sizes and ends in 33 bits: an access running past 2**32 is outside.
   always_comb begin
     logic [31:0] a;
     logic [32:0] a_end;
     logic [32:0] limit;
     logic        in_win;
+    logic        in_prot;
     a = '0;
     a_end = '0;
     limit = '0;
     in_win = 1'b0;
+    in_prot = 1'b0;
     misaligned = '0;
     outside = '0;
     for (int i = 0; i < 32; i++) begin
@@ -51,6 +61,8 @@ module baresm_lsu_check #(
           limit = {1'b0, win_base_i[32*w +: 32]} + {1'b0, win_size_i[32*w +: 32]};
           if (a >= win_base_i[32*w +: 32] && a_end <= limit) in_win = 1'b1;
         end
+        in_prot = prot_size_i != 32'd0 && {1'b0, a} < prot_end && a_end > {1'b0, prot_base_i};
+        if (in_prot) in_win = 1'b0;
       end else begin
         limit = {1'b0, (space_i == SPACE_SHARED) ? smem_size_i : param_size_i};
         in_win = a_end <= limit;

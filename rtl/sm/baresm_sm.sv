@@ -941,6 +941,8 @@ module baresm_sm #(
     .param_size_i    (l_param_size),
     .win_base_i      (lq[baresm_sm_pkg::LD_WIN_BASE +: 32*baresm_sm_pkg::NUM_WINDOWS]),
     .win_size_i      (lq[baresm_sm_pkg::LD_WIN_SIZE +: 32*baresm_sm_pkg::NUM_WINDOWS]),
+    .prot_base_i     (lq[baresm_sm_pkg::LD_PROT_BASE +: 32]),
+    .prot_size_i     (lq[baresm_sm_pkg::LD_PROT_SIZE +: 32]),
     .cpl_valid_o     (cpl_valid),
     .cpl_ready_i     (cpl_ready),
     .cpl_warp_o      (cpl_warp),

@@ -57,7 +57,9 @@ package baresm_sm_pkg;
   localparam int LD_WIN_BASE = 352;    // 4 x 32
   localparam int LD_WIN_SIZE = 480;    // 4 x 32
   localparam int LD_WATCHDOG = 608;    // 64 (cycles, 0 = none)
-  localparam int LAUNCH_W = 672;
+  localparam int LD_PROT_BASE = 672;   // 32: protected range (the CP's PROT_BASE)
+  localparam int LD_PROT_SIZE = 704;   // 32: its size (0 = nothing protected)
+  localparam int LAUNCH_W = 736;
 
   localparam int NUM_WINDOWS = 4;
 

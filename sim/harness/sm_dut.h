@@ -26,8 +26,8 @@ struct SmParams {
   uint32_t id_bits = 0, windows = 0, smid = 0, version = 0;
 };
 
-// Launch descriptor bit layout (baresm_sm_pkg::LD_*), 672 bits.
-constexpr int kLaunchBits = 672;
+// Launch descriptor bit layout (baresm_sm_pkg::LD_*), 736 bits.
+constexpr int kLaunchBits = 736;
 constexpr int kLaunchWords = kLaunchBits / 32;
 
 struct SmStatus {

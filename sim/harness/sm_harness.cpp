@@ -10,11 +10,10 @@ const char* const kWarpStateNames[kNumWarpStates] = {
 
 namespace {
 // Field offsets of the launch descriptor (baresm_sm_pkg::LD_*).
-constexpr int LD_ENTRY_PC = 0, LD_CODE_BASE = 32, LD_CODE_SIZE = 64, LD_GRID_X = 96,
-              LD_GRID_Y = 128, LD_GRID_Z = 160, LD_BLOCK_X = 192, LD_BLOCK_Y = 208,
-              LD_BLOCK_Z = 224, LD_REGS = 240, LD_SMID = 248, LD_PARAM_ADDR = 256,
-              LD_PARAM_SIZE = 288, LD_SHARED = 320, LD_WIN_BASE = 352, LD_WIN_SIZE = 480,
-              LD_WATCHDOG = 608;
+constexpr int LD_ENTRY_PC = 0, LD_CODE_BASE = 32, LD_CODE_SIZE = 64, LD_GRID_X = 96, LD_GRID_Y = 128,
+              LD_GRID_Z = 160, LD_BLOCK_X = 192, LD_BLOCK_Y = 208, LD_BLOCK_Z = 224, LD_REGS = 240,
+              LD_SMID = 248, LD_PARAM_ADDR = 256, LD_PARAM_SIZE = 288, LD_SHARED = 320, LD_WIN_BASE = 352,
+              LD_WIN_SIZE = 480, LD_WATCHDOG = 608, LD_PROT_BASE = 672, LD_PROT_SIZE = 704;
 
 void put(std::array<uint32_t, kLaunchWords>& d, int lsb, int width, uint64_t v) {
   for (int i = 0; i < width; i++) {
@@ -46,6 +45,8 @@ std::array<uint32_t, kLaunchWords> pack_launch(const SmLaunch& l) {
     put(d, LD_WIN_SIZE + 32 * int(w), 32, l.windows[w].size);
   }
   put(d, LD_WATCHDOG, 64, l.watchdog_cycles);
+  put(d, LD_PROT_BASE, 32, l.protect.base);
+  put(d, LD_PROT_SIZE, 32, l.protect.size);
   return d;
 }
 
@@ -78,6 +79,7 @@ SmLaunch unpack_launch(const std::array<uint32_t, kLaunchWords>& d) {
     if (win.size) l.windows.push_back(win);
   }
   l.watchdog_cycles = get(d, LD_WATCHDOG, 64);
+  l.protect = iss::Window{uint32_t(get(d, LD_PROT_BASE, 32)), uint32_t(get(d, LD_PROT_SIZE, 32))};
   return l;
 }
 
@@ -93,6 +95,7 @@ iss::LaunchParams model_params(const SmLaunch& l) {
   p.regs_per_thread = l.regs;
   p.shared_bytes = l.shared_bytes;
   p.windows = l.windows;
+  p.protect = l.protect;
   p.smid = l.smid;
   return p;
 }
@@ -131,6 +134,7 @@ SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles
   l.param_size = p.param_size;
   l.shared_bytes = p.shared_bytes;
   l.windows = p.windows;
+  l.protect = p.protect;
   l.watchdog_cycles = watchdog_cycles;
   return l;
 }

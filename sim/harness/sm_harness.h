@@ -23,6 +23,7 @@ struct SmLaunch {
   uint32_t param_addr = 0, param_size = 0, shared_bytes = 0;
   std::vector<iss::Window> windows;  // at most 4
   uint64_t watchdog_cycles = 0;      // 0 = none
+  iss::Window protect;               // the CP's protected range (size 0: none)
 };
 
 std::array<uint32_t, kLaunchWords> pack_launch(const SmLaunch& l);

@@ -417,9 +417,16 @@ TEST(CommandProcessor, SoftResetDrainsTheMemoryPortAndRestoresEveryRegister) {
   drvtest::VecAdd va;
   ASSERT_EQ(va.setup(dev, c, 4096, 1), drv::Status::OK);
   ASSERT_EQ(va.launch(dev, drv::Stream{}, nullptr, 128), drv::Status::OK);
-  // Let it get going, and reset while a request of the SM is at the memory.
+  // Let it get going, and reset in the cycle a new request reaches the
+  // memory (the count goes up), so at least one answer is >= 100 cycles away
+  // whatever the requests already in flight (the layout of device memory
+  // decides which of those are near their answer).
   tb.run_cycles(2000);
-  for (int i = 0; i < 20000 && tb.mem_outstanding() == 0; ++i) tb.run_cycles(1);
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t before = tb.mem_outstanding();
+    tb.run_cycles(1);
+    if (tb.mem_outstanding() > before) break;
+  }
   ASSERT_GE(tb.mem_outstanding(), 1u);
   ASSERT_TRUE(bus.reg_write(regs::CONTROL, f::CONTROL_SOFT_RESET.put(1)));
   ASSERT_EQ(f::STATUS_RESETTING.get(tb.status()), 1u);

@@ -1342,6 +1342,130 @@ TYPED_TEST_P(DriverSuite, ForgedCompletionThroughAWindowOverTheRingIsRefused) {
   EXPECT_EQ(bus.reg(regs::LAUNCHES), uint32_t(d.stats().submitted));
 }
 
+// ---- the protected range: out of reach of every kernel (issue 12 items 1 and 5, device side) -----
+// The driver keeps its rings, descriptors, parameter buffers and module code
+// inside PROT_BASE/PROT_SIZE, and the device faults every kernel access to
+// that range whatever the launch's windows. Shown with raw descriptors on a
+// queue pair the driver does not use, with one window over all of device
+// memory (the driver itself would refuse such a window).
+TYPED_TEST_P(DriverSuite, ProtectedRangeIsOutOfReachOfEveryKernel) {
+  drv::DeviceOptions o = TestFixture::options();
+  o.queues = 1;
+  this->open(o);
+  drv::Device& d = this->h.dev;
+  const drv::DeviceProps& P = d.props();
+  TransportBus bus(this->h.transport.get());
+  const uint32_t pb = bus.reg(regs::PROT_BASE), ps = bus.reg(regs::PROT_SIZE);
+  ASSERT_GT(ps, 0u);
+  EXPECT_EQ(pb, P.protected_base);
+  EXPECT_EQ(ps, P.protected_bytes);
+  auto inside = [&](uint32_t a, uint32_t n) { return a >= pb && uint64_t(a) + n <= uint64_t(pb) + ps; };
+  const uint32_t sq0 = bus.reg(regs::qp(0, regs::QpReg::SQ_BASE));
+  const uint32_t cq0 = bus.reg(regs::qp(0, regs::QpReg::CQ_BASE));
+  EXPECT_TRUE(inside(sq0, o.sq_entries * cq::kDESC_BYTES)) << "submission ring at 0x" << std::hex << sq0;
+  EXPECT_TRUE(inside(cq0, o.cq_entries * cq::kCPL_BYTES)) << "completion ring at 0x" << std::hex << cq0;
+  drv::Context c = this->new_ctx();
+  RawVecAddQueue raw;
+  ASSERT_TRUE(raw.setup(d, c, &bus, 1, 64, 64, 32, 101));
+  VecAdd& va = raw.va;
+  drv::DevPtr code = 0;
+  uint32_t code_bytes = 0;
+  ASSERT_EQ(d.module_code_range(va.mod, &code, &code_bytes), Status::OK);
+  EXPECT_TRUE(inside(code, code_bytes)) << "module code at 0x" << std::hex << code;
+  EXPECT_LE(uint64_t(va.c) + va.n * 4, pb) << "context data lies below the protected range";
+  // The driver's own launch: its parameter buffer and window table are inside too.
+  const drv::Window abc[3] = {{va.a, va.n * 4}, {va.b, va.n * 4}, {va.c, va.n * 4}};
+  drv::LaunchConfig lc;
+  lc.grid = drv::Dim3{1, 1, 1};
+  lc.block = drv::Dim3{32, 1, 1};
+  lc.windows = abc;
+  lc.num_windows = 3;
+  drv::LaunchArg args[4] = {{&va.a, 4}, {&va.b, 4}, {&va.c, 4}, {&va.n, 4}};
+  ASSERT_EQ(d.launch(va.fn, lc, args, 4), Status::OK) << this->h.last_error_text();
+  ASSERT_EQ(d.ctx_synchronize(c), Status::OK) << this->h.last_error_text();
+  EXPECT_TRUE(va.check(d, c));
+  uint8_t db[cq::kDESC_BYTES];
+  ASSERT_EQ(this->h.transport->mem_read(sq0, db, sizeof db), Status::OK);
+  const cq::LaunchDescriptor dd = cq::decode_descriptor(db);
+  EXPECT_TRUE(inside(dd.param_addr, dd.param_size)) << "parameters at 0x" << std::hex << dd.param_addr;
+  EXPECT_TRUE(inside(dd.window_table, dd.window_count * cq::kWIN_BYTES));
+
+  // Raw launches of vec_add (one warp) with a window over all of memory.
+  drv::DevPtr wt = 0, pp = 0;
+  ASSERT_EQ(d.mem_alloc(c, cq::kWIN_BYTES, &wt), Status::OK);
+  ASSERT_EQ(d.mem_alloc(c, 16, &pp), Status::OK);
+  const cq::WindowEntry all{0, P.mem_bytes};
+  ASSERT_EQ(d.memcpy_htod(c, wt, &all, sizeof all), Status::OK);
+  std::vector<uint8_t> code_before(code_bytes);
+  ASSERT_EQ(this->h.transport->mem_read(code, code_before.data(), code_bytes), Status::OK);
+  const uint32_t ring_bytes = o.cq_entries * cq::kCPL_BYTES;
+  uint64_t token = 0x7000;
+  auto run = [&](uint32_t a, uint32_t b, uint32_t cc, cq::CompletionEntry* out) {
+    const uint32_t pv[4] = {a, b, cc, va.n};
+    ASSERT_EQ(d.memcpy_htod(c, pp, pv, 16), Status::OK);
+    // A fresh queue pair after the reset that clears the previous fault.
+    raw.qp.attach(&bus, raw.qp.layout());
+    ASSERT_TRUE(raw.qp.program());
+    cq::LaunchDescriptor x = raw.desc;
+    x.token = token++;
+    x.grid_x = 1;
+    x.param_addr = pp;
+    x.window_table = wt;
+    x.window_count = 1;
+    uint32_t idx = 0;
+    ASSERT_TRUE(raw.qp.write_descriptor(x, &idx));
+    // The driver's completion ring as it is before the launch (a reset zeroes it).
+    std::vector<uint8_t> ring_before(ring_bytes), ring_after(ring_bytes);
+    ASSERT_EQ(this->h.transport->mem_read(cq0, ring_before.data(), ring_bytes), Status::OK);
+    ASSERT_TRUE(raw.qp.ring_doorbell());
+    int r = 0;
+    for (int guard = 0; guard < 10000 && (r = raw.qp.peek(out)) == 0; ++guard)
+      ASSERT_EQ(this->h.transport->delay(TypeParam::hang_window_ns() / 4), Status::OK);
+    ASSERT_EQ(r, 1) << "no completion";
+    raw.qp.pop();
+    ASSERT_TRUE(raw.qp.commit_head());
+    EXPECT_EQ(out->token, x.token);
+    ASSERT_EQ(this->h.transport->mem_read(cq0, ring_after.data(), ring_bytes), Status::OK);
+    EXPECT_TRUE(ring_after == ring_before) << "a kernel wrote the driver's completion ring";
+    ASSERT_EQ(d.reset(), Status::OK) << this->h.last_error_text();
+  };
+  struct Case {
+    const char* what;
+    uint32_t a, b, c, fault;  // fault: the address that must fault (0: the launch completes)
+    uint32_t lane;            // the lowest lane whose access touches the range
+  };
+  const Case cases[] = {
+      {"a store into the driver's completion ring", va.a, va.b, cq0, cq0, 0},
+      {"a store into the driver's submission ring", va.a, va.b, sq0, sq0, 0},
+      {"a store into the parameter slots", va.a, va.b, dd.param_addr, dd.param_addr, 0},
+      {"a load from the module code", code, va.b, va.c, code, 0},
+      {"a store into the kernel's own code", va.a, va.b, code, code, 0},
+      {"a store running into the range", va.a, va.b, pb - 64, pb, 16},
+      {"the window itself is honoured outside the range", va.a, va.b, va.c, 0, 0},
+  };
+  for (const Case& cs : cases) {
+    SCOPED_TRACE(cs.what);
+    cq::CompletionEntry e;
+    run(cs.a, cs.b, cs.c, &e);
+    if (cs.fault == 0) {
+      EXPECT_EQ(e.cpl_status(), cq::CplStatus::COMPLETED) << cq::error_code_name(e.error_code());
+      continue;
+    }
+    EXPECT_EQ(e.cpl_status(), cq::CplStatus::FAILED);
+    EXPECT_EQ(e.error_code(), cq::ErrorCode::OUT_OF_WINDOW) << cq::error_code_name(e.error_code());
+    EXPECT_EQ(e.fault_addr, cs.fault) << std::hex << "fault at 0x" << e.fault_addr;
+    EXPECT_EQ(e.fault_lane, cs.lane);
+  }
+  std::vector<uint8_t> code_after(code_bytes);
+  ASSERT_EQ(this->h.transport->mem_read(code, code_after.data(), code_bytes), Status::OK);
+  EXPECT_TRUE(code_after == code_before) << "a kernel rewrote its code";
+  // The driver's queue still works.
+  ASSERT_EQ(d.memset_d8(c, va.c, 0, va.n * 4), Status::OK);
+  ASSERT_EQ(d.launch(va.fn, lc, args, 4), Status::OK) << this->h.last_error_text();
+  ASSERT_EQ(d.ctx_synchronize(c), Status::OK) << this->h.last_error_text();
+  EXPECT_TRUE(va.check(d, c));
+}
+
 REGISTER_TYPED_TEST_SUITE_P(
     DriverSuite, PropertiesComeFromConfigRegisters, OpenRejectsAWrongDeviceOrBadOptions, AllocCopyFree,
     ModuleLoadErrors, LaunchValidationQueuesNothing, VecAddRunsCorrectly, PollingModeRunsVecAdd,
@@ -1351,6 +1475,6 @@ REGISTER_TYPED_TEST_SUITE_P(
     BadDescriptorsFailWithoutWedging, ContextsAreIsolatedByWindows, StaleHandlesNeverBecomeValidAgain,
     ZeroTimeoutChecksOnceAndNeverResets, ModuleLoadFileIsBoundedAndNamesTheCause,
     MemFreeDefersPastQueuedLaunchesThatUseTheBuffer, ExplicitWindowsLieInsideTheContextsOwnAllocations,
-    ForgedCompletionThroughAWindowOverTheRingIsRefused);
+    ForgedCompletionThroughAWindowOverTheRingIsRefused, ProtectedRangeIsOutOfReachOfEveryKernel);
 
 }  // namespace baresm::drvtest

@@ -330,7 +330,7 @@ TEST(ModelDevice, CountersSnapshotTheHighWord) {
   const uint32_t lo = r.reg(regs::CYCLES_LO);
   EXPECT_EQ(lo, 1234u);
   EXPECT_EQ(r.reg(regs::CYCLES_HI), 0u);
-  EXPECT_EQ(r.reg(regs::VERSION), 0x01000001u);
+  EXPECT_EQ(r.reg(regs::VERSION), 0x01010001u);
   EXPECT_EQ(r.reg(regs::CONFIG4), r.dev.config().mem_bytes);
 }
 

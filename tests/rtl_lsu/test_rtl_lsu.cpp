@@ -47,6 +47,7 @@ struct Window {
 struct Ctx {
   uint32_t param_base = 0xE000, param_size = 256;
   std::array<Window, 4> win{{{0x1000, 0x4000}, {0x8000, 0x2000}, {0xC000, 0x100}, {0, 0}}};
+  Window prot;  // the protected range: out of every window (size 0: none)
 };
 
 struct WarpOp {
@@ -112,6 +113,7 @@ struct RefMachine {
           for (const Window& win : ctx.win) {
             if (a >= win.base && end <= uint64_t(win.base) + win.size) ok = true;
           }
+          if (ctx.prot.size && a < uint64_t(ctx.prot.base) + ctx.prot.size && end > ctx.prot.base) ok = false;
         }
         if (!ok) kind = K_OOW;
       }
@@ -213,11 +215,13 @@ struct BenchConfig {
   MemModelConfig mem;
   double cpl_ready = 1.0;  // probability cpl_ready_i is high in a cycle
   uint64_t seed = 1;
+  Window prot;  // prot_base_i / prot_size_i
 };
 
 class Bench {
  public:
   explicit Bench(const BenchConfig& cfg = {}) : cfg_(cfg), rng_(cfg.seed * 7919 + 1) {
+    ref_.ctx.prot = cfg.prot;
     ctx_ = ref_.ctx;
     MemModelConfig mc = cfg.mem;
     mc.line_bytes = kLine;
@@ -467,6 +471,8 @@ class Bench {
       set_word(top_->win_base_i, w, ctx_.win[w].base);
       set_word(top_->win_size_i, w, ctx_.win[w].size);
     }
+    top_->prot_base_i = ctx_.prot.base;
+    top_->prot_size_i = ctx_.prot.size;
   }
   void drive_op(const WarpOp& o) {
     top_->req_op_i = o.op;
@@ -1078,6 +1084,55 @@ TEST(LsuFaults, KindLaneAddressAndNoEffect) {
     EXPECT_EQ(r.lane, c.lane) << c.name;
     EXPECT_EQ(b.mem().counters().requests, m0) << c.name << ": memory was accessed";
     EXPECT_EQ(b.passes(), p0) << c.name << ": shared memory was accessed";
+  }
+  b.expect_gmem_matches();
+  b.expect_smem_matches();
+}
+
+// The protected range (the CP's PROT_BASE/PROT_SIZE) inside window 0: a
+// global access touching it faults OUT_OF_WINDOW at its lane and address
+// and accesses nothing; the rest of the window, shared and parameter loads
+// are unaffected.
+TEST(LsuFaults, ProtectedRangeIsOutOfEveryWindow) {
+  BenchConfig bc;
+  bc.mem.max_latency = 20;
+  bc.prot = Window{0x2000, 0x100};
+  Bench b(bc);
+  b.fill_gmem(11);
+  b.fill_smem(11);
+  struct Case {
+    const char* name;
+    WarpOp op;
+    int lane;  // -1: no fault
+  };
+  std::vector<Case> cases;
+  cases.push_back({"STG at the range's first byte", strided(STG, 0x2000, 4), 0});
+  cases.push_back({"LDG running into the range", strided(LDG, 0x1FC0, 4), 16});
+  {
+    WarpOp o = strided(ATOMG, 0x1200, 4, A_ADD);
+    o.addr[7] = 0x20FC;  // the range's last word
+    cases.push_back({"ATOMG on the range's last word", o, 7});
+  }
+  {
+    WarpOp o = strided(STG, 0x2100, 4, U8);
+    o.addr[5] = 0x20FF;  // one byte, the range's last
+    cases.push_back({"STG.U8 on the range's last byte", o, 5});
+  }
+  cases.push_back({"STG just past the range", strided(STG, 0x2100, 4), -1});
+  cases.push_back({"LDG just below the range", strided(LDG, 0x1F80, 4), -1});
+  // Shared offsets equal to the range's addresses are not global addresses.
+  cases.push_back({"STS at shared offset 0x2000", strided(STS, 0x2000, 4), -1});
+  cases.push_back({"LDS at shared offset 0x2000", strided(LDS, 0x2000, 4), -1});
+  for (const Case& c : cases) {
+    const uint64_t m0 = b.mem().counters().requests;
+    b.run_checked({c.op}, c.name);
+    const Completion r = b.ref().exec(c.op);
+    EXPECT_EQ(r.fault, c.lane >= 0) << c.name;
+    if (c.lane < 0) continue;
+    EXPECT_EQ(r.kind, K_OOW) << c.name;
+    EXPECT_EQ(r.lane, c.lane) << c.name;
+    EXPECT_EQ(r.faddr, c.op.addr[size_t(c.lane)]) << c.name;
+    EXPECT_EQ(b.mem().counters().requests, m0) << c.name << ": memory was accessed";
   }
   b.expect_gmem_matches();
   b.expect_smem_matches();

@@ -520,6 +520,52 @@ TEST(IssFault, AccessStraddlingTwoWindowsIsOutOfWindow) {
   EXPECT_TRUE(rig.run(1).ok());
 }
 
+// The protected range (the device's PROT_BASE/PROT_SIZE) is out of every
+// window: a global access touching it faults at its address even inside a
+// window; the bytes around it are reachable; a store into the kernel's own
+// code faults and the code is unchanged.
+TEST(IssFault, ProtectedRangeIsOutOfEveryWindow) {
+  const uint32_t P = Rig::kData + 0x2000;
+  {
+    Rig rig;
+    rig.lp.protect = {P, 0x100};
+    Prog p;
+    p.mov(5, P + 0xFE).mov(7, 1);
+    const uint32_t at = uint32_t(p.here());
+    p.st(Op::STG, isa::LDW_U16, 5, 0, 7).exit();
+    rig.load(p);
+    auto r = rig.run(1);
+    check_fault(r, {FaultKind::OUT_OF_WINDOW, at, P + 0xFE, 0, 0, 0});
+    EXPECT_EQ(rig.mem.read32(P + 0xFC), 0u) << "the faulting store was made";
+  }
+  {
+    Rig rig;
+    rig.lp.protect = {P, 0x100};
+    Prog p;  // the words on either side of the range
+    p.mov(5, P - 4).ldg(4, 5, 0).mov(5, P + 0x100).ldg(4, 5, 0).exit();
+    rig.load(p);
+    EXPECT_TRUE(rig.run(1).ok());
+  }
+  {
+    Rig rig;
+    rig.lp.windows.push_back({Rig::kCode, 0x1000});
+    rig.lp.protect = {Rig::kCode, 0x1000};
+    Prog p;
+    p.mov(5, Rig::kCode).mov(7, 0);
+    const uint32_t at = uint32_t(p.here());
+    p.st(Op::STG, isa::LDW_32, 5, 0, 7).exit();
+    rig.load(p);
+    const uint32_t word0 = rig.mem.read32(Rig::kCode);
+    auto r = rig.run(1);
+    check_fault(r, {FaultKind::OUT_OF_WINDOW, at, Rig::kCode, 0, 0, 0});
+    EXPECT_EQ(rig.mem.read32(Rig::kCode), word0) << "the kernel rewrote its code";
+    // Without the protected range the same store is made (the window allows it).
+    rig.lp.protect = {};
+    EXPECT_TRUE(rig.run(1).ok());
+    EXPECT_EQ(rig.mem.read32(Rig::kCode), 0u);
+  }
+}
+
 TEST(IssFault, SharedAndParamBounds) {
   {
     Rig rig;
