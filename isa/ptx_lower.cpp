@@ -66,6 +66,16 @@ class Lowerer {
       } catch (const Unsupported&) {
       }
     }
+    // A kernel that can run past its last instruction ends there, as ptxas
+    // ends it: an EXIT at the closing brace (the assembler refuses code
+    // that falls through the end of a kernel).
+    const MInstr* last = m_.code.empty() ? nullptr : &m_.code.back();
+    if (!last || last->mnem.empty() || last->guard >= 0 || !(last->is_exit() || last->is_branch())) {
+      MInstr ex;
+      ex.mnem = "EXIT";
+      ex.pos = k_.body.empty() ? k_.pos : k_.body.back().pos;
+      m_.code.push_back(std::move(ex));
+    }
     return std::move(m_);
   }
 

@@ -37,7 +37,7 @@ module fv_cp_queues #(
   input logic          completed_i
 );
   logic [31:0] rdata_o, desc_addr_o, seq_o, cpl_slot_o;
-  logic wr_err_o, work_o, pick_valid_o, active_o, phase_o;
+  logic wr_err_o, work_o, pick_valid_o, active_o, fetched_o, phase_o;
   logic [QW-1:0] cur_o;
 
   baresm_cp_queues #(.NumQueues(NQ), .MemBytes(1 << 20)) dut (.*);

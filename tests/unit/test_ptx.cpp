@@ -410,3 +410,21 @@ TEST(PtxErrors, NotPtxIsTheOnlyError) {
   EXPECT_EQ(r.diagnostics[0].message, "no .version directive: this is not PTX");
   EXPECT_TRUE(r.kernels.empty());
 }
+
+// Found by fuzzing (tests/fuzz/regressions/ptx/kernel_without_ret.ptx): a
+// kernel whose last instruction is not ret/exit was translated into code
+// that the assembler refused ("can fall through past its last instruction",
+// reported as an internal error). It ends at its closing brace, as under
+// ptxas: an EXIT there, also after a guarded branch or a final label.
+TEST(PtxTranslate, AKernelWithoutRetEndsAtItsClosingBrace) {
+  const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                           "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\tmov.u32 %r1, %tid.x;\n";
+  for (const std::string& tail : {std::string("\tadd.s32 %r2, %r1, 1;\n}\n"),
+                                  std::string("\tsetp.eq.s32 %p1, %r1, 0;\n\t@%p1 bra $L1;\n$L1:\n}\n"),
+                                  std::string("\tsetp.eq.s32 %p1, %r1, 0;\n\t@%p1 bra $L1;\n\tret;\n$L1:\n}\n")}) {
+    const isa::PtxResult r = isa::translate_ptx(head + tail, "t.ptx");
+    ASSERT_TRUE(r.ok()) << tail << r.format_errors();
+    const size_t last = r.assembly.rfind("EXIT");
+    ASSERT_NE(last, std::string::npos) << r.assembly;
+  }
+}
