@@ -103,7 +103,7 @@ T="$WORK/build/tests/rtl_sm"
 C="$WORK/build/tests/cosim"
 run_cp_checks() {  # rtl/cp: prints what killed the mutant, or nothing
   local p
-  for p in cp mem_arb; do
+  for p in cp_engine cp_queues cp mem_arb; do
     (cd "$WORK/src" && timeout 600 scripts/formal.sh -o "$WORK/formal" "$p" > "$WORK/t4.log" 2>&1) || {
       echo "formal proof $p"; return; }
   done
