@@ -194,6 +194,13 @@ TEST(CosimSystem, BarrierDeadlockIsReportedWithTheWaitingWarps) {
   ASSERT_LT(off / 8, m.code.size());
   EXPECT_EQ(m.code[off / 8] & 0x7F, uint64_t(isa::Op::BAR));
   EXPECT_EQ(h.reg(regs::FAULT_ADDR), 0x3u);
+  // A reset (the driver's: a soft reset, then the rings programmed again)
+  // clears every fault register (mutation testing found FAULT_ADDR's clear
+  // could be dropped unnoticed).
+  ASSERT_EQ(d.reset(), Status::OK) << h.last_error_text();
+  for (uint32_t off : {regs::FAULT_INFO, regs::FAULT_PC, regs::FAULT_ADDR, regs::FAULT_CTA,
+                       regs::FAULT_TOKEN_LO, regs::FAULT_TOKEN_HI})
+    EXPECT_EQ(h.reg(off), 0u) << "offset 0x" << std::hex << off;
   // The functional device model reports the same.
   Harness hm;
   ASSERT_EQ(hm.open(std::make_unique<drv::ModelTransport>(cq::ModelDeviceConfig{}), fast_options()),
