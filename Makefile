@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean isa-pkg ptx soak mutate formal sanitize fuzz
+.PHONY: all deps configure build test demo lint clean isa-pkg ptx soak soak-launches mutate formal sanitize fuzz
 
 all: build
 
@@ -33,6 +33,16 @@ SEEDS ?= 100000:200
 SHARD ?= 0/1
 soak: build
 	@scripts/soak.sh $(SEEDS) $(SHARD)
+
+# Launches through the driver under random faults, memory errors and resets
+# (tests/soak, docs/reliability.md): SOAK_LAUNCHES on the model, then
+# SOAK_RTL_LAUNCHES on the RTL. `make test` runs 2,000 and 500.
+SOAK_LAUNCHES ?= 10000
+SOAK_RTL_LAUNCHES ?= 2000
+SOAK_SEED ?= 1
+soak-launches: build
+	@$(BUILD)/tests/soak/soak_launches --backend model --launches $(SOAK_LAUNCHES) --seed $(SOAK_SEED)
+	@$(BUILD)/tests/soak/soak_launches --backend rtl --launches $(SOAK_RTL_LAUNCHES) --seed $(SOAK_SEED)
 
 # Mutation score (scripts/mutate.sh): COUNT seeded mutants of rtl/sm.
 COUNT ?= 40

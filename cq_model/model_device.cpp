@@ -164,6 +164,10 @@ ErrorCode error_for(iss::FaultKind k) {
       return ErrorCode::BARRIER_DEADLOCK;
     case iss::FaultKind::WATCHDOG:
       return ErrorCode::WATCHDOG_TIMEOUT;
+    case iss::FaultKind::FETCH_ERROR:
+      return ErrorCode::FETCH_ERROR;
+    case iss::FaultKind::MEMORY_ERROR:
+      return ErrorCode::MEMORY_ERROR;
   }
   return ErrorCode::INTERNAL;
 }
@@ -189,7 +193,9 @@ struct ModelDevice::Impl {
     uint32_t cq_base = 0, cq_size = 0, cq_head = 0, cq_tail = 0;
     bool doorbell_error = false;
   };
-  enum class Engine { IDLE, RUNNING, WRITING, RESETTING };
+  // HALTED: a completion entry could not be written (a memory error); only a
+  // reset leaves it.
+  enum class Engine { IDLE, RUNNING, WRITING, RESETTING, HALTED };
 
   ModelDeviceConfig cfg;
   iss::DeviceMemory mem;
@@ -464,6 +470,15 @@ struct ModelDevice::Impl {
     reset_left = std::max<uint32_t>(cfg.reset_ticks, 1);
   }
 
+  // The reset pin: everything at once, as at power-on (memory is kept).
+  void pin_reset() {
+    if (engine == Engine::RUNNING) ++stats.aborted;
+    runner.abort();
+    ++stats.resets;
+    reset_state();
+    engine = Engine::IDLE;
+  }
+
   // ---- the command processor ----
   void tick() {
     ++total_ticks;
@@ -484,6 +499,8 @@ struct ModelDevice::Impl {
         return;
       case Engine::WRITING:
         write_completion();
+        return;
+      case Engine::HALTED:
         return;
     }
   }
@@ -511,7 +528,11 @@ struct ModelDevice::Impl {
   void fetch(uint32_t qi) {
     Queue& Q = q[qi];
     uint8_t bytes[kDESC_BYTES];
-    mem.read(Q.sq_base + ring_slot(Q.sq_head, Q.sq_size) * kDESC_BYTES, bytes, kDESC_BYTES);
+    const uint32_t desc_addr = Q.sq_base + ring_slot(Q.sq_head, Q.sq_size) * kDESC_BYTES;
+    // An unreadable descriptor reads as zeros, as on the device.
+    const bool unreadable = mem.poison().hit(desc_addr, kDESC_BYTES);
+    if (unreadable) std::memset(bytes, 0, sizeof bytes);
+    else mem.read(desc_addr, bytes, kDESC_BYTES);
     const uint32_t seq = Q.sq_head++;
     ++progress;
     ++stats.fetched;
@@ -523,7 +544,15 @@ struct ModelDevice::Impl {
     entry.start_cycle = entry.end_cycle = cycles;
 
     iss::LaunchParams p;
-    const DescCheck chk = check(d, &p);
+    uint32_t ring_error_addr = 0;
+    const DescCheck chk = unreadable ? DescCheck::NONE : check(d, &p, &ring_error_addr);
+    if (unreadable || ring_error_addr) {
+      entry.status = uint8_t(CplStatus::FAILED);
+      entry.error = uint8_t(ErrorCode::RING_ERROR);
+      entry.fault_addr = unreadable ? line_of(desc_addr) : ring_error_addr;
+      begin_write();
+      return;
+    }
     if (chk != DescCheck::NONE) {
       ++stats.bad_descriptors;
       entry.status = uint8_t(CplStatus::FAILED);
@@ -545,8 +574,12 @@ struct ModelDevice::Impl {
     engine = Engine::RUNNING;
   }
 
-  // The device's own checks, in the order of the DCHK table. Fills *p.
-  DescCheck check(const LaunchDescriptor& d, iss::LaunchParams* p) const {
+  static uint32_t line_of(uint32_t addr) { return addr & ~(iss::PoisonMap::kLineBytes - 1); }
+
+  // The device's own checks, in the order of the DCHK table. Fills *p. A
+  // window-table line that cannot be read sets *ring_error_addr to it (the
+  // entries before it were checked).
+  DescCheck check(const LaunchDescriptor& d, iss::LaunchParams* p, uint32_t* ring_error_addr) const {
     if (d.magic != kDESC_MAGIC) return DescCheck::MAGIC;
     if (d.version != kDESC_VERSION) return DescCheck::VERSION;
     if ((d.flags & ~kDESC_FLAGS_KNOWN) || d.reserved) return DescCheck::FLAGS;
@@ -575,6 +608,10 @@ struct ModelDevice::Impl {
     p->windows.clear();
     for (uint32_t i = 0; i < d.window_count; ++i) {
       uint8_t wb[kWIN_BYTES];
+      if (mem.poison().hit(d.window_table + i * kWIN_BYTES, kWIN_BYTES)) {
+        *ring_error_addr = line_of(d.window_table + i * kWIN_BYTES);
+        return DescCheck::NONE;
+      }
       mem.read(d.window_table + i * kWIN_BYTES, wb, kWIN_BYTES);
       const WindowEntry w = decode_window(wb);
       if (uint64_t(w.base) + w.size > msize) return DescCheck::WINDOW_RANGE;
@@ -648,6 +685,21 @@ struct ModelDevice::Impl {
     const uint32_t addr = Q.cq_base + ring_slot(Q.cq_tail, Q.cq_size) * kCPL_BYTES;
     uint8_t bytes[kCPL_BYTES];
     encode(entry, bytes);
+    if (mem.poison().hit(addr, kCPL_BYTES)) {
+      // The entry cannot be written: FAULT_* names the launch, and the device
+      // stops until reset (the host cannot be told through the ring).
+      ++failed;
+      ++progress;
+      fault = true;
+      fault_info = f::FAULT_INFO_ERROR.put(uint32_t(ErrorCode::RING_ERROR)) | f::FAULT_INFO_QUEUE.put(cur_q);
+      fault_pc = 0;
+      fault_addr = line_of(addr);
+      fault_cta = 0;
+      fault_token = entry.token;
+      irq_status |= f::IRQ_STATUS_FAULT.put(1);
+      engine = Engine::HALTED;
+      return;
+    }
     const uint32_t pieces = cfg.completion_write_ticks;
     const uint32_t body = offsetof(CompletionEntry, phase);
     // Piece boundaries over the 60 body bytes, then the phase word.
@@ -711,6 +763,10 @@ bool ModelDevice::mem_write(uint32_t addr, const void* src, uint32_t len) {
 
 bool ModelDevice::irq_line() const {
   return (impl_->irq_status & impl_->irq_mask) != 0;
+}
+
+void ModelDevice::pin_reset() {
+  impl_->pin_reset();
 }
 
 void ModelDevice::tick(uint64_t n) {

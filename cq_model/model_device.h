@@ -53,6 +53,9 @@ class ModelDevice {
   bool mem_read(uint32_t addr, void* dst, uint32_t len) const;
   bool mem_write(uint32_t addr, const void* src, uint32_t len);
   bool irq_line() const;
+  // The reset pin (for tests): every register to its reset value at once,
+  // whatever runs is dropped; device memory is kept.
+  void pin_reset();
 
   // ---- time ----
   void tick(uint64_t n = 1);

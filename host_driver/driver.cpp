@@ -365,7 +365,9 @@ Status Device::process_completions() {
       if (r == 0) break;
       const uint32_t idx = Q.host.cq_head();
       const Inflight inf = Q.inflight[cq::ring_slot(idx, opt_.sq_entries)];
-      if (e.seq != idx || e.token != inf.token) {
+      // An unreadable descriptor leaves the device no token to return.
+      const bool unreadable = e.error_code() == ErrorCode::RING_ERROR && e.token == 0;
+      if (e.seq != idx || (e.token != inf.token && !unreadable)) {
         bad = fail(Status::DEVICE_ERROR, Layer::DEVICE,
                    "queue %u entry %u carries seq %u token 0x%llx, expected token 0x%llx", q, idx, e.seq,
                    (unsigned long long)e.token, (unsigned long long)inf.token);
@@ -426,11 +428,57 @@ Status Device::wait_step(uint64_t ns) {
       uint32_t causes = 0;
       Status st = rd(regs::IRQ_STATUS, &causes);
       if (!ok(st) || !ok(st = wr(regs::IRQ_STATUS, causes))) return st;
+      if (f::IRQ_STATUS_FAULT.get(causes)) fault_irq_ = true;
     }
     return Status::OK;
   }
   if (!ok(transport_->delay(ns < opt_.poll_interval_ns ? ns : opt_.poll_interval_ns)))
     return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "delay failed");
+  // A device that stopped without writing an entry (check_ring_halt) says so
+  // only in IRQ_STATUS.FAULT: polled too, one register read per step.
+  uint32_t causes = 0;
+  Status st = rd(regs::IRQ_STATUS, &causes);
+  if (!ok(st)) return st;
+  if (f::IRQ_STATUS_FAULT.get(causes)) {
+    fault_irq_ = true;
+    if (!ok(st = wr(regs::IRQ_STATUS, f::IRQ_STATUS_FAULT.put(1)))) return st;
+  }
+  return Status::OK;
+}
+
+// The device stops without a completion entry when it cannot write one
+// (a memory error on the completion ring): FAULT_INFO says RING_ERROR, and
+// FAULT_TOKEN names the launch, the oldest unreported one of its queue. That
+// launch is reported from the registers; the caller then recovers the device.
+Status Device::check_ring_halt() {
+  fault_irq_ = false;
+  if (dev_faulted_) return Status::OK;
+  uint32_t status = 0, info = 0, addr = 0, tlo = 0, thi = 0;
+  Status st = rd(regs::STATUS, &status);
+  if (!ok(st) || !f::STATUS_FAULT.get(status)) return st;
+  if (!ok(st = rd(regs::FAULT_INFO, &info))) return st;
+  if (ErrorCode(f::FAULT_INFO_ERROR.get(info)) != ErrorCode::RING_ERROR) return Status::OK;  // its entry follows
+  if (!ok(st = rd(regs::FAULT_ADDR, &addr)) || !ok(st = rd(regs::FAULT_TOKEN_LO, &tlo)) ||
+      !ok(st = rd(regs::FAULT_TOKEN_HI, &thi)))
+    return st;
+  const uint32_t q = f::FAULT_INFO_QUEUE.get(info);
+  const uint64_t token = uint64_t(thi) << 32 | tlo;
+  if (q >= nq_ || queues_[q].host.cq_head() == queues_[q].host.sq_tail())
+    return fail(Status::DEVICE_ERROR, Layer::DEVICE, "RING_ERROR on queue %u, which has no launch pending", q);
+  QueueState& Q = queues_[q];
+  const Inflight inf = Q.inflight[cq::ring_slot(Q.host.cq_head(), opt_.sq_entries)];
+  if (inf.token != token && token != 0)
+    return fail(Status::DEVICE_ERROR, Layer::DEVICE,
+                "RING_ERROR names token 0x%llx; queue %u's oldest pending launch is 0x%llx",
+                (unsigned long long)token, q, (unsigned long long)inf.token);
+  Q.host.pop();  // never committed: the reset that follows restarts the ring
+  LaunchReport rep;
+  rep.from_device = true;
+  rep.cpl_status = CplStatus::FAILED;
+  rep.error = ErrorCode::RING_ERROR;
+  rep.fault_addr = addr;
+  rep.grid = inf.grid;
+  deliver(q, inf, rep);
   return Status::OK;
 }
 
@@ -459,6 +507,7 @@ Status Device::recover() {
   // (and the ring indices the fences count in restart at 0).
   release_all_frees();
   dev_faulted_ = false;
+  fault_irq_ = false;
   return program_device();
 }
 
@@ -494,6 +543,7 @@ Status Device::wait_until(Done done, uint64_t timeout_ns, int ctx_index) {
   Status st;
   for (;;) {
     if (!ok(st = process_completions())) return st;
+    if (fault_irq_ && !ok(st = check_ring_halt())) return st;
     if (done()) return Status::OK;
     if (ctx_index >= 0 && ctxs_[ctx_index].sticky != Status::OK) {
       const Status s = ctxs_[ctx_index].sticky;
@@ -510,7 +560,12 @@ Status Device::wait_until(Done done, uint64_t timeout_ns, int ctx_index) {
       continue;
     }
     const uint64_t el = transport_->now_ns() - t0;
-    if (el >= timeout_ns) break;
+    if (el >= timeout_ns) {
+      // Without interrupts a device stopped by a ring error shows only here.
+      if (!ok(st = check_ring_halt())) return st;
+      if (dev_faulted_) continue;
+      break;
+    }
     if (!ok(st = wait_step(timeout_ns - el))) return st;
   }
   // Timed out. A slow device is not a hung one: look at PROGRESS.

@@ -389,6 +389,7 @@ class Device {
   Status process_completions();
   void deliver(uint32_t q, const Inflight& inf, LaunchReport& r);
   Status recover();  // soft reset + report every pending launch CONTEXT_LOST
+  Status check_ring_halt();  // a completion the device could not write, reported from FAULT_*
   template <class Done>
   Status wait_until(Done done, uint64_t timeout_ns, int ctx_index);
   Status wait_step(uint64_t ns);
@@ -419,6 +420,7 @@ class Device {
   uint64_t next_token_ = 1;
   uint64_t epoch_ = 0;        // resets done
   bool dev_faulted_ = false;  // the device stopped on a failed launch (STATUS.FAULT)
+  bool fault_irq_ = false;    // IRQ_STATUS.FAULT was seen and not yet looked into
   ContextRec ctxs_[kMaxContexts];
   StreamRec streams_[kMaxStreams];
   EventRec events_[kMaxEvents];

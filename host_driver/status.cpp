@@ -86,6 +86,10 @@ Status status_for_error(cq::ErrorCode e) {
       return Status::CONTEXT_LOST;
     case ErrorCode::INTERNAL:
       return Status::LAUNCH_FAILED;
+    case ErrorCode::FETCH_ERROR:
+    case ErrorCode::MEMORY_ERROR:
+    case ErrorCode::RING_ERROR:
+      return Status::MEMORY_ERROR;
   }
   return Status::LAUNCH_FAILED;
 }

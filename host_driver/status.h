@@ -48,6 +48,7 @@ enum class Layer : uint8_t {
   STATUS(BARRIER_DEADLOCK, EXECUTION, "the warps of a CTA deadlocked at barriers")                 \
   STATUS(LAUNCH_TIMEOUT, EXECUTION, "the launch exceeded its watchdog budget")                     \
   STATUS(LAUNCH_FAILED, EXECUTION, "the launch failed inside the device")                          \
+  STATUS(MEMORY_ERROR, EXECUTION, "an uncorrectable device-memory error was encountered")          \
   STATUS(TIMEOUT, TIMEOUT, "the wait timed out while the device was still making progress")        \
   STATUS(CONTEXT_LOST, CONTEXT_LOST, "the device was reset; the context's pending work was lost")
 

@@ -54,6 +54,8 @@ const char* fault_kind_name(FaultKind k) {
     case FaultKind::STACK_OVERFLOW: return "STACK_OVERFLOW";
     case FaultKind::BARRIER_DEADLOCK: return "BARRIER_DEADLOCK";
     case FaultKind::WATCHDOG: return "WATCHDOG";
+    case FaultKind::FETCH_ERROR: return "FETCH_ERROR";
+    case FaultKind::MEMORY_ERROR: return "MEMORY_ERROR";
   }
   return "UNKNOWN";
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "isa/isa.h"
+#include "isa/mem_poison.h"
 
 namespace baresm::iss {
 
@@ -35,9 +36,14 @@ class DeviceMemory {
   void write32(uint32_t addr, uint32_t value);
   std::vector<uint8_t>& bytes() { return bytes_; }
   const std::vector<uint8_t>& bytes() const { return bytes_; }
+  // Injected uncorrectable errors: kernels' accesses to these lines fault
+  // (FETCH_ERROR, MEMORY_ERROR); host copies are not affected.
+  PoisonMap& poison() { return poison_; }
+  const PoisonMap& poison() const { return poison_; }
 
  private:
   std::vector<uint8_t> bytes_;
+  PoisonMap poison_;
 };
 
 // A range of device memory a launch may touch with global loads/stores/atomics.
@@ -73,6 +79,8 @@ enum class FaultKind : uint8_t {
   STACK_OVERFLOW,
   BARRIER_DEADLOCK,
   WATCHDOG,
+  FETCH_ERROR,   // an instruction fetch got a memory error (addr = pc)
+  MEMORY_ERROR,  // a load, store or atomic got a memory error (addr = the lane's address)
 };
 const char* fault_kind_name(FaultKind k);  // "OUT_OF_WINDOW", ...
 
@@ -82,7 +90,7 @@ struct FaultInfo {
   uint32_t warp = 0;          // warp index inside the CTA
   uint32_t lane = 0;
   uint32_t pc = 0;            // device address of the faulting instruction
-  uint32_t addr = 0;          // memory address for OUT_OF_WINDOW / MISALIGNED
+  uint32_t addr = 0;          // memory address for OUT_OF_WINDOW / MISALIGNED / *_ERROR
   uint64_t waiting_warps = 0; // BARRIER_DEADLOCK: bit w = warp w of the CTA waits
   std::string detail;         // human-readable, e.g. "warp 1 at bar 1, warp 0 at bar 0"
   bool ok() const { return kind == FaultKind::NONE; }

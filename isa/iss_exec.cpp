@@ -105,6 +105,7 @@ class Engine {
   const LaunchParams& p_;
   const std::function<void(const RetireEvent&)>& cb_;
   uint8_t* mem8_ = nullptr;
+  const PoisonMap* poison_ = nullptr;  // injected memory errors; null when there are none
   uint32_t code_lo_ = 0, code_end_ = 0;  // slots cover [code_lo_, code_end_), code_lo_ 8-aligned
   std::vector<std::unique_ptr<SlotPage>> pages_;
   std::vector<Warp> warps_;
@@ -218,6 +219,7 @@ std::string Engine::prepare() {
   std::string err = validate();
   if (!err.empty()) return err;
   mem8_ = mem_.bytes().data();
+  poison_ = mem_.poison().empty() ? nullptr : &mem_.poison();
   smid_ = p_.smid ? p_.smid : cfg_.smid;
   code_lo_ = p_.code_base & ~7u;
   code_end_ = p_.code_base + p_.code_size;  // fits: validated against memory size
@@ -386,6 +388,10 @@ const Slot* Engine::fetch(uint32_t wi, uint32_t pc, uint32_t mask) {
       std::snprintf(buf, sizeof buf, "pc outside the code [0x%08x, 0x%08x)", p_.code_base,
                     code_end_);
     fault(FaultKind::INVALID_PC, wi, lowest_lane(mask), pc, 0, buf);
+    return nullptr;
+  }
+  if (poison_ && poison_->hit(pc, 8)) {
+    fault(FaultKind::FETCH_ERROR, wi, lowest_lane(mask), pc, pc, "instruction fetch got a memory error");
     return nullptr;
   }
   Slot& s = slot((pc - code_lo_) >> 3);
@@ -766,6 +772,8 @@ bool Engine::mem_fault(FaultKind k, uint32_t wi, uint32_t lane, uint32_t pc, uin
   d += " of " + std::to_string(size) + " bytes ";
   if (k == FaultKind::MISALIGNED)
     d += "not " + std::to_string(size) + "-byte aligned";
+  else if (k == FaultKind::MEMORY_ERROR)
+    d += "got a memory error";
   else if (global)
     d += "outside every window";
   else if (shared)
@@ -793,6 +801,16 @@ bool Engine::exec_mem(uint32_t wi, const Instr& in, uint32_t exec, uint32_t pc) 
                     : shared ? uint64_t(ad) + size <= p_.shared_bytes
                              : uint64_t(ad) + size <= p_.param_size;
     if (!ok) return mem_fault(FaultKind::OUT_OF_WINDOW, wi, lane, pc, ad, in, size);
+  }
+  // Pass 2: memory errors, found only once the accesses reach memory (after
+  // every window check passed, as on the SM).
+  if (poison_ && !shared) {
+    const uint32_t off = global ? 0 : p_.param_addr;
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const uint32_t lane = uint32_t(__builtin_ctz(m));
+      if (poison_->hit(off + addr[lane], size))
+        return mem_fault(FaultKind::MEMORY_ERROR, wi, lane, pc, addr[lane], in, size);
+    }
   }
   if (cb_) std::memcpy(ev_.mem_addrs.data(), addr, sizeof addr);
   if (exec == 0) return true;
@@ -836,6 +854,12 @@ bool Engine::exec_atom(uint32_t wi, const Instr& in, uint32_t exec, uint32_t pc)
     if (ad & 3) return mem_fault(FaultKind::MISALIGNED, wi, lane, pc, ad, in, 4);
     if (global ? !global_ok(ad, 4) : uint64_t(ad) + 4 > p_.shared_bytes)
       return mem_fault(FaultKind::OUT_OF_WINDOW, wi, lane, pc, ad, in, 4);
+  }
+  if (poison_ && global) {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const uint32_t lane = uint32_t(__builtin_ctz(m));
+      if (poison_->hit(addr[lane], 4)) return mem_fault(FaultKind::MEMORY_ERROR, wi, lane, pc, addr[lane], in, 4);
+    }
   }
   if (cb_) std::memcpy(ev_.mem_addrs.data(), addr, sizeof addr);
   if (exec == 0) return true;

@@ -64,6 +64,7 @@ module baresm_top #(
   output logic                          mem_rsp_ready_o,
   input  logic [MemIdWidth-1:0]         mem_rsp_id_i,
   input  logic [MemLineBytes*8-1:0]     mem_rsp_rdata_i,
+  input  logic                          mem_rsp_err_i,   // the request failed (bus/ECC error): no data, no effect
 
   // ---- visible status -------------------------------------------------------------
   output logic [31:0]                   status_o,        // the STATUS register
@@ -136,6 +137,7 @@ module baresm_top #(
     .mem_req_wstrb_o   (cp_req_wstrb),
     .mem_rsp_valid_i   (cp_rsp_valid),
     .mem_rsp_rdata_i   (mem_rsp_rdata_i),
+    .mem_rsp_err_i     (mem_rsp_err_i),
     .mem_cp_idle_i     (cp_idle),
     .mem_sm_idle_i     (sm_idle),
     .sm_hold_o         (sm_hold),
@@ -246,6 +248,7 @@ module baresm_top #(
     .mem_rsp_ready_o  (sm_rsp_ready),
     .mem_rsp_id_i     (mem_rsp_id_i[SmIdWidth-1:0]),
     .mem_rsp_rdata_i  (mem_rsp_rdata_i),
+    .mem_rsp_err_i    (mem_rsp_err_i),
     .warp_state_o     (warp_state),
     .cnt_cycles_o     (sm_cycles_o),
     .cnt_instrs_o     (sm_instrs),

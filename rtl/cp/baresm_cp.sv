@@ -60,6 +60,7 @@ module baresm_cp #(
   output logic [MemLineBytes-1:0]      mem_req_wstrb_o,
   input  logic                         mem_rsp_valid_i,
   input  logic [MemLineBytes*8-1:0]    mem_rsp_rdata_i,
+  input  logic                         mem_rsp_err_i,      // the access failed (bus/ECC error)
   input  logic                         mem_cp_idle_i,      // no engine request in flight
   input  logic                         mem_sm_idle_i,      // no SM request in flight
 
@@ -120,13 +121,16 @@ module baresm_cp #(
     E_WBODY  = 4'd7,
     E_WPHASE = 4'd8,
     E_ABORT  = 4'd9,
-    E_RESET  = 4'd10
+    E_RESET  = 4'd10,
+    E_HALT   = 4'd11   // a completion entry could not be written: stopped until reset
   } estate_e;
 
   // ===========================================================================
   // Registers
   // ===========================================================================
   estate_e     state_q;
+  logic        rerr_q;       // a read of this launch's descriptor or window table failed
+  logic [31:0] rerr_addr_q;  // ... the first failed line
   logic        enable_q, fault_q;
   logic [31:0] watchdog_q, scratch_q;
   logic [31:0] prot_base_q, prot_size_q;  // protected range, handed to every launch
@@ -405,12 +409,16 @@ module baresm_cp #(
   logic [7:0]  f_error;
   logic [31:0] f_cta;
   always_comb begin
-    if (sm_cfg_error_i || sm_fault_kind_i > baresm_sm_pkg::FAULT_WATCHDOG)
+    if (sm_cfg_error_i || sm_fault_kind_i > baresm_sm_pkg::FAULT_MEMORY_ERROR)
       f_error = baresm_ring_pkg::ERR_INTERNAL;
     else if (sm_fault_kind_i == baresm_sm_pkg::FAULT_NONE)
       f_error = baresm_ring_pkg::ERR_OK;
+    else if (sm_fault_kind_i == baresm_sm_pkg::FAULT_FETCH_ERROR)
+      f_error = baresm_ring_pkg::ERR_FETCH_ERROR;
+    else if (sm_fault_kind_i == baresm_sm_pkg::FAULT_MEMORY_ERROR)
+      f_error = baresm_ring_pkg::ERR_MEMORY_ERROR;
     else
-      f_error = 8'(sm_fault_kind_i) + 8'd1;  // FaultKind k is ERR k+1
+      f_error = 8'(sm_fault_kind_i) + 8'd1;  // FaultKind 1..8 is ERR 2..9
     f_cta = sm_fault_cta_x_i + sm_fault_cta_y_i * d_grid_x +
             sm_fault_cta_z_i * d_grid_x * d_grid_y;
   end
@@ -427,7 +435,9 @@ module baresm_cp #(
   // Interrupt causes set this cycle.
   logic [10:0] irq_set, irq_clr;
   logic        finish;   // the phase word was written: the entry is complete
-  assign finish = state_q == E_WPHASE && mdone;
+  assign finish = state_q == E_WPHASE && mdone && !mem_rsp_err_i;
+  logic        ring_halt;  // a completion-entry write failed: the engine stops here
+  assign ring_halt = (state_q == E_WBODY || state_q == E_WPHASE) && mdone && mem_rsp_err_i;
 
   // ===========================================================================
   // Queue pairs: ring registers and indices, the pick, the launch in flight
@@ -476,6 +486,7 @@ module baresm_cp #(
       irq_set[baresm_regs_pkg::IRQ_STATUS_CQ_LSB + 32'(cur_q)] = 1'b1;
       if (cpl_sticky) irq_set[baresm_regs_pkg::IRQ_STATUS_FAULT_LSB] = 1'b1;
     end
+    if (ring_halt) irq_set[baresm_regs_pkg::IRQ_STATUS_FAULT_LSB] = 1'b1;
     if (resetting && !hold_next) irq_set[baresm_regs_pkg::IRQ_STATUS_RESET_DONE_LSB] = 1'b1;
   end
 
@@ -485,6 +496,8 @@ module baresm_cp #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= E_IDLE;
+      rerr_q <= 1'b0;
+      rerr_addr_q <= '0;
       enable_q <= 1'b0;
       fault_q <= 1'b0;
       watchdog_q <= '0;
@@ -628,6 +641,7 @@ module baresm_cp #(
             seq_q <= q_seq;
             beat_q <= '0;
             line_valid_q <= 1'b0;
+            rerr_q <= 1'b0;
             state_q <= E_FETCH;
           end
         end
@@ -640,8 +654,13 @@ module baresm_cp #(
             mreq_wstrb_q <= '0;
           end
           if (mdone) begin
+            // An unreadable descriptor reads as zeros (token 0 in its entry).
             for (int b = 0; b < BEATS; b++) begin
-              if (32'(beat_q) == 32'(b)) desc_q[b*CHUNK*8 +: CHUNK*8] <= rsp_chunk;
+              if (32'(beat_q) == 32'(b)) desc_q[b*CHUNK*8 +: CHUNK*8] <= mem_rsp_err_i ? '0 : rsp_chunk;
+            end
+            if (mem_rsp_err_i && !rerr_q) begin
+              rerr_q <= 1'b1;
+              rerr_addr_q <= mreq_addr_q;
             end
             if (32'(beat_q) == 32'(BEATS - 1)) begin
               // Fetched: the slot may be reused; a marker completes at this time.
@@ -669,7 +688,13 @@ module baresm_cp #(
           win_size_q <= '0;
           budget_q <= (d_watchdog != 32'd0) ? d_watchdog : watchdog_q;
           beat_q <= '0;
-          if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
+          if (rerr_q) begin
+            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+            c_error_q <= baresm_ring_pkg::ERR_RING_ERROR;
+            c_addr_q <= rerr_addr_q;
+            rec_addr_q <= cpl_slot_q;
+            state_q <= E_WBODY;
+          end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
             c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
             c_error_q <= baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
             c_addr_q <= 32'(chk);
@@ -712,7 +737,14 @@ module baresm_cp #(
             mreq_op_q <= 2'd0;
             mreq_wstrb_q <= '0;
           end
-          if (mdone) begin
+          if (mdone && mem_rsp_err_i) begin
+            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+            c_error_q <= baresm_ring_pkg::ERR_RING_ERROR;
+            c_addr_q <= mreq_addr_q;
+            rec_addr_q <= cpl_slot_q;
+            beat_q <= '0;
+            state_q <= E_WBODY;
+          end else if (mdone) begin
             line_q <= mem_rsp_rdata_i;
             line_addr_q <= mreq_addr_q;
             line_valid_q <= 1'b1;
@@ -798,7 +830,9 @@ module baresm_cp #(
             mreq_wdata_q <= wr_data;
             mreq_wstrb_q <= wr_body_strb;
           end
-          if (mdone) begin
+          if (ring_halt) begin
+            state_q <= E_HALT;
+          end else if (mdone) begin
             if (32'(beat_q) == 32'(BEATS - 1)) state_q <= E_WPHASE;
             else beat_q <= beat_q + BW'(1);
           end
@@ -813,7 +847,9 @@ module baresm_cp #(
             mreq_wdata_q <= wr_data;
             mreq_wstrb_q <= wr_phase_strb;
           end
-          if (mdone) begin
+          if (ring_halt) begin
+            state_q <= E_HALT;
+          end else if (mdone) begin
             launches_q <= launches_q + 32'd1;
             progress_q <= progress_q + 32'd1;
             if (cpl_failed) failed_q <= failed_q + 32'd1;
@@ -829,8 +865,23 @@ module baresm_cp #(
           end
         end
 
+        E_HALT: ;  // until a soft reset or the reset pin
+
         default: state_q <= E_IDLE;
       endcase
+      // A completion entry that could not be written is reported in FAULT_*
+      // (its launch's token; FAULT_ADDR the line) and stops the device: the
+      // host sees STATUS.FAULT and IRQ_STATUS.FAULT, and recovers by a reset.
+      if (ring_halt) begin
+        fault_q <= 1'b1;
+        fault_info_q <= {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
+        fault_pc_q <= '0;
+        fault_addr_q <= mreq_addr_q;
+        fault_cta_q <= '0;
+        fault_token_q <= desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
+        failed_q <= failed_q + 32'd1;
+        progress_q <= progress_q + 32'd1;
+      end
     end
   end
 
@@ -894,7 +945,7 @@ module baresm_cp #(
   // (retired would underflow).
   `BARESM_ASSUME(m_ctas_monotonic, !counting || sm_ctas_i[31:0] >= ctas_q)
   // Every engine state is one of the enumerated ones.
-  `BARESM_ASSERT(a_state_known, state_q <= E_RESET)
+  `BARESM_ASSERT(a_state_known, state_q <= E_HALT)
 
 endmodule
 

@@ -119,6 +119,9 @@ package baresm_ring_pkg;
   localparam logic [7:0] ERR_WATCHDOG_TIMEOUT = 8'd9;
   localparam logic [7:0] ERR_CONTEXT_LOST = 8'd10;
   localparam logic [7:0] ERR_INTERNAL = 8'd11;
+  localparam logic [7:0] ERR_FETCH_ERROR = 8'd12;
+  localparam logic [7:0] ERR_MEMORY_ERROR = 8'd13;
+  localparam logic [7:0] ERR_RING_ERROR = 8'd14;
 
   // ---- DCHK codes ----
   localparam logic [31:0] DCHK_NONE = 32'd0;

@@ -24,6 +24,10 @@
 //   4 MISALIGNED), cpl_fault_lane_o the lowest faulting lane, and
 //   cpl_fault_addr_o its effective address. The completion of a store is
 //   sent only after every write of it has been acknowledged by memory.
+//   A memory error (mem_rsp_err_i on a response) is the exception to "no
+//   effect at all": the instruction's other requests may have been carried
+//   out. It completes, once every response is back, as MEMORY_ERROR (10)
+//   naming the lowest lane served by a failed request and that lane's address.
 // Memory port (mem_req_*/mem_rsp_*): valid/ready on both channels.
 //   op 0 READ  : mem_req_addr_o line-aligned; response rdata = the line.
 //   op 1 WRITE : line-aligned; write the bytes whose wstrb bit is set;
@@ -102,6 +106,7 @@ module baresm_lsu #(
   output logic                             mem_rsp_ready_o,
   input  logic [MemIdWidth-1:0]       mem_rsp_id_i,
   input  logic [MemLineBytes*8-1:0]   mem_rsp_rdata_i,
+  input  logic                        mem_rsp_err_i,   // the request failed (bus/ECC error): no data, no effect
 
   // ---- status and counters ------------------------------------------------
   output logic                             idle_o,        // nothing accepted and unfinished
@@ -450,6 +455,15 @@ module baresm_lsu #(
   assign rsp_hit = mem_rsp_valid_i && busy_q[mem_rsp_id_i];
   assign rsp_lanes = id_lanes_q[32*mem_rsp_id_i +: 32];
 
+  // Memory errors of the instruction in stage A: the lowest lane served by a
+  // failed request (responses come back in any order).
+  logic       merr_q;
+  logic [4:0] merr_lane_q;
+  logic [4:0] rsp_low_lane;
+  logic       merr_new;
+  assign rsp_low_lane = baresm_sm_pkg::lowest_lane(rsp_lanes);
+  assign merr_new = rsp_hit && mem_rsp_err_i && (!merr_q || rsp_low_lane < merr_lane_q);
+
   always_comb begin
     busy_d = busy_q;
     id_lanes_d = id_lanes_q;
@@ -489,7 +503,7 @@ module baresm_lsu #(
         if (hit) a_acc_m[32*i +: 32] = old;
       end
     end
-    if (rsp_hit && !a_stg) begin
+    if (rsp_hit && !a_stg && !mem_rsp_err_i) begin
       for (int i = 0; i < 32; i++) begin
         w = mem_rsp_rdata_i[32*a_phys[32*i + 2 +: LineW - 2] +: 32];
         if (rsp_lanes[i]) begin
@@ -551,6 +565,7 @@ module baresm_lsu #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       a_valid_q <= 1'b0;
+      merr_q <= 1'b0;
       a_pend_q <= '0;
       a_phase_q <= 1'b0;
       at_en_q <= '0;
@@ -563,6 +578,8 @@ module baresm_lsu #(
       passes_q <= '0;
       greqs_q <= '0;
     end else begin
+      if (accept) merr_q <= 1'b0;
+      else if (merr_new) merr_q <= 1'b1;
       if (accept) begin
         a_valid_q <= 1'b1;
         a_pend_q <= req_mask_i;
@@ -619,6 +636,7 @@ module baresm_lsu #(
       rd_sign_q <= a_sign;
     end
     id_lanes_q <= id_lanes_d;
+    if (merr_new) merr_lane_q <= rsp_low_lane;
     if (req_load) begin
       mreq_id_q <= free_id;
       mreq_addr_q <= co_addr;
@@ -631,11 +649,11 @@ module baresm_lsu #(
       d_warp_q <= a_warp_q;
       d_rd_q <= a_rd_q;
       d_mask_q <= a_mask_q;
-      d_we_q <= (a_is_load || a_is_atom) && !flt;
-      d_fault_q <= flt;
-      d_kind_q <= flt_kind;
-      d_lane_q <= flt_lane;
-      d_faddr_q <= flt_addr;
+      d_we_q <= (a_is_load || a_is_atom) && !flt && !merr_q;
+      d_fault_q <= flt || merr_q;
+      d_kind_q <= flt ? flt_kind : baresm_sm_pkg::FAULT_MEMORY_ERROR;
+      d_lane_q <= flt ? flt_lane : merr_lane_q;
+      d_faddr_q <= flt ? flt_addr : a_addr_q[32*merr_lane_q +: 32];
       d_data_q <= a_acc_m;
     end else begin
       d_data_q <= d_data_m;

@@ -28,8 +28,6 @@ module baresm_lsu_check #(
 
   localparam logic [1:0] SPACE_GLOBAL = 2'd0;
   localparam logic [1:0] SPACE_SHARED = 2'd1;
-  localparam logic [3:0] FAULT_OUT_OF_WINDOW = 4'd3;
-  localparam logic [3:0] FAULT_MISALIGNED = 4'd4;
 
   logic [31:0] misaligned;
   logic [31:0] outside;
@@ -77,7 +75,7 @@ module baresm_lsu_check #(
   assign faulty = mask_i & (misaligned | outside);
   assign first = faulty & (~faulty + 32'd1);
   assign fault_o = |faulty;
-  assign kind_o = |(first & misaligned) ? FAULT_MISALIGNED : FAULT_OUT_OF_WINDOW;
+  assign kind_o = |(first & misaligned) ? baresm_sm_pkg::FAULT_MISALIGNED : baresm_sm_pkg::FAULT_OUT_OF_WINDOW;
 
   always_comb begin
     lane_o = '0;

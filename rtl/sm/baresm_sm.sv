@@ -69,6 +69,7 @@ module baresm_sm #(
   output logic                          mem_rsp_ready_o,
   input  logic [LsuIdWidth:0]           mem_rsp_id_i,
   input  logic [MemLineBytes*8-1:0]     mem_rsp_rdata_i,
+  input  logic                          mem_rsp_err_i,    // memory error: no data, no effect
 
   // ---- status ------------------------------------------------------------------
   output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_sm_pkg::WS_*
@@ -475,11 +476,11 @@ module baresm_sm #(
     predecode = {cls, sa, sb, sc, dst, ill ? PT : w[10:8], pp, pd, ill};
   endfunction
 
-  logic [NumWarps-1:0] ib_valid_q, ib_bad_q;
+  logic [NumWarps-1:0] ib_valid_q, ib_bad_q, ib_ferr_q;
   logic [63:0] ib_word_q [NumWarps];
   logic [DecW-1:0] ib_dec_q [NumWarps];
 
-  logic f_valid, f_bad;
+  logic f_valid, f_bad, f_ferr;
   logic [WarpW-1:0] f_warp;
   logic [63:0] f_word;
   logic [NumWarps-1:0] f_want, f_miss;
@@ -520,12 +521,14 @@ module baresm_sm #(
     .out_warp_o (f_warp),
     .out_word_o (f_word),
     .out_badpc_o(f_bad),
+    .out_ferr_o (f_ferr),
     .miss_wait_o(f_miss),
     .req_valid_o(if_req_valid),
     .req_ready_i(if_req_ready),
     .req_addr_o (if_req_addr),
     .rsp_valid_i(if_rsp_valid),
     .rsp_data_i (mem_rsp_rdata_i),
+    .rsp_err_i  (mem_rsp_err_i),
     .idle_o     (fetch_idle)
   );
 
@@ -548,6 +551,7 @@ module baresm_sm #(
     if (f_valid) begin
       ib_word_q[f_warp] <= f_word;
       ib_bad_q[f_warp] <= f_bad;
+      ib_ferr_q[f_warp] <= f_ferr;
       // A bad pc has no operands: it only faults.
       ib_dec_q[f_warp] <= f_bad ? {baresm_sm_pkg::CL_CTRL, RZ, RZ, RZ, RZ, PT, PT, PT, 1'b1}
                                 : predecode(f_word[43:0], l_regs);
@@ -614,7 +618,7 @@ module baresm_sm #(
   logic [6:0] i_op;
   logic [7:0] i_mod;
   logic [2:0] i_class, i_pg, i_pp, i_pd;
-  logic i_bimm, i_pgn, i_ill, i_bad, i_ppn;
+  logic i_bimm, i_pgn, i_ill, i_bad, i_ferr, i_ppn;
   logic [31:0] i_imm, i_pc, i_tmask, i_guard, i_exec, i_ppv, i_ballot;
   logic [CtaW-1:0] i_cta;
 
@@ -631,6 +635,7 @@ module baresm_sm #(
   assign i_pd = idec[3:1];
   assign i_ill = idec[0];
   assign i_bad = ib_bad_q[sel];
+  assign i_ferr = ib_ferr_q[sel];
   assign i_pc = st_pc[sel];
   assign i_tmask = st_mask[sel];
   assign i_cta = slot_cta_q[sel*CtaW +: CtaW];
@@ -664,7 +669,7 @@ module baresm_sm #(
     iss_flane = baresm_sm_pkg::lowest_lane(i_tmask);
     if (i_bad) begin
       iss_fault = 1'b1;
-      iss_fkind = baresm_sm_pkg::FAULT_INVALID_PC;
+      iss_fkind = i_ferr ? baresm_sm_pkg::FAULT_FETCH_ERROR : baresm_sm_pkg::FAULT_INVALID_PC;
     end else if (i_ill) begin
       iss_fault = 1'b1;
       iss_fkind = baresm_sm_pkg::FAULT_ILLEGAL_INSTR;
@@ -966,6 +971,7 @@ module baresm_sm #(
     .mem_rsp_ready_o (ls_rsp_ready),
     .mem_rsp_id_i    (mem_rsp_id_i[LsuIdWidth-1:0]),
     .mem_rsp_rdata_i (mem_rsp_rdata_i),
+    .mem_rsp_err_i   (mem_rsp_err_i),
     .idle_o          (lsu_idle),
     .smem_passes_o   (smem_passes),
     .gmem_reqs_o     (gmem_reqs)
@@ -1124,6 +1130,7 @@ module baresm_sm #(
       nf_slot = sel;
       nf_lane = iss_flane;
       nf_pc = i_pc;
+      if (iss_fkind == baresm_sm_pkg::FAULT_FETCH_ERROR) nf_addr = i_pc;
     end else if (deadlock) begin
       new_fault = 1'b1;
       nf_kind = baresm_sm_pkg::FAULT_BARRIER_DEADLOCK;

@@ -10,7 +10,9 @@
 //   F2: the word is cut out of the line and handed to the warp's
 //       instruction buffer (out_valid_o).
 // The cache is invalidated at every launch start (flush_i): a launch may run
-// new code at an old address.
+// new code at an old address. A fill answered with a memory error leaves its
+// line invalid and is remembered (one line, until the next launch): every
+// fetch from that line is then answered at once as FETCH_ERROR.
 `include "baresm_assert.svh"
 `default_nettype none
 
@@ -34,7 +36,8 @@ module baresm_sm_fetch #(
   output logic                   out_valid_o,
   output logic [WarpW-1:0]       out_warp_o,
   output logic [63:0]            out_word_o,
-  output logic                   out_badpc_o,   // INVALID_PC: out_word_o is meaningless
+  output logic                   out_badpc_o,   // INVALID_PC or FETCH_ERROR: out_word_o is meaningless
+  output logic                   out_ferr_o,    // ... FETCH_ERROR (the line could not be read)
   output logic [NumWarps-1:0]    miss_wait_o,   // warps waiting for a fill
 
   output logic                   req_valid_o,   // read one line
@@ -42,6 +45,7 @@ module baresm_sm_fetch #(
   output logic [31:0]            req_addr_o,
   input  logic                   rsp_valid_i,
   input  logic [LineBytes*8-1:0] rsp_data_i,
+  input  logic                   rsp_err_i,
   output logic                   idle_o         // no fill outstanding
 );
 
@@ -56,7 +60,7 @@ module baresm_sm_fetch #(
   logic [LineBytes*8-1:0] data_q [IcLines];
 
   // ---- F1 ---------------------------------------------------------------------
-  logic f2_valid_q, f2_bad_q;
+  logic f2_valid_q, f2_bad_q, f2_ferr_q;
   logic [WarpW-1:0] f2_warp_q;
   logic [WordW-1:0] f2_word_q;
   logic [LineBytes*8-1:0] f2_line_q;
@@ -95,7 +99,7 @@ module baresm_sm_fetch #(
   logic [31:0] pc;
   logic [TagW-1:0] ptag;
   logic [IdxW-1:0] pidx;
-  logic bad, hit;
+  logic bad, hit, ferr;
   logic [32:0] code_end;
   assign pc = pc_i[sel*32 +: 32];
   assign ptag = pc[31:OffW];
@@ -104,12 +108,16 @@ module baresm_sm_fetch #(
   assign bad = (pc[2:0] != 3'd0) || (pc < code_base_i) || ({1'b0, pc} + 33'd8 > code_end);
   assign hit = tag_valid_q[pidx] && (tag_q[pidx] == ptag);
 
+  logic err_valid_q;           // a fill of this launch failed: the line err_tag_q
+  logic [TagW-1:0] err_tag_q;
+  assign ferr = !bad && err_valid_q && (err_tag_q == ptag);
+
   logic fill_busy_q;
   logic [TagW-1:0] fill_tag_q;
   logic [WarpW-1:0] fill_warp_q;
   logic req_q;
   logic start_fill;
-  assign start_fill = sel_valid && !bad && !hit && !fill_busy_q && !stop_i;
+  assign start_fill = sel_valid && !bad && !ferr && !hit && !fill_busy_q && !stop_i;
 
   logic [NumWarps-1:0] miss_q;
 
@@ -122,18 +130,20 @@ module baresm_sm_fetch #(
       req_q <= 1'b0;
       tag_valid_q <= '0;
       miss_q <= '0;
+      err_valid_q <= 1'b0;
     end else if (flush_i) begin
       f2_valid_q <= 1'b0;
       rr_q <= WarpW'(NumWarps - 1);
       prio_valid_q <= 1'b0;
       tag_valid_q <= '0;
       miss_q <= '0;
+      err_valid_q <= 1'b0;
     end else begin
-      f2_valid_q <= sel_valid && (bad || hit);
+      f2_valid_q <= sel_valid && (bad || ferr || hit);
       if (sel_valid) rr_q <= sel;
       prio_valid_q <= 1'b0;
-      if (sel_valid && !bad && !hit) miss_q[sel] <= 1'b1;
-      if (sel_valid && (bad || hit)) miss_q[sel] <= 1'b0;
+      if (sel_valid && !bad && !ferr && !hit) miss_q[sel] <= 1'b1;
+      if (sel_valid && (bad || ferr || hit)) miss_q[sel] <= 1'b0;
       if (start_fill) begin
         fill_busy_q <= 1'b1;
         req_q <= 1'b1;
@@ -142,7 +152,8 @@ module baresm_sm_fetch #(
       end
       if (fill_busy_q && !req_q && rsp_valid_i) begin
         fill_busy_q <= 1'b0;
-        tag_valid_q[IdxW'(fill_tag_q)] <= 1'b1;
+        if (rsp_err_i) err_valid_q <= 1'b1;
+        else tag_valid_q[IdxW'(fill_tag_q)] <= 1'b1;
         prio_valid_q <= 1'b1;
       end else if (start_fill) begin
         // The line being refilled is invalid until its data arrives.
@@ -154,7 +165,8 @@ module baresm_sm_fetch #(
   always_ff @(posedge clk_i) begin
     if (sel_valid) begin
       f2_warp_q <= sel;
-      f2_bad_q <= bad;
+      f2_bad_q <= bad || ferr;
+      f2_ferr_q <= ferr;
       f2_word_q <= WordW'(pc[OffW-1:3]);
       f2_line_q <= data_q[pidx];
     end
@@ -163,6 +175,7 @@ module baresm_sm_fetch #(
       fill_warp_q <= sel;
     end
     if (fill_busy_q && !req_q && rsp_valid_i) begin
+      if (rsp_err_i) err_tag_q <= fill_tag_q;
       tag_q[IdxW'(fill_tag_q)] <= fill_tag_q;
       data_q[IdxW'(fill_tag_q)] <= rsp_data_i;
       prio_warp_q <= fill_warp_q;
@@ -173,6 +186,7 @@ module baresm_sm_fetch #(
   assign out_warp_o = f2_warp_q;
   assign out_word_o = f2_line_q[64*f2_word_q +: 64];
   assign out_badpc_o = f2_bad_q;
+  assign out_ferr_o = f2_ferr_q;
   assign miss_wait_o = miss_q & want_i;
 
   assign req_valid_o = req_q;

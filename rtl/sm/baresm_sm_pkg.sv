@@ -19,6 +19,8 @@ package baresm_sm_pkg;
   localparam logic [3:0] FAULT_STACK_OVERFLOW = 4'd6;
   localparam logic [3:0] FAULT_BARRIER_DEADLOCK = 4'd7;
   localparam logic [3:0] FAULT_WATCHDOG = 4'd8;
+  localparam logic [3:0] FAULT_FETCH_ERROR = 4'd9;    // an instruction fill got a memory error
+  localparam logic [3:0] FAULT_MEMORY_ERROR = 4'd10;  // a load/store/atomic request got one
 
   // Warp states (warp_state_o, 3 bits per warp slot).
   localparam logic [2:0] WS_IDLE = 3'd0;      // empty slot

@@ -11,8 +11,8 @@
 
 namespace baresm::sim {
 
-const char* const kCpStateNames[11] = {"IDLE", "FETCH", "CHECK", "WIN",   "LAUNCH", "RUN",
-                                       "BUILD", "WBODY", "WPHASE", "ABORT", "RESET"};
+const char* const kCpStateNames[12] = {"IDLE", "FETCH", "CHECK", "WIN",   "LAUNCH", "RUN",
+                                       "BUILD", "WBODY", "WPHASE", "ABORT", "RESET", "HALT"};
 
 Coverage& Coverage::get() {
   static Coverage c;

@@ -57,7 +57,7 @@ class Coverage {
 
 // Names of the command processor's engine states (rtl/cp/baresm_cp.sv E_*,
 // in encoding order). The warp states' are kWarpStateNames (sm_dut.h).
-extern const char* const kCpStateNames[11];
+extern const char* const kCpStateNames[12];
 // Queue pairs of the device the cp_queue bins cover (the SystemC top's
 // NumQueues: checked where the bins are recorded, sim/systemc/sm_lockstep.cpp).
 constexpr uint32_t kCoveredCpQueues = 4;

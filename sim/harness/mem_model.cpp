@@ -30,7 +30,8 @@ uint32_t atomic_apply(uint8_t amo, uint32_t old, uint32_t b, uint32_t c) {
   }
 }
 
-MemModel::MemModel(std::vector<uint8_t>& mem, const MemModelConfig& cfg) : mem_(mem), cfg_(cfg) {
+MemModel::MemModel(std::vector<uint8_t>& mem, const MemModelConfig& cfg, const iss::PoisonMap* poison)
+    : mem_(mem), poison_(poison), cfg_(cfg) {
   cfg_.min_latency = std::max<uint32_t>(cfg_.min_latency, 1);
   cfg_.max_latency = std::max(cfg_.max_latency, cfg_.min_latency);
   cfg_.accept_interval = std::max<uint32_t>(cfg_.accept_interval, 1);
@@ -65,6 +66,13 @@ MemResponse MemModel::apply(const MemRequest& req) {
   rsp.id = req.id;
   rsp.rdata.assign(lb, 0);
   counters_.requests++;
+  const uint32_t span = req.op == MemOp::ATOMIC ? 4 : lb;
+  if ((poison_ && poison_->hit(req.addr, span)) || chance(cfg_.error_rate)) {
+    // Nothing is read or written: the request fails as a whole.
+    rsp.error = true;
+    counters_.errors++;
+    return rsp;
+  }
   switch (req.op) {
     case MemOp::READ:
       counters_.reads++;

@@ -16,6 +16,8 @@
 #include <deque>
 #include <vector>
 
+#include "isa/mem_poison.h"
+
 namespace baresm::sim {
 
 enum class MemOp : uint8_t { READ = 0, WRITE = 1, ATOMIC = 2 };
@@ -31,7 +33,8 @@ struct MemRequest {
 
 struct MemResponse {
   uint32_t id = 0;
-  std::vector<uint8_t> rdata;  // line_bytes; ATOMIC: the old value in [0,4)
+  bool error = false;          // the request failed (mem_rsp_err): no data, no effect
+  std::vector<uint8_t> rdata;  // line_bytes; ATOMIC: the old value in [0,4); zeros on error
 };
 
 struct MemModelConfig {
@@ -45,6 +48,7 @@ struct MemModelConfig {
   uint32_t stall_min = 1;        // stall length in cycles (no new response)
   uint32_t stall_max = 1;
   uint32_t max_outstanding = 64;  // in flight; req_ready is low when full
+  double error_rate = 0.0;       // probability that a request fails (a transient bus error)
   uint64_t seed = 1;
 };
 
@@ -60,6 +64,7 @@ struct MemCounters {
   uint64_t stall_cycles = 0;         // cycles inside an injected stall
   uint64_t backpressure_cycles = 0;  // cycles with req_ready low
   uint64_t bad_requests = 0;         // outside memory or malformed (answered with zeros)
+  uint64_t errors = 0;               // answered with an error (poisoned line or error_rate)
   uint64_t max_in_flight = 0;
 };
 
@@ -70,8 +75,8 @@ uint32_t atomic_apply(uint8_t amo, uint32_t old, uint32_t b, uint32_t c);
 class MemModel {
  public:
   // mem is the device memory (e.g. iss::DeviceMemory::bytes()); it must
-  // outlive the model.
-  MemModel(std::vector<uint8_t>& mem, const MemModelConfig& cfg);
+  // outlive the model, as must poison (lines whose every access fails; may be null).
+  MemModel(std::vector<uint8_t>& mem, const MemModelConfig& cfg, const iss::PoisonMap* poison = nullptr);
 
   // Port outputs for the current cycle.
   bool req_ready() const { return req_ready_; }
@@ -103,6 +108,7 @@ class MemModel {
   void choose_outputs();
 
   std::vector<uint8_t>& mem_;
+  const iss::PoisonMap* poison_;
   MemModelConfig cfg_;
   uint64_t rng_;
   uint64_t cycle_ = 0;

@@ -18,6 +18,7 @@ DeviceMemoryPort::DeviceMemoryPort(sc_core::sc_module_name name, std::vector<uin
       rsp_ready("rsp_ready"),
       rsp_id("rsp_id"),
       rsp_rdata("rsp_rdata"),
+      rsp_err("rsp_err"),
       mem_(mem),
       rdata_() {
   configure(sim::MemModelConfig{});
@@ -32,7 +33,8 @@ DeviceMemoryPort::DeviceMemoryPort(sc_core::sc_module_name name, std::vector<uin
 void DeviceMemoryPort::configure(const sim::MemModelConfig& cfg) {
   sim::MemModelConfig c = cfg;
   c.line_bytes = kLineBytes;
-  model_ = std::make_unique<sim::MemModel>(mem_, c);
+  poison_.clear();
+  model_ = std::make_unique<sim::MemModel>(mem_, c, &poison_);
 }
 
 // One rising edge: the port's inputs are what the device drove during the
@@ -45,6 +47,7 @@ void DeviceMemoryPort::on_clock() {
     frozen_active_ = false;
     req_ready.write(false);
     rsp_valid.write(false);
+    rsp_err.write(false);
     return;
   }
   if (frozen_active_) {
@@ -91,6 +94,7 @@ void DeviceMemoryPort::drive_outputs() {
   if (v) {
     const sim::MemResponse& r = model_->rsp();
     rsp_id.write(vl_t<kIdBits>(r.id));
+    rsp_err.write(r.error);
     from_bytes(r.rdata.data(), r.rdata.size(), &rdata_);
     rsp_rdata.write(rdata_);
   }

@@ -23,6 +23,8 @@ class DeviceMemoryPort : public sc_core::sc_module {
   static constexpr int kLineBytes = int(TopParams::kLineBytes);
   static constexpr int kLineBits = kLineBytes * 8;
   static constexpr int kIdBits = int(TopParams::kIdBits);
+  static_assert(kLineBytes == int(iss::PoisonMap::kLineBytes),
+                "poisoned lines are the device's memory lines on every backend");
 
   sc_core::sc_in<bool> clk;
   sc_core::sc_in<bool> rst_n;
@@ -38,10 +40,15 @@ class DeviceMemoryPort : public sc_core::sc_module {
   sc_core::sc_in<bool> rsp_ready;
   sc_core::sc_out<vl_t<kIdBits>> rsp_id;
   sc_core::sc_out<vl_t<kLineBits>> rsp_rdata;
+  sc_core::sc_out<bool> rsp_err;
 
   DeviceMemoryPort(sc_core::sc_module_name name, std::vector<uint8_t>& mem);
 
-  // New settings (a power-on): the model is rebuilt, nothing in flight.
+  // Injected uncorrectable errors: every request touching a poisoned line is
+  // answered with rsp_err (isa/mem_poison.h); cleared by configure().
+  iss::PoisonMap& poison() { return poison_; }
+
+  // New settings (a power-on): the model is rebuilt, nothing in flight, no line poisoned.
   void configure(const sim::MemModelConfig& cfg);
   const sim::MemCounters& counters() const { return model_->counters(); }
   // The memory answers nothing and accepts nothing for `cycles` cycles (its
@@ -58,6 +65,7 @@ class DeviceMemoryPort : public sc_core::sc_module {
   void drive_outputs();
 
   std::vector<uint8_t>& mem_;
+  iss::PoisonMap poison_;
   std::unique_ptr<sim::MemModel> model_;
   sim::MemRequest req_;
   vl_t<kLineBits> rdata_;

@@ -27,7 +27,7 @@ static_assert(TopParams::kNumQueues == sim::kCoveredCpQueues, "cp_queue coverage
 void SmLockstepPort::cover_cp(const Vbaresm_top___024root& r) {
   sim::Coverage& cov = sim::Coverage::get();
   const uint32_t cp = dut_.cp_state_o.read();
-  if (cp != cp_state_ && cp < 11) cov.hit(std::string("cp_state/") + sim::kCpStateNames[cp]);
+  if (cp != cp_state_ && cp < 12) cov.hit(std::string("cp_state/") + sim::kCpStateNames[cp]);
   const uint32_t q = dut_.cp_queue_o.read();
   constexpr uint32_t kFetch = 1, kCheck = 2, kWphase = 8, kIdle = 0;
   if (cp != cp_state_ && q < TopParams::kNumQueues) {

@@ -54,6 +54,7 @@ class TbModule : public sc_core::sc_module {
   sc_core::sc_signal<vl_t<kLineBits>> mem_req_wdata{"mem_req_wdata"}, mem_rsp_rdata{"mem_rsp_rdata"};
   sc_core::sc_signal<vl_t<kLineBits / 8>> mem_req_wstrb{"mem_req_wstrb"};
   sc_core::sc_signal<bool> mem_rsp_valid{"mem_rsp_valid"}, mem_rsp_ready{"mem_rsp_ready"};
+  sc_core::sc_signal<bool> mem_rsp_err{"mem_rsp_err"};
   // Status.
   sc_core::sc_signal<uint32_t> status{"status"}, cp_state{"cp_state"}, cp_queue{"cp_queue"};
   sc_core::sc_signal<bool> sm_busy{"sm_busy"};
@@ -103,6 +104,7 @@ class TbModule : public sc_core::sc_module {
     dut.mem_rsp_ready_o(mem_rsp_ready);
     dut.mem_rsp_id_i(mem_rsp_id);
     dut.mem_rsp_rdata_i(mem_rsp_rdata);
+    dut.mem_rsp_err_i(mem_rsp_err);
     dut.status_o(status);
     dut.cp_state_o(cp_state);
     dut.cp_queue_o(cp_queue);
@@ -131,6 +133,7 @@ class TbModule : public sc_core::sc_module {
     mem.rsp_ready(mem_rsp_ready);
     mem.rsp_id(mem_rsp_id);
     mem.rsp_rdata(mem_rsp_rdata);
+    mem.rsp_err(mem_rsp_err);
 
     host.clk(clk);
     host.rst_n(rst_n);
@@ -281,6 +284,10 @@ const std::vector<std::pair<uint32_t, uint32_t>>& Testbench::cp_writes() const {
 
 void Testbench::clear_cp_writes() {
   m_->mem.clear_cp_writes();
+}
+
+iss::PoisonMap& Testbench::memory_poison() {
+  return m_->mem.poison();
 }
 
 void Testbench::freeze_memory(uint64_t cycles) {

@@ -97,6 +97,9 @@ class Testbench {
   // ---- device memory (the memory model's backing store) ----
   std::vector<uint8_t>& memory();
   const sim::MemCounters& mem_counters() const;
+  // Lines whose every access by the device fails (rtl mem_rsp_err_i); the
+  // host's copies are not affected.
+  iss::PoisonMap& memory_poison();
   // From the next edge on, the memory neither accepts nor answers anything
   // for `cycles` cycles (an injected stall; the memory's own time stops).
   void freeze_memory(uint64_t cycles);

@@ -24,6 +24,7 @@ struct RtlFactory {
   static uint64_t sync_timeout_ns() { return 200'000'000; }  // 20M cycles; waits that succeed end early
   static uint64_t hang_timeout_ns() { return 300'000; }      // 30k cycles
   static uint64_t hang_window_ns() { return 60'000; }        // 6k cycles
+  static iss::PoisonMap& poison(drv::Transport*) { return cosim::Testbench::get().memory_poison(); }
 };
 
 using Transports = ::testing::Types<RtlFactory>;

@@ -8,6 +8,7 @@
 //   static uint64_t sync_timeout_ns();   // generous: every small launch here ends well within it
 //   static uint64_t hang_timeout_ns();   // short: a wait this long on an endless kernel means a hang
 //   static uint64_t hang_window_ns();    // PROGRESS must move within this to count as progressing
+//   static iss::PoisonMap& poison(drv::Transport*);  // the device's poisoned memory lines
 // The device must have at least 2 queue pairs, max_threads_per_block *
 // max_regs > REGFILE_REGS (so that LAUNCH_OUT_OF_RESOURCES is reachable), and
 // >= 1 MiB of memory.
@@ -26,6 +27,7 @@
 #include "cq_model/scoreboard.h"
 #include "host_driver/driver.h"
 #include "host_driver/regs.h"
+#include "isa/mem_poison.h"
 #include "tests/driver/driver_harness.h"
 
 namespace baresm::drvtest {
@@ -1466,8 +1468,103 @@ TYPED_TEST_P(DriverSuite, ProtectedRangeIsOutOfReachOfEveryKernel) {
   EXPECT_TRUE(va.check(d, c));
 }
 
+// ---- memory errors (isa/mem_poison.h; F::poison gives the device's poisoned lines) ----
+namespace {
+uint32_t line_of(uint32_t addr) { return addr & ~(iss::PoisonMap::kLineBytes - 1); }
+}  // namespace
+
+TYPED_TEST_P(DriverSuite, MemoryErrorsFailTheLaunchWithTheirKindAndAddress) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  iss::PoisonMap& poison = TypeParam::poison(this->h.transport.get());
+  enum Where { LOAD_A, STORE_C, FETCH };
+  for (Where where : {LOAD_A, STORE_C, FETCH}) {
+    SCOPED_TRACE(where == LOAD_A ? "load" : where == STORE_C ? "store" : "fetch");
+    drv::Context c = this->new_ctx();
+    VecAdd va;
+    ASSERT_EQ(va.setup(d, c, 1024, 11), Status::OK) << this->h.last_error_text();
+    drv::DevPtr code = 0;
+    ASSERT_EQ(d.module_code_range(va.mod, &code, nullptr), Status::OK);
+    // The line holding elements 352.. (CTA 2, warp 3 of block 128), or the LDG's code line.
+    const uint32_t target = where == LOAD_A ? va.a + 4 * 352 : where == STORE_C ? va.c + 4 * 352
+                            : code + first_offset_of(kernel_module("vec_add"), isa::Op::LDG);
+    poison.poison(target, 1);
+    uint64_t token = 0;
+    ASSERT_EQ(va.launch(d, drv::Stream{}, &token), Status::OK) << this->h.last_error_text();
+    EXPECT_EQ(d.ctx_synchronize(c), Status::MEMORY_ERROR) << this->h.last_error_text();
+    EXPECT_EQ(d.last_error().layer, drv::Layer::EXECUTION);
+    drv::LaunchReport f;
+    ASSERT_EQ(d.ctx_last_failure(c, &f), Status::OK);
+    EXPECT_EQ(f.token, token);
+    EXPECT_TRUE(f.from_device);
+    EXPECT_EQ(this->h.times_reported[token], 1);
+    if (where == FETCH) {
+      // The first instruction of the kernel in the poisoned line.
+      const uint32_t first = std::max<uint32_t>(line_of(target), code);
+      EXPECT_EQ(f.error, cq::ErrorCode::FETCH_ERROR) << cq::error_code_name(f.error);
+      EXPECT_EQ(f.fault_pc, first);
+      EXPECT_EQ(f.fault_addr, first);
+    } else {
+      // The lowest lane whose access lies in the line, and its address.
+      const drv::DevPtr base = where == LOAD_A ? va.a : va.c;
+      const uint32_t i0 = (std::max(line_of(target), base) - base + 3) / 4;
+      EXPECT_EQ(f.error, cq::ErrorCode::MEMORY_ERROR) << cq::error_code_name(f.error);
+      EXPECT_EQ(f.fault_addr, base + 4 * i0);
+      EXPECT_EQ(f.fault_cta, i0 / 128);
+      EXPECT_EQ(f.fault_warp, (i0 % 128) / 32);
+      EXPECT_EQ(f.fault_lane, i0 % 32);
+      const isa::Module& m = kernel_module("vec_add");
+      const uint32_t ldg = first_offset_of(m, isa::Op::LDG), stg = first_offset_of(m, isa::Op::STG);
+      EXPECT_EQ(f.fault_pc, code + (where == LOAD_A ? ldg : stg));
+    }
+    // With the line repaired the device runs again (after the reset the failure forces).
+    poison.clear();
+    EXPECT_TRUE(vec_add_runs(this->h, this->new_ctx(), 1000, 12));
+  }
+}
+
+TYPED_TEST_P(DriverSuite, RingErrorsAreReportedAndTheDeviceRecovers) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  iss::PoisonMap& poison = TypeParam::poison(this->h.transport.get());
+  const uint32_t nq = d.options().queues ? d.options().queues : d.props().num_queues;
+  for (bool completion_ring : {false, true}) {
+    SCOPED_TRACE(completion_ring ? "completion entry" : "descriptor");
+    drv::Context c = this->new_ctx();
+    VecAdd va;
+    ASSERT_EQ(va.setup(d, c, 256, 13), Status::OK) << this->h.last_error_text();
+    // Poison the slot the next launch of every queue pair uses.
+    uint32_t slot_line[drv::kMaxQueues] = {};
+    for (uint32_t q = 0; q < nq; ++q) {
+      using R = regs::QpReg;
+      const uint32_t base = this->h.reg(regs::qp(q, completion_ring ? R::CQ_BASE : R::SQ_BASE));
+      const uint32_t size = this->h.reg(regs::qp(q, completion_ring ? R::CQ_SIZE : R::SQ_SIZE));
+      const uint32_t tail = this->h.reg(regs::qp(q, completion_ring ? R::CQ_TAIL : R::SQ_TAIL));
+      ASSERT_NE(size, 0u);
+      slot_line[q] = line_of(base + (tail % size) * 64);
+      poison.poison(slot_line[q], 64);
+    }
+    uint64_t token = 0;
+    ASSERT_EQ(va.launch(d, drv::Stream{}, &token), Status::OK) << this->h.last_error_text();
+    EXPECT_EQ(d.ctx_synchronize(c), Status::MEMORY_ERROR) << this->h.last_error_text();
+    drv::LaunchReport f;
+    ASSERT_EQ(d.ctx_last_failure(c, &f), Status::OK);
+    EXPECT_EQ(f.token, token);
+    EXPECT_EQ(f.error, cq::ErrorCode::RING_ERROR) << cq::error_code_name(f.error);
+    EXPECT_EQ(f.fault_addr, slot_line[f.queue]);
+    EXPECT_EQ(this->h.times_reported[token], 1);
+    if (completion_ring) {
+      // Nothing was written into the poisoned entry; FAULT_* named the launch.
+      EXPECT_EQ(this->h.reg(regs::FAULT_TOKEN_LO), uint32_t(token));
+    }
+    poison.clear();
+    EXPECT_TRUE(vec_add_runs(this->h, this->new_ctx(), 1000, 14));
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(
-    DriverSuite, PropertiesComeFromConfigRegisters, OpenRejectsAWrongDeviceOrBadOptions, AllocCopyFree,
+    DriverSuite, MemoryErrorsFailTheLaunchWithTheirKindAndAddress, RingErrorsAreReportedAndTheDeviceRecovers,
+    PropertiesComeFromConfigRegisters, OpenRejectsAWrongDeviceOrBadOptions, AllocCopyFree,
     ModuleLoadErrors, LaunchValidationQueuesNothing, VecAddRunsCorrectly, PollingModeRunsVecAdd,
     EventsOrderAcrossTwoStreams, FaultKernelsFailWithLocationThenStickUntilReset,
     HangIsDetectedResetAndEveryPendingLaunchReportedLostOnce, SlowButProgressingDeviceTimesOutWithoutReset,

@@ -13,6 +13,9 @@ struct ModelFactory {
   static uint64_t sync_timeout_ns() { return 50'000'000; }  // 5M ticks; waits that succeed end early
   static uint64_t hang_timeout_ns() { return 100'000; }     // 10k ticks
   static uint64_t hang_window_ns() { return 20'000; }       // 2k ticks
+  static iss::PoisonMap& poison(drv::Transport* t) {
+    return static_cast<drv::ModelTransport*>(t)->device().memory().poison();
+  }
 };
 
 using Transports = ::testing::Types<ModelFactory>;

@@ -8,7 +8,7 @@
   logic fv_writing;   // writing the completion entry
   assign fv_fetched = state_q == E_CHECK || state_q == E_WIN || state_q == E_LAUNCH ||
                       state_q == E_RUN || state_q == E_BUILD || state_q == E_WBODY ||
-                      state_q == E_WPHASE || state_q == E_ABORT;
+                      state_q == E_WPHASE || state_q == E_ABORT || state_q == E_HALT;
   assign fv_writing = state_q == E_WBODY || state_q == E_WPHASE;
 
   // Where the entry of the launch in flight belongs, and its phase, from
@@ -27,12 +27,13 @@
   assign fv_phase = q_phase;
 `endif
 
-  // Body writes of this entry acknowledged so far.
+  // Body writes of this entry acknowledged so far (a write answered with a
+  // memory error is not: the engine halts).
   logic [7:0] fv_body_acks_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) fv_body_acks_q <= '0;
     else if (soft_reset || !fv_writing) fv_body_acks_q <= '0;
-    else if (state_q == E_WBODY && mdone) fv_body_acks_q <= fv_body_acks_q + 8'd1;
+    else if (state_q == E_WBODY && mdone && !mem_rsp_err_i) fv_body_acks_q <= fv_body_acks_q + 8'd1;
   end
 
   // The proof cuts desc_q to a free value (scripts/formal.sh: it is most of
@@ -100,8 +101,8 @@
     if (state_q == E_FETCH) assert (rec_addr_q[5:0] == 6'd0 && 64'(rec_addr_q) + 64'd64 <= MEM_END);
     if (fv_writing) assert (rec_addr_q == cpl_slot_q && beat_q == '0);
     if (state_q == E_WBODY) assert (fv_body_acks_q == '0);
-    if (!fv_writing && state_q != E_IDLE) assert (fv_body_acks_q == '0);
-    if (state_q == E_IDLE) assert (fv_body_acks_q == '0 || fv_body_acks_q == 8'(BEATS));
+    if (!fv_writing && state_q != E_IDLE && state_q != E_HALT) assert (fv_body_acks_q == '0);
+    if (state_q == E_IDLE || state_q == E_HALT) assert (fv_body_acks_q == '0 || fv_body_acks_q == 8'(BEATS));
     if (state_q == E_WPHASE) assert (fv_body_acks_q == 8'(BEATS));
     // The engine's memory transaction belongs to a state that makes one.
     if (mbusy) assert (state_q == E_FETCH || state_q == E_WIN || state_q == E_WBODY || state_q == E_WPHASE);
@@ -116,6 +117,6 @@
     // The memory's view (fv_cp.sv): outstanding exactly while awaited.
     if (state_q != E_RESET) assert (mwait_q == !mem_cp_idle_i);
     else assert (!mbusy);
-    assert (state_q <= E_RESET);
+    assert (state_q <= E_HALT);
   end
 `endif

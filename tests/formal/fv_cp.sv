@@ -32,6 +32,7 @@ module fv_cp #(
   input logic              mem_req_ready_i,
   input logic              mem_rsp_valid_i,
   input logic [LB*8-1:0]   mem_rsp_rdata_i,
+  input logic              mem_rsp_err_i,
   input logic              mem_sm_idle_i,
   input logic              launch_ready_i,
   input logic              sm_done_i,

@@ -61,6 +61,7 @@ struct Event {
   uint64_t cycle;
   uint32_t id;
   std::vector<uint8_t> data;
+  bool error = false;
 };
 
 // Sends the requests one after another as fast as the model takes them,
@@ -79,7 +80,7 @@ struct Driver {
       const MemRequest empty;
       const MemRequest& r = valid ? reqs[next] : empty;
       const bool rsp_ready = !slow_consumer || (cycle % 2 == 0);
-      if (m.rsp_valid() && rsp_ready) responses.push_back({cycle, m.rsp().id, m.rsp().rdata});
+      if (m.rsp_valid() && rsp_ready) responses.push_back({cycle, m.rsp().id, m.rsp().rdata, m.rsp().error});
       if (valid && m.req_ready()) accepted_at[r.id] = cycle;
       const bool acc = valid && m.req_ready();
       m.tick(valid, r, rsp_ready);
@@ -301,6 +302,46 @@ TEST(MemModel, SameSeedSameRunOtherSeedOtherRun) {
   };
   EXPECT_EQ(run(3), run(3));
   EXPECT_NE(run(3), run(4));
+}
+
+// Poisoned lines (isa/mem_poison.h, 128-byte granule) fail every request
+// that touches them, with no effect; error_rate fails requests at random.
+TEST(MemModel, PoisonedLinesAndErrorRateFailRequestsWithoutEffect) {
+  std::vector<uint8_t> mem(1024, 0);
+  for (size_t i = 0; i < mem.size(); i++) mem[i] = uint8_t(i * 3);
+  const std::vector<uint8_t> before = mem;
+  baresm::iss::PoisonMap poison;
+  poison.poison(300, 1);  // the line [256, 384)
+  MemModelConfig cfg;
+  cfg.line_bytes = kLine;
+  MemModel m(mem, cfg, &poison);
+  Driver d(m);
+  d.run({read_req(0, 256), write_req(1, 352, 0x11, 0xFFFFFFFFu), atomic_req(2, 380, 0, 1, 0),
+         read_req(3, 384), write_req(4, 224, 0x22, 0x1u)});
+  ASSERT_EQ(d.responses.size(), 5u);
+  for (const Event& e : d.responses) {
+    EXPECT_EQ(e.error, e.id <= 2) << "request " << e.id;
+    if (e.error) {
+      EXPECT_TRUE(std::all_of(e.data.begin(), e.data.end(), [](uint8_t b) { return b == 0; }));
+    }
+  }
+  std::vector<uint8_t> want = before;
+  want[224] = 0x22;  // the one write outside the poisoned line
+  EXPECT_EQ(mem, want);
+  EXPECT_EQ(m.counters().errors, 3u);
+
+  MemModelConfig noisy = cfg;
+  noisy.error_rate = 0.25;
+  noisy.seed = 5;
+  MemModel n(mem, noisy);
+  Driver dn(n);
+  std::vector<MemRequest> reqs;
+  for (uint32_t i = 0; i < 400; i++) reqs.push_back(read_req(i, (i % 32) * kLine));
+  dn.run(reqs);
+  EXPECT_EQ(n.counters().errors, uint64_t(std::count_if(dn.responses.begin(), dn.responses.end(),
+                                                         [](const Event& e) { return e.error; })));
+  EXPECT_GT(n.counters().errors, 60u);
+  EXPECT_LT(n.counters().errors, 140u);
 }
 
 TEST(MemModel, OutOfRangeIsCountedNotFatal) {
