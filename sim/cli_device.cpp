@@ -11,7 +11,9 @@ void register_model_transport() {
   const samples::BackendEntry* model = samples::find_backend("model");
   if (!model) return;
   samples::BackendEntry e = *model;
-  e.open_transport = [] { return std::unique_ptr<drv::Transport>(new drv::ModelTransport(cq::ModelDeviceConfig{})); };
+  e.open_transport = [] {
+    return std::unique_ptr<drv::Transport>(new drv::ModelTransport(cq::ModelDeviceConfig{}));
+  };
   samples::register_backend(std::move(e));
 }
 
@@ -42,8 +44,8 @@ std::unique_ptr<OpenDevice> open_device(const std::string& cmd, const samples::B
   }
   if (d->dev.open(d->transport.get(), options) != drv::Status::OK) {
     const drv::ErrorInfo& e = d->dev.last_error();
-    std::cerr << "baresm " << cmd << ": opening the " << be.name << " device failed: " << drv::status_name(e.status)
-              << ": " << e.detail << "\n";
+    std::cerr << "baresm " << cmd << ": opening the " << be.name
+              << " device failed: " << drv::status_name(e.status) << ": " << e.detail << "\n";
     return nullptr;
   }
   return d;

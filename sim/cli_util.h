@@ -34,7 +34,8 @@ bool parse(const std::string& cmd, const std::vector<std::string>& args, const p
            const char* positional, po::variables_map* vm, int* exit_code);
 
 // A refused option value: one line naming the option, the value and why; kExitUsage.
-int bad_value(const std::string& cmd, const std::string& opt, const std::string& value, const std::string& why);
+int bad_value(const std::string& cmd, const std::string& opt, const std::string& value,
+              const std::string& why);
 
 // Decimal or 0x-hex digits only, in [lo, hi]. Numeric options are read as
 // text and converted here: boost's conversion takes "-1" for an unsigned

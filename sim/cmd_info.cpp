@@ -43,8 +43,8 @@ int cmd_info(const std::vector<std::string>& args) {
       "itself (ID, VERSION and CONFIG registers) and what the driver set up on it,\n"
       "like CUDA's deviceQuery.\n\noptions");
   desc.add_options()("help,h", "show this help")("backend", po::value<std::string>()->default_value("model"),
-                                                  "which device: model (functional device model) or rtl "
-                                                  "(verilated device under SystemC)");
+                                                 "which device: model (functional device model) or rtl "
+                                                 "(verilated device under SystemC)");
   po::variables_map vm;
   int rc = 0;
   if (!parse("info", args, desc, "extra", &vm, &rc)) return rc;
@@ -52,7 +52,8 @@ int cmd_info(const std::vector<std::string>& args) {
     std::cout << desc << "\n";
     return kExitOk;
   }
-  if (vm.count("extra")) return usage_error("info", "unexpected argument '" + vm["extra"].as<std::string>() + "'");
+  if (vm.count("extra"))
+    return usage_error("info", "unexpected argument '" + vm["extra"].as<std::string>() + "'");
   const samples::BackendEntry* be = find_device_backend("info", vm["backend"].as<std::string>(), &rc);
   if (!be) return rc;
   std::unique_ptr<OpenDevice> d = open_device("info", *be, drv::DeviceOptions{});
@@ -75,12 +76,13 @@ int cmd_info(const std::vector<std::string>& args) {
   row("ring format version", num(p.ring_version));
   row("clock", num(p.clock_khz) + " kHz");
   std::printf(" SM\n");
-  row("lanes", num(p.num_lanes) + (p.num_lanes ? " (a warp-instruction issues over " +
-                                                      num((p.warp_size + p.num_lanes - 1) / p.num_lanes) +
-                                                      " cycle(s))"
-                                                : ""));
+  row("lanes",
+      num(p.num_lanes) + (p.num_lanes ? " (a warp-instruction issues over " +
+                                            num((p.warp_size + p.num_lanes - 1) / p.num_lanes) + " cycle(s))"
+                                      : ""));
   row("warp size", num(p.warp_size));
-  row("warp slots", num(p.num_warps) + " (" + num(uint64_t(p.num_warps) * p.warp_size) + " threads resident)");
+  row("warp slots",
+      num(p.num_warps) + " (" + num(uint64_t(p.num_warps) * p.warp_size) + " threads resident)");
   row("CTA slots", num(p.cta_slots));
   row("registers per thread", num(p.max_regs_per_thread) + " at most");
   row("register file", num(p.regfile_regs) + " registers of 4 bytes");

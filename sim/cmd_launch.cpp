@@ -137,7 +137,8 @@ bool parse_arg(const std::string& text, Arg* a, int* rc) {
     if (eq == std::string::npos || (dir != "in" && dir != "out" && dir != "inout"))
       return bad("expected buf:in=FILE, buf:out=BYTES or buf:inout=FILE");
     if (dir == "out") {
-      if (!parse_number(rest, 1, UINT32_MAX, &n)) return bad("the size is not a whole number of bytes in 1..4294967295");
+      if (!parse_number(rest, 1, UINT32_MAX, &n))
+        return bad("the size is not a whole number of bytes in 1..4294967295");
       a->kind = Kind::BUF_OUT;
       a->size = uint32_t(n);
       return true;
@@ -160,7 +161,8 @@ bool parse_dim(const std::string& opt, const std::string& text, drv::Dim3* out, 
   size_t start = 0;
   for (int i = 0;; ++i) {
     const size_t comma = text.find(',', start);
-    const std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (i == 3) {
       *rc = bad_value(kCmd, opt, text, "expected X[,Y[,Z]]: at most 3 dimensions");
       return false;
@@ -237,7 +239,8 @@ bool load_module(const std::string& path, isa::Module* m, std::vector<uint8_t>* 
   image->assign(bytes.begin(), bytes.end());
   isa::LoadResult r = isa::read_module(image->data(), image->size());
   if (r.status != isa::LoadStatus::OK) {
-    std::cerr << "baresm launch: " << path << ": " << isa::load_status_name(r.status) << ": " << r.message << "\n";
+    std::cerr << "baresm launch: " << path << ": " << isa::load_status_name(r.status) << ": " << r.message
+              << "\n";
     *rc = kExitFail;
     return false;
   }
@@ -289,12 +292,13 @@ std::string statement(std::string s) {
 }
 
 // source_lines: the .s or .ptx the module was built from (empty for a .bsm).
-void print_fault(const isa::Module& m, const std::vector<std::string>& source_lines, const drv::LaunchReport& r,
-                 drv::DevPtr code_base) {
+void print_fault(const isa::Module& m, const std::vector<std::string>& source_lines,
+                 const drv::LaunchReport& r, drv::DevPtr code_base) {
   const uint32_t off = r.fault_pc - code_base;
   std::printf("  fault:  %s: %s\n", cq::error_code_name(r.error), cq::error_code_message(r.error));
   std::printf("  where:  cta (%u,%u,%u) warp %u lane %u (thread %u of the CTA)\n", r.fault_cta_xyz.x,
-              r.fault_cta_xyz.y, r.fault_cta_xyz.z, r.fault_warp, r.fault_lane, r.fault_warp * 32 + r.fault_lane);
+              r.fault_cta_xyz.y, r.fault_cta_xyz.z, r.fault_warp, r.fault_lane,
+              r.fault_warp * 32 + r.fault_lane);
   if (r.fault_pc >= code_base && off < m.code.size() * isa::kInstrBytes && off % isa::kInstrBytes == 0) {
     std::printf("  pc:     %s = %s\n", hex32(r.fault_pc).c_str(), where(m, off).c_str());
     const isa::LineEntry* le = m.line_for(off);
@@ -341,7 +345,7 @@ int cmd_launch(const std::vector<std::string>& args) {
       "a launch the driver refused, a source with errors; nothing is written);\n"
       "2 a bad command line, an unreadable input file included.\n\noptions");
   desc.add_options()("help,h", "show this help")("kernel", po::value<std::string>(),
-                                                  "the kernel to launch (default: the module's only one)")(
+                                                 "the kernel to launch (default: the module's only one)")(
       "grid", po::value<std::string>(), "CTAs per dimension, X[,Y[,Z]]")(
       "block", po::value<std::string>(), "threads per CTA per dimension, X[,Y[,Z]]")(
       "shared", po::value<std::string>()->default_value("0"), "dynamic shared memory per CTA, bytes")(
@@ -381,12 +385,14 @@ int cmd_launch(const std::vector<std::string>& args) {
   if (vm.count("kernel")) {
     const std::string name = vm["kernel"].as<std::string>();
     k = module.find_kernel(name);
-    if (!k) return bad_value(kCmd, "--kernel", name, "no such kernel in " + path + " (kernels: " + kernel_list(module) + ")");
+    if (!k)
+      return bad_value(kCmd, "--kernel", name,
+                       "no such kernel in " + path + " (kernels: " + kernel_list(module) + ")");
   } else if (module.kernels.size() == 1) {
     k = &module.kernels[0];
   } else {
-    std::cerr << "baresm launch: " << path << " has " << module.kernels.size() << " kernels (" << kernel_list(module)
-              << "): pick one with --kernel\n";
+    std::cerr << "baresm launch: " << path << " has " << module.kernels.size() << " kernels ("
+              << kernel_list(module) << "): pick one with --kernel\n";
     return kExitUsage;
   }
 
@@ -398,15 +404,15 @@ int cmd_launch(const std::vector<std::string>& args) {
     if (!parse_arg(texts[i], &argv[i], &rc)) return rc;
   if (argv.size() != k->params.size()) {
     std::cerr << "baresm launch: --arg: kernel '" << k->name << "' takes " << k->params.size() << " parameter"
-              << (k->params.size() == 1 ? "" : "s") << " (" << param_list(*k) << "), " << argv.size() << " given\n";
+              << (k->params.size() == 1 ? "" : "s") << " (" << param_list(*k) << "), " << argv.size()
+              << " given\n";
     return kExitUsage;
   }
   for (size_t i = 0; i < argv.size(); ++i) {
     const isa::ParamInfo& p = k->params[i];
     const Arg& a = argv[i];
-    const std::string param =
-        "parameter " + std::to_string(i) + " '" + p.name + "' of kernel '" + k->name + "' is " + std::to_string(p.size) +
-        " byte" + (p.size == 1 ? "" : "s");
+    const std::string param = "parameter " + std::to_string(i) + " '" + p.name + "' of kernel '" + k->name +
+                              "' is " + std::to_string(p.size) + " byte" + (p.size == 1 ? "" : "s");
     if (a.is_buffer() ? p.size != 4 && p.size != 8 : a.value.size() != p.size)
       return bad_value(kCmd, "--arg", a.text,
                        param + (a.is_buffer() ? "; a buffer passes a 4- or 8-byte device address"
@@ -442,7 +448,8 @@ int cmd_launch(const std::vector<std::string>& args) {
                        "parameter '" + k->params[index].name + "' is " + a.text +
                            ", not an output buffer (buf:out=BYTES or buf:inout=FILE)");
     if (!a.out_file.empty())
-      return bad_value(kCmd, "--out", o, "parameter '" + k->params[index].name + "' already goes to " + a.out_file);
+      return bad_value(kCmd, "--out", o,
+                       "parameter '" + k->params[index].name + "' already goes to " + a.out_file);
     a.out_file = o.substr(eq + 1);
   }
 
@@ -468,7 +475,8 @@ int cmd_launch(const std::vector<std::string>& args) {
     const isa::ParamInfo& p = k->params[i];
     if (a.is_buffer()) {
       const std::string what = "parameter '" + p.name + "' (" + std::to_string(a.size) + " bytes)";
-      if (dev.mem_alloc(ctx, a.size, &a.addr) != drv::Status::OK) return driver_failure(dev, "mem_alloc for " + what);
+      if (dev.mem_alloc(ctx, a.size, &a.addr) != drv::Status::OK)
+        return driver_failure(dev, "mem_alloc for " + what);
       const drv::Status s = a.kind == Kind::BUF_OUT ? dev.memset_d8(ctx, a.addr, 0, a.size)
                                                     : dev.memcpy_htod(ctx, a.addr, a.data.data(), a.size);
       if (s != drv::Status::OK) return driver_failure(dev, "uploading " + what);
@@ -483,7 +491,8 @@ int cmd_launch(const std::vector<std::string>& args) {
     return driver_failure(dev, "launch refused");
   dev.ctx_synchronize(ctx);  // a failed launch is reported by its result, below
   drv::LaunchReport r;
-  if (dev.launch_result(token, &r) != drv::Status::OK) return driver_failure(dev, "the launch did not finish");
+  if (dev.launch_result(token, &r) != drv::Status::OK)
+    return driver_failure(dev, "the launch did not finish");
   drv::DevPtr code_base = 0;
   dev.module_code_range(mod, &code_base, nullptr);
 
@@ -520,7 +529,8 @@ int cmd_launch(const std::vector<std::string>& args) {
     if (dev.memcpy_dtoh(ctx, bytes.data(), a.addr, a.size) != drv::Status::OK)
       return driver_failure(dev, "downloading parameter '" + k->params[i].name + "'");
     const uint64_t sum = samples::fnv1a64(samples::kFnv1a64Offset, bytes.data(), bytes.size());
-    std::printf("  %s: %u bytes, fnv1a64 0x%016llx", k->params[i].name.c_str(), a.size, (unsigned long long)sum);
+    std::printf("  %s: %u bytes, fnv1a64 0x%016llx", k->params[i].name.c_str(), a.size,
+                (unsigned long long)sum);
     if (a.out_file.empty()) {
       std::printf(" (no --out)\n");
       continue;

@@ -73,7 +73,8 @@ TEST(CliHelp, ToolHelp) {
     const CliRun r = baresm(flag);
     EXPECT_EQ(r.rc, 0) << flag;
     EXPECT_TRUE(has(r.out, "usage: baresm <command>")) << r.out;
-    for (const char* cmd : {"asm", "dis", "run", "gen"}) EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
+    for (const char* cmd : {"asm", "dis", "run", "gen", "launch", "info"})
+      EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
   }
 }
 
@@ -596,14 +597,15 @@ void vec_add_end_to_end(const std::string& backend, const std::string& grid, con
   write_floats(fa, a);
   write_floats(fb, b);
   std::remove(fc.c_str());
-  const CliRun r = baresm("launch " + kKernels + "/vec_add.s --grid " + grid + " --block 64 --arg buf:in=" + fa +
-                          " --arg buf:in=" + fb + " --arg buf:out=400 --arg u32:100 --out c=" + fc +
-                          " --backend " + backend);
+  const CliRun r = baresm("launch " + kKernels + "/vec_add.s --grid " + grid +
+                          " --block 64 --arg buf:in=" + fa + " --arg buf:in=" + fb +
+                          " --arg buf:out=400 --arg u32:100 --out c=" + fc + " --backend " + backend);
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
-  EXPECT_TRUE(has(r.out, "launch vec_add grid " + grid_text + " block 64 shared 0 on " + backend + ": COMPLETED"))
+  EXPECT_TRUE(
+      has(r.out, "launch vec_add grid " + grid_text + " block 64 shared 0 on " + backend + ": COMPLETED"))
       << r.out;
-  for (const char* part : {"cycles ", "warp-instructions ", "IPC ", "CTAs done 2", "device counters: ",
-                           "launches 1, failed 0"})
+  for (const char* part :
+       {"cycles ", "warp-instructions ", "IPC ", "CTAs done 2", "device counters: ", "launches 1, failed 0"})
     EXPECT_TRUE(has(r.out, part)) << part << "\n" << r.out;
   EXPECT_TRUE(has(r.out, "c: 400 bytes, fnv1a64 0x")) << r.out;
   EXPECT_EQ(slurp(fc), as_bytes(want)) << "c.bin holds a + b";
@@ -629,8 +631,9 @@ TEST(CliLaunch, SaxpyInoutByPosition) {
   const std::string fx = tmp("sx.bin"), fy = tmp("sy.bin"), fout = tmp("sy_out.bin");
   launch::write_floats(fx, x);
   launch::write_floats(fy, y);
-  const CliRun r = baresm("launch " + kKernels + "/saxpy.s --grid 3 --block 32 --arg f32:1.5 --arg buf:in=" +
-                          fx + " --arg buf:inout=" + fy + " --arg u32:200 --out 2=" + fout);
+  const CliRun r =
+      baresm("launch " + kKernels + "/saxpy.s --grid 3 --block 32 --arg f32:1.5 --arg buf:in=" + fx +
+             " --arg buf:inout=" + fy + " --arg u32:200 --out 2=" + fout);
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "launch saxpy grid 3 block 32 shared 0 on model: COMPLETED")) << r.out;
   EXPECT_TRUE(has(r.out, "y: 800 bytes, fnv1a64 0x")) << r.out;
@@ -641,7 +644,8 @@ TEST(CliLaunch, SaxpyInoutByPosition) {
 TEST(CliLaunch, FaultReportsTheDisassembledInstruction) {
   const std::string out = tmp("never.bin");
   std::remove(out.c_str());
-  const CliRun r = baresm("launch " + kKernels + "/fault_trap.s --grid 2 --block 64 --arg u32:1 --arg u32:37");
+  const CliRun r =
+      baresm("launch " + kKernels + "/fault_trap.s --grid 2 --block 64 --arg u32:1 --arg u32:37");
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "on model: FAILED: TRAP")) << r.out;
   EXPECT_TRUE(has(r.out, "fault:  TRAP")) << r.out;
@@ -650,8 +654,9 @@ TEST(CliLaunch, FaultReportsTheDisassembledInstruction) {
   EXPECT_TRUE(has(r.out, ": `@P0 TRAP;`")) << "the faulting instruction, disassembled\n" << r.out;
   EXPECT_TRUE(has(r.out, "fault_trap.s:21)")) << r.out;
   // An out-of-window store: the address is reported, and no output is written.
-  const CliRun w = baresm("launch " + kKernels + "/fault_out_of_window.s --grid 2 --block 64 --arg buf:out=256 " +
-                          "--arg u32:64 --arg u32:1 --arg u32:3 --out buf=" + out);
+  const CliRun w =
+      baresm("launch " + kKernels + "/fault_out_of_window.s --grid 2 --block 64 --arg buf:out=256 " +
+             "--arg u32:64 --arg u32:1 --arg u32:3 --out buf=" + out);
   EXPECT_EQ(w.rc, 1) << w.out << w.err;
   EXPECT_TRUE(has(w.out, "fault:  OUT_OF_WINDOW")) << w.out;
   EXPECT_TRUE(has(w.out, "  addr:   0x")) << w.out;
@@ -673,10 +678,12 @@ TEST(CliLaunch, ModuleWithSeveralKernelsNeedsKernel) {
   EXPECT_TRUE(has(wrong.err, "--kernel 'third': no such kernel in " + bsm + " (kernels: first, second)"))
       << wrong.err;
   // The .bsm runs, and the 8-byte parameter takes u64.
-  const CliRun ok = baresm("launch " + bsm + " --kernel second --grid 1 --block 32 --arg s32:-3 --arg u64:0x10");
+  const CliRun ok =
+      baresm("launch " + bsm + " --kernel second --grid 1 --block 32 --arg s32:-3 --arg u64:0x10");
   EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
   EXPECT_TRUE(has(ok.out, "launch second grid 1 block 32 shared 0 on model: COMPLETED")) << ok.out;
-  const CliRun narrow = baresm("launch " + bsm + " --kernel second --grid 1 --block 32 --arg s32:-3 --arg u32:1");
+  const CliRun narrow =
+      baresm("launch " + bsm + " --kernel second --grid 1 --block 32 --arg s32:-3 --arg u32:1");
   EXPECT_EQ(narrow.rc, 2);
   EXPECT_TRUE(has(narrow.err, "--arg 'u32:1': parameter 1 'r' of kernel 'second' is 8 bytes; u32 is 4"))
       << narrow.err;
@@ -697,20 +704,25 @@ TEST(CliLaunch, BadCommandLinesAreOneLineEach) {
        "baresm launch: --arg 'x32:5': unknown kind 'x32' (kinds: u32:N, "},
       {vec + "--grid 1 --block 4 --arg buf:in=" + a + " --arg u32:4",
        "baresm launch: --arg: kernel 'vec_add' takes 4 parameters (a, b, c, n), 2 given"},
-      {vec + "--grid 0 --block 4" + ok_args, "baresm launch: --grid '0': a dimension is 0 (each must be at least 1)"},
-      {vec + "--grid 1,2,3,4 --block 4" + ok_args, "--grid '1,2,3,4': expected X[,Y[,Z]]: at most 3 dimensions"},
+      {vec + "--grid 0 --block 4" + ok_args,
+       "baresm launch: --grid '0': a dimension is 0 (each must be at least 1)"},
+      {vec + "--grid 1,2,3,4 --block 4" + ok_args,
+       "--grid '1,2,3,4': expected X[,Y[,Z]]: at most 3 dimensions"},
       {vec + "--grid 1 --block 4,x" + ok_args, "--block '4,x': expected X[,Y[,Z]], each a whole number"},
       {vec + "--grid 1 --block 4 --arg buf:in=" + tmp("missing.bin") + " --arg buf:in=" + a +
            " --arg buf:out=16 --arg u32:4",
        "--arg 'buf:in=" + tmp("missing.bin") + "': " + tmp("missing.bin") + ": No such file or directory"},
       {vec + "--grid 1 --block 4" + ok_args + " --out a=x.bin",
        "--out 'a=x.bin': parameter 'a' is buf:in=" + a + ", not an output buffer"},
-      {vec + "--grid 1 --block 4" + ok_args + " --out n=x.bin", "--out 'n=x.bin': parameter 'n' is u32:4, not an output"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out n=x.bin",
+       "--out 'n=x.bin': parameter 'n' is u32:4, not an output"},
       {vec + "--grid 1 --block 4" + ok_args + " --out d=x.bin",
        "--out 'd=x.bin': kernel 'vec_add' has no parameter d (parameters: a, b, c, n)"},
-      {vec + "--grid 1 --block 4" + ok_args + " --out 4=x.bin", "kernel 'vec_add' has no parameter at position 4"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out 4=x.bin",
+       "kernel 'vec_add' has no parameter at position 4"},
       {vec + "--grid 1 --block 4" + ok_args + " --out c", "--out 'c': expected PARAM=FILE"},
-      {vec + "--grid 1 --block 4" + ok_args + " --out c=x.bin --out 2=y.bin", "parameter 'c' already goes to x.bin"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out c=x.bin --out 2=y.bin",
+       "parameter 'c' already goes to x.bin"},
       {vec + "--grid 1 --block 4 --arg u32:-1 --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
        "--arg 'u32:-1': not a whole number in 0..4294967295"},
       {vec + "--grid 1 --block 4 --arg s32:2147483648 --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
@@ -721,10 +733,12 @@ TEST(CliLaunch, BadCommandLinesAreOneLineEach) {
        "--arg 'buf:out=0': the size is not a whole number of bytes in 1..4294967295"},
       {vec + "--grid 1 --block 4 --arg buf:sideways=1 --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
        "--arg 'buf:sideways=1': expected buf:in=FILE, buf:out=BYTES or buf:inout=FILE"},
-      {vec + "--grid 1 --block 4" + ok_args + " --shared -1", "--shared '-1': not a whole number in 0..4294967295"},
+      {vec + "--grid 1 --block 4" + ok_args + " --shared -1",
+       "--shared '-1': not a whole number in 0..4294967295"},
       {vec + "--grid 1 --block 4" + ok_args + " --backend gpu",
        "--backend 'gpu': unknown backend (available: model, rtl)"},
-      {"launch " + tmp("nope.s") + " --grid 1 --block 4", "baresm launch: " + tmp("nope.s") + ": No such file"},
+      {"launch " + tmp("nope.s") + " --grid 1 --block 4",
+       "baresm launch: " + tmp("nope.s") + ": No such file"},
       {"info --backend gpu", "baresm info: --backend 'gpu': unknown backend (available: model, rtl)"},
   };
   for (const Case& c : cases) {
@@ -744,6 +758,26 @@ TEST(CliLaunch, BadCommandLinesAreOneLineEach) {
   EXPECT_TRUE(has(big.err, "baresm launch: launch refused: INVALID_CONFIGURATION")) << big.err;
 }
 
+// Outputs go through write_whole_file: a failed write is reported and fails
+// the command, after the completed launch's report.
+TEST(CliLaunch, OutputWriteErrorsFailTheCommand) {
+  const std::string a = tmp("w_a.bin");
+  launch::write_floats(a, launch::inputs(4, 1.0f, 0.0f));
+  const std::string args = "launch " + kKernels + "/vec_add.s --grid 1 --block 4 --arg buf:in=" + a +
+                           " --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4 --out c=";
+  CliRun r = baresm(args + "/dev/full");
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "COMPLETED")) << r.out;
+  EXPECT_TRUE(has(r.err, "baresm launch: cannot write '/dev/full': No space left on device")) << r.err;
+  r = baresm(args + tmp("no_such_dir/c.bin"));
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "no_such_dir/c.bin': No such file or directory")) << r.err;
+  const std::string err = tmp("info_full_err");
+  const int st = std::system((std::string(BARESM_EXE) + " info >/dev/full 2>" + err).c_str());
+  EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 1);
+  EXPECT_TRUE(has(slurp(err), "baresm info: standard output: No space left on device")) << slurp(err);
+}
+
 // What info prints is the device's: the model and the verilated device are
 // configured differently (8 and 32 lanes), and each shows its own.
 TEST(CliInfo, ModelAndRtlReportTheirOwnConfiguration) {
@@ -752,10 +786,11 @@ TEST(CliInfo, ModelAndRtlReportTheirOwnConfiguration) {
   const CliRun r = baresm("info --backend rtl");
   ASSERT_EQ(r.rc, 0) << r.err;
   for (const CliRun* x : {&m, &r}) {
-    for (const char* row : {"architecture               0x42534d31 (\"BSM1\")", "register map version       1.1",
-                            "ring format version        1", "warp size                  32", "CTA slots ",
-                            "registers per thread ", "shared memory ", "queue pairs ", "address windows ",
-                            "device memory              4194304 bytes (4 MiB)", "protected range "})
+    for (const char* row :
+         {"architecture               0x42534d31 (\"BSM1\")", "register map version       1.1",
+          "ring format version        1", "warp size                  32", "CTA slots ",
+          "registers per thread ", "shared memory ", "queue pairs ", "address windows ",
+          "device memory              4194304 bytes (4 MiB)", "protected range "})
       EXPECT_TRUE(has(x->out, row)) << row << "\n" << x->out;
   }
   EXPECT_TRUE(has(m.out, "device 0 (backend model, transport model)")) << m.out;
