@@ -249,11 +249,13 @@ bool load_module(const std::string& path, isa::Module* m, std::vector<uint8_t>* 
 }
 
 // A driver call that failed: its status, layer and the driver's sentence.
-int driver_failure(const drv::Device& dev, const std::string& what) {
-  const drv::ErrorInfo& e = dev.last_error();
+int driver_failure(const drv::ErrorInfo& e, const std::string& what) {
   std::cerr << "baresm launch: " << what << ": " << drv::status_name(e.status) << " ("
             << drv::layer_name(e.layer) << "): " << e.detail << "\n";
   return kExitFail;
+}
+int driver_failure(const drv::Device& dev, const std::string& what) {
+  return driver_failure(dev.last_error(), what);
 }
 
 std::string hex32(uint32_t v) {
@@ -450,14 +452,19 @@ int cmd_launch(const std::vector<std::string>& args) {
     if (!a.out_file.empty())
       return bad_value(kCmd, "--out", o,
                        "parameter '" + k->params[index].name + "' already goes to " + a.out_file);
-    a.out_file = o.substr(eq + 1);
+    const std::string file = o.substr(eq + 1);
+    for (size_t i = 0; i < argv.size(); ++i)
+      if (argv[i].out_file == file)
+        return bad_value(kCmd, "--out", o,
+                         file + " is already the file of parameter '" + k->params[i].name + "'");
+    a.out_file = file;
   }
 
-  // The device, through the driver. Its sync timeout is far beyond the
-  // watchdog, which ends a kernel that does not finish first.
+  // The device, through the driver. The watchdog ends a kernel that does
+  // not finish well inside the driver's synchronize timeout (1 s of device
+  // time: 1e8 cycles at 100 MHz); with --watchdog 0 only that timeout does.
   drv::DeviceOptions dopt;
   dopt.watchdog = uint32_t(watchdog);
-  dopt.sync_timeout_ns = 10'000'000'000ull;
   std::unique_ptr<OpenDevice> d = open_device(kCmd, *be, dopt);
   if (!d) return kExitFail;
   drv::Device& dev = d->dev;
@@ -489,10 +496,14 @@ int cmd_launch(const std::vector<std::string>& args) {
   uint64_t token = 0;
   if (dev.launch_packed(fn, cfg, params.data(), uint32_t(params.size()), &token) != drv::Status::OK)
     return driver_failure(dev, "launch refused");
-  dev.ctx_synchronize(ctx);  // a failed launch is reported by its result, below
+  // A failed launch makes synchronize fail too; its result, below, says
+  // how. Without a result the wait itself went wrong (a timeout, a device
+  // that broke its contract): that is the error to show.
+  dev.ctx_synchronize(ctx);
+  const drv::ErrorInfo sync_error = dev.last_error();
   drv::LaunchReport r;
   if (dev.launch_result(token, &r) != drv::Status::OK)
-    return driver_failure(dev, "the launch did not finish");
+    return driver_failure(sync_error, "waiting for the launch");
   drv::DevPtr code_base = 0;
   dev.module_code_range(mod, &code_base, nullptr);
 

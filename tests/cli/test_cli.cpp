@@ -641,6 +641,34 @@ TEST(CliLaunch, SaxpyInoutByPosition) {
   EXPECT_EQ(slurp(fy), launch::as_bytes(y)) << "the input file is left alone";
 }
 
+// nvcc's PTX, translated in memory: its pointers are 8-byte parameters with
+// mangled names, so the output is named by position.
+TEST(CliLaunch, VecAddFromPtxOnTheModel) {
+  const size_t n = 70;
+  const std::vector<float> a = launch::inputs(n, 1.25f, 0.5f), b = launch::inputs(n, 0.125f, -9.0f);
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = a[i] + b[i];
+  const std::string fa = tmp("pa.bin"), fb = tmp("pb.bin"), fc = tmp("pc.bin");
+  launch::write_floats(fa, a);
+  launch::write_floats(fb, b);
+  const CliRun r = baresm("launch " + kKernels + "/cuda/vec_add.ptx --grid 3 --block 32 --arg buf:in=" + fa +
+                          " --arg buf:in=" + fb + " --arg buf:out=280 --arg u32:70 --out 2=" + fc);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "vec_add_param_2: 280 bytes, fnv1a64 0x")) << r.out;
+  EXPECT_EQ(slurp(fc), launch::as_bytes(want));
+}
+
+// --watchdog reaches the device: an endless loop ends after that budget.
+TEST(CliLaunch, WatchdogEndsAnEndlessKernel) {
+  const CliRun r =
+      baresm("launch " + kKernels +
+             "/fault_endless_loop.s --grid 1 --block 32 --arg u32:0 --arg u32:0 --watchdog 1000");
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "FAILED: LAUNCH_TIMEOUT")) << r.out;
+  EXPECT_TRUE(has(r.out, "warp-instructions 1000,")) << "the model's budget is warp-instructions\n" << r.out;
+  EXPECT_TRUE(has(r.out, ": `BRA L_")) << r.out;
+}
+
 TEST(CliLaunch, FaultReportsTheDisassembledInstruction) {
   const std::string out = tmp("never.bin");
   std::remove(out.c_str());
