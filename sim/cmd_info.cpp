@@ -76,10 +76,10 @@ int cmd_info(const std::vector<std::string>& args) {
   row("ring format version", num(p.ring_version));
   row("clock", num(p.clock_khz) + " kHz");
   std::printf(" SM\n");
-  row("lanes",
-      num(p.num_lanes) + (p.num_lanes ? " (a warp-instruction issues over " +
-                                            num((p.warp_size + p.num_lanes - 1) / p.num_lanes) + " cycle(s))"
-                                      : ""));
+  // A warp's 32 threads go through the lanes in 32 / lanes passes.
+  const uint32_t passes = p.num_lanes ? (p.warp_size + p.num_lanes - 1) / p.num_lanes : 0;
+  row("lanes", num(p.num_lanes) + " (a warp-instruction takes " + num(passes) + " pass" +
+                   (passes == 1 ? "" : "es") + " through them)");
   row("warp size", num(p.warp_size));
   row("warp slots",
       num(p.num_warps) + " (" + num(uint64_t(p.num_warps) * p.warp_size) + " threads resident)");
