@@ -298,6 +298,13 @@ void print_fault(const isa::Module& m, const std::vector<std::string>& source_li
                  const drv::LaunchReport& r, drv::DevPtr code_base) {
   const uint32_t off = r.fault_pc - code_base;
   std::printf("  fault:  %s: %s\n", cq::error_code_name(r.error), cq::error_code_message(r.error));
+  // Only a kernel's own fault has a place in the code (ERR 2..9); a
+  // descriptor the device refused names the check instead.
+  if (r.error == cq::ErrorCode::BAD_DESCRIPTOR) {
+    std::printf("  check:  %s\n", cq::desc_check_name(cq::DescCheck(r.fault_addr)));
+    return;
+  }
+  if (r.error < cq::ErrorCode::ILLEGAL_INSTR || r.error > cq::ErrorCode::WATCHDOG_TIMEOUT) return;
   std::printf("  where:  cta (%u,%u,%u) warp %u lane %u (thread %u of the CTA)\n", r.fault_cta_xyz.x,
               r.fault_cta_xyz.y, r.fault_cta_xyz.z, r.fault_warp, r.fault_lane,
               r.fault_warp * 32 + r.fault_lane);
