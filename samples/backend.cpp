@@ -68,7 +68,8 @@ namespace {
 std::vector<BackendEntry>& registry() {
   static std::vector<BackendEntry> r = {
       {"model", "golden functional model (isa/iss), in process",
-       [] { return std::unique_ptr<Backend>(new ModelBackend()); }},
+       [] { return std::unique_ptr<Backend>(new ModelBackend()); },
+       {}},
   };
   return r;
 }

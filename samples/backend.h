@@ -21,6 +21,10 @@
 #include "isa/iss.h"
 #include "isa/module.h"
 
+namespace baresm::drv {
+class Transport;
+}
+
 namespace baresm::samples {
 
 enum class Status {
@@ -123,6 +127,11 @@ struct BackendEntry {
   std::string name;
   std::string description;
   std::function<std::unique_ptr<Backend>()> make;
+  // The same device as a host-driver transport (host_driver/transport.h),
+  // for the commands that drive it through drv::Device themselves (`baresm
+  // launch`, `baresm info`); empty when the backend has none. The CLI adds
+  // the model's (this library does not link the driver).
+  std::function<std::unique_ptr<drv::Transport>()> open_transport;
 };
 void register_backend(BackendEntry e);  // replaces an entry of the same name
 const std::vector<BackendEntry>& backends();

@@ -24,6 +24,9 @@ struct RtlBackendOptions {
   bool verbose = true;
 };
 
+// The device `baresm run --backend rtl` uses when no variable says otherwise:
+// memory latency random in 1..20 cycles, memory seed 1.
+RtlDeviceOptions default_rtl_device_options();
 // Options from the environment variables above.
 RtlBackendOptions rtl_backend_options_from_env();
 std::unique_ptr<samples::Backend> make_rtl_backend(const RtlBackendOptions& o);

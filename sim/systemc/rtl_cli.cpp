@@ -39,11 +39,17 @@ void print_launch(Testbench& tb, const drv::LaunchReport& r) {
 
 }  // namespace
 
+RtlDeviceOptions default_rtl_device_options() {
+  RtlDeviceOptions o;
+  o.mem.min_latency = 1;
+  o.mem.max_latency = 20;
+  o.mem.seed = 1;
+  return o;
+}
+
 RtlBackendOptions rtl_backend_options_from_env() {
   RtlBackendOptions o;
-  o.device.mem.min_latency = 1;
-  o.device.mem.max_latency = 20;
-  o.device.mem.seed = 1;
+  o.device = default_rtl_device_options();
   uint64_t v = 0;
   if (env_u64("BARESM_MEM_LATENCY", &v)) o.device.mem.min_latency = o.device.mem.max_latency = uint32_t(v);
   if (env_u64("BARESM_MEM_SEED", &v)) o.device.mem.seed = v;
@@ -87,7 +93,10 @@ std::unique_ptr<samples::Backend> make_rtl_backend(const RtlBackendOptions& o) {
 void register_rtl_backend() {
   samples::register_backend(
       {"rtl", "verilated baresm_top (command processor + SM) under SystemC, through the host driver",
-       [] { return make_rtl_backend(rtl_backend_options_from_env()); }});
+       [] { return make_rtl_backend(rtl_backend_options_from_env()); },
+       // For `baresm launch` / `info`: the bare device at power-on, which the
+       // caller opens with drv::Device itself.
+       [] { return std::unique_ptr<drv::Transport>(open_rtl_device(default_rtl_device_options())); }});
 }
 
 }  // namespace baresm::cosim

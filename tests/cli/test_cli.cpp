@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -71,7 +73,8 @@ TEST(CliHelp, ToolHelp) {
     const CliRun r = baresm(flag);
     EXPECT_EQ(r.rc, 0) << flag;
     EXPECT_TRUE(has(r.out, "usage: baresm <command>")) << r.out;
-    for (const char* cmd : {"asm", "dis", "run", "gen"}) EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
+    for (const char* cmd : {"asm", "dis", "run", "gen", "launch", "info"})
+      EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
   }
 }
 
@@ -563,6 +566,267 @@ TEST(CliPtx, RunFromCudaOnTheRtl) {
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_TRUE(has(r.out, h200_checksum_line("vec_add"))) << r.out;
   EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
+}
+
+// ---- launch / info ------------------------------------------------------------------
+namespace launch {
+
+void write_floats(const std::string& path, const std::vector<float>& v) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(float)));
+}
+
+std::vector<float> inputs(size_t n, float scale, float offset) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = float(i) * scale + offset;
+  return v;
+}
+
+std::string as_bytes(const std::vector<float>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+}
+
+// c = a + b over 100 elements: two CTAs of 64, the second one partly past n
+// (vec_add linearises a 2D grid, so "1,2" covers the same elements as "2").
+void vec_add_end_to_end(const std::string& backend, const std::string& grid, const std::string& grid_text) {
+  const size_t n = 100;
+  const std::vector<float> a = inputs(n, 0.25f, -3.0f), b = inputs(n, -1.5f, 7.125f);
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = a[i] + b[i];
+  const std::string fa = tmp(backend + "_a.bin"), fb = tmp(backend + "_b.bin"), fc = tmp(backend + "_c.bin");
+  write_floats(fa, a);
+  write_floats(fb, b);
+  std::remove(fc.c_str());
+  const CliRun r = baresm("launch " + kKernels + "/vec_add.s --grid " + grid +
+                          " --block 64 --arg buf:in=" + fa + " --arg buf:in=" + fb +
+                          " --arg buf:out=400 --arg u32:100 --out c=" + fc + " --backend " + backend);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(
+      has(r.out, "launch vec_add grid " + grid_text + " block 64 shared 0 on " + backend + ": COMPLETED"))
+      << r.out;
+  for (const char* part :
+       {"cycles ", "warp-instructions ", "IPC ", "CTAs done 2", "device counters: ", "launches 1, failed 0"})
+    EXPECT_TRUE(has(r.out, part)) << part << "\n" << r.out;
+  EXPECT_TRUE(has(r.out, "c: 400 bytes, fnv1a64 0x")) << r.out;
+  EXPECT_EQ(slurp(fc), as_bytes(want)) << "c.bin holds a + b";
+}
+
+}  // namespace launch
+
+TEST(CliLaunch, VecAddFromAssemblyOnTheModel) {
+  launch::vec_add_end_to_end("model", "1,2", "1x2");
+}
+
+TEST(CliLaunch, VecAddFromAssemblyOnTheRtl) {
+  launch::vec_add_end_to_end("rtl", "2", "2");
+}
+
+// An f32 scalar and an inout buffer named by position; 96 threads loop over 200 elements.
+TEST(CliLaunch, SaxpyInoutByPosition) {
+  const size_t n = 200;
+  const float alpha = 1.5f;
+  const std::vector<float> x = launch::inputs(n, 0.3f, 1.0f), y = launch::inputs(n, -0.7f, 2.0f);
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = std::fma(alpha, x[i], y[i]);  // FFMA rounds once
+  const std::string fx = tmp("sx.bin"), fy = tmp("sy.bin"), fout = tmp("sy_out.bin");
+  launch::write_floats(fx, x);
+  launch::write_floats(fy, y);
+  const CliRun r =
+      baresm("launch " + kKernels + "/saxpy.s --grid 3 --block 32 --arg f32:1.5 --arg buf:in=" + fx +
+             " --arg buf:inout=" + fy + " --arg u32:200 --out 2=" + fout);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "launch saxpy grid 3 block 32 shared 0 on model: COMPLETED")) << r.out;
+  EXPECT_TRUE(has(r.out, "y: 800 bytes, fnv1a64 0x")) << r.out;
+  EXPECT_EQ(slurp(fout), launch::as_bytes(want));
+  EXPECT_EQ(slurp(fy), launch::as_bytes(y)) << "the input file is left alone";
+}
+
+// nvcc's PTX, translated in memory: its pointers are 8-byte parameters with
+// mangled names, so the output is named by position.
+TEST(CliLaunch, VecAddFromPtxOnTheModel) {
+  const size_t n = 70;
+  const std::vector<float> a = launch::inputs(n, 1.25f, 0.5f), b = launch::inputs(n, 0.125f, -9.0f);
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = a[i] + b[i];
+  const std::string fa = tmp("pa.bin"), fb = tmp("pb.bin"), fc = tmp("pc.bin");
+  launch::write_floats(fa, a);
+  launch::write_floats(fb, b);
+  const CliRun r = baresm("launch " + kKernels + "/cuda/vec_add.ptx --grid 3 --block 32 --arg buf:in=" + fa +
+                          " --arg buf:in=" + fb + " --arg buf:out=280 --arg u32:70 --out 2=" + fc);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "vec_add_param_2: 280 bytes, fnv1a64 0x")) << r.out;
+  EXPECT_EQ(slurp(fc), launch::as_bytes(want));
+}
+
+// --watchdog reaches the device: an endless loop ends after that budget.
+TEST(CliLaunch, WatchdogEndsAnEndlessKernel) {
+  const CliRun r =
+      baresm("launch " + kKernels +
+             "/fault_endless_loop.s --grid 1 --block 32 --arg u32:0 --arg u32:0 --watchdog 1000");
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "FAILED: LAUNCH_TIMEOUT")) << r.out;
+  EXPECT_TRUE(has(r.out, "warp-instructions 1000,")) << "the model's budget is warp-instructions\n" << r.out;
+  EXPECT_TRUE(has(r.out, ": `BRA L_")) << r.out;
+}
+
+TEST(CliLaunch, FaultReportsTheDisassembledInstruction) {
+  const std::string out = tmp("never.bin");
+  std::remove(out.c_str());
+  const CliRun r =
+      baresm("launch " + kKernels + "/fault_trap.s --grid 2 --block 64 --arg u32:1 --arg u32:37");
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "on model: FAILED: TRAP")) << r.out;
+  EXPECT_TRUE(has(r.out, "fault:  TRAP")) << r.out;
+  EXPECT_TRUE(has(r.out, "cta (1,0,0) warp 1 lane 5")) << r.out;
+  EXPECT_TRUE(has(r.out, "= fault_trap+0x")) << r.out;
+  EXPECT_TRUE(has(r.out, ": `@P0 TRAP;`")) << "the faulting instruction, disassembled\n" << r.out;
+  EXPECT_TRUE(has(r.out, "fault_trap.s:21)")) << r.out;
+  // An out-of-window store: the address is reported, and no output is written.
+  const CliRun w =
+      baresm("launch " + kKernels + "/fault_out_of_window.s --grid 2 --block 64 --arg buf:out=256 " +
+             "--arg u32:64 --arg u32:1 --arg u32:3 --out buf=" + out);
+  EXPECT_EQ(w.rc, 1) << w.out << w.err;
+  EXPECT_TRUE(has(w.out, "fault:  OUT_OF_WINDOW")) << w.out;
+  EXPECT_TRUE(has(w.out, "  addr:   0x")) << w.out;
+  struct stat st;
+  EXPECT_NE(stat(out.c_str(), &st), 0) << "a failed launch writes no output";
+}
+
+TEST(CliLaunch, ModuleWithSeveralKernelsNeedsKernel) {
+  const std::string src = tmp("two.s");
+  std::ofstream(src) << ".kernel first\n.param p, 4\n.regs 2\n    EXIT;\n.end\n"
+                        ".kernel second\n.param q, 4\n.param r, 8\n.regs 2\n    EXIT;\n.end\n";
+  const std::string bsm = tmp("two.bsm");
+  ASSERT_EQ(baresm("asm " + src + " -o " + bsm).rc, 0);
+  const CliRun none = baresm("launch " + bsm + " --grid 1 --block 32 --arg u32:1");
+  EXPECT_EQ(none.rc, 2);
+  EXPECT_TRUE(has(none.err, "has 2 kernels (first, second): pick one with --kernel")) << none.err;
+  const CliRun wrong = baresm("launch " + bsm + " --kernel third --grid 1 --block 32");
+  EXPECT_EQ(wrong.rc, 2);
+  EXPECT_TRUE(has(wrong.err, "--kernel 'third': no such kernel in " + bsm + " (kernels: first, second)"))
+      << wrong.err;
+  // The .bsm runs, and the 8-byte parameter takes u64.
+  const CliRun ok =
+      baresm("launch " + bsm + " --kernel second --grid 1 --block 32 --arg s32:-3 --arg u64:0x10");
+  EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
+  EXPECT_TRUE(has(ok.out, "launch second grid 1 block 32 shared 0 on model: COMPLETED")) << ok.out;
+  const CliRun narrow =
+      baresm("launch " + bsm + " --kernel second --grid 1 --block 32 --arg s32:-3 --arg u32:1");
+  EXPECT_EQ(narrow.rc, 2);
+  EXPECT_TRUE(has(narrow.err, "--arg 'u32:1': parameter 1 'r' of kernel 'second' is 8 bytes; u32 is 4"))
+      << narrow.err;
+}
+
+// Each bad command line: one line naming the option, the value and why;
+// exit 2, nothing on standard output, no device started.
+TEST(CliLaunch, BadCommandLinesAreOneLineEach) {
+  const std::string a = tmp("bad_a.bin");
+  launch::write_floats(a, launch::inputs(4, 1.0f, 0.0f));
+  const std::string vec = "launch " + kKernels + "/vec_add.s ";
+  const std::string ok_args = " --arg buf:in=" + a + " --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4";
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {vec + "--grid 1 --block 4 --arg x32:5 --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
+       "baresm launch: --arg 'x32:5': unknown kind 'x32' (kinds: u32:N, "},
+      {vec + "--grid 1 --block 4 --arg buf:in=" + a + " --arg u32:4",
+       "baresm launch: --arg: kernel 'vec_add' takes 4 parameters (a, b, c, n), 2 given"},
+      {vec + "--grid 0 --block 4" + ok_args,
+       "baresm launch: --grid '0': a dimension is 0 (each must be at least 1)"},
+      {vec + "--grid 1,2,3,4 --block 4" + ok_args,
+       "--grid '1,2,3,4': expected X[,Y[,Z]]: at most 3 dimensions"},
+      {vec + "--grid 1 --block 4,x" + ok_args, "--block '4,x': expected X[,Y[,Z]], each a whole number"},
+      {vec + "--grid 1 --block 4 --arg buf:in=" + tmp("missing.bin") + " --arg buf:in=" + a +
+           " --arg buf:out=16 --arg u32:4",
+       "--arg 'buf:in=" + tmp("missing.bin") + "': " + tmp("missing.bin") + ": No such file or directory"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out a=x.bin",
+       "--out 'a=x.bin': parameter 'a' is buf:in=" + a + ", not an output buffer"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out n=x.bin",
+       "--out 'n=x.bin': parameter 'n' is u32:4, not an output"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out d=x.bin",
+       "--out 'd=x.bin': kernel 'vec_add' has no parameter d (parameters: a, b, c, n)"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out 4=x.bin",
+       "kernel 'vec_add' has no parameter at position 4"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out c", "--out 'c': expected PARAM=FILE"},
+      {vec + "--grid 1 --block 4" + ok_args + " --out c=x.bin --out 2=y.bin",
+       "parameter 'c' already goes to x.bin"},
+      {vec + "--grid 1 --block 4 --arg u32:-1 --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
+       "--arg 'u32:-1': not a whole number in 0..4294967295"},
+      {vec + "--grid 1 --block 4 --arg s32:2147483648 --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
+       "--arg 's32:2147483648': not a whole number in -2147483648..2147483647"},
+      {vec + "--grid 1 --block 4 --arg f32:1.5x --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
+       "--arg 'f32:1.5x': not a number"},
+      {vec + "--grid 1 --block 4 --arg buf:out=0 --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
+       "--arg 'buf:out=0': the size is not a whole number of bytes in 1..4294967295"},
+      {vec + "--grid 1 --block 4 --arg buf:sideways=1 --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4",
+       "--arg 'buf:sideways=1': expected buf:in=FILE, buf:out=BYTES or buf:inout=FILE"},
+      {vec + "--grid 1 --block 4" + ok_args + " --shared -1",
+       "--shared '-1': not a whole number in 0..4294967295"},
+      {vec + "--grid 1 --block 4" + ok_args + " --backend gpu",
+       "--backend 'gpu': unknown backend (available: model, rtl)"},
+      {"launch " + tmp("nope.s") + " --grid 1 --block 4",
+       "baresm launch: " + tmp("nope.s") + ": No such file"},
+      {"info --backend gpu", "baresm info: --backend 'gpu': unknown backend (available: model, rtl)"},
+  };
+  for (const Case& c : cases) {
+    const CliRun r = baresm(c.args);
+    EXPECT_EQ(r.rc, 2) << c.args << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, c.message)) << c.args << "\nstderr: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args << "\nstdout: " << r.out;
+  }
+  // Missing required options: the usage error and a pointer to --help.
+  EXPECT_TRUE(has(baresm(vec + "--block 4" + ok_args).err, "missing --grid"));
+  EXPECT_TRUE(has(baresm(vec + "--grid 4" + ok_args).err, "missing --block"));
+  EXPECT_EQ(baresm(vec + "--grid 4" + ok_args).rc, 2);
+  // A block the device cannot run is the driver's refusal: a failed launch.
+  const CliRun big = baresm(vec + "--grid 1 --block 2048" + ok_args);
+  EXPECT_EQ(big.rc, 1) << big.err;
+  EXPECT_TRUE(has(big.err, "baresm launch: launch refused: INVALID_CONFIGURATION")) << big.err;
+}
+
+// Outputs go through write_whole_file: a failed write is reported and fails
+// the command, after the completed launch's report.
+TEST(CliLaunch, OutputWriteErrorsFailTheCommand) {
+  const std::string a = tmp("w_a.bin");
+  launch::write_floats(a, launch::inputs(4, 1.0f, 0.0f));
+  const std::string args = "launch " + kKernels + "/vec_add.s --grid 1 --block 4 --arg buf:in=" + a +
+                           " --arg buf:in=" + a + " --arg buf:out=16 --arg u32:4 --out c=";
+  CliRun r = baresm(args + "/dev/full");
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "COMPLETED")) << r.out;
+  EXPECT_TRUE(has(r.err, "baresm launch: cannot write '/dev/full': No space left on device")) << r.err;
+  r = baresm(args + tmp("no_such_dir/c.bin"));
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "no_such_dir/c.bin': No such file or directory")) << r.err;
+  const std::string err = tmp("info_full_err");
+  const int st = std::system((std::string(BARESM_EXE) + " info >/dev/full 2>" + err).c_str());
+  EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 1);
+  EXPECT_TRUE(has(slurp(err), "baresm info: standard output: No space left on device")) << slurp(err);
+}
+
+// What info prints is the device's: the model and the verilated device are
+// configured differently (8 and 32 lanes), and each shows its own.
+TEST(CliInfo, ModelAndRtlReportTheirOwnConfiguration) {
+  const CliRun m = baresm("info");
+  ASSERT_EQ(m.rc, 0) << m.err;
+  const CliRun r = baresm("info --backend rtl");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  for (const CliRun* x : {&m, &r}) {
+    for (const char* row :
+         {"architecture               0x42534d31 (\"BSM1\")", "register map version       1.1",
+          "ring format version        1", "warp size                  32", "CTA slots ",
+          "registers per thread ", "shared memory ", "queue pairs ", "address windows ",
+          "device memory              4194304 bytes (4 MiB)", "protected range "})
+      EXPECT_TRUE(has(x->out, row)) << row << "\n" << x->out;
+  }
+  EXPECT_TRUE(has(m.out, "device 0 (backend model, transport model)")) << m.out;
+  EXPECT_TRUE(has(m.out, "lanes                      8 ")) << m.out;
+  EXPECT_TRUE(has(r.out, "device 0 (backend rtl, transport rtl)")) << r.out;
+  EXPECT_TRUE(has(r.out, "lanes                      32 ")) << r.out;
+  EXPECT_EQ(baresm("info --help").rc, 0);
+  EXPECT_EQ(baresm("info extra").rc, 2);
 }
 
 }  // namespace
