@@ -8,6 +8,7 @@
 
 #include "isa/isa.h"
 #include "isa/ptx.h"
+#include "isa/ptx_fpseq.h"
 
 namespace baresm::isa::ptx {
 
@@ -485,9 +486,9 @@ class Lowerer {
     if ((o == "div" || o == "rem") && cur_->mods.size() == 1 &&
         (cur_->mods[0] == "u32" || cur_->mods[0] == "s32"))
       return lower_divrem(o == "div", cur_->mods[0] == "s32");
-    if (o == "div" || o == "rem")
-      unsupported(has_mod("f32") ? "f32 division is not lowered yet"
-                                 : "only .u32/.s32 integer division is lowered yet");
+    if (o == "rem" || (o == "div" && !has_mod("f32")))
+      unsupported("only .u32/.s32 integer division is lowered yet");
+    if (o == "div" || o == "rcp" || o == "sqrt" || o == "rsqrt") return lower_fspecial(o);
     if (o == "shfl") return lower_shfl();
     if (o == "vote") return lower_vote();
     if (o == "activemask") {
@@ -501,7 +502,7 @@ class Lowerer {
 
   // Why an instruction that is not on ptx_opcode_names() is refused.
   static std::string not_translated(const std::string& o) {
-    if (o == "sqrt" || o == "rcp" || o == "rsqrt" || o == "ex2" || o == "lg2" || o == "sin" || o == "cos")
+    if (o == "ex2" || o == "lg2" || o == "sin" || o == "cos" || o == "tanh")
       return "f32 special functions are not lowered yet";
     if (o == "call") return "calls are not supported";
     if (o == "membar" || o == "fence") return "memory fences are not lowered yet";
@@ -602,7 +603,8 @@ class Lowerer {
   void lower_addsub(bool add) {
     const std::string t = type_mod();
     if (t == "f32") {
-      only_mods({"rn", "f32"});
+      only_mods({"rn", "ftz", "sat", "f32"});
+      if (has_mod("ftz") || has_mod("sat")) return lower_farith(add ? "FADD" : "FSUB", 2);
       return binary(add ? "FADD" : "FSUB", t, add, true);
     }
     only_mods({"s16", "u16", "s32", "u32", "s64", "u64"});
@@ -612,7 +614,8 @@ class Lowerer {
   void lower_mul() {
     const std::string t = type_mod();
     if (t == "f32") {
-      only_mods({"rn", "f32"});
+      only_mods({"rn", "ftz", "sat", "f32"});
+      if (has_mod("ftz") || has_mod("sat")) return lower_farith("FMUL", 2);
       return binary("FMUL", t, true, true);
     }
     if (has_mod("lo")) {
@@ -649,7 +652,8 @@ class Lowerer {
     if (t == "f32") {
       // fma.rn.f32 and mad.rn.f32 are both a*b+c rounded once.
       if (!has_mod("rn")) unsupported("only the .rn rounding is supported");
-      only_mods({"rn", "f32"});
+      only_mods({"rn", "ftz", "sat", "f32"});
+      if (has_mod("ftz") || has_mod("sat")) return lower_farith("FFMA", 3);
       MOperand a = src_reg(op(1), 32, true), b = src_reg(op(2), 32, true), c = src_reg(op(3), 32, true);
       return guarded("FFMA", {dst(op(0), 32), a, b, c});
     }
@@ -679,7 +683,8 @@ class Lowerer {
   void lower_minmax(bool is_min) {
     const std::string t = type_mod();
     if (t == "f32") {
-      only_mods({"f32"});
+      only_mods({"ftz", "f32"});
+      if (has_mod("ftz")) return lower_farith(is_min ? "FMIN" : "FMAX", 2);
       return binary(is_min ? "FMIN" : "FMAX", t, true, true);
     }
     only_mods({"s16", "u16", "s32", "u32"});
@@ -690,7 +695,8 @@ class Lowerer {
     want_ops(2);
     const std::string t = type_mod();
     if (t == "f32") {
-      only_mods({"f32"});
+      only_mods({"ftz", "f32"});
+      if (has_mod("ftz")) return lower_farith(is_abs ? "FABS" : "FNEG", 1);
       MOperand a = src_reg(op(1), 32, true);
       return guarded(is_abs ? "FABS" : "FNEG", {dst(op(0), 32), a});
     }
@@ -818,10 +824,13 @@ class Lowerer {
     if (mods.size() < 2) unsupported();
     const std::string cmp = mods[0];
     std::string comb;
+    bool ftz = false;
     for (size_t i = 1; i + 1 < mods.size(); ++i) {
       if (mods[i] == "and" || mods[i] == "or" || mods[i] == "xor") {
         if (!comb.empty()) unsupported();
         comb = mods[i];
+      } else if (mods[i] == "ftz" && t == "f32" && !ftz) {
+        ftz = true;
       } else {
         unsupported("modifier ." + mods[i]);
       }
@@ -870,6 +879,11 @@ class Lowerer {
     if (is_signed16(t)) {  // canonical 16-bit values compare unsigned as they are, signed once extended
       ra = sext16(ra);
       rb = sext16(rb);
+    }
+    if (ftz) {  // subnormal operands compare as their signed zeros
+      ra = MOperand::v(emit_ftz(&m_, cur_->pos, ra.vreg));
+      if (rb.kind == MOperand::IMM && (rb.imm & 0x7F800000u) == 0) rb.imm &= 0x80000000u;
+      if (rb.kind == MOperand::VREG) rb = MOperand::v(emit_ftz(&m_, cur_->pos, rb.vreg));
     }
     MOperand c = comb.empty() ? MOperand::pt() : psrc(op(nd + 2));
     guarded(base + cmb, {pdst(op(0)), ra, rb, c});
@@ -937,7 +951,83 @@ class Lowerer {
       MOperand a = src_reg(op(1), 32, true);
       return guarded(dt == "u32" ? "F2I.U32" : "F2I", {dst(op(0), 32), a});
     }
+    if (dt == "f32" && st == "f32") {
+      // cvt{.ftz}{.sat}.f32.f32 (__saturatef); integer roundings are not lowered.
+      for (const auto& q : quals)
+        if (q != "ftz" && q != "sat") unsupported("modifier ." + q);
+      const bool ftz = has_q("ftz"), sat = has_q("sat");
+      return fresult(fsrc(op(1), ftz), ftz, sat);
+    }
     unsupported("." + dt + " from ." + st);
+  }
+
+  // ---- f32 .ftz / .sat, division, reciprocal, square root (isa/ptx_fpseq.h) ----
+  // An f32 source in a register, flushed to its signed zero when ftz.
+  int fsrc(const Operand& o, bool ftz) {
+    const int v = src_reg(o, 32, true).vreg;
+    return ftz ? emit_ftz(&m_, cur_->pos, v) : v;
+  }
+  // The result, flushed (ftz: after rounding) and clamped (sat), written under the guard.
+  void fresult(int v, bool ftz, bool sat) {
+    if (ftz) v = emit_ftz(&m_, cur_->pos, v);
+    if (sat) v = emit_sat(&m_, cur_->pos, v);
+    guarded("MOV", {dst(op(0), 32), MOperand::v(v)});
+  }
+  // add sub mul min max abs neg fma with .ftz and/or .sat: inputs flushed,
+  // the operation, the result flushed and clamped.
+  void lower_farith(const std::string& mn, size_t nsrc) {
+    want_ops(nsrc + 1);
+    const bool ftz = has_mod("ftz"), sat = has_mod("sat");
+    std::vector<MOperand> ops;
+    const int d = new_vreg(false);
+    ops.push_back(MOperand::v(d, true));
+    for (size_t i = 0; i < nsrc; ++i) ops.push_back(MOperand::v(fsrc(op(i + 1), ftz)));
+    plain(mn, ops);
+    fresult(d, ftz, sat);
+  }
+  // div.{rn,full,approx}[.ftz].f32, rcp.{rn,approx}[.ftz].f32,
+  // sqrt.{rn,approx}[.ftz].f32, rsqrt.approx[.ftz].f32. The .approx and
+  // .full forms run the correctly rounded sequences (an approximation may be
+  // exact), except that div.approx is a * (1/b) with the reciprocal flushed
+  // to zero when subnormal, as PTX defines it for 2^126 < |b| < 2^128;
+  // rsqrt is 1 / sqrt with two roundings.
+  void lower_fspecial(const std::string& o) {
+    const std::string t = type_mod();
+    if (t != "f32") unsupported("." + t + (t == "f64" ? " (no FP64 unit)" : ""));
+    std::string mode;
+    bool ftz = false;
+    for (const std::string& m : cur_->mods) {
+      if (m == "f32") continue;
+      if (m == "ftz" && !ftz) {
+        ftz = true;
+        continue;
+      }
+      const bool ok = mode.empty() && (m == "rn" || m == "approx" || (m == "full" && o == "div"));
+      if (!ok)
+        unsupported(m == "rz" || m == "rm" || m == "rp" ? "only the .rn rounding is lowered" : "modifier ." + m);
+      mode = m;
+    }
+    if (mode.empty() || (o == "rsqrt" && mode != "approx")) unsupported();
+    want_ops(o == "div" ? 3 : 2);
+    const int a = fsrc(op(1), ftz);
+    int v = -1;
+    if (o == "div") {
+      const int b = fsrc(op(2), ftz);
+      if (mode == "approx") {
+        const int r = emit_ftz(&m_, cur_->pos, emit_rcp_rn(&m_, cur_->pos, b));
+        v = new_vreg(false);
+        plain("FMUL", {MOperand::v(v, true), MOperand::v(a), MOperand::v(r)});
+      } else {
+        v = emit_div_rn(&m_, cur_->pos, a, b);
+      }
+    } else if (o == "rcp") {
+      v = emit_rcp_rn(&m_, cur_->pos, a);
+    } else if (o == "sqrt") {
+      v = emit_sqrt_rn(&m_, cur_->pos, a);
+    } else {
+      v = emit_rcp_rn(&m_, cur_->pos, emit_sqrt_rn(&m_, cur_->pos, a));
+    }
+    fresult(v, ftz, false);
   }
 
   void lower_cvta() {
@@ -1307,6 +1397,7 @@ const std::vector<std::string>& ptx_opcode_names() {
         "clz", "cvt",        "cvta", "div",  "exit", "mad",  "max",     "min",  "mov",  "mul",
         "neg", "not",        "or",   "popc", "red",  "rem",  "ret",     "selp", "setp", "shfl",
         "shl", "shr",        "st",   "sub",  "trap", "vote", "xor",     "ld",   "fma",
+        "rcp", "sqrt",       "rsqrt",
     };
     std::sort(v.begin(), v.end());
     return v;

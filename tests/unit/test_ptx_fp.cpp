@@ -1,0 +1,188 @@
+// The f32 sequences of the PTX front end (isa/ptx_fpseq.cpp, docs/ptx.md
+// "f32 division and square root") on the functional model, one operand pair
+// per thread of a big grid:
+//  - div.rn / rcp.rn / sqrt.rn bit for bit against the host (a / b, 1.0f / b,
+//    std::sqrt; round to nearest, subnormals kept; a NaN must be the
+//    canonical 0x7FFFFFFF) over random bit patterns and the hard cases;
+//    BARESM_PTX_FP_COUNT=N runs N operand pairs instead of the default;
+//  - every pair of special values;
+//  - the .approx / .full forms within PTX's error bounds (the maximum
+//    measured is printed);
+//  - .ftz and .sat against a C++ model of their PTX semantics.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+#include "isa/ptx.h"
+#include "isa/rng.h"
+#include "samples/model_backend.h"
+#include "samples/samples.h"
+
+using namespace baresm;
+using namespace baresm::samples;
+
+namespace {
+
+uint32_t fbits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+float bitsf(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+uint32_t canon(float f) {
+  return std::isnan(f) ? 0x7FFFFFFFu : fbits(f);
+}
+
+// Runs tests/ptx/NAME.ptx over in.size() / 2 threads (thread i reads
+// in[2i], in[2i+1]) and returns the k words each wrote.
+std::vector<uint32_t> run_grid(const std::string& name, const std::vector<uint32_t>& in, size_t k) {
+  const uint32_t block = 256;
+  const size_t n = in.size() / 2;
+  EXPECT_EQ(n % block, 0u);
+  const isa::PtxResult ptx =
+      isa::translate_ptx_file(std::string(BARESM_SOURCE_DIR) + "/tests/ptx/" + name + ".ptx");
+  EXPECT_TRUE(ptx.ok()) << ptx.format_errors();
+  if (!ptx.ok()) return {};
+  ModelBackendConfig mc;
+  mc.memory_bytes = uint32_t(in.size() * 4 + n * k * 4 + (1u << 20));
+  ModelBackend be(mc);
+  ModuleHandle h = 0;
+  EXPECT_EQ(be.load_module(isa::write_module(ptx.module), &h), Status::OK) << be.last_error();
+  Buffer bin, bout;
+  EXPECT_EQ(be.alloc(uint32_t(in.size() * 4), &bin), Status::OK);
+  EXPECT_EQ(be.alloc(uint32_t(n * k * 4), &bout), Status::OK);
+  EXPECT_EQ(be.write(bin, 0, in.data(), uint32_t(in.size() * 4)), Status::OK);
+  const isa::KernelInfo* ki = ptx.module.find_kernel(name);
+  EXPECT_NE(ki, nullptr);
+  if (!ki) return {};
+  std::vector<uint8_t> params;
+  std::string err;
+  EXPECT_TRUE(pack_params(*ki, {Arg::ptr(bin), Arg::ptr(bout)}, &params, &err)) << err;
+  LaunchConfig cfg;
+  cfg.grid = {uint32_t(n / block), 1, 1};
+  cfg.block = {block, 1, 1};
+  cfg.windows = {bin, bout};
+  cfg.watchdog = uint64_t(1) << 40;
+  LaunchReport rep;
+  EXPECT_EQ(be.launch(h, name, cfg, params, &rep), Status::OK) << be.last_error();
+  EXPECT_TRUE(rep.fault.ok()) << rep.fault.describe();
+  std::vector<uint32_t> out(n * k);
+  EXPECT_EQ(be.read(bout, 0, out.data(), uint32_t(out.size() * 4)), Status::OK);
+  return out;
+}
+
+const std::vector<uint32_t>& specials() {
+  static const std::vector<uint32_t> v = [] {
+    std::vector<uint32_t> s = {0x00000000, 0x00000001, 0x00000002, 0x00000003, 0x007FFFFF, 0x00400000,
+                               0x00800000, 0x00800001, 0x00FFFFFF, 0x3F800000, 0x3F800001, 0x3FFFFFFF,
+                               0x3F7FFFFF, 0x40000000, 0x40400000, 0x40800000, 0x3EAAAAAB, 0x7F7FFFFF,
+                               0x7F000000, 0x7E800000, 0x7E7FFFFF, 0x7F800000, 0x7FC00000, 0x7F800001,
+                               0x7FFFFFFF, 0x4B800000, 0x33800000, 0x34000000, 0x1F800000, 0x5F800000};
+    const size_t n = s.size();
+    for (size_t i = 0; i < n; ++i) s.push_back(s[i] | 0x80000000u);
+    return s;
+  }();
+  return v;
+}
+
+// Operand pairs: uniform bits, and the hard cases by kind (i % 16).
+std::vector<uint32_t> operand_pairs(size_t n, uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<uint32_t> v(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t a = rng.u32(), b = rng.u32();
+    const uint32_t ma = a & 0x807FFFFF, mb = b & 0x807FFFFF;
+    switch (i % 16) {
+      case 1: b = mb | (a & 0x7F800000); break;                         // same exponent
+      case 2: b = mb; break;                                            // subnormal divisor
+      case 3: a = ma; break;                                            // subnormal dividend
+      case 4: a = ma | 0x0A000000; b = mb | 0x74000000; break;          // subnormal quotients
+      case 5: a = ma | 0x0B800000; b = mb | 0x72000000; break;          // around 2^-126..2^-149
+      case 6: a = ma | 0x7E800000; b = mb | 0x00800000; break;          // overflow
+      case 7: a = ma | 0x7F000000; b = mb | 0x3F800000; break;          // near FLT_MAX
+      case 8: {                                                         // exact quotients
+        const float q = float(int(rng.u32() % 4096) + 1);
+        b = (b & 0x8FFFFFFF) | 0x10000000;
+        a = fbits(bitsf(b) * q);
+        break;
+      }
+      case 9: b = b | 0x007FFFFF; break;                                // divisor mantissa all ones
+      case 10: b = b & 0xFFFFF000; break;                               // short mantissas
+      case 11: {                                                        // perfect squares
+        const uint32_t r = rng.u32() % 4096 + 1;
+        a = fbits(float(r * r) * bitsf(uint32_t(rng.u32() % 120 + 4) << 24 & 0x7F000000));
+        break;
+      }
+      case 12: a = specials()[rng.u32() % specials().size()]; break;
+      case 13: b = specials()[rng.u32() % specials().size()]; break;
+      case 14: a = a & 0x00FFFFFF; b = b | 0x7F000000; break;           // quotient far below 2^-149
+      default: break;
+    }
+    v[2 * i] = a;
+    v[2 * i + 1] = b;
+  }
+  return v;
+}
+
+size_t fp_count() {
+  const char* e = std::getenv("BARESM_PTX_FP_COUNT");
+  const size_t n = e ? size_t(std::strtoull(e, nullptr, 10)) : size_t(1) << 20;
+  return std::max<size_t>(256, n / 256 * 256);
+}
+
+void check_exact(const std::vector<uint32_t>& in) {
+  const std::vector<uint32_t> out = run_grid("fdiv_sqrt", in, 3);
+  ASSERT_EQ(out.size(), in.size() / 2 * 3);
+  size_t bad = 0, sub = 0, ovf = 0, nan = 0, exact = 0;
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const float a = bitsf(in[2 * i]), b = bitsf(in[2 * i + 1]);
+    const float q = a / b;
+    const uint32_t want[3] = {canon(q), canon(1.0f / b), canon(std::sqrt(a))};
+    const char* what[3] = {"div.rn", "rcp.rn", "sqrt.rn"};
+    sub += std::fpclassify(q) == FP_SUBNORMAL;
+    ovf += std::isinf(q) && std::isfinite(a) && b != 0.0f;
+    nan += std::isnan(q);
+    exact += std::isfinite(q) && q != 0.0f && std::fma(-double(b), double(q), double(a)) == 0.0;
+    for (int j = 0; j < 3; ++j)
+      if (out[3 * i + j] != want[j] && ++bad <= 10)
+        ADD_FAILURE() << what[j] << "(0x" << std::hex << in[2 * i] << ", 0x" << in[2 * i + 1] << ") = 0x"
+                      << out[3 * i + j] << ", the host says 0x" << want[j];
+  }
+  EXPECT_EQ(bad, 0u);
+  // The distributions keep their hard cases.
+  const size_t n = in.size() / 2;
+  if (n >= 65536) {
+    EXPECT_GT(sub, n / 64);
+    EXPECT_GT(ovf, n / 64);
+    EXPECT_GT(nan, n / 1000);
+    EXPECT_GT(exact, n / 64);
+  }
+}
+
+}  // namespace
+
+TEST(PtxFp, DivRcpSqrtBitExactRandomAndHardCases) {
+  // In launches of up to 2^20 threads, each with its own seed.
+  const size_t total = fp_count(), chunk = size_t(1) << 20;
+  for (size_t done = 0, seed = 2026; done < total; done += chunk, ++seed)
+    check_exact(operand_pairs(std::min(chunk, total - done), seed));
+}
+
+TEST(PtxFp, DivRcpSqrtEverySpecialPair) {
+  std::vector<uint32_t> in;
+  for (uint32_t a : specials())
+    for (uint32_t b : specials()) {
+      in.push_back(a);
+      in.push_back(b);
+    }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  check_exact(in);
+}
