@@ -186,3 +186,134 @@ TEST(PtxFp, DivRcpSqrtEverySpecialPair) {
   while (in.size() % 512) in.push_back(0x3F800000);
   check_exact(in);
 }
+
+namespace {
+
+// Distance in ulps between two non-NaN floats (+0 and -0 are the same point).
+int64_t ulps(uint32_t x, uint32_t y) {
+  auto ord = [](uint32_t b) { return (b & 0x80000000u) ? -int64_t(b & 0x7FFFFFFFu) : int64_t(b); };
+  return std::llabs(ord(x) - ord(y));
+}
+float ftz(float x) {
+  return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+float sat(float x) {
+  return std::isnan(x) || x <= 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+}
+
+// The worst error of one approximate form: ulps from the correctly rounded
+// result (NaN, infinities and zeros must match it exactly).
+struct UlpCheck {
+  const char* name;
+  int64_t bound;
+  int64_t worst = 0;
+  size_t bad = 0;
+  void check(uint32_t got, float want, uint32_t a, uint32_t b) {
+    int64_t e = 0;
+    if (std::isnan(want) || std::isinf(want) || want == 0.0f)
+      e = got == canon(want) || (want == 0.0f && (got & 0x7FFFFFFFu) == 0) ? 0 : INT64_MAX;
+    else
+      e = std::isnan(bitsf(got)) ? INT64_MAX : ulps(got, fbits(want));
+    worst = std::max(worst, e);
+    if (e > bound && ++bad <= 5)
+      ADD_FAILURE() << name << "(0x" << std::hex << a << ", 0x" << b << ") = 0x" << got << ", want 0x"
+                    << fbits(want) << std::dec << " within " << bound << " ulp";
+  }
+};
+
+}  // namespace
+
+TEST(PtxFeature, F32ApproxWithinPtxBounds) {
+  std::vector<uint32_t> in = operand_pairs(size_t(1) << 17, 7);
+  for (uint32_t a : specials())
+    for (uint32_t b : specials()) {
+      in.push_back(a);
+      in.push_back(b);
+    }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  const std::vector<uint32_t> out = run_grid("f32_approx", in, 9);
+  ASSERT_EQ(out.size(), in.size() / 2 * 9);
+  // PTX ISA bounds: div.approx 2 ulp for 2^-126 <= |b| <= 2^126 (0 beyond),
+  // div.full 2, rcp.approx 1, sqrt.approx 2^-23 relative (1 ulp), rsqrt.approx
+  // 2^-22.9 relative (2 ulp against the rounded value).
+  UlpCheck c[9] = {{"div.approx", 2},      {"div.full", 2},         {"rcp.approx", 1},
+                   {"sqrt.approx", 1},     {"rsqrt.approx", 2},     {"div.approx.ftz", 2},
+                   {"rcp.approx.ftz", 1},  {"sqrt.approx.ftz", 1},  {"rsqrt.approx.ftz", 2}};
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const uint32_t ab = in[2 * i], bb = in[2 * i + 1];
+    const float a = bitsf(ab), b = bitsf(bb), fa = ftz(a), fb = ftz(b);
+    const uint32_t* o = &out[9 * i];
+    auto rsqrt = [](float x) { return float(1.0 / std::sqrt(double(x))); };
+    const float ab_abs = std::fabs(b);
+    if (ab_abs > 0x1p126f && ab_abs < INFINITY && std::isfinite(a))
+      c[0].check(o[0], 0.0f, ab, bb);
+    else if (ab_abs >= 0x1p-126f && ab_abs <= 0x1p126f)
+      c[0].check(o[0], a / b, ab, bb);
+    c[1].check(o[1], a / b, ab, bb);
+    c[2].check(o[2], 1.0f / b, ab, bb);
+    c[3].check(o[3], std::sqrt(a), ab, bb);
+    c[4].check(o[4], rsqrt(a), ab, bb);
+    const float fab = std::fabs(fb);
+    if (fab > 0x1p126f && fab < INFINITY && std::isfinite(fa))
+      c[5].check(o[5], 0.0f, ab, bb);
+    else if (fab >= 0x1p-126f && fab <= 0x1p126f)
+      c[5].check(o[5], ftz(fa / fb), ab, bb);
+    c[6].check(o[6], ftz(1.0f / fb), ab, bb);
+    c[7].check(o[7], ftz(std::sqrt(fa)), ab, bb);
+    c[8].check(o[8], ftz(rsqrt(fa)), ab, bb);
+  }
+  for (const UlpCheck& k : c) {
+    EXPECT_EQ(k.bad, 0u) << k.name;
+    std::printf("%-18s max error %lld ulp (bound %lld) over %zu operand pairs\n", k.name,
+                static_cast<long long>(k.worst), static_cast<long long>(k.bound), in.size() / 2);
+  }
+}
+
+TEST(PtxFeature, F32FtzSat) {
+  std::vector<uint32_t> in = operand_pairs(size_t(1) << 15, 9);
+  for (uint32_t a : specials())
+    for (uint32_t b : specials()) {
+      in.push_back(a);
+      in.push_back(b);
+    }
+  SplitMix64 rng(5);
+  for (int i = 0; i < 4096; ++i) {  // around [0, 1] for .sat, subnormal results for .ftz
+    in.push_back(fbits(float(int(rng.u32() % 3000) - 1000) / 1000.0f));
+    in.push_back(i % 2 ? fbits(float(int(rng.u32() % 3000) - 1000) / 1000.0f) : (rng.u32() & 0x80FFFFFF));
+  }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  const std::vector<uint32_t> out = run_grid("f32_ftz_sat", in, 16);
+  ASSERT_EQ(out.size(), in.size() / 2 * 16);
+  // FMIN/FMAX: a NaN loses to a number, -0 < +0.
+  auto fmn = [](float x, float y, bool mn) {
+    if (std::isnan(x)) return y;
+    if (std::isnan(y)) return x;
+    if (x == y) return (std::signbit(x) == mn) ? x : y;
+    return (x < y) == mn ? x : y;
+  };
+  size_t bad = 0;
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const float a = bitsf(in[2 * i]), b = bitsf(in[2 * i + 1]), fa = ftz(a), fb = ftz(b);
+    const uint32_t want[16] = {canon(ftz(fa + fb)),
+                               canon(ftz(fa - fb)),
+                               canon(ftz(fa * fb)),
+                               canon(ftz(std::fma(fa, fb, fa))),
+                               canon(fmn(fa, fb, true)),
+                               canon(fmn(fa, fb, false)),
+                               fbits(sat(a + b)),
+                               fbits(sat(a * b)),
+                               fbits(sat(ftz(std::fma(fa, fb, 0.5f)))),
+                               fbits(sat(a)),
+                               fbits(fa),  // a NaN passes unchanged
+                               fbits(fa) ^ 0x80000000u,
+                               fbits(fb) & 0x7FFFFFFFu,
+                               fa < fb,
+                               fb == 0.0f,
+                               fbits(sat(ftz(std::fma(fb, 2.0f, fa))))};
+    for (int j = 0; j < 16; ++j)
+      if (out[16 * i + j] != want[j] && ++bad <= 10)
+        ADD_FAILURE() << "word " << j << " (a = 0x" << std::hex << in[2 * i] << ", b = 0x" << in[2 * i + 1]
+                      << "): 0x" << out[16 * i + j] << ", want 0x" << want[j];
+  }
+  EXPECT_EQ(bad, 0u);
+}
