@@ -44,10 +44,18 @@ class Seq {
   Pos pos_;
 };
 
-MOperand R(int v) { return MOperand::v(v); }
-MOperand D(int v) { return MOperand::v(v, true); }
-MOperand P(int v, bool neg = false) { return MOperand::p(v, false, neg); }
-MOperand I(uint32_t x) { return MOperand::i(x); }
+MOperand R(int v) {
+  return MOperand::v(v);
+}
+MOperand D(int v) {
+  return MOperand::v(v, true);
+}
+MOperand P(int v, bool neg = false) {
+  return MOperand::p(v, false, neg);
+}
+MOperand I(uint32_t x) {
+  return MOperand::i(x);
+}
 
 constexpr uint32_t kOne = 0x3F800000, kHalf = 0x3F000000, kInf = 0x7F800000;
 
@@ -177,8 +185,12 @@ int div_like(MKernel* m, Pos pos, int a, int b) {
 
 }  // namespace
 
-int emit_div_rn(MKernel* m, Pos pos, int a, int b) { return div_like(m, pos, a, b); }
-int emit_rcp_rn(MKernel* m, Pos pos, int b) { return div_like(m, pos, -1, b); }
+int emit_div_rn(MKernel* m, Pos pos, int a, int b) {
+  return div_like(m, pos, a, b);
+}
+int emit_rcp_rn(MKernel* m, Pos pos, int b) {
+  return div_like(m, pos, -1, b);
+}
 
 // sqrt(a): the mantissa scaled to xs in [1, 4) with an even exponent 2k;
 // y ~ 1/sqrt(xs) from the integer estimate 0x5f3759df - bits/2 (relative

@@ -489,6 +489,10 @@ class Lowerer {
     if (o == "rem" || (o == "div" && !has_mod("f32")))
       unsupported("only .u32/.s32 integer division is lowered yet");
     if (o == "div" || o == "rcp" || o == "sqrt" || o == "rsqrt") return lower_fspecial(o);
+    if (o == "brev") return lower_brev();
+    if (o == "bfind") return lower_bfind();
+    if (o == "prmt") return lower_prmt();
+    if (o == "membar" || o == "fence") return lower_fence();
     if (o == "shfl") return lower_shfl();
     if (o == "vote") return lower_vote();
     if (o == "activemask") {
@@ -505,7 +509,6 @@ class Lowerer {
     if (o == "ex2" || o == "lg2" || o == "sin" || o == "cos" || o == "tanh")
       return "f32 special functions are not lowered yet";
     if (o == "call") return "calls are not supported";
-    if (o == "membar" || o == "fence") return "memory fences are not lowered yet";
     return "no PTX instruction " + quote(o) + " is translated";
   }
 
@@ -1004,7 +1007,8 @@ class Lowerer {
       }
       const bool ok = mode.empty() && (m == "rn" || m == "approx" || (m == "full" && o == "div"));
       if (!ok)
-        unsupported(m == "rz" || m == "rm" || m == "rp" ? "only the .rn rounding is lowered" : "modifier ." + m);
+        unsupported(m == "rz" || m == "rm" || m == "rp" ? "only the .rn rounding is lowered"
+                                                        : "modifier ." + m);
       mode = m;
     }
     if (mode.empty() || (o == "rsqrt" && mode != "approx")) unsupported();
@@ -1170,7 +1174,7 @@ class Lowerer {
   void lower_atom(bool red) {
     const std::string t = type_mod();
     const std::string space = space_of({"global", "shared"});
-    static const char* ops[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor"};
+    static const char* ops[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec"};
     std::string aop;
     for (const std::string& m : cur_->mods) {
       if (m == space || m == t) continue;
@@ -1183,6 +1187,10 @@ class Lowerer {
     if (t != "u32" && t != "s32" && t != "b32") unsupported("." + t + " atomics");
     if ((aop == "min" || aop == "max") && t == "b32") unsupported();
     if (red && (aop == "exch" || aop == "cas")) unsupported();
+    if (aop == "inc" || aop == "dec") {
+      if (t != "u32") unsupported();
+      return lower_atom_incdec(red, space, aop == "inc");
+    }
     const size_t nsrc = aop == "cas" ? 2 : 1;
     want_ops((red ? 1 : 2) + nsrc);
     std::string mn = (space == "global" ? "ATOMG." : "ATOMS.");
@@ -1197,6 +1205,50 @@ class Lowerer {
     ops_out.push_back(src_reg(op(ai + 1), 32));
     if (nsrc == 2) ops_out.push_back(src_reg(op(ai + 2), 32));
     guarded(mn, ops_out);
+  }
+
+  // atom/red.inc/dec.u32 (CUDA's atomicInc/atomicDec: inc stores
+  // old >= b ? 0 : old + 1, dec stores old == 0 || old > b ? b : old - 1)
+  // have no device atomic: a compare-and-swap loop. The first guess is a
+  // plain load; a lane whose CAS finds another value retries with it. One
+  // lane per address succeeds per round, so the loop ends. Lanes outside the
+  // guard neither load nor swap and leave after the first round (p stays false).
+  void lower_atom_incdec(bool red, const std::string& space, bool inc) {
+    want_ops(red ? 2 : 3);
+    const size_t ai = red ? 0 : 1;
+    MOperand addr = address(op(ai), space);
+    if (!fits_imm20(int32_t(addr.imm))) fail(op(ai).pos, "atomic address offset does not fit 20 bits");
+    MOperand b = src_reg(op(ai + 1), 32);
+    auto V = [](int v, bool def = false) { return MOperand::v(v, def); };
+    const int old = new_vreg(false), nw = new_vreg(false), got = new_vreg(false);
+    const int p = new_vreg(true), wrap = new_vreg(true);
+    guarded(space == "global" ? "LDG" : "LDS", {V(old, true), addr});
+    plain("ISETP.NE.AND", {MOperand::p(p, true), MOperand::rz(), MOperand::i(0), MOperand::pt()});  // false
+    const int loop = int(m_.labels.size());
+    m_.labels.push_back(inc ? "(atom.inc retry)" : "(atom.dec retry)");
+    MInstr li;
+    li.label = loop;
+    li.pos = cur_->pos;
+    m_.code.push_back(li);
+    if (inc) {
+      plain("IADD", {V(nw, true), V(old), MOperand::i(1)});
+      plain("ISETP.GE.U32.AND", {MOperand::p(wrap, true), V(old), b, MOperand::pt()});
+      plain("SEL", {V(nw, true), MOperand::rz(), V(nw), MOperand::p(wrap)});
+    } else {
+      plain("IADD", {V(nw, true), V(old), MOperand::i(uint32_t(-1))});
+      plain("ISETP.EQ.AND", {MOperand::p(wrap, true), V(old), MOperand::i(0), MOperand::pt()});
+      plain("ISETP.GT.U32.OR", {MOperand::p(wrap, true), V(old), b, MOperand::p(wrap)});
+      plain("SEL", {V(nw, true), b, V(nw), MOperand::p(wrap)});
+    }
+    guarded(space == "global" ? "ATOMG.CAS" : "ATOMS.CAS", {V(got, true), addr, V(old), V(nw)});
+    guarded("ISETP.NE.AND", {MOperand::p(p, true), V(got), V(old), MOperand::pt()});
+    plain("MOV", {V(old, true), V(got)});
+    MOperand target;
+    target.kind = MOperand::LABEL;
+    target.imm = uint32_t(loop);
+    plain("BRA", {target});
+    m_.code.back().guard = p;
+    if (!red) guarded("MOV", {dst(op(0), 32), V(old)});
   }
 
   void lower_bar() {
@@ -1362,7 +1414,119 @@ class Lowerer {
     if (mode == "ballot" && t == "b32") return guarded("VOTE.BALLOT", {dst(op(0), 32), a});
     if ((mode == "any" || mode == "all") && t == "pred")
       return guarded(mode == "any" ? "VOTE.ANY" : "VOTE.ALL", {pdst(op(0)), a});
-    unsupported(mode == "uni" ? "vote.uni is not lowered yet" : "");
+    if (mode == "uni" && t == "pred") {
+      // Uniform: every active lane has a, or none has.
+      const int all = new_vreg(true), none = new_vreg(true), r = new_vreg(false);
+      MOperand na = a;
+      na.neg = !a.neg;
+      guarded("VOTE.ALL", {MOperand::p(all, true), a});
+      guarded("VOTE.ALL", {MOperand::p(none, true), na});
+      plain("SEL", {MOperand::v(r, true), MOperand::rz(), MOperand::i(1), MOperand::p(all, false, true)});
+      return guarded("ISETP.NE.OR", {pdst(op(0)), MOperand::v(r), MOperand::i(0), MOperand::p(none)});
+    }
+    unsupported();
+  }
+
+  // brev.b32: swap halves, bytes, nibbles, pairs, bits (5 x 5 instructions).
+  void lower_brev() {
+    want_ops(2);
+    only_mods({"b32"});
+    MOperand x = src_reg(op(1), 32);
+    static const uint32_t masks[] = {0x0000FFFF, 0x00FF00FF, 0x0F0F0F0F, 0x33333333, 0x55555555};
+    for (int k = 0; k < 5; ++k) {
+      const uint32_t sh = 16u >> k;
+      const int hi = new_vreg(false), lo = new_vreg(false), y = new_vreg(false);
+      plain("SHR", {MOperand::v(hi, true), x, MOperand::i(sh)});
+      plain("AND", {MOperand::v(hi, true), MOperand::v(hi), MOperand::i(masks[k])});
+      plain("AND", {MOperand::v(lo, true), x, MOperand::i(masks[k])});
+      plain("SHL", {MOperand::v(lo, true), MOperand::v(lo), MOperand::i(sh)});
+      if (k == 4) return guarded("OR", {dst(op(0), 32), MOperand::v(hi), MOperand::v(lo)});
+      plain("OR", {MOperand::v(y, true), MOperand::v(hi), MOperand::v(lo)});
+      x = MOperand::v(y);
+    }
+  }
+
+  // bfind[.shiftamt].{u32,s32}: the most significant 1 (s32: non-sign) bit,
+  // 31 - CLZ; .shiftamt gives CLZ itself; 0xffffffff when there is none.
+  void lower_bfind() {
+    want_ops(2);
+    const std::string t = type_mod();
+    only_mods({"shiftamt", "u32", "s32"});
+    if (t != "u32" && t != "s32") unsupported();
+    MOperand x = src_reg(op(1), 32);
+    if (t == "s32") {  // the bits that differ from the sign: x ^ (x >> 31)
+      const int sg = new_vreg(false), y = new_vreg(false);
+      plain("SHRA", {MOperand::v(sg, true), x, MOperand::i(31)});
+      plain("XOR", {MOperand::v(y, true), x, MOperand::v(sg)});
+      x = MOperand::v(y);
+    }
+    const int lz = new_vreg(false);
+    plain("CLZ", {MOperand::v(lz, true), x});
+    if (has_mod("shiftamt")) {
+      const int none = new_vreg(true);
+      plain("ISETP.EQ.AND", {MOperand::p(none, true), x, MOperand::i(0), MOperand::pt()});
+      return guarded(
+          "SEL", {dst(op(0), 32), MOperand::v(lz), MOperand::i(0xFFFFFFFF), MOperand::p(none, false, true)});
+    }
+    const int n = new_vreg(false);
+    plain("ISUB", {MOperand::v(n, true), MOperand::rz(), MOperand::v(lz)});
+    guarded("IADD", {dst(op(0), 32), MOperand::v(n), MOperand::i(31)});  // CLZ 32 gives -1
+  }
+
+  // prmt.b32 d, a, b, c (default mode) with c a constant: result byte i is
+  // byte (c >> 4i) & 7 of {b, a} (a bytes 0..3), or that byte's sign
+  // replicated when bit 3 of the selector is set.
+  void lower_prmt() {
+    want_ops(4);
+    for (const std::string& m : cur_->mods)
+      if (m != "b32") unsupported("modifier ." + m + " (only the default mode is lowered)");
+    uint32_t c = 0;
+    if (!constant(op(3), &c))
+      fail(op(3).pos, quote(cur_->full) + " with a selector that is not a constant is not supported yet");
+    MOperand a = src_reg(op(1), 32), b = src_reg(op(2), 32);
+    int acc = -1;
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t sel = (c >> (4 * i)) & 0xF, k = sel & 3;
+      const MOperand src = (sel & 7) < 4 ? a : b;
+      const int x = new_vreg(false);
+      if (sel & 8) {  // the byte's top bit to all 8 bits, placed at byte i
+        plain("SHL", {MOperand::v(x, true), src, MOperand::i(24 - 8 * k)});
+        plain("SHRA", {MOperand::v(x, true), MOperand::v(x), MOperand::i(31)});
+        plain("AND", {MOperand::v(x, true), MOperand::v(x), MOperand::i(0xFFu << (8 * i))});
+      } else {  // byte k of src moved to byte i
+        if (k > uint32_t(i))
+          plain("SHR", {MOperand::v(x, true), src, MOperand::i(8 * (k - i))});
+        else
+          plain("SHL", {MOperand::v(x, true), src, MOperand::i(8 * (i - k))});
+        plain("AND", {MOperand::v(x, true), MOperand::v(x), MOperand::i(0xFFu << (8 * i))});
+      }
+      if (acc < 0) {
+        acc = x;
+      } else {
+        const int y = new_vreg(false);
+        plain("OR", {MOperand::v(y, true), MOperand::v(acc), MOperand::v(x)});
+        acc = y;
+      }
+    }
+    guarded("MOV", {dst(op(0), 32), MOperand::v(acc)});
+  }
+
+  // membar.{cta,gl,sys}, fence{.sc,.acq_rel}.{cta,gpu,sys}: nothing. The SM's
+  // load/store unit performs one memory instruction at a time, in issue
+  // order, each complete before the next starts (docs/lsu.md), and the
+  // functional model does the same: every access is already ordered before
+  // every later one, which is what the strongest of these asks for.
+  void lower_fence() {
+    want_ops(0);
+    const auto& mods = cur_->mods;
+    if (cur_->opcode == "membar") {
+      if (mods.size() != 1 || (mods[0] != "cta" && mods[0] != "gl" && mods[0] != "sys")) unsupported();
+      return;
+    }
+    const bool sem = !mods.empty() && (mods[0] == "sc" || mods[0] == "acq_rel");
+    const size_t k = sem ? 1 : 0;
+    if (mods.size() != k + 1 || (mods[k] != "cta" && mods[k] != "gpu" && mods[k] != "sys"))
+      unsupported(std::find(mods.begin(), mods.end(), "proxy") != mods.end() ? "proxy fences" : "");
   }
 
   void lower_bra() {
@@ -1393,11 +1557,11 @@ namespace baresm::isa {
 const std::vector<std::string>& ptx_opcode_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = {
-        "abs", "activemask", "add",  "and",  "atom", "bar",  "barrier", "bfe",  "bfi",  "bra",
-        "clz", "cvt",        "cvta", "div",  "exit", "mad",  "max",     "min",  "mov",  "mul",
-        "neg", "not",        "or",   "popc", "red",  "rem",  "ret",     "selp", "setp", "shfl",
-        "shl", "shr",        "st",   "sub",  "trap", "vote", "xor",     "ld",   "fma",
-        "rcp", "sqrt",       "rsqrt",
+        "abs",  "activemask", "add",  "and",   "atom", "bar",    "barrier", "bfe",  "bfi",  "bra",
+        "clz",  "cvt",        "cvta", "div",   "exit", "mad",    "max",     "min",  "mov",  "mul",
+        "neg",  "not",        "or",   "popc",  "red",  "rem",    "ret",     "selp", "setp", "shfl",
+        "shl",  "shr",        "st",   "sub",   "trap", "vote",   "xor",     "ld",   "fma",  "rcp",
+        "sqrt", "rsqrt",      "brev", "bfind", "prmt", "membar", "fence",
     };
     std::sort(v.begin(), v.end());
     return v;

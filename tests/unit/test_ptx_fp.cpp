@@ -101,30 +101,60 @@ std::vector<uint32_t> operand_pairs(size_t n, uint64_t seed) {
     uint32_t a = rng.u32(), b = rng.u32();
     const uint32_t ma = a & 0x807FFFFF, mb = b & 0x807FFFFF;
     switch (i % 16) {
-      case 1: b = mb | (a & 0x7F800000); break;                         // same exponent
-      case 2: b = mb; break;                                            // subnormal divisor
-      case 3: a = ma; break;                                            // subnormal dividend
-      case 4: a = ma | 0x0A000000; b = mb | 0x74000000; break;          // subnormal quotients
-      case 5: a = ma | 0x0B800000; b = mb | 0x72000000; break;          // around 2^-126..2^-149
-      case 6: a = ma | 0x7E800000; b = mb | 0x00800000; break;          // overflow
-      case 7: a = ma | 0x7F000000; b = mb | 0x3F800000; break;          // near FLT_MAX
-      case 8: {                                                         // exact quotients
+      case 1:
+        b = mb | (a & 0x7F800000);
+        break;  // same exponent
+      case 2:
+        b = mb;
+        break;  // subnormal divisor
+      case 3:
+        a = ma;
+        break;  // subnormal dividend
+      case 4:
+        a = ma | 0x0A000000;
+        b = mb | 0x74000000;
+        break;  // subnormal quotients
+      case 5:
+        a = ma | 0x0B800000;
+        b = mb | 0x72000000;
+        break;  // around 2^-126..2^-149
+      case 6:
+        a = ma | 0x7E800000;
+        b = mb | 0x00800000;
+        break;  // overflow
+      case 7:
+        a = ma | 0x7F000000;
+        b = mb | 0x3F800000;
+        break;   // near FLT_MAX
+      case 8: {  // exact quotients
         const float q = float(int(rng.u32() % 4096) + 1);
         b = (b & 0x8FFFFFFF) | 0x10000000;
         a = fbits(bitsf(b) * q);
         break;
       }
-      case 9: b = b | 0x007FFFFF; break;                                // divisor mantissa all ones
-      case 10: b = b & 0xFFFFF000; break;                               // short mantissas
-      case 11: {                                                        // perfect squares
+      case 9:
+        b = b | 0x007FFFFF;
+        break;  // divisor mantissa all ones
+      case 10:
+        b = b & 0xFFFFF000;
+        break;    // short mantissas
+      case 11: {  // perfect squares
         const uint32_t r = rng.u32() % 4096 + 1;
         a = fbits(float(r * r) * bitsf(uint32_t(rng.u32() % 120 + 4) << 24 & 0x7F000000));
         break;
       }
-      case 12: a = specials()[rng.u32() % specials().size()]; break;
-      case 13: b = specials()[rng.u32() % specials().size()]; break;
-      case 14: a = a & 0x00FFFFFF; b = b | 0x7F000000; break;           // quotient far below 2^-149
-      default: break;
+      case 12:
+        a = specials()[rng.u32() % specials().size()];
+        break;
+      case 13:
+        b = specials()[rng.u32() % specials().size()];
+        break;
+      case 14:
+        a = a & 0x00FFFFFF;
+        b = b | 0x7F000000;
+        break;  // quotient far below 2^-149
+      default:
+        break;
     }
     v[2 * i] = a;
     v[2 * i + 1] = b;
@@ -236,9 +266,9 @@ TEST(PtxFeature, F32ApproxWithinPtxBounds) {
   // PTX ISA bounds: div.approx 2 ulp for 2^-126 <= |b| <= 2^126 (0 beyond),
   // div.full 2, rcp.approx 1, sqrt.approx 2^-23 relative (1 ulp), rsqrt.approx
   // 2^-22.9 relative (2 ulp against the rounded value).
-  UlpCheck c[9] = {{"div.approx", 2},      {"div.full", 2},         {"rcp.approx", 1},
-                   {"sqrt.approx", 1},     {"rsqrt.approx", 2},     {"div.approx.ftz", 2},
-                   {"rcp.approx.ftz", 1},  {"sqrt.approx.ftz", 1},  {"rsqrt.approx.ftz", 2}};
+  UlpCheck c[9] = {{"div.approx", 2},     {"div.full", 2},        {"rcp.approx", 1},
+                   {"sqrt.approx", 1},    {"rsqrt.approx", 2},    {"div.approx.ftz", 2},
+                   {"rcp.approx.ftz", 1}, {"sqrt.approx.ftz", 1}, {"rsqrt.approx.ftz", 2}};
   for (size_t i = 0; i < in.size() / 2; ++i) {
     const uint32_t ab = in[2 * i], bb = in[2 * i + 1];
     const float a = bitsf(ab), b = bitsf(bb), fa = ftz(a), fb = ftz(b);
