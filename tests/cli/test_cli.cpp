@@ -71,8 +71,7 @@ TEST(CliHelp, ToolHelp) {
     const CliRun r = baresm(flag);
     EXPECT_EQ(r.rc, 0) << flag;
     EXPECT_TRUE(has(r.out, "usage: baresm <command>")) << r.out;
-    for (const char* cmd : {"asm", "dis", "run", "gen"})
-      EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
+    for (const char* cmd : {"asm", "dis", "run", "gen"}) EXPECT_TRUE(has(r.out, std::string("  ") + cmd)) << cmd;
   }
 }
 

@@ -449,13 +449,11 @@ TEST(PtxErrors, NotPtxIsTheOnlyError) {
 // reported as an internal error). It ends at its closing brace, as under
 // ptxas: an EXIT there, also after a guarded branch or a final label.
 TEST(PtxTranslate, AKernelWithoutRetEndsAtItsClosingBrace) {
-  const std::string head =
-      ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
-      "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\tmov.u32 %r1, %tid.x;\n";
-  for (const std::string& tail :
-       {std::string("\tadd.s32 %r2, %r1, 1;\n}\n"),
-        std::string("\tsetp.eq.s32 %p1, %r1, 0;\n\t@%p1 bra $L1;\n$L1:\n}\n"),
-        std::string("\tsetp.eq.s32 %p1, %r1, 0;\n\t@%p1 bra $L1;\n\tret;\n$L1:\n}\n")}) {
+  const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                           "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\tmov.u32 %r1, %tid.x;\n";
+  for (const std::string& tail : {std::string("\tadd.s32 %r2, %r1, 1;\n}\n"),
+                                  std::string("\tsetp.eq.s32 %p1, %r1, 0;\n\t@%p1 bra $L1;\n$L1:\n}\n"),
+                                  std::string("\tsetp.eq.s32 %p1, %r1, 0;\n\t@%p1 bra $L1;\n\tret;\n$L1:\n}\n")}) {
     const isa::PtxResult r = isa::translate_ptx(head + tail, "t.ptx");
     ASSERT_TRUE(r.ok()) << tail << r.format_errors();
     const size_t last = r.assembly.rfind("EXIT");
