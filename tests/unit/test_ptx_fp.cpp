@@ -260,19 +260,25 @@ TEST(PtxFeature, F32ApproxWithinPtxBounds) {
       in.push_back(a);
       in.push_back(b);
     }
+  SplitMix64 rng(8);
+  for (int i = 0; i < 65536; ++i) {  // ex2 where its result is neither 0 nor inf
+    in.push_back(fbits(float(rng.u32() % 290000) / 1000.0f - 160.0f));
+    in.push_back(rng.u32());
+  }
   while (in.size() % 512) in.push_back(0x3F800000);
-  const std::vector<uint32_t> out = run_grid("f32_approx", in, 9);
-  ASSERT_EQ(out.size(), in.size() / 2 * 9);
+  const std::vector<uint32_t> out = run_grid("f32_approx", in, 11);
+  ASSERT_EQ(out.size(), in.size() / 2 * 11);
   // PTX ISA bounds: div.approx 2 ulp for 2^-126 <= |b| <= 2^126 (0 beyond),
   // div.full 2, rcp.approx 1, sqrt.approx 2^-23 relative (1 ulp), rsqrt.approx
-  // 2^-22.9 relative (2 ulp against the rounded value).
-  UlpCheck c[9] = {{"div.approx", 2},     {"div.full", 2},        {"rcp.approx", 1},
-                   {"sqrt.approx", 1},    {"rsqrt.approx", 2},    {"div.approx.ftz", 2},
-                   {"rcp.approx.ftz", 1}, {"sqrt.approx.ftz", 1}, {"rsqrt.approx.ftz", 2}};
+  // 2^-22.9 relative (2 ulp against the rounded value), ex2.approx 2 ulp.
+  UlpCheck c[11] = {{"div.approx", 2},     {"div.full", 2},        {"rcp.approx", 1},
+                    {"sqrt.approx", 1},    {"rsqrt.approx", 2},    {"div.approx.ftz", 2},
+                    {"rcp.approx.ftz", 1}, {"sqrt.approx.ftz", 1}, {"rsqrt.approx.ftz", 2},
+                    {"ex2.approx", 2},     {"ex2.approx.ftz", 2}};
   for (size_t i = 0; i < in.size() / 2; ++i) {
     const uint32_t ab = in[2 * i], bb = in[2 * i + 1];
     const float a = bitsf(ab), b = bitsf(bb), fa = ftz(a), fb = ftz(b);
-    const uint32_t* o = &out[9 * i];
+    const uint32_t* o = &out[11 * i];
     auto rsqrt = [](float x) { return float(1.0 / std::sqrt(double(x))); };
     const float ab_abs = std::fabs(b);
     if (ab_abs > 0x1p126f && ab_abs < INFINITY && std::isfinite(a))
@@ -291,6 +297,8 @@ TEST(PtxFeature, F32ApproxWithinPtxBounds) {
     c[6].check(o[6], ftz(1.0f / fb), ab, bb);
     c[7].check(o[7], ftz(std::sqrt(fa)), ab, bb);
     c[8].check(o[8], ftz(rsqrt(fa)), ab, bb);
+    c[9].check(o[9], float(std::exp2(double(a))), ab, bb);
+    c[10].check(o[10], ftz(float(std::exp2(double(fa)))), ab, bb);
   }
   for (const UlpCheck& k : c) {
     EXPECT_EQ(k.bad, 0u) << k.name;
