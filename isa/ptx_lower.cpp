@@ -488,7 +488,8 @@ class Lowerer {
       return lower_divrem(o == "div", cur_->mods[0] == "s32");
     if (o == "rem" || (o == "div" && !has_mod("f32")))
       unsupported("only .u32/.s32 integer division is lowered yet");
-    if (o == "div" || o == "rcp" || o == "sqrt" || o == "rsqrt" || o == "ex2") return lower_fspecial(o);
+    if (o == "div" || o == "rcp" || o == "sqrt" || o == "rsqrt" || o == "ex2" || o == "lg2")
+      return lower_fspecial(o);
     if (o == "brev") return lower_brev();
     if (o == "bfind") return lower_bfind();
     if (o == "prmt") return lower_prmt();
@@ -506,8 +507,7 @@ class Lowerer {
 
   // Why an instruction that is not on ptx_opcode_names() is refused.
   static std::string not_translated(const std::string& o) {
-    if (o == "lg2" || o == "sin" || o == "cos" || o == "tanh")
-      return "f32 special functions are not lowered yet";
+    if (o == "sin" || o == "cos" || o == "tanh") return "f32 special functions are not lowered yet";
     if (o == "call") return "calls are not supported";
     return "no PTX instruction " + quote(o) + " is translated";
   }
@@ -989,11 +989,11 @@ class Lowerer {
     fresult(d, ftz, sat);
   }
   // div.{rn,full,approx}[.ftz].f32, rcp.{rn,approx}[.ftz].f32,
-  // sqrt.{rn,approx}[.ftz].f32, rsqrt/ex2.approx[.ftz].f32. The .approx and
+  // sqrt.{rn,approx}[.ftz].f32, rsqrt/ex2/lg2.approx[.ftz].f32. The .approx and
   // .full forms run the correctly rounded sequences (an approximation may be
   // exact), except that div.approx is a * (1/b) with the reciprocal flushed
   // to zero when subnormal, as PTX defines it for 2^126 < |b| < 2^128;
-  // rsqrt is 1 / sqrt with two roundings; ex2.approx is its own sequence.
+  // rsqrt is 1 / sqrt with two roundings; ex2 and lg2 are their own sequences.
   void lower_fspecial(const std::string& o) {
     const std::string t = type_mod();
     if (t != "f32") unsupported("." + t + (t == "f64" ? " (no FP64 unit)" : ""));
@@ -1011,7 +1011,7 @@ class Lowerer {
                                                         : "modifier ." + m);
       mode = m;
     }
-    if (mode.empty() || ((o == "rsqrt" || o == "ex2") && mode != "approx")) unsupported();
+    if (mode.empty() || ((o == "rsqrt" || o == "ex2" || o == "lg2") && mode != "approx")) unsupported();
     want_ops(o == "div" ? 3 : 2);
     const int a = fsrc(op(1), ftz);
     int v = -1;
@@ -1030,6 +1030,8 @@ class Lowerer {
       v = emit_sqrt_rn(&m_, cur_->pos, a);
     } else if (o == "ex2") {
       v = emit_ex2(&m_, cur_->pos, a);
+    } else if (o == "lg2") {
+      v = emit_lg2(&m_, cur_->pos, a);
     } else {
       v = emit_rcp_rn(&m_, cur_->pos, emit_sqrt_rn(&m_, cur_->pos, a));
     }
@@ -1563,7 +1565,7 @@ const std::vector<std::string>& ptx_opcode_names() {
         "clz",  "cvt",        "cvta", "div",   "exit", "mad",    "max",     "min",  "mov",  "mul",
         "neg",  "not",        "or",   "popc",  "red",  "rem",    "ret",     "selp", "setp", "shfl",
         "shl",  "shr",        "st",   "sub",   "trap", "vote",   "xor",     "ld",   "fma",  "rcp",
-        "sqrt", "rsqrt",      "brev", "bfind", "prmt", "membar", "fence", "ex2",
+        "sqrt", "rsqrt",      "brev", "bfind", "prmt", "membar", "fence",   "ex2",  "lg2",
     };
     std::sort(v.begin(), v.end());
     return v;

@@ -112,7 +112,7 @@ TEST(PtxErrors, UnsupportedFloatAndBitFormsAtTheirLine) {
       "\tdiv.rz.f32 %r1, %r2, %r3;\n"             // 10
       "\tsqrt.rm.f32 %r1, %r2;\n"                 // 11
       "\trsqrt.rn.f32 %r1, %r2;\n"                // 12
-      "\tlg2.approx.f32 %r1, %r2;\n"              // 13
+      "\tsin.approx.f32 %r1, %r2;\n"              // 13
       "\tprmt.b32.f4e %r1, %r2, %r3, 1;\n"        // 14
       "\tprmt.b32 %r1, %r2, %r3, %r4;\n"          // 15
       "\tfence.proxy.alias;\n"                    // 16
@@ -127,7 +127,7 @@ TEST(PtxErrors, UnsupportedFloatAndBitFormsAtTheirLine) {
             "t.ptx:11:2: PTX instruction 'sqrt.rm.f32' is not supported (only the .rn rounding is lowered)");
   EXPECT_EQ(e[2], "t.ptx:12:2: PTX instruction 'rsqrt.rn.f32' is not supported");
   EXPECT_EQ(e[3],
-            "t.ptx:13:2: PTX instruction 'lg2.approx.f32' is not supported (f32 special functions are not "
+            "t.ptx:13:2: PTX instruction 'sin.approx.f32' is not supported (f32 special functions are not "
             "lowered yet)");
   EXPECT_EQ(e[4],
             "t.ptx:14:2: PTX instruction 'prmt.b32.f4e' is not supported (modifier .f4e (only the default "

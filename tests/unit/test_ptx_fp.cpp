@@ -266,19 +266,23 @@ TEST(PtxFeature, F32ApproxWithinPtxBounds) {
     in.push_back(rng.u32());
   }
   while (in.size() % 512) in.push_back(0x3F800000);
-  const std::vector<uint32_t> out = run_grid("f32_approx", in, 11);
-  ASSERT_EQ(out.size(), in.size() / 2 * 11);
+  const std::vector<uint32_t> out = run_grid("f32_approx", in, 13);
+  ASSERT_EQ(out.size(), in.size() / 2 * 13);
   // PTX ISA bounds: div.approx 2 ulp for 2^-126 <= |b| <= 2^126 (0 beyond),
   // div.full 2, rcp.approx 1, sqrt.approx 2^-23 relative (1 ulp), rsqrt.approx
-  // 2^-22.9 relative (2 ulp against the rounded value), ex2.approx 2 ulp.
-  UlpCheck c[11] = {{"div.approx", 2},     {"div.full", 2},        {"rcp.approx", 1},
+  // 2^-22.9 relative (2 ulp against the rounded value), ex2.approx 2 ulp;
+  // lg2.approx 2^-22.6 absolute for x in [0.5, 2] (checked below), and
+  // here 4 ulp, what the sequence gives over all inputs.
+  double lg2_abs = 0;
+  UlpCheck c[13] = {{"div.approx", 2},     {"div.full", 2},        {"rcp.approx", 1},
                     {"sqrt.approx", 1},    {"rsqrt.approx", 2},    {"div.approx.ftz", 2},
                     {"rcp.approx.ftz", 1}, {"sqrt.approx.ftz", 1}, {"rsqrt.approx.ftz", 2},
-                    {"ex2.approx", 2},     {"ex2.approx.ftz", 2}};
+                    {"ex2.approx", 2},     {"ex2.approx.ftz", 2},  {"lg2.approx", 4},
+                    {"lg2.approx.ftz", 4}};
   for (size_t i = 0; i < in.size() / 2; ++i) {
     const uint32_t ab = in[2 * i], bb = in[2 * i + 1];
     const float a = bitsf(ab), b = bitsf(bb), fa = ftz(a), fb = ftz(b);
-    const uint32_t* o = &out[11 * i];
+    const uint32_t* o = &out[13 * i];
     auto rsqrt = [](float x) { return float(1.0 / std::sqrt(double(x))); };
     const float ab_abs = std::fabs(b);
     if (ab_abs > 0x1p126f && ab_abs < INFINITY && std::isfinite(a))
@@ -299,7 +303,13 @@ TEST(PtxFeature, F32ApproxWithinPtxBounds) {
     c[8].check(o[8], ftz(rsqrt(fa)), ab, bb);
     c[9].check(o[9], float(std::exp2(double(a))), ab, bb);
     c[10].check(o[10], ftz(float(std::exp2(double(fa)))), ab, bb);
+    c[11].check(o[11], float(std::log2(double(a))), ab, bb);
+    c[12].check(o[12], ftz(float(std::log2(double(fa)))), ab, bb);
+    if (a >= 0.5f && a <= 2.0f)
+      lg2_abs = std::max(lg2_abs, std::fabs(double(bitsf(o[11])) - std::log2(double(a))));
   }
+  EXPECT_LE(lg2_abs, std::ldexp(1.0, -22) / std::pow(2.0, 0.6)) << "lg2.approx, absolute on [0.5, 2]";
+  std::printf("lg2.approx         max absolute error 2^%.2f on [0.5, 2]\n", std::log2(lg2_abs));
   for (const UlpCheck& k : c) {
     EXPECT_EQ(k.bad, 0u) << k.name;
     std::printf("%-18s max error %lld ulp (bound %lld) over %zu operand pairs\n", k.name,
