@@ -138,9 +138,9 @@ std::vector<uint32_t> operand_pairs(size_t n, uint64_t seed) {
       case 10:
         b = b & 0xFFFFF000;
         break;    // short mantissas
-      case 11: {  // perfect squares
+      case 11: {  // perfect squares: r^2 scaled by an even power of two
         const uint32_t r = rng.u32() % 4096 + 1;
-        a = fbits(float(r * r) * bitsf(uint32_t(rng.u32() % 120 + 4) << 24 & 0x7F000000));
+        a = fbits(float(r * r) * bitsf(uint32_t(127 + 2 * (int(rng.u32() % 100) - 50)) << 23));
         break;
       }
       case 12:
@@ -171,7 +171,7 @@ size_t fp_count() {
 void check_exact(const std::vector<uint32_t>& in) {
   const std::vector<uint32_t> out = run_grid("fdiv_sqrt", in, 3);
   ASSERT_EQ(out.size(), in.size() / 2 * 3);
-  size_t bad = 0, sub = 0, ovf = 0, nan = 0, exact = 0;
+  size_t bad = 0, sub = 0, ovf = 0, nan = 0, exact = 0, squares = 0;
   for (size_t i = 0; i < in.size() / 2; ++i) {
     const float a = bitsf(in[2 * i]), b = bitsf(in[2 * i + 1]);
     const float q = a / b;
@@ -181,6 +181,8 @@ void check_exact(const std::vector<uint32_t>& in) {
     ovf += std::isinf(q) && std::isfinite(a) && b != 0.0f;
     nan += std::isnan(q);
     exact += std::isfinite(q) && q != 0.0f && std::fma(-double(b), double(q), double(a)) == 0.0;
+    const float r = std::sqrt(a);
+    squares += r > 0.0f && std::isfinite(r) && double(r) * double(r) == double(a);
     for (int j = 0; j < 3; ++j)
       if (out[3 * i + j] != want[j] && ++bad <= 10)
         ADD_FAILURE() << what[j] << "(0x" << std::hex << in[2 * i] << ", 0x" << in[2 * i + 1] << ") = 0x"
@@ -194,6 +196,7 @@ void check_exact(const std::vector<uint32_t>& in) {
     EXPECT_GT(ovf, n / 64);
     EXPECT_GT(nan, n / 1000);
     EXPECT_GT(exact, n / 64);
+    EXPECT_GT(squares, n / 32);
   }
 }
 
