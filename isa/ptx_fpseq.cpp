@@ -335,6 +335,41 @@ int emit_lg2(MKernel* m, Pos pos, int a) {
   return res;
 }
 
+// |x| >= 2^23 is integral already (and inf, NaN: x * 1 canonicalises a
+// NaN). Below: nearest is |x| + 2^23 - 2^23 (FADD rounds to nearest even,
+// and the ulp at 2^23 is 1); toward zero clears the fraction bits with a
+// mask (|x| < 1 gives 0); down / up subtract / add 1 to the truncated value
+// when it lies above / below x (exact: integers below 2^24). The sign is
+// x's, so -0.4 gives -0 and ceil(-0.5) is -0, as C's functions do.
+int emit_round(MKernel* m, Pos pos, int x, char mode) {
+  Seq q(m, pos);
+  const int ax = q.op("AND", {R(x), I(0x7FFFFFFF)});
+  const int sg = q.op("AND", {R(x), I(0x80000000)});
+  const int big = q.setp("ISETP.GE.U32.AND", R(ax), I(0x4B000000));
+  int res;
+  if (mode == 'n') {
+    const int t = q.op("FADD", {R(ax), I(0x4B000000)});
+    const int u = q.op("FSUB", {R(t), I(0x4B000000)});
+    res = q.op("OR", {R(u), R(sg)});
+  } else {
+    const int e = q.op("SHR", {R(ax), I(23)});
+    const int c = q.op("MOV", {I(150)});
+    const int sh = q.op("ISUB", {R(c), R(e)});
+    const int ones = q.op("MOV", {I(0xFFFFFFFF)});
+    const int mask = q.op("SHL", {R(ones), R(sh)});
+    const int t = q.op("AND", {R(ax), R(mask)});
+    const int frac = q.setp("ISETP.LT.AND", R(e), I(127));  // |x| < 1
+    q.e("MOV", {D(t), I(0)}, frac);
+    res = q.op("OR", {R(t), R(sg)});
+    if (mode == 'm' || mode == 'p') {
+      const int adj = q.setp(mode == 'm' ? "FSETP.LT.AND" : "FSETP.GT.AND", R(x), R(res));
+      q.e("FADD", {D(res), R(res), I(mode == 'm' ? 0xBF800000 : kOne)}, adj);
+    }
+  }
+  q.e("FMUL", {D(res), R(x), I(kOne)}, big);
+  return res;
+}
+
 int emit_ftz(MKernel* m, Pos pos, int x) {
   Seq q(m, pos);
   const int ex = q.op("AND", {R(x), I(kInf)});

@@ -945,21 +945,30 @@ class Lowerer {
       MOperand a = src_reg(op(1), 32);
       return guarded(st == "u32" ? "I2F.U32" : "I2F", {dst(op(0), 32), a});
     }
+    // The integer roundings of an f32: .rzi is what F2I does; .rni .rmi .rpi
+    // first round to an integral f32 (exact), then F2I (saturating, NaN to 0).
+    const char irnd = has_q("rni") ? 'n' : has_q("rzi") ? 'z' : has_q("rmi") ? 'm' : has_q("rpi") ? 'p' : 0;
     if (st == "f32" && (dt == "s32" || dt == "u32")) {
-      // Round toward zero, saturating, NaN to 0: what F2I does. .ftz changes
-      // nothing (a subnormal truncates to 0 either way).
-      if (!has_q("rzi")) unsupported("only .rzi f32-to-int conversions are supported");
+      // .ftz flushes the operand first, which matters for .rmi/.rpi (the
+      // floor of a negative subnormal is -1, of -0 it is 0); .rzi gives 0 either way.
+      if (!irnd) unsupported("only the integer roundings .rni .rzi .rmi .rpi of an f32 are supported");
       for (const auto& q : quals)
-        if (q != "rzi" && q != "ftz") unsupported("modifier ." + q);
-      MOperand a = src_reg(op(1), 32, true);
-      return guarded(dt == "u32" ? "F2I.U32" : "F2I", {dst(op(0), 32), a});
+        if (q != "rni" && q != "rzi" && q != "rmi" && q != "rpi" && q != "ftz") unsupported("modifier ." + q);
+      if (quals.size() != 1 + size_t(has_q("ftz"))) unsupported();
+      int a = fsrc(op(1), has_q("ftz") && irnd != 'z');
+      if (irnd != 'z') a = emit_round(&m_, cur_->pos, a, irnd);
+      return guarded(dt == "u32" ? "F2I.U32" : "F2I", {dst(op(0), 32), MOperand::v(a)});
     }
     if (dt == "f32" && st == "f32") {
-      // cvt{.ftz}{.sat}.f32.f32 (__saturatef); integer roundings are not lowered.
+      // cvt{.irnd}{.ftz}{.sat}.f32.f32: __saturatef, rintf floorf ceilf truncf.
       for (const auto& q : quals)
-        if (q != "ftz" && q != "sat") unsupported("modifier ." + q);
+        if (q != "ftz" && q != "sat" && q != "rni" && q != "rzi" && q != "rmi" && q != "rpi")
+          unsupported("modifier ." + q);
       const bool ftz = has_q("ftz"), sat = has_q("sat");
-      return fresult(fsrc(op(1), ftz), ftz, sat);
+      if (quals.size() > size_t(ftz) + size_t(sat) + (irnd ? 1 : 0)) unsupported();
+      int v = fsrc(op(1), ftz);
+      if (irnd) v = emit_round(&m_, cur_->pos, v, irnd);
+      return fresult(v, ftz, sat);
     }
     unsupported("." + dt + " from ." + st);
   }

@@ -368,3 +368,40 @@ TEST(PtxFeature, F32FtzSat) {
   }
   EXPECT_EQ(bad, 0u);
 }
+
+TEST(PtxFeature, CvtIntegerRoundings) {
+  std::vector<uint32_t> in = operand_pairs(size_t(1) << 16, 12);
+  SplitMix64 rng(13);
+  for (int i = 0; i < 65536; ++i) {  // around the integers: halves, ties, 2^23 and 2^31
+    const float base = float(int(rng.u32() % 4001) - 2000) / 2.0f;
+    const float scale[4] = {1.0f, 1.0f, 4194304.0f, 1048576.0f};
+    in.push_back(fbits(i % 3 ? base * scale[i % 4] : bitsf(rng.u32() & 0xCFFFFFFF)));
+    in.push_back(0);
+  }
+  for (uint32_t a : specials()) {
+    in.push_back(a);
+    in.push_back(0);
+  }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  const std::vector<uint32_t> out = run_grid("cvt_round", in, 10);
+  ASSERT_EQ(out.size(), in.size() / 2 * 10);
+  auto f2i = [](float v, bool u) -> uint32_t {  // F2I: toward zero, saturating, NaN to 0
+    if (std::isnan(v)) return 0;
+    if (u) return v <= 0.0f ? 0u : v >= 4294967296.0f ? 0xFFFFFFFFu : uint32_t(v);
+    return v <= -2147483648.0f ? 0x80000000u : v >= 2147483648.0f ? 0x7FFFFFFFu : uint32_t(int32_t(v));
+  };
+  size_t bad = 0;
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const float a = bitsf(in[2 * i]);
+    const uint32_t want[10] = {canon(std::nearbyint(a)),       canon(std::trunc(a)),
+                               canon(std::floor(a)),           canon(std::ceil(a)),
+                               f2i(std::nearbyint(a), false),  f2i(std::floor(a), false),
+                               f2i(std::ceil(a), true),        canon(std::nearbyint(ftz(a))),
+                               f2i(std::floor(ftz(a)), false), fbits(sat(std::ceil(a)))};
+    for (int j = 0; j < 10; ++j)
+      if (out[10 * i + j] != want[j] && ++bad <= 10)
+        ADD_FAILURE() << "word " << j << " (a = 0x" << std::hex << in[2 * i] << "): 0x" << out[10 * i + j]
+                      << ", want 0x" << want[j];
+  }
+  EXPECT_EQ(bad, 0u);
+}
