@@ -25,10 +25,15 @@ struct RegInfo {
 bool is_int_type(const std::string& t) {
   return t.size() >= 2 && (t[0] == 'u' || t[0] == 's' || t[0] == 'b');
 }
+// The width of a type name (0 when it is none): a mutated name such as
+// "s-1" must not become a negative width (found by PtxFuzz under UBSan).
 int type_bits(const std::string& t) {
   if (t == "pred") return 1;
-  if (t.size() < 2) return 0;
-  return std::atoi(t.c_str() + 1);
+  if (t.size() < 2 || t.size() > 4) return 0;
+  for (size_t i = 1; i < t.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(t[i]))) return 0;
+  const int b = std::atoi(t.c_str() + 1);
+  return b <= 128 ? b : 0;
 }
 
 // PTX special registers the device has (docs/isa.md, "Special registers").
