@@ -8,6 +8,7 @@
 
 #include "isa/isa.h"
 #include "isa/ptx.h"
+#include "isa/ptx_fpseq.h"
 
 namespace baresm::isa::ptx {
 
@@ -24,10 +25,15 @@ struct RegInfo {
 bool is_int_type(const std::string& t) {
   return t.size() >= 2 && (t[0] == 'u' || t[0] == 's' || t[0] == 'b');
 }
+// The width of a type name (0 when it is none): a mutated name such as
+// "s-1" must not become a negative width (found by PtxFuzz under UBSan).
 int type_bits(const std::string& t) {
   if (t == "pred") return 1;
-  if (t.size() < 2) return 0;
-  return std::atoi(t.c_str() + 1);
+  if (t.size() < 2 || t.size() > 4) return 0;
+  for (size_t i = 1; i < t.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(t[i]))) return 0;
+  const int b = std::atoi(t.c_str() + 1);
+  return b <= 128 ? b : 0;
 }
 
 // PTX special registers the device has (docs/isa.md, "Special registers").
@@ -485,9 +491,14 @@ class Lowerer {
     if ((o == "div" || o == "rem") && cur_->mods.size() == 1 &&
         (cur_->mods[0] == "u32" || cur_->mods[0] == "s32"))
       return lower_divrem(o == "div", cur_->mods[0] == "s32");
-    if (o == "div" || o == "rem")
-      unsupported(has_mod("f32") ? "f32 division is not lowered yet"
-                                 : "only .u32/.s32 integer division is lowered yet");
+    if (o == "rem" || (o == "div" && !has_mod("f32")))
+      unsupported("only .u32/.s32 integer division is lowered yet");
+    if (o == "div" || o == "rcp" || o == "sqrt" || o == "rsqrt" || o == "ex2" || o == "lg2")
+      return lower_fspecial(o);
+    if (o == "brev") return lower_brev();
+    if (o == "bfind") return lower_bfind();
+    if (o == "prmt") return lower_prmt();
+    if (o == "membar" || o == "fence") return lower_fence();
     if (o == "shfl") return lower_shfl();
     if (o == "vote") return lower_vote();
     if (o == "activemask") {
@@ -501,10 +512,8 @@ class Lowerer {
 
   // Why an instruction that is not on ptx_opcode_names() is refused.
   static std::string not_translated(const std::string& o) {
-    if (o == "sqrt" || o == "rcp" || o == "rsqrt" || o == "ex2" || o == "lg2" || o == "sin" || o == "cos")
-      return "f32 special functions are not lowered yet";
+    if (o == "sin" || o == "cos" || o == "tanh") return "f32 special functions are not lowered yet";
     if (o == "call") return "calls are not supported";
-    if (o == "membar" || o == "fence") return "memory fences are not lowered yet";
     return "no PTX instruction " + quote(o) + " is translated";
   }
 
@@ -602,7 +611,8 @@ class Lowerer {
   void lower_addsub(bool add) {
     const std::string t = type_mod();
     if (t == "f32") {
-      only_mods({"rn", "f32"});
+      only_mods({"rn", "ftz", "sat", "f32"});
+      if (has_mod("ftz") || has_mod("sat")) return lower_farith(add ? "FADD" : "FSUB", 2);
       return binary(add ? "FADD" : "FSUB", t, add, true);
     }
     only_mods({"s16", "u16", "s32", "u32", "s64", "u64"});
@@ -612,7 +622,8 @@ class Lowerer {
   void lower_mul() {
     const std::string t = type_mod();
     if (t == "f32") {
-      only_mods({"rn", "f32"});
+      only_mods({"rn", "ftz", "sat", "f32"});
+      if (has_mod("ftz") || has_mod("sat")) return lower_farith("FMUL", 2);
       return binary("FMUL", t, true, true);
     }
     if (has_mod("lo")) {
@@ -649,7 +660,8 @@ class Lowerer {
     if (t == "f32") {
       // fma.rn.f32 and mad.rn.f32 are both a*b+c rounded once.
       if (!has_mod("rn")) unsupported("only the .rn rounding is supported");
-      only_mods({"rn", "f32"});
+      only_mods({"rn", "ftz", "sat", "f32"});
+      if (has_mod("ftz") || has_mod("sat")) return lower_farith("FFMA", 3);
       MOperand a = src_reg(op(1), 32, true), b = src_reg(op(2), 32, true), c = src_reg(op(3), 32, true);
       return guarded("FFMA", {dst(op(0), 32), a, b, c});
     }
@@ -679,7 +691,8 @@ class Lowerer {
   void lower_minmax(bool is_min) {
     const std::string t = type_mod();
     if (t == "f32") {
-      only_mods({"f32"});
+      only_mods({"ftz", "f32"});
+      if (has_mod("ftz")) return lower_farith(is_min ? "FMIN" : "FMAX", 2);
       return binary(is_min ? "FMIN" : "FMAX", t, true, true);
     }
     only_mods({"s16", "u16", "s32", "u32"});
@@ -690,7 +703,8 @@ class Lowerer {
     want_ops(2);
     const std::string t = type_mod();
     if (t == "f32") {
-      only_mods({"f32"});
+      only_mods({"ftz", "f32"});
+      if (has_mod("ftz")) return lower_farith(is_abs ? "FABS" : "FNEG", 1);
       MOperand a = src_reg(op(1), 32, true);
       return guarded(is_abs ? "FABS" : "FNEG", {dst(op(0), 32), a});
     }
@@ -818,10 +832,13 @@ class Lowerer {
     if (mods.size() < 2) unsupported();
     const std::string cmp = mods[0];
     std::string comb;
+    bool ftz = false;
     for (size_t i = 1; i + 1 < mods.size(); ++i) {
       if (mods[i] == "and" || mods[i] == "or" || mods[i] == "xor") {
         if (!comb.empty()) unsupported();
         comb = mods[i];
+      } else if (mods[i] == "ftz" && t == "f32" && !ftz) {
+        ftz = true;
       } else {
         unsupported("modifier ." + mods[i]);
       }
@@ -870,6 +887,11 @@ class Lowerer {
     if (is_signed16(t)) {  // canonical 16-bit values compare unsigned as they are, signed once extended
       ra = sext16(ra);
       rb = sext16(rb);
+    }
+    if (ftz) {  // subnormal operands compare as their signed zeros
+      ra = MOperand::v(emit_ftz(&m_, cur_->pos, ra.vreg));
+      if (rb.kind == MOperand::IMM && (rb.imm & 0x7F800000u) == 0) rb.imm &= 0x80000000u;
+      if (rb.kind == MOperand::VREG) rb = MOperand::v(emit_ftz(&m_, cur_->pos, rb.vreg));
     }
     MOperand c = comb.empty() ? MOperand::pt() : psrc(op(nd + 2));
     guarded(base + cmb, {pdst(op(0)), ra, rb, c});
@@ -928,16 +950,106 @@ class Lowerer {
       MOperand a = src_reg(op(1), 32);
       return guarded(st == "u32" ? "I2F.U32" : "I2F", {dst(op(0), 32), a});
     }
+    // The integer roundings of an f32: .rzi is what F2I does; .rni .rmi .rpi
+    // first round to an integral f32 (exact), then F2I (saturating, NaN to 0).
+    const char irnd = has_q("rni") ? 'n' : has_q("rzi") ? 'z' : has_q("rmi") ? 'm' : has_q("rpi") ? 'p' : 0;
     if (st == "f32" && (dt == "s32" || dt == "u32")) {
-      // Round toward zero, saturating, NaN to 0: what F2I does. .ftz changes
-      // nothing (a subnormal truncates to 0 either way).
-      if (!has_q("rzi")) unsupported("only .rzi f32-to-int conversions are supported");
+      // .ftz flushes the operand first, which matters for .rmi/.rpi (the
+      // floor of a negative subnormal is -1, of -0 it is 0); .rzi gives 0 either way.
+      if (!irnd) unsupported("only the integer roundings .rni .rzi .rmi .rpi of an f32 are supported");
       for (const auto& q : quals)
-        if (q != "rzi" && q != "ftz") unsupported("modifier ." + q);
-      MOperand a = src_reg(op(1), 32, true);
-      return guarded(dt == "u32" ? "F2I.U32" : "F2I", {dst(op(0), 32), a});
+        if (q != "rni" && q != "rzi" && q != "rmi" && q != "rpi" && q != "ftz") unsupported("modifier ." + q);
+      if (quals.size() != 1 + size_t(has_q("ftz"))) unsupported();
+      int a = fsrc(op(1), has_q("ftz") && irnd != 'z');
+      if (irnd != 'z') a = emit_round(&m_, cur_->pos, a, irnd);
+      return guarded(dt == "u32" ? "F2I.U32" : "F2I", {dst(op(0), 32), MOperand::v(a)});
+    }
+    if (dt == "f32" && st == "f32") {
+      // cvt{.irnd}{.ftz}{.sat}.f32.f32: __saturatef, rintf floorf ceilf truncf.
+      for (const auto& q : quals)
+        if (q != "ftz" && q != "sat" && q != "rni" && q != "rzi" && q != "rmi" && q != "rpi")
+          unsupported("modifier ." + q);
+      const bool ftz = has_q("ftz"), sat = has_q("sat");
+      if (quals.size() > size_t(ftz) + size_t(sat) + (irnd ? 1 : 0)) unsupported();
+      int v = fsrc(op(1), ftz);
+      if (irnd) v = emit_round(&m_, cur_->pos, v, irnd);
+      return fresult(v, ftz, sat);
     }
     unsupported("." + dt + " from ." + st);
+  }
+
+  // ---- f32 .ftz / .sat, division, reciprocal, square root (isa/ptx_fpseq.h) ----
+  // An f32 source in a register, flushed to its signed zero when ftz.
+  int fsrc(const Operand& o, bool ftz) {
+    const int v = src_reg(o, 32, true).vreg;
+    return ftz ? emit_ftz(&m_, cur_->pos, v) : v;
+  }
+  // The result, flushed (ftz: after rounding) and clamped (sat), written under the guard.
+  void fresult(int v, bool ftz, bool sat) {
+    if (ftz) v = emit_ftz(&m_, cur_->pos, v);
+    if (sat) v = emit_sat(&m_, cur_->pos, v);
+    guarded("MOV", {dst(op(0), 32), MOperand::v(v)});
+  }
+  // add sub mul min max abs neg fma with .ftz and/or .sat: inputs flushed,
+  // the operation, the result flushed and clamped.
+  void lower_farith(const std::string& mn, size_t nsrc) {
+    want_ops(nsrc + 1);
+    const bool ftz = has_mod("ftz"), sat = has_mod("sat");
+    std::vector<MOperand> ops;
+    const int d = new_vreg(false);
+    ops.push_back(MOperand::v(d, true));
+    for (size_t i = 0; i < nsrc; ++i) ops.push_back(MOperand::v(fsrc(op(i + 1), ftz)));
+    plain(mn, ops);
+    fresult(d, ftz, sat);
+  }
+  // div.{rn,full,approx}[.ftz].f32, rcp.{rn,approx}[.ftz].f32,
+  // sqrt.{rn,approx}[.ftz].f32, rsqrt/ex2/lg2.approx[.ftz].f32. The .approx and
+  // .full forms run the correctly rounded sequences (an approximation may be
+  // exact), except that div.approx is a * (1/b) with the reciprocal flushed
+  // to zero when subnormal, as PTX defines it for 2^126 < |b| < 2^128;
+  // rsqrt is 1 / sqrt with two roundings; ex2 and lg2 are their own sequences.
+  void lower_fspecial(const std::string& o) {
+    const std::string t = type_mod();
+    if (t != "f32") unsupported("." + t + (t == "f64" ? " (no FP64 unit)" : ""));
+    std::string mode;
+    bool ftz = false;
+    for (const std::string& m : cur_->mods) {
+      if (m == "f32") continue;
+      if (m == "ftz" && !ftz) {
+        ftz = true;
+        continue;
+      }
+      const bool ok = mode.empty() && (m == "rn" || m == "approx" || (m == "full" && o == "div"));
+      if (!ok)
+        unsupported(m == "rz" || m == "rm" || m == "rp" ? "only the .rn rounding is lowered"
+                                                        : "modifier ." + m);
+      mode = m;
+    }
+    if (mode.empty() || ((o == "rsqrt" || o == "ex2" || o == "lg2") && mode != "approx")) unsupported();
+    want_ops(o == "div" ? 3 : 2);
+    const int a = fsrc(op(1), ftz);
+    int v = -1;
+    if (o == "div") {
+      const int b = fsrc(op(2), ftz);
+      if (mode == "approx") {
+        const int r = emit_ftz(&m_, cur_->pos, emit_rcp_rn(&m_, cur_->pos, b));
+        v = new_vreg(false);
+        plain("FMUL", {MOperand::v(v, true), MOperand::v(a), MOperand::v(r)});
+      } else {
+        v = emit_div_rn(&m_, cur_->pos, a, b);
+      }
+    } else if (o == "rcp") {
+      v = emit_rcp_rn(&m_, cur_->pos, a);
+    } else if (o == "sqrt") {
+      v = emit_sqrt_rn(&m_, cur_->pos, a);
+    } else if (o == "ex2") {
+      v = emit_ex2(&m_, cur_->pos, a);
+    } else if (o == "lg2") {
+      v = emit_lg2(&m_, cur_->pos, a);
+    } else {
+      v = emit_rcp_rn(&m_, cur_->pos, emit_sqrt_rn(&m_, cur_->pos, a));
+    }
+    fresult(v, ftz, false);
   }
 
   void lower_cvta() {
@@ -1080,7 +1192,7 @@ class Lowerer {
   void lower_atom(bool red) {
     const std::string t = type_mod();
     const std::string space = space_of({"global", "shared"});
-    static const char* ops[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor"};
+    static const char* ops[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec"};
     std::string aop;
     for (const std::string& m : cur_->mods) {
       if (m == space || m == t) continue;
@@ -1093,6 +1205,10 @@ class Lowerer {
     if (t != "u32" && t != "s32" && t != "b32") unsupported("." + t + " atomics");
     if ((aop == "min" || aop == "max") && t == "b32") unsupported();
     if (red && (aop == "exch" || aop == "cas")) unsupported();
+    if (aop == "inc" || aop == "dec") {
+      if (t != "u32") unsupported();
+      return lower_atom_incdec(red, space, aop == "inc");
+    }
     const size_t nsrc = aop == "cas" ? 2 : 1;
     want_ops((red ? 1 : 2) + nsrc);
     std::string mn = (space == "global" ? "ATOMG." : "ATOMS.");
@@ -1107,6 +1223,50 @@ class Lowerer {
     ops_out.push_back(src_reg(op(ai + 1), 32));
     if (nsrc == 2) ops_out.push_back(src_reg(op(ai + 2), 32));
     guarded(mn, ops_out);
+  }
+
+  // atom/red.inc/dec.u32 (CUDA's atomicInc/atomicDec: inc stores
+  // old >= b ? 0 : old + 1, dec stores old == 0 || old > b ? b : old - 1)
+  // have no device atomic: a compare-and-swap loop. The first guess is a
+  // plain load; a lane whose CAS finds another value retries with it. One
+  // lane per address succeeds per round, so the loop ends. Lanes outside the
+  // guard neither load nor swap and leave after the first round (p stays false).
+  void lower_atom_incdec(bool red, const std::string& space, bool inc) {
+    want_ops(red ? 2 : 3);
+    const size_t ai = red ? 0 : 1;
+    MOperand addr = address(op(ai), space);
+    if (!fits_imm20(int32_t(addr.imm))) fail(op(ai).pos, "atomic address offset does not fit 20 bits");
+    MOperand b = src_reg(op(ai + 1), 32);
+    auto V = [](int v, bool def = false) { return MOperand::v(v, def); };
+    const int old = new_vreg(false), nw = new_vreg(false), got = new_vreg(false);
+    const int p = new_vreg(true), wrap = new_vreg(true);
+    guarded(space == "global" ? "LDG" : "LDS", {V(old, true), addr});
+    plain("ISETP.NE.AND", {MOperand::p(p, true), MOperand::rz(), MOperand::i(0), MOperand::pt()});  // false
+    const int loop = int(m_.labels.size());
+    m_.labels.push_back(inc ? "(atom.inc retry)" : "(atom.dec retry)");
+    MInstr li;
+    li.label = loop;
+    li.pos = cur_->pos;
+    m_.code.push_back(li);
+    if (inc) {
+      plain("IADD", {V(nw, true), V(old), MOperand::i(1)});
+      plain("ISETP.GE.U32.AND", {MOperand::p(wrap, true), V(old), b, MOperand::pt()});
+      plain("SEL", {V(nw, true), MOperand::rz(), V(nw), MOperand::p(wrap)});
+    } else {
+      plain("IADD", {V(nw, true), V(old), MOperand::i(uint32_t(-1))});
+      plain("ISETP.EQ.AND", {MOperand::p(wrap, true), V(old), MOperand::i(0), MOperand::pt()});
+      plain("ISETP.GT.U32.OR", {MOperand::p(wrap, true), V(old), b, MOperand::p(wrap)});
+      plain("SEL", {V(nw, true), b, V(nw), MOperand::p(wrap)});
+    }
+    guarded(space == "global" ? "ATOMG.CAS" : "ATOMS.CAS", {V(got, true), addr, V(old), V(nw)});
+    guarded("ISETP.NE.AND", {MOperand::p(p, true), V(got), V(old), MOperand::pt()});
+    plain("MOV", {V(old, true), V(got)});
+    MOperand target;
+    target.kind = MOperand::LABEL;
+    target.imm = uint32_t(loop);
+    plain("BRA", {target});
+    m_.code.back().guard = p;
+    if (!red) guarded("MOV", {dst(op(0), 32), V(old)});
   }
 
   void lower_bar() {
@@ -1272,7 +1432,119 @@ class Lowerer {
     if (mode == "ballot" && t == "b32") return guarded("VOTE.BALLOT", {dst(op(0), 32), a});
     if ((mode == "any" || mode == "all") && t == "pred")
       return guarded(mode == "any" ? "VOTE.ANY" : "VOTE.ALL", {pdst(op(0)), a});
-    unsupported(mode == "uni" ? "vote.uni is not lowered yet" : "");
+    if (mode == "uni" && t == "pred") {
+      // Uniform: every active lane has a, or none has.
+      const int all = new_vreg(true), none = new_vreg(true), r = new_vreg(false);
+      MOperand na = a;
+      na.neg = !a.neg;
+      guarded("VOTE.ALL", {MOperand::p(all, true), a});
+      guarded("VOTE.ALL", {MOperand::p(none, true), na});
+      plain("SEL", {MOperand::v(r, true), MOperand::rz(), MOperand::i(1), MOperand::p(all, false, true)});
+      return guarded("ISETP.NE.OR", {pdst(op(0)), MOperand::v(r), MOperand::i(0), MOperand::p(none)});
+    }
+    unsupported();
+  }
+
+  // brev.b32: swap halves, bytes, nibbles, pairs, bits (5 x 5 instructions).
+  void lower_brev() {
+    want_ops(2);
+    only_mods({"b32"});
+    MOperand x = src_reg(op(1), 32);
+    static const uint32_t masks[] = {0x0000FFFF, 0x00FF00FF, 0x0F0F0F0F, 0x33333333, 0x55555555};
+    for (int k = 0; k < 5; ++k) {
+      const uint32_t sh = 16u >> k;
+      const int hi = new_vreg(false), lo = new_vreg(false), y = new_vreg(false);
+      plain("SHR", {MOperand::v(hi, true), x, MOperand::i(sh)});
+      plain("AND", {MOperand::v(hi, true), MOperand::v(hi), MOperand::i(masks[k])});
+      plain("AND", {MOperand::v(lo, true), x, MOperand::i(masks[k])});
+      plain("SHL", {MOperand::v(lo, true), MOperand::v(lo), MOperand::i(sh)});
+      if (k == 4) return guarded("OR", {dst(op(0), 32), MOperand::v(hi), MOperand::v(lo)});
+      plain("OR", {MOperand::v(y, true), MOperand::v(hi), MOperand::v(lo)});
+      x = MOperand::v(y);
+    }
+  }
+
+  // bfind[.shiftamt].{u32,s32}: the most significant 1 (s32: non-sign) bit,
+  // 31 - CLZ; .shiftamt gives CLZ itself; 0xffffffff when there is none.
+  void lower_bfind() {
+    want_ops(2);
+    const std::string t = type_mod();
+    only_mods({"shiftamt", "u32", "s32"});
+    if (t != "u32" && t != "s32") unsupported();
+    MOperand x = src_reg(op(1), 32);
+    if (t == "s32") {  // the bits that differ from the sign: x ^ (x >> 31)
+      const int sg = new_vreg(false), y = new_vreg(false);
+      plain("SHRA", {MOperand::v(sg, true), x, MOperand::i(31)});
+      plain("XOR", {MOperand::v(y, true), x, MOperand::v(sg)});
+      x = MOperand::v(y);
+    }
+    const int lz = new_vreg(false);
+    plain("CLZ", {MOperand::v(lz, true), x});
+    if (has_mod("shiftamt")) {
+      const int none = new_vreg(true);
+      plain("ISETP.EQ.AND", {MOperand::p(none, true), x, MOperand::i(0), MOperand::pt()});
+      return guarded(
+          "SEL", {dst(op(0), 32), MOperand::v(lz), MOperand::i(0xFFFFFFFF), MOperand::p(none, false, true)});
+    }
+    const int n = new_vreg(false);
+    plain("ISUB", {MOperand::v(n, true), MOperand::rz(), MOperand::v(lz)});
+    guarded("IADD", {dst(op(0), 32), MOperand::v(n), MOperand::i(31)});  // CLZ 32 gives -1
+  }
+
+  // prmt.b32 d, a, b, c (default mode) with c a constant: result byte i is
+  // byte (c >> 4i) & 7 of {b, a} (a bytes 0..3), or that byte's sign
+  // replicated when bit 3 of the selector is set.
+  void lower_prmt() {
+    want_ops(4);
+    for (const std::string& m : cur_->mods)
+      if (m != "b32") unsupported("modifier ." + m + " (only the default mode is lowered)");
+    uint32_t c = 0;
+    if (!constant(op(3), &c))
+      fail(op(3).pos, quote(cur_->full) + " with a selector that is not a constant is not supported yet");
+    MOperand a = src_reg(op(1), 32), b = src_reg(op(2), 32);
+    int acc = -1;
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t sel = (c >> (4 * i)) & 0xF, k = sel & 3;
+      const MOperand src = (sel & 7) < 4 ? a : b;
+      const int x = new_vreg(false);
+      if (sel & 8) {  // the byte's top bit to all 8 bits, placed at byte i
+        plain("SHL", {MOperand::v(x, true), src, MOperand::i(24 - 8 * k)});
+        plain("SHRA", {MOperand::v(x, true), MOperand::v(x), MOperand::i(31)});
+        plain("AND", {MOperand::v(x, true), MOperand::v(x), MOperand::i(0xFFu << (8 * i))});
+      } else {  // byte k of src moved to byte i
+        if (k > uint32_t(i))
+          plain("SHR", {MOperand::v(x, true), src, MOperand::i(8 * (k - i))});
+        else
+          plain("SHL", {MOperand::v(x, true), src, MOperand::i(8 * (i - k))});
+        plain("AND", {MOperand::v(x, true), MOperand::v(x), MOperand::i(0xFFu << (8 * i))});
+      }
+      if (acc < 0) {
+        acc = x;
+      } else {
+        const int y = new_vreg(false);
+        plain("OR", {MOperand::v(y, true), MOperand::v(acc), MOperand::v(x)});
+        acc = y;
+      }
+    }
+    guarded("MOV", {dst(op(0), 32), MOperand::v(acc)});
+  }
+
+  // membar.{cta,gl,sys}, fence{.sc,.acq_rel}.{cta,gpu,sys}: nothing. The SM's
+  // load/store unit performs one memory instruction at a time, in issue
+  // order, each complete before the next starts (docs/lsu.md), and the
+  // functional model does the same: every access is already ordered before
+  // every later one, which is what the strongest of these asks for.
+  void lower_fence() {
+    want_ops(0);
+    const auto& mods = cur_->mods;
+    if (cur_->opcode == "membar") {
+      if (mods.size() != 1 || (mods[0] != "cta" && mods[0] != "gl" && mods[0] != "sys")) unsupported();
+      return;
+    }
+    const bool sem = !mods.empty() && (mods[0] == "sc" || mods[0] == "acq_rel");
+    const size_t k = sem ? 1 : 0;
+    if (mods.size() != k + 1 || (mods[k] != "cta" && mods[k] != "gpu" && mods[k] != "sys"))
+      unsupported(std::find(mods.begin(), mods.end(), "proxy") != mods.end() ? "proxy fences" : "");
   }
 
   void lower_bra() {
@@ -1303,10 +1575,11 @@ namespace baresm::isa {
 const std::vector<std::string>& ptx_opcode_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = {
-        "abs", "activemask", "add",  "and",  "atom", "bar",  "barrier", "bfe",  "bfi",  "bra",
-        "clz", "cvt",        "cvta", "div",  "exit", "mad",  "max",     "min",  "mov",  "mul",
-        "neg", "not",        "or",   "popc", "red",  "rem",  "ret",     "selp", "setp", "shfl",
-        "shl", "shr",        "st",   "sub",  "trap", "vote", "xor",     "ld",   "fma",
+        "abs",  "activemask", "add",  "and",   "atom", "bar",    "barrier", "bfe",  "bfi",  "bra",
+        "clz",  "cvt",        "cvta", "div",   "exit", "mad",    "max",     "min",  "mov",  "mul",
+        "neg",  "not",        "or",   "popc",  "red",  "rem",    "ret",     "selp", "setp", "shfl",
+        "shl",  "shr",        "st",   "sub",   "trap", "vote",   "xor",     "ld",   "fma",  "rcp",
+        "sqrt", "rsqrt",      "brev", "bfind", "prmt", "membar", "fence",   "ex2",  "lg2",
     };
     std::sort(v.begin(), v.end());
     return v;

@@ -515,16 +515,17 @@ TEST(CliPtx, EveryUnsupportedConstructIsReportedAtItsLine) {
   const std::string src = tmp("bad.ptx");
   std::ofstream(src) << ".version 8.0\n.target sm_80\n.address_size 64\n"
                         ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n"
-                        "\tdiv.rn.f32 %r1, %r2, %r3;\n"
-                        "\tsqrt.rn.f32 %r1, %r2;\n"
+                        "\tdiv.rz.f32 %r1, %r2, %r3;\n"
+                        "\tsin.approx.f32 %r1, %r2;\n"
                         "\tret;\n}\n";
   const std::string out = tmp("bad_ptx.bsm");
   std::remove(out.c_str());
   const CliRun r = baresm("asm " + src + " -o " + out);
   EXPECT_EQ(r.rc, 1);
-  EXPECT_TRUE(has(r.err, src + ":7:2: error: PTX instruction 'div.rn.f32' is not supported (f32 division"))
+  EXPECT_TRUE(
+      has(r.err, src + ":7:2: error: PTX instruction 'div.rz.f32' is not supported (only the .rn rounding"))
       << r.err;
-  EXPECT_TRUE(has(r.err, src + ":8:2: error: PTX instruction 'sqrt.rn.f32' is not supported")) << r.err;
+  EXPECT_TRUE(has(r.err, src + ":8:2: error: PTX instruction 'sin.approx.f32' is not supported")) << r.err;
   EXPECT_TRUE(has(r.err, "2 errors")) << r.err;
   EXPECT_TRUE(slurp(out).empty()) << "nothing written on errors";
 }

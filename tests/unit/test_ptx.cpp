@@ -107,6 +107,38 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
   EXPECT_EQ(e[8].rfind("t.ptx:18:2: PTX instruction 'cvt.rn.f32.u64' is not supported", 0), 0u) << e[8];
 }
 
+TEST(PtxErrors, UnsupportedFloatAndBitFormsAtTheirLine) {
+  const std::string body =
+      "\tdiv.rz.f32 %r1, %r2, %r3;\n"             // 10
+      "\tsqrt.rm.f32 %r1, %r2;\n"                 // 11
+      "\trsqrt.rn.f32 %r1, %r2;\n"                // 12
+      "\tsin.approx.f32 %r1, %r2;\n"              // 13
+      "\tprmt.b32.f4e %r1, %r2, %r3, 1;\n"        // 14
+      "\tprmt.b32 %r1, %r2, %r3, %r4;\n"          // 15
+      "\tfence.proxy.alias;\n"                    // 16
+      "\tbfind.u64 %r1, %rd1;\n"                  // 17
+      "\tadd.rz.ftz.f32 %r1, %r2, %r3;\n"         // 18
+      "\tatom.global.inc.s32 %r1, [%rd1], 3;\n";  // 19
+  const auto e = errors_of(kernel_with(kRegs, body));
+  ASSERT_EQ(e.size(), 10u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0],
+            "t.ptx:10:2: PTX instruction 'div.rz.f32' is not supported (only the .rn rounding is lowered)");
+  EXPECT_EQ(e[1],
+            "t.ptx:11:2: PTX instruction 'sqrt.rm.f32' is not supported (only the .rn rounding is lowered)");
+  EXPECT_EQ(e[2], "t.ptx:12:2: PTX instruction 'rsqrt.rn.f32' is not supported");
+  EXPECT_EQ(e[3],
+            "t.ptx:13:2: PTX instruction 'sin.approx.f32' is not supported (f32 special functions are not "
+            "lowered yet)");
+  EXPECT_EQ(e[4],
+            "t.ptx:14:2: PTX instruction 'prmt.b32.f4e' is not supported (modifier .f4e (only the default "
+            "mode is lowered))");
+  EXPECT_EQ(e[5], "t.ptx:15:26: 'prmt.b32' with a selector that is not a constant is not supported yet");
+  EXPECT_EQ(e[6], "t.ptx:16:2: PTX instruction 'fence.proxy.alias' is not supported (proxy fences)");
+  EXPECT_EQ(e[7].rfind("t.ptx:17:2: PTX instruction 'bfind.u64' is not supported", 0), 0u) << e[7];
+  EXPECT_EQ(e[8], "t.ptx:18:2: PTX instruction 'add.rz.ftz.f32' is not supported (modifier .rz)");
+  EXPECT_EQ(e[9], "t.ptx:19:2: PTX instruction 'atom.global.inc.s32' is not supported");
+}
+
 TEST(PtxErrors, RegisterWidthsAreChecked) {
   const auto e = errors_of(kernel_with(std::string(kRegs) + "\t.reg .f64 %fd<2>;\n",
                                        "\tld.global.u32 %rs1, [%rd1];\n"  // 11

@@ -7,9 +7,11 @@
 // (Translation alone, diagnostics and allocation: test_ptx.cpp.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <functional>
 
 #include "isa/ptx.h"
@@ -648,4 +650,104 @@ TEST(CudaSamples, SampleWithoutTwinFailsClearly) {
   const SampleResult r = run_sample(*s, be, o);
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("has no CUDA version"), std::string::npos) << r.message;
+}
+
+TEST(PtxFeature, BitOps) {
+  auto brev = [](uint32_t x) {
+    uint32_t r = 0;
+    for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+    return r;
+  };
+  auto msb = [](uint32_t x) {  // bfind.u32: the highest 1 bit, 0xffffffff for none
+    for (int i = 31; i >= 0; --i)
+      if (x >> i & 1u) return uint32_t(i);
+    return 0xFFFFFFFFu;
+  };
+  auto prmt = [](uint32_t a, uint32_t b, uint32_t c) {  // the PTX ISA's default mode
+    const uint64_t v = uint64_t(b) << 32 | a;
+    uint32_t r = 0;
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t s = (c >> (4 * i)) & 0xF;
+      uint32_t byte = uint32_t(v >> (8 * (s & 7))) & 0xFF;
+      if (s & 8) byte = (byte & 0x80) ? 0xFF : 0;
+      r |= byte << (8 * i);
+    }
+    return r;
+  };
+  check_rows("bitops", 8, int_inputs(), [&](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
+    const uint32_t m = msb(x);
+    return {brev(x),
+            m,
+            msb(s(x) < 0 ? ~x : x),
+            m == 0xFFFFFFFFu ? m : 31 - m,
+            prmt(x, y, 20800),
+            prmt(x, y, 12816),
+            prmt(x, y, 0xC8E1),
+            prmt(x, y, 0x7654)};
+  });
+}
+
+TEST(PtxFeature, AtomIncDec) {
+  const std::vector<uint32_t> in = int_inputs();
+  const FeatureRun r =
+      run_feature("atom_incdec", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32 * 7, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 32u * 7);
+  std::vector<uint32_t> olds;
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t x = in[t], y = in[32 + t];
+    const uint32_t* o = &r.out[t * 7];
+    EXPECT_EQ(o[0], x >= y ? 0u : x + 1) << "inc, thread " << t;
+    EXPECT_EQ(o[1], x) << t;
+    EXPECT_EQ(o[2], x == 0 || x > y ? y : x - 1) << "dec, thread " << t;
+    EXPECT_EQ(o[3], x) << t;
+    olds.push_back(o[4]);
+    EXPECT_EQ(o[5], 32u) << "32 incs of one shared word";
+    EXPECT_EQ(o[6], 14u) << "32 decs from 5 with limit 40: 5..0, 40..14";
+  }
+  std::sort(olds.begin(), olds.end());
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(olds[i], i) << "every old value once";
+}
+
+TEST(PtxFeature, VoteUni) {
+  for (int round = 0; round < 2; ++round) {
+    std::vector<uint32_t> in = int_inputs();
+    if (round == 1)
+      for (uint32_t t = 0; t < 32; ++t) in[t] = t;  // uniform this time
+    const FeatureRun r =
+        run_feature("vote_uni", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(128, 0xCCCCCCCC));
+    ASSERT_EQ(r.out.size(), 128u);
+    size_t below = 0;
+    for (uint32_t t = 0; t < 28; ++t) below += in[t] < 0x80000000u;
+    const uint32_t uni = below == 0 || below == 28;
+    EXPECT_EQ(uni, round == 1 ? 1u : 0u) << "the inputs exercise both answers";
+    for (uint32_t t = 0; t < 32; ++t) {
+      const uint32_t* o = &r.out[t * 4];
+      if (t >= 28) {
+        for (int j = 0; j < 4; ++j) EXPECT_EQ(o[j], 0xCCCCCCCCu) << "lane " << t << " left";
+        continue;
+      }
+      EXPECT_EQ(o[0], uni) << t;
+      EXPECT_EQ(o[1], 1u) << t;
+      EXPECT_EQ(o[2], 1u) << t;
+      EXPECT_EQ(o[3], t < 16 ? 1u : 0u) << "over the branch's lanes only, thread " << t;
+    }
+  }
+}
+
+TEST(PtxFeature, FencesEmitNothingAndOrderHolds) {
+  std::vector<uint32_t> in(64);
+  SplitMix64 rng(3);
+  for (uint32_t& v : in) v = rng.u32();
+  const FeatureRun r = run_feature("fence", {1, 1, 1}, {64, 1, 1}, in, std::vector<uint32_t>(64, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 64u);
+  for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(r.out[t], in[63 - t]) << t;
+  // The same kernel without its fences is the same code.
+  std::ifstream f(feature_path("fence"));
+  std::string src, line;
+  while (std::getline(f, line))
+    if (line.find("membar") == std::string::npos && line.find("fence.") == std::string::npos)
+      src += line + "\n";
+  const isa::PtxResult bare = isa::translate_ptx(src, "fence_bare.ptx");
+  ASSERT_TRUE(bare.ok()) << bare.format_errors();
+  EXPECT_EQ(bare.module.code, r.ptx.module.code);
 }

@@ -1,0 +1,388 @@
+#include "isa/ptx_fpseq.h"
+
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace baresm::isa::ptx {
+
+namespace {
+
+class Seq {
+ public:
+  Seq(MKernel* m, Pos pos) : m_(m), pos_(pos) {}
+  int v() { return vreg(false); }
+  int p() { return vreg(true); }
+  // One instruction; guard -1 is PT.
+  void e(const std::string& mn, std::vector<MOperand> ops, int guard = -1) {
+    MInstr mi;
+    mi.mnem = mn;
+    mi.ops = std::move(ops);
+    mi.pos = pos_;
+    mi.guard = guard;
+    m_->code.push_back(std::move(mi));
+  }
+  // d = op(ops...) into a fresh register.
+  int op(const std::string& mn, std::vector<MOperand> srcs) {
+    const int d = v();
+    srcs.insert(srcs.begin(), MOperand::v(d, true));
+    e(mn, std::move(srcs));
+    return d;
+  }
+  int setp(const std::string& mn, MOperand a, MOperand b, MOperand c = MOperand::pt()) {
+    const int d = p();
+    e(mn, {MOperand::p(d, true), a, b, c});
+    return d;
+  }
+
+ private:
+  int vreg(bool pred) {
+    m_->vregs.push_back(MVreg{pred, ""});
+    return int(m_->vregs.size()) - 1;
+  }
+  MKernel* m_;
+  Pos pos_;
+};
+
+uint32_t fbits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+MOperand R(int v) {
+  return MOperand::v(v);
+}
+MOperand D(int v) {
+  return MOperand::v(v, true);
+}
+MOperand P(int v, bool neg = false) {
+  return MOperand::p(v, false, neg);
+}
+MOperand I(uint32_t x) {
+  return MOperand::i(x);
+}
+
+constexpr uint32_t kOne = 0x3F800000, kHalf = 0x3F000000, kInf = 0x7F800000;
+
+// |x| (finite, non-zero, in register u, overwritten) as s in [1, 2) and -s,
+// with the biased exponent e it had (a subnormal is first scaled by 2^24,
+// exactly, so e can go down to -22).
+struct Norm {
+  int s, ns, e, m;
+};
+Norm normalise(Seq& q, int u) {
+  Norm n;
+  n.e = q.op("SHR", {R(u), I(23)});
+  const int sub = q.setp("ISETP.EQ.AND", R(n.e), I(0));
+  q.e("FMUL", {D(u), R(u), I(0x4B800000)}, sub);  // * 2^24
+  q.e("SHR", {D(n.e), R(u), I(23)}, sub);
+  q.e("IADD", {D(n.e), R(n.e), I(uint32_t(-24))}, sub);
+  n.m = q.op("AND", {R(u), I(0x7FFFFF)});
+  n.s = q.op("OR", {R(n.m), I(kOne)});
+  n.ns = q.op("OR", {R(n.m), I(0xBF800000)});
+  return n;
+}
+
+// a / b, or 1 / b when a < 0. The quotient of the mantissas as in [1, 2) and
+// bs in [1, 2) is computed where nothing over- or underflows:
+//   y ~ 1/bs: 24/17 - 8/17 bs (relative error 1/17), three Newton steps
+//     y += y (1 - bs y) (the error squares: below 2^-32 before rounding);
+//   q = as y, r = as - bs q (exact in an FFMA), q += r y: within one ulp;
+//   the correction to round to nearest: with r = as - bs q exact, q is
+//   replaced by its neighbour q' when the quotient lies beyond the midpoint,
+//   i.e. when r + r' (twice the midpoint's remainder) has the sign of r.
+// The final exponent is applied in integers: a normal result is q with the
+// exponent added, an overflow infinity, and a subnormal one q's 24-bit
+// significand shifted right and rounded to nearest even, where a tie is
+// decided by the sign of the exact remainder (q itself is already rounded).
+int div_like(MKernel* m, Pos pos, int a, int b) {
+  Seq q(m, pos);
+  const bool rcp = a < 0;
+  const int ub = q.op("AND", {R(b), I(0x7FFFFFFF)});
+  // Special operands: zero, infinity, NaN (|x| - 1 >= 0x7F7FFFFF unsigned).
+  const int tb = q.op("IADD", {R(ub), I(uint32_t(-1))});
+  const int spec = q.setp("ISETP.GE.U32.AND", R(tb), I(0x7F7FFFFF));
+  const int one = q.op("MOV", {I(kOne)});
+  int sign;
+  int as, adj, ua = -1;
+  if (rcp) {
+    sign = q.op("AND", {R(b), I(0x80000000)});
+  } else {
+    ua = q.op("AND", {R(a), I(0x7FFFFFFF)});
+    const int ta = q.op("IADD", {R(ua), I(uint32_t(-1))});
+    q.e("ISETP.GE.U32.OR", {MOperand::p(spec, true), R(ta), I(0x7F7FFFFF), P(spec)});
+    const int x = q.op("XOR", {R(a), R(b)});
+    sign = q.op("AND", {R(x), I(0x80000000)});
+  }
+  // For the special operands: 1/b where that is exact (1/0 = inf, 1/inf = 0).
+  const int rb = q.op("MOV", {R(b)});
+  const int zi = q.setp("ISETP.EQ.AND", R(ub), I(0));
+  q.e("ISETP.EQ.OR", {MOperand::p(zi, true), R(ub), I(kInf), P(zi)});
+  q.e("XOR", {D(rb), R(rb), I(kInf)}, zi);
+  const Norm nb = normalise(q, ub);
+  if (rcp) {
+    as = one;
+    const int c = q.op("MOV", {I(127)});
+    adj = q.op("ISUB", {R(c), R(nb.e)});
+  } else {
+    const Norm na = normalise(q, ua);
+    as = na.s;
+    adj = q.op("ISUB", {R(na.e), R(nb.e)});
+  }
+  const int c1 = q.op("MOV", {I(0xBEF0F0F1)});  // -8/17
+  const int c2 = q.op("MOV", {I(0x3FB4B4B5)});  // 24/17
+  int y = q.op("FFMA", {R(nb.s), R(c1), R(c2)});
+  for (int i = 0; i < 3; ++i) {
+    const int err = q.op("FFMA", {R(nb.ns), R(y), R(one)});
+    y = q.op("FFMA", {R(y), R(err), R(y)});
+  }
+  int qq = rcp ? y : q.op("FMUL", {R(as), R(y)});
+  int r = q.op("FFMA", {R(nb.ns), R(qq), R(as)});
+  qq = q.op("FFMA", {R(r), R(y), R(qq)});
+  r = q.op("FFMA", {R(nb.ns), R(qq), R(as)});
+  // Round to nearest: compare with the midpoints to both neighbours.
+  const int qu = q.op("IADD", {R(qq), I(1)}), qd = q.op("IADD", {R(qq), I(uint32_t(-1))});
+  const int ru = q.op("FFMA", {R(nb.ns), R(qu), R(as)}), rd = q.op("FFMA", {R(nb.ns), R(qd), R(as)});
+  const int su = q.op("FADD", {R(r), R(ru)}), sd = q.op("FADD", {R(r), R(rd)});
+  const int up = q.setp("FSETP.GT.AND", R(su), I(0));
+  q.e("MOV", {D(qq), R(qu)}, up);
+  q.e("MOV", {D(r), R(ru)}, up);
+  const int dn = q.setp("FSETP.LT.AND", R(sd), I(0));
+  q.e("MOV", {D(qq), R(qd)}, dn);
+  q.e("MOV", {D(r), R(rd)}, dn);
+  // The exponent; a subnormal result rounds q's significand again.
+  const int ex0 = q.op("SHR", {R(qq), I(23)});
+  const int ex = q.op("IADD", {R(ex0), R(adj)});
+  const int sh = q.op("SHL", {R(adj), I(23)});
+  const int res = q.op("IADD", {R(qq), R(sh)});
+  const int over = q.setp("ISETP.GE.AND", R(ex), I(255));
+  q.e("MOV", {D(res), I(kInf)}, over);
+  const int pos_r = q.setp("FSETP.GT.AND", R(r), I(0));
+  const int delta = q.op("SEL", {MOperand::rz(), I(1), P(pos_r, true)});  // sign of the remainder
+  const int neg_r = q.setp("FSETP.LT.AND", R(r), I(0));
+  q.e("MOV", {D(delta), I(uint32_t(-1))}, neg_r);
+  const int mm = q.op("AND", {R(qq), I(0x7FFFFF)});
+  const int sig = q.op("OR", {R(mm), I(0x800000)});
+  const int nex = q.op("ISUB", {MOperand::rz(), R(ex)});
+  const int d1 = q.op("IADD", {R(nex), I(1)});
+  const int d = q.op("IMIN", {R(d1), I(26)});  // 1 - ex bits go; 26 and more leave 0
+  const int t = q.op("SHR", {R(sig), R(d)});
+  const int tb2 = q.op("SHL", {R(t), R(d)});
+  const int rest = q.op("ISUB", {R(sig), R(tb2)});
+  // Twice the dropped bits plus the remainder's sign, against twice half an
+  // ulp; + the kept lsb makes a tie round to even.
+  const int r2 = q.op("SHL", {R(rest), I(1)});
+  const int r3 = q.op("IADD", {R(r2), R(delta)});
+  const int odd = q.op("AND", {R(t), I(1)});
+  const int r4 = q.op("IADD", {R(r3), R(odd)});
+  const int h0 = q.op("MOV", {I(1)});
+  const int h = q.op("SHL", {R(h0), R(d)});
+  const int rup = q.setp("ISETP.GT.AND", R(r4), R(h));
+  q.e("IADD", {D(t), R(t), I(1)}, rup);
+  const int sub = q.setp("ISETP.LE.AND", R(ex), I(0));
+  q.e("MOV", {D(res), R(t)}, sub);
+  q.e("OR", {D(res), R(res), R(sign)});
+  // Special operands: a * (1/b) gives every IEEE case: 0/0 and inf/inf
+  // NaN, x/0 inf, x/inf 0, NaN in NaN out (canonical).
+  q.e("FMUL", {D(res), R(rcp ? one : a), R(rb)}, spec);
+  return res;
+}
+
+}  // namespace
+
+int emit_div_rn(MKernel* m, Pos pos, int a, int b) {
+  return div_like(m, pos, a, b);
+}
+int emit_rcp_rn(MKernel* m, Pos pos, int b) {
+  return div_like(m, pos, -1, b);
+}
+
+// sqrt(a): the mantissa scaled to xs in [1, 4) with an even exponent 2k;
+// y ~ 1/sqrt(xs) from the integer estimate 0x5f3759df - bits/2 (relative
+// error 0.035), then three coupled steps on g ~ sqrt(xs), h ~ 1/(2 sqrt(xs)):
+// r = 1/2 - g h, g += g r, h += h r; finally g += (xs - g g) h with the
+// residual exact in an FFMA. Checked for every one of the 2^32 inputs
+// against the host's sqrtf. The result is never subnormal: k is added to
+// the exponent field.
+int emit_sqrt_rn(MKernel* m, Pos pos, int a) {
+  Seq q(m, pos);
+  const int ua = q.op("AND", {R(a), I(0x7FFFFFFF)});
+  const int ta = q.op("IADD", {R(ua), I(uint32_t(-1))});
+  const int spec = q.setp("ISETP.GE.U32.AND", R(ta), I(0x7F7FFFFF));
+  const int neg = q.setp("ISETP.GT.U32.AND", R(a), I(0x80000000));  // below -0
+  const Norm n = normalise(q, ua);
+  const int k = q.op("IADD", {R(n.e), I(uint32_t(-127))});
+  const int par = q.op("AND", {R(k), I(1)});
+  const int pe = q.op("SHL", {R(par), I(23)});
+  const int xs = q.op("IADD", {R(n.s), R(pe)});
+  const int hk0 = q.op("ISUB", {R(k), R(par)});
+  const int hk = q.op("SHRA", {R(hk0), I(1)});
+  const int hs = q.op("SHL", {R(hk), I(23)});
+  const int magic = q.op("MOV", {I(0x5f3759df)});
+  const int x2 = q.op("SHR", {R(xs), I(1)});
+  const int y = q.op("ISUB", {R(magic), R(x2)});
+  const int half = q.op("MOV", {I(kHalf)});
+  int g = q.op("FMUL", {R(xs), R(y)});
+  int h = q.op("FMUL", {R(y), I(kHalf)});
+  for (int i = 0; i < 3; ++i) {
+    const int ng = q.op("FNEG", {R(g)});
+    const int r = q.op("FFMA", {R(ng), R(h), R(half)});
+    g = q.op("FFMA", {R(g), R(r), R(g)});
+    h = q.op("FFMA", {R(h), R(r), R(h)});
+  }
+  const int ng = q.op("FNEG", {R(g)});
+  const int d = q.op("FFMA", {R(ng), R(g), R(xs)});
+  g = q.op("FFMA", {R(d), R(h), R(g)});
+  const int res = q.op("IADD", {R(g), R(hs)});
+  // +-0, +inf and NaN (canonical) are a + a; below -0 it is NaN.
+  q.e("FADD", {D(res), R(a), R(a)}, spec);
+  q.e("MOV", {D(res), I(0x7FFFFFFF)}, neg);
+  return res;
+}
+
+// 2^x (ex2.approx): x clamped to [-151, 129] (beyond, the result is 0 or
+// inf either way), n = x rounded to an integer by adding 1.5 * 2^23 (FADD
+// rounds to nearest), f = x - n in [-1/2, 1/2] exactly; 2^f by its Taylor
+// polynomial of degree 7 (truncation below 0.1 ulp) in Horner form; then
+// two exact-or-once-rounded FMULs by 2^(n/2) and 2^(n - n/2), so a subnormal
+// result is rounded once. At most 1 ulp from the correctly rounded value
+// for every one of the 2^32 inputs (checked in C++ with fmaf against
+// exp2 in double); a NaN gives the canonical NaN.
+int emit_ex2(MKernel* m, Pos pos, int x) {
+  Seq q(m, pos);
+  static const float c[8] = {1.0f,
+                             0.693147180559945f,
+                             0.240226506959101f,
+                             0.0555041086648216f,
+                             0.00961812910762848f,
+                             0.00133335581464284f,
+                             0.000154035303933816f,
+                             1.52527338040598e-5f};
+  const uint32_t kRound = 0x4B400000;  // 1.5 * 2^23
+  const int nan = q.setp("FSETP.NAN.AND", R(x), R(x));
+  const int x1 = q.op("FMIN", {R(x), I(fbits(129.0f))});
+  const int xc = q.op("FMAX", {R(x1), I(fbits(-151.0f))});
+  const int t = q.op("FADD", {R(xc), I(kRound)});
+  const int n = q.op("IADD", {R(t), I(uint32_t(-int32_t(kRound)))});
+  const int r = q.op("FSUB", {R(t), I(kRound)});
+  const int f = q.op("FSUB", {R(xc), R(r)});
+  int p = q.op("MOV", {I(fbits(c[7]))});
+  for (int k = 6; k >= 0; --k) {
+    const int ck = q.op("MOV", {I(fbits(c[k]))});
+    p = q.op("FFMA", {R(p), R(f), R(ck)});
+  }
+  const int n1 = q.op("SHRA", {R(n), I(1)});
+  const int n2 = q.op("ISUB", {R(n), R(n1)});
+  const int e1 = q.op("IADD", {R(n1), I(127)});
+  const int s1 = q.op("SHL", {R(e1), I(23)});
+  const int e2 = q.op("IADD", {R(n2), I(127)});
+  const int s2 = q.op("SHL", {R(e2), I(23)});
+  const int y = q.op("FMUL", {R(p), R(s1)});
+  const int res = q.op("FMUL", {R(y), R(s2)});
+  q.e("FADD", {D(res), R(x), R(x)}, nan);
+  return res;
+}
+
+// log2(x) (lg2.approx): x = 2^e m with m in [sqrt(1/2), sqrt(2)) (a
+// subnormal first scaled by 2^24); log2(m) = 2/ln2 atanh(s) with
+// s = (m - 1) / (m + 1), |s| <= 0.172: m - 1 is exact, 1 / (m + 1) from a
+// linear estimate and three Newton steps, s corrected once with its exact
+// residual; atanh(s) = s (1 + z/3 + z^2/5 + z^3/7 + z^4/9), z = s^2
+// (truncation below 2^-30); then e + (s p) 2/ln2 in one FFMA. In C++ with
+// fmaf over every positive input: at most 4 ulp from the correctly rounded
+// value, at most 2^-22.9 absolute for x in [0.5, 2]. 0 gives -inf, +inf
+// +inf, anything below -0 and NaN the canonical NaN.
+int emit_lg2(MKernel* m, Pos pos, int a) {
+  Seq q(m, pos);
+  const int ua = q.op("AND", {R(a), I(0x7FFFFFFF)});
+  const int zero = q.setp("ISETP.EQ.AND", R(ua), I(0));
+  const int neg = q.setp("ISETP.GT.U32.AND", R(a), I(0x80000000));
+  const int inf = q.setp("ISETP.EQ.AND", R(a), I(kInf));
+  const int nan = q.setp("ISETP.GT.U32.AND", R(ua), I(kInf));
+  const Norm n = normalise(q, ua);
+  const int big = q.setp("ISETP.GT.U32.AND", R(n.m), I(0x3504F3));  // m > sqrt(2): halve it
+  q.e("IADD", {D(n.s), R(n.s), I(uint32_t(-0x800000))}, big);
+  q.e("IADD", {D(n.e), R(n.e), I(1)}, big);
+  const int num = q.op("FADD", {R(n.s), I(0xBF800000)});
+  const int den = q.op("FADD", {R(n.s), I(kOne)});
+  const int nden = q.op("FNEG", {R(den)});
+  const int one = q.op("MOV", {I(kOne)});
+  const int c = q.op("MOV", {I(fbits(-0.2426f))});  // 1/d ~ 1 - 0.2426 d on [1.707, 2.414]
+  int y = q.op("FFMA", {R(den), R(c), R(one)});
+  for (int i = 0; i < 3; ++i) {
+    const int err = q.op("FFMA", {R(nden), R(y), R(one)});
+    y = q.op("FFMA", {R(y), R(err), R(y)});
+  }
+  const int s0 = q.op("FMUL", {R(num), R(y)});
+  const int rr = q.op("FFMA", {R(nden), R(s0), R(num)});
+  const int sv = q.op("FFMA", {R(rr), R(y), R(s0)});
+  const int z = q.op("FMUL", {R(sv), R(sv)});
+  int p = q.op("MOV", {I(fbits(1.0f / 9))});
+  for (float k : {1.0f / 7, 1.0f / 5, 1.0f / 3, 1.0f}) {
+    const int ck = q.op("MOV", {I(fbits(k))});
+    p = q.op("FFMA", {R(z), R(p), R(ck)});
+  }
+  const int w = q.op("FMUL", {R(sv), R(p)});
+  const int eu = q.op("IADD", {R(n.e), I(uint32_t(-127))});
+  const int ef = q.op("I2F", {R(eu)});
+  const int k2 = q.op("MOV", {I(fbits(2.8853900817779268f))});  // 2/ln2
+  const int res = q.op("FFMA", {R(w), R(k2), R(ef)});
+  q.e("MOV", {D(res), I(0xFF800000)}, zero);
+  q.e("MOV", {D(res), I(kInf)}, inf);
+  q.e("MOV", {D(res), I(0x7FFFFFFF)}, neg);
+  q.e("MOV", {D(res), I(0x7FFFFFFF)}, nan);
+  return res;
+}
+
+// |x| >= 2^23 is integral already (and inf, NaN: x * 1 canonicalises a
+// NaN). Below: nearest is |x| + 2^23 - 2^23 (FADD rounds to nearest even,
+// and the ulp at 2^23 is 1); toward zero clears the fraction bits with a
+// mask (|x| < 1 gives 0); down / up subtract / add 1 to the truncated value
+// when it lies above / below x (exact: integers below 2^24). The sign is
+// x's, so -0.4 gives -0 and ceil(-0.5) is -0, as C's functions do.
+int emit_round(MKernel* m, Pos pos, int x, char mode) {
+  Seq q(m, pos);
+  const int ax = q.op("AND", {R(x), I(0x7FFFFFFF)});
+  const int sg = q.op("AND", {R(x), I(0x80000000)});
+  const int big = q.setp("ISETP.GE.U32.AND", R(ax), I(0x4B000000));
+  int res;
+  if (mode == 'n') {
+    const int t = q.op("FADD", {R(ax), I(0x4B000000)});
+    const int u = q.op("FSUB", {R(t), I(0x4B000000)});
+    res = q.op("OR", {R(u), R(sg)});
+  } else {
+    const int e = q.op("SHR", {R(ax), I(23)});
+    const int c = q.op("MOV", {I(150)});
+    const int sh = q.op("ISUB", {R(c), R(e)});
+    const int ones = q.op("MOV", {I(0xFFFFFFFF)});
+    const int mask = q.op("SHL", {R(ones), R(sh)});
+    const int t = q.op("AND", {R(ax), R(mask)});
+    const int frac = q.setp("ISETP.LT.AND", R(e), I(127));  // |x| < 1
+    q.e("MOV", {D(t), I(0)}, frac);
+    res = q.op("OR", {R(t), R(sg)});
+    if (mode == 'm' || mode == 'p') {
+      const int adj = q.setp(mode == 'm' ? "FSETP.LT.AND" : "FSETP.GT.AND", R(x), R(res));
+      q.e("FADD", {D(res), R(res), I(mode == 'm' ? 0xBF800000 : kOne)}, adj);
+    }
+  }
+  q.e("FMUL", {D(res), R(x), I(kOne)}, big);
+  return res;
+}
+
+int emit_ftz(MKernel* m, Pos pos, int x) {
+  Seq q(m, pos);
+  const int ex = q.op("AND", {R(x), I(kInf)});
+  const int sub = q.setp("ISETP.EQ.AND", R(ex), I(0));
+  const int sg = q.op("AND", {R(x), I(0x80000000)});
+  return q.op("SEL", {R(sg), R(x), P(sub)});
+}
+
+// FMAX with +0 turns NaN and -0 into +0 (a NaN loses, -0 < +0).
+int emit_sat(MKernel* m, Pos pos, int x) {
+  Seq q(m, pos);
+  const int lo = q.op("FMAX", {R(x), I(0)});
+  return q.op("FMIN", {R(lo), I(kOne)});
+}
+
+}  // namespace baresm::isa::ptx

@@ -1,0 +1,407 @@
+// The f32 sequences of the PTX front end (isa/ptx_fpseq.cpp, docs/ptx.md
+// "f32 division and square root") on the functional model, one operand pair
+// per thread of a big grid:
+//  - div.rn / rcp.rn / sqrt.rn bit for bit against the host (a / b, 1.0f / b,
+//    std::sqrt; round to nearest, subnormals kept; a NaN must be the
+//    canonical 0x7FFFFFFF) over random bit patterns and the hard cases;
+//    BARESM_PTX_FP_COUNT=N runs N operand pairs instead of the default;
+//  - every pair of special values;
+//  - the .approx / .full forms within PTX's error bounds (the maximum
+//    measured is printed);
+//  - .ftz and .sat against a C++ model of their PTX semantics.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+#include "isa/ptx.h"
+#include "isa/rng.h"
+#include "samples/model_backend.h"
+#include "samples/samples.h"
+
+using namespace baresm;
+using namespace baresm::samples;
+
+namespace {
+
+uint32_t fbits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+float bitsf(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+uint32_t canon(float f) {
+  return std::isnan(f) ? 0x7FFFFFFFu : fbits(f);
+}
+
+// Runs tests/ptx/NAME.ptx over in.size() / 2 threads (thread i reads
+// in[2i], in[2i+1]) and returns the k words each wrote.
+std::vector<uint32_t> run_grid(const std::string& name, const std::vector<uint32_t>& in, size_t k) {
+  const uint32_t block = 256;
+  const size_t n = in.size() / 2;
+  EXPECT_EQ(n % block, 0u);
+  const isa::PtxResult ptx =
+      isa::translate_ptx_file(std::string(BARESM_SOURCE_DIR) + "/tests/ptx/" + name + ".ptx");
+  EXPECT_TRUE(ptx.ok()) << ptx.format_errors();
+  if (!ptx.ok()) return {};
+  ModelBackendConfig mc;
+  mc.memory_bytes = uint32_t(in.size() * 4 + n * k * 4 + (1u << 20));
+  ModelBackend be(mc);
+  ModuleHandle h = 0;
+  EXPECT_EQ(be.load_module(isa::write_module(ptx.module), &h), Status::OK) << be.last_error();
+  Buffer bin, bout;
+  EXPECT_EQ(be.alloc(uint32_t(in.size() * 4), &bin), Status::OK);
+  EXPECT_EQ(be.alloc(uint32_t(n * k * 4), &bout), Status::OK);
+  EXPECT_EQ(be.write(bin, 0, in.data(), uint32_t(in.size() * 4)), Status::OK);
+  const isa::KernelInfo* ki = ptx.module.find_kernel(name);
+  EXPECT_NE(ki, nullptr);
+  if (!ki) return {};
+  std::vector<uint8_t> params;
+  std::string err;
+  EXPECT_TRUE(pack_params(*ki, {Arg::ptr(bin), Arg::ptr(bout)}, &params, &err)) << err;
+  LaunchConfig cfg;
+  cfg.grid = {uint32_t(n / block), 1, 1};
+  cfg.block = {block, 1, 1};
+  cfg.windows = {bin, bout};
+  cfg.watchdog = uint64_t(1) << 40;
+  LaunchReport rep;
+  EXPECT_EQ(be.launch(h, name, cfg, params, &rep), Status::OK) << be.last_error();
+  EXPECT_TRUE(rep.fault.ok()) << rep.fault.describe();
+  std::vector<uint32_t> out(n * k);
+  EXPECT_EQ(be.read(bout, 0, out.data(), uint32_t(out.size() * 4)), Status::OK);
+  return out;
+}
+
+const std::vector<uint32_t>& specials() {
+  static const std::vector<uint32_t> v = [] {
+    std::vector<uint32_t> s = {0x00000000, 0x00000001, 0x00000002, 0x00000003, 0x007FFFFF, 0x00400000,
+                               0x00800000, 0x00800001, 0x00FFFFFF, 0x3F800000, 0x3F800001, 0x3FFFFFFF,
+                               0x3F7FFFFF, 0x40000000, 0x40400000, 0x40800000, 0x3EAAAAAB, 0x7F7FFFFF,
+                               0x7F000000, 0x7E800000, 0x7E7FFFFF, 0x7F800000, 0x7FC00000, 0x7F800001,
+                               0x7FFFFFFF, 0x4B800000, 0x33800000, 0x34000000, 0x1F800000, 0x5F800000};
+    const size_t n = s.size();
+    for (size_t i = 0; i < n; ++i) s.push_back(s[i] | 0x80000000u);
+    return s;
+  }();
+  return v;
+}
+
+// Operand pairs: uniform bits, and the hard cases by kind (i % 16).
+std::vector<uint32_t> operand_pairs(size_t n, uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<uint32_t> v(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t a = rng.u32(), b = rng.u32();
+    const uint32_t ma = a & 0x807FFFFF, mb = b & 0x807FFFFF;
+    switch (i % 16) {
+      case 1:
+        b = mb | (a & 0x7F800000);
+        break;  // same exponent
+      case 2:
+        b = mb;
+        break;  // subnormal divisor
+      case 3:
+        a = ma;
+        break;  // subnormal dividend
+      case 4:
+        a = ma | 0x0A000000;
+        b = mb | 0x74000000;
+        break;  // subnormal quotients
+      case 5:
+        a = ma | 0x0B800000;
+        b = mb | 0x72000000;
+        break;  // around 2^-126..2^-149
+      case 6:
+        a = ma | 0x7E800000;
+        b = mb | 0x00800000;
+        break;  // overflow
+      case 7:
+        a = ma | 0x7F000000;
+        b = mb | 0x3F800000;
+        break;   // near FLT_MAX
+      case 8: {  // exact quotients
+        const float q = float(int(rng.u32() % 4096) + 1);
+        b = (b & 0x8FFFFFFF) | 0x10000000;
+        a = fbits(bitsf(b) * q);
+        break;
+      }
+      case 9:
+        b = b | 0x007FFFFF;
+        break;  // divisor mantissa all ones
+      case 10:
+        b = b & 0xFFFFF000;
+        break;    // short mantissas
+      case 11: {  // perfect squares: r^2 scaled by an even power of two
+        const uint32_t r = rng.u32() % 4096 + 1;
+        a = fbits(float(r * r) * bitsf(uint32_t(127 + 2 * (int(rng.u32() % 100) - 50)) << 23));
+        break;
+      }
+      case 12:
+        a = specials()[rng.u32() % specials().size()];
+        break;
+      case 13:
+        b = specials()[rng.u32() % specials().size()];
+        break;
+      case 14:
+        a = a & 0x00FFFFFF;
+        b = b | 0x7F000000;
+        break;  // quotient far below 2^-149
+      default:
+        break;
+    }
+    v[2 * i] = a;
+    v[2 * i + 1] = b;
+  }
+  return v;
+}
+
+size_t fp_count() {
+  const char* e = std::getenv("BARESM_PTX_FP_COUNT");
+  const size_t n = e ? size_t(std::strtoull(e, nullptr, 10)) : size_t(1) << 20;
+  return std::max<size_t>(256, n / 256 * 256);
+}
+
+void check_exact(const std::vector<uint32_t>& in) {
+  const std::vector<uint32_t> out = run_grid("fdiv_sqrt", in, 3);
+  ASSERT_EQ(out.size(), in.size() / 2 * 3);
+  size_t bad = 0, sub = 0, ovf = 0, nan = 0, exact = 0, squares = 0;
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const float a = bitsf(in[2 * i]), b = bitsf(in[2 * i + 1]);
+    const float q = a / b;
+    const uint32_t want[3] = {canon(q), canon(1.0f / b), canon(std::sqrt(a))};
+    const char* what[3] = {"div.rn", "rcp.rn", "sqrt.rn"};
+    sub += std::fpclassify(q) == FP_SUBNORMAL;
+    ovf += std::isinf(q) && std::isfinite(a) && b != 0.0f;
+    nan += std::isnan(q);
+    exact += std::isfinite(q) && q != 0.0f && std::fma(-double(b), double(q), double(a)) == 0.0;
+    const float r = std::sqrt(a);
+    squares += r > 0.0f && std::isfinite(r) && double(r) * double(r) == double(a);
+    for (int j = 0; j < 3; ++j)
+      if (out[3 * i + j] != want[j] && ++bad <= 10)
+        ADD_FAILURE() << what[j] << "(0x" << std::hex << in[2 * i] << ", 0x" << in[2 * i + 1] << ") = 0x"
+                      << out[3 * i + j] << ", the host says 0x" << want[j];
+  }
+  EXPECT_EQ(bad, 0u);
+  // The distributions keep their hard cases.
+  const size_t n = in.size() / 2;
+  if (n >= 65536) {
+    EXPECT_GT(sub, n / 64);
+    EXPECT_GT(ovf, n / 64);
+    EXPECT_GT(nan, n / 1000);
+    EXPECT_GT(exact, n / 64);
+    EXPECT_GT(squares, n / 32);
+  }
+}
+
+}  // namespace
+
+TEST(PtxFp, DivRcpSqrtBitExactRandomAndHardCases) {
+  // In launches of up to 2^20 threads, each with its own seed.
+  const size_t total = fp_count(), chunk = size_t(1) << 20;
+  for (size_t done = 0, seed = 2026; done < total; done += chunk, ++seed)
+    check_exact(operand_pairs(std::min(chunk, total - done), seed));
+}
+
+TEST(PtxFp, DivRcpSqrtEverySpecialPair) {
+  std::vector<uint32_t> in;
+  for (uint32_t a : specials())
+    for (uint32_t b : specials()) {
+      in.push_back(a);
+      in.push_back(b);
+    }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  check_exact(in);
+}
+
+namespace {
+
+// Distance in ulps between two non-NaN floats (+0 and -0 are the same point).
+int64_t ulps(uint32_t x, uint32_t y) {
+  auto ord = [](uint32_t b) { return (b & 0x80000000u) ? -int64_t(b & 0x7FFFFFFFu) : int64_t(b); };
+  return std::llabs(ord(x) - ord(y));
+}
+float ftz(float x) {
+  return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+float sat(float x) {
+  return std::isnan(x) || x <= 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+}
+
+// The worst error of one approximate form: ulps from the correctly rounded
+// result (NaN, infinities and zeros must match it exactly).
+struct UlpCheck {
+  const char* name;
+  int64_t bound;
+  int64_t worst = 0;
+  size_t bad = 0;
+  void check(uint32_t got, float want, uint32_t a, uint32_t b) {
+    int64_t e = 0;
+    if (std::isnan(want) || std::isinf(want) || want == 0.0f)
+      e = got == canon(want) || (want == 0.0f && (got & 0x7FFFFFFFu) == 0) ? 0 : INT64_MAX;
+    else
+      e = std::isnan(bitsf(got)) ? INT64_MAX : ulps(got, fbits(want));
+    worst = std::max(worst, e);
+    if (e > bound && ++bad <= 5)
+      ADD_FAILURE() << name << "(0x" << std::hex << a << ", 0x" << b << ") = 0x" << got << ", want 0x"
+                    << fbits(want) << std::dec << " within " << bound << " ulp";
+  }
+};
+
+}  // namespace
+
+TEST(PtxFeature, F32ApproxWithinPtxBounds) {
+  std::vector<uint32_t> in = operand_pairs(size_t(1) << 17, 7);
+  for (uint32_t a : specials())
+    for (uint32_t b : specials()) {
+      in.push_back(a);
+      in.push_back(b);
+    }
+  SplitMix64 rng(8);
+  for (int i = 0; i < 65536; ++i) {  // ex2 where its result is neither 0 nor inf
+    in.push_back(fbits(float(rng.u32() % 290000) / 1000.0f - 160.0f));
+    in.push_back(rng.u32());
+  }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  const std::vector<uint32_t> out = run_grid("f32_approx", in, 13);
+  ASSERT_EQ(out.size(), in.size() / 2 * 13);
+  // PTX ISA bounds: div.approx 2 ulp for 2^-126 <= |b| <= 2^126 (0 beyond),
+  // div.full 2, rcp.approx 1, sqrt.approx 2^-23 relative (1 ulp), rsqrt.approx
+  // 2^-22.9 relative (2 ulp against the rounded value), ex2.approx 2 ulp;
+  // lg2.approx 2^-22.6 absolute for x in [0.5, 2] (checked below), and
+  // here 4 ulp, what the sequence gives over all inputs.
+  double lg2_abs = 0;
+  UlpCheck c[13] = {{"div.approx", 2},     {"div.full", 2},        {"rcp.approx", 1},
+                    {"sqrt.approx", 1},    {"rsqrt.approx", 2},    {"div.approx.ftz", 2},
+                    {"rcp.approx.ftz", 1}, {"sqrt.approx.ftz", 1}, {"rsqrt.approx.ftz", 2},
+                    {"ex2.approx", 2},     {"ex2.approx.ftz", 2},  {"lg2.approx", 4},
+                    {"lg2.approx.ftz", 4}};
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const uint32_t ab = in[2 * i], bb = in[2 * i + 1];
+    const float a = bitsf(ab), b = bitsf(bb), fa = ftz(a), fb = ftz(b);
+    const uint32_t* o = &out[13 * i];
+    auto rsqrt = [](float x) { return float(1.0 / std::sqrt(double(x))); };
+    const float ab_abs = std::fabs(b);
+    if (ab_abs > 0x1p126f && ab_abs < INFINITY && std::isfinite(a))
+      c[0].check(o[0], 0.0f, ab, bb);
+    else if (ab_abs >= 0x1p-126f && ab_abs <= 0x1p126f)
+      c[0].check(o[0], a / b, ab, bb);
+    c[1].check(o[1], a / b, ab, bb);
+    c[2].check(o[2], 1.0f / b, ab, bb);
+    c[3].check(o[3], std::sqrt(a), ab, bb);
+    c[4].check(o[4], rsqrt(a), ab, bb);
+    const float fab = std::fabs(fb);
+    if (fab > 0x1p126f && fab < INFINITY && std::isfinite(fa))
+      c[5].check(o[5], 0.0f, ab, bb);
+    else if (fab >= 0x1p-126f && fab <= 0x1p126f)
+      c[5].check(o[5], ftz(fa / fb), ab, bb);
+    c[6].check(o[6], ftz(1.0f / fb), ab, bb);
+    c[7].check(o[7], ftz(std::sqrt(fa)), ab, bb);
+    c[8].check(o[8], ftz(rsqrt(fa)), ab, bb);
+    c[9].check(o[9], float(std::exp2(double(a))), ab, bb);
+    c[10].check(o[10], ftz(float(std::exp2(double(fa)))), ab, bb);
+    c[11].check(o[11], float(std::log2(double(a))), ab, bb);
+    c[12].check(o[12], ftz(float(std::log2(double(fa)))), ab, bb);
+    if (a >= 0.5f && a <= 2.0f)
+      lg2_abs = std::max(lg2_abs, std::fabs(double(bitsf(o[11])) - std::log2(double(a))));
+  }
+  EXPECT_LE(lg2_abs, std::ldexp(1.0, -22) / std::pow(2.0, 0.6)) << "lg2.approx, absolute on [0.5, 2]";
+  std::printf("lg2.approx         max absolute error 2^%.2f on [0.5, 2]\n", std::log2(lg2_abs));
+  for (const UlpCheck& k : c) {
+    EXPECT_EQ(k.bad, 0u) << k.name;
+    std::printf("%-18s max error %lld ulp (bound %lld) over %zu operand pairs\n", k.name,
+                static_cast<long long>(k.worst), static_cast<long long>(k.bound), in.size() / 2);
+  }
+}
+
+TEST(PtxFeature, F32FtzSat) {
+  std::vector<uint32_t> in = operand_pairs(size_t(1) << 15, 9);
+  for (uint32_t a : specials())
+    for (uint32_t b : specials()) {
+      in.push_back(a);
+      in.push_back(b);
+    }
+  SplitMix64 rng(5);
+  for (int i = 0; i < 4096; ++i) {  // around [0, 1] for .sat, subnormal results for .ftz
+    in.push_back(fbits(float(int(rng.u32() % 3000) - 1000) / 1000.0f));
+    in.push_back(i % 2 ? fbits(float(int(rng.u32() % 3000) - 1000) / 1000.0f) : (rng.u32() & 0x80FFFFFF));
+  }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  const std::vector<uint32_t> out = run_grid("f32_ftz_sat", in, 16);
+  ASSERT_EQ(out.size(), in.size() / 2 * 16);
+  // FMIN/FMAX: a NaN loses to a number, -0 < +0.
+  auto fmn = [](float x, float y, bool mn) {
+    if (std::isnan(x)) return y;
+    if (std::isnan(y)) return x;
+    if (x == y) return (std::signbit(x) == mn) ? x : y;
+    return (x < y) == mn ? x : y;
+  };
+  size_t bad = 0;
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const float a = bitsf(in[2 * i]), b = bitsf(in[2 * i + 1]), fa = ftz(a), fb = ftz(b);
+    const uint32_t want[16] = {canon(ftz(fa + fb)),
+                               canon(ftz(fa - fb)),
+                               canon(ftz(fa * fb)),
+                               canon(ftz(std::fma(fa, fb, fa))),
+                               canon(fmn(fa, fb, true)),
+                               canon(fmn(fa, fb, false)),
+                               fbits(sat(a + b)),
+                               fbits(sat(a * b)),
+                               fbits(sat(ftz(std::fma(fa, fb, 0.5f)))),
+                               fbits(sat(a)),
+                               fbits(fa),  // a NaN passes unchanged
+                               fbits(fa) ^ 0x80000000u,
+                               fbits(fb) & 0x7FFFFFFFu,
+                               fa < fb,
+                               fb == 0.0f,
+                               fbits(sat(ftz(std::fma(fb, 2.0f, fa))))};
+    for (int j = 0; j < 16; ++j)
+      if (out[16 * i + j] != want[j] && ++bad <= 10)
+        ADD_FAILURE() << "word " << j << " (a = 0x" << std::hex << in[2 * i] << ", b = 0x" << in[2 * i + 1]
+                      << "): 0x" << out[16 * i + j] << ", want 0x" << want[j];
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
+TEST(PtxFeature, CvtIntegerRoundings) {
+  std::vector<uint32_t> in = operand_pairs(size_t(1) << 16, 12);
+  SplitMix64 rng(13);
+  for (int i = 0; i < 65536; ++i) {  // around the integers: halves, ties, 2^23 and 2^31
+    const float base = float(int(rng.u32() % 4001) - 2000) / 2.0f;
+    const float scale[4] = {1.0f, 1.0f, 4194304.0f, 1048576.0f};
+    in.push_back(fbits(i % 3 ? base * scale[i % 4] : bitsf(rng.u32() & 0xCFFFFFFF)));
+    in.push_back(0);
+  }
+  for (uint32_t a : specials()) {
+    in.push_back(a);
+    in.push_back(0);
+  }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  const std::vector<uint32_t> out = run_grid("cvt_round", in, 10);
+  ASSERT_EQ(out.size(), in.size() / 2 * 10);
+  auto f2i = [](float v, bool u) -> uint32_t {  // F2I: toward zero, saturating, NaN to 0
+    if (std::isnan(v)) return 0;
+    if (u) return v <= 0.0f ? 0u : v >= 4294967296.0f ? 0xFFFFFFFFu : uint32_t(v);
+    return v <= -2147483648.0f ? 0x80000000u : v >= 2147483648.0f ? 0x7FFFFFFFu : uint32_t(int32_t(v));
+  };
+  size_t bad = 0;
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const float a = bitsf(in[2 * i]);
+    const uint32_t want[10] = {canon(std::nearbyint(a)),       canon(std::trunc(a)),
+                               canon(std::floor(a)),           canon(std::ceil(a)),
+                               f2i(std::nearbyint(a), false),  f2i(std::floor(a), false),
+                               f2i(std::ceil(a), true),        canon(std::nearbyint(ftz(a))),
+                               f2i(std::floor(ftz(a)), false), fbits(sat(std::ceil(a)))};
+    for (int j = 0; j < 10; ++j)
+      if (out[10 * i + j] != want[j] && ++bad <= 10)
+        ADD_FAILURE() << "word " << j << " (a = 0x" << std::hex << in[2 * i] << "): 0x" << out[10 * i + j]
+                      << ", want 0x" << want[j];
+  }
+  EXPECT_EQ(bad, 0u);
+}
