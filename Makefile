@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean isa-pkg ptx soak soak-launches mutate formal sanitize fuzz
+.PHONY: all deps configure build test demo lint clean isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth
 
 all: build
 
@@ -63,6 +63,11 @@ FUZZ_TARGETS ?=
 fuzz: deps
 	@BUILD=$(BUILD) scripts/fuzz.sh build $(JOBS)
 	@BUILD=$(BUILD) scripts/fuzz.sh long $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+# Yosys' full generic synthesis of the SM with its cell count per module
+# (scripts/synth.sh; make test runs only the coarse part).
+synth: deps
+	@scripts/synth.sh $(BUILD)/synth
 
 lint: deps
 	@scripts/lint.sh
