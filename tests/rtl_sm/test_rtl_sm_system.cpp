@@ -141,8 +141,9 @@ TEST_P(SampleOnRtl, MatchesModel) {
       } else {
         EXPECT_EQ(gf.waiting_warps, wf.waiting_warps);
       }
-      if (wf.kind == baresm::iss::FaultKind::OUT_OF_WINDOW || wf.kind == baresm::iss::FaultKind::MISALIGNED)
+      if (wf.kind == baresm::iss::FaultKind::OUT_OF_WINDOW || wf.kind == baresm::iss::FaultKind::MISALIGNED) {
         EXPECT_EQ(gf.addr, wf.addr);
+      }
     }
   }
 

@@ -154,6 +154,7 @@ struct Ctx {
   drv::Context h;
   drv::Stream s[2];
   drv::Function vec_add;
+  drv::Module vec_add_mod;
   drv::DevPtr canary = 0;
   std::vector<uint8_t> canary_bytes;
 };
@@ -253,7 +254,7 @@ class Soak {
       mismatch("context create: " + err());
       return false;
     }
-    if (!load(c, "vec_add", &c.vec_add, nullptr)) return false;
+    if (!load(c, "vec_add", &c.vec_add, &c.vec_add_mod)) return false;
     c.canary_bytes.resize(4096);
     for (auto& b : c.canary_bytes) b = uint8_t(rng_());
     if (!drv::ok(dev_.mem_alloc(c.h, 4096, &c.canary)) ||
@@ -449,9 +450,19 @@ class Soak {
       ++fig_.pauses;
     } else if (r < 25) {
       transport_->delay(10 * below(3000));
-      // Poison a line of a launch that may be running right now.
+      // Poison a line of a launch that may be running right now: its output,
+      // or its context's vec_add code (instruction fetch).
       for (auto& kv : launches_)
-        if (kv.second.c && chance(50)) {
+        if (kv.second.c && chance(30)) {
+          drv::DevPtr code = 0;
+          uint32_t bytes = 0;
+          if (drv::ok(dev_.module_code_range(ctxs_[size_t(kv.second.ctx)].vec_add_mod, &code, &bytes)) && bytes) {
+            t_.poison().poison(code + 8 * below(bytes / 8), 8);
+            poisoned_since_round_start_ = true;
+            ++fig_.poison_in_flight;
+          }
+          break;
+        } else if (kv.second.c && chance(50)) {
           t_.poison().poison(kv.second.c + 4 * below(uint32_t(kv.second.want.size())), 4);
           poisoned_since_round_start_ = true;
           ++fig_.poison_in_flight;
