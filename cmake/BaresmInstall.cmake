@@ -10,6 +10,7 @@
 #     P/lib/cmake/baresm/                find_package(baresm CONFIG): baresm::driver,
 #                                        baresm::isa, baresm::cosim (when built)
 #     P/lib/pkgconfig/baresm.pc          driver + toolchain/model for plain Makefiles
+#     P/share/baresm/kernels/            the sample kernels (baresm run --kernels DIR)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -60,6 +61,9 @@ install(TARGETS ${exported_targets} EXPORT baresmTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${BARESM_INSTALL_INCLUDEDIR})
 install(TARGETS baresm RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The CLI's default kernel folder is the checkout's; an installed one is
+# pointed at its own copy with --kernels.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/kernels/ DESTINATION ${CMAKE_INSTALL_DATADIR}/baresm/kernels)
 
 # Public headers: what driver.h, model_transport.h, the assembler, module
 # loader and functional model include (the .def X-macro tables too).

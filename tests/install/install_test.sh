@@ -16,7 +16,7 @@ step() { echo "== $*"; }
 
 step "cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
-for f in bin/baresm include/baresm/host_driver/driver.h include/baresm/isa/assembler.h \
+for f in bin/baresm share/baresm/kernels/vec_add.s include/baresm/host_driver/driver.h include/baresm/isa/assembler.h \
          lib/cmake/baresm/baresmConfig.cmake lib/pkgconfig/baresm.pc lib/libbaresm_driver.a; do
   [ -e "$prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
@@ -26,6 +26,8 @@ if grep -n -e "$src/" -e "$build/" "$prefix"/lib/cmake/baresm/*.cmake "$prefix/l
   exit 1
 fi
 "$prefix/bin/baresm" info --backend model >/dev/null
+"$prefix/bin/baresm" run vec_add --backend model --kernels "$prefix/share/baresm/kernels" >"$tmp/run.log" ||
+  { cat "$tmp/run.log"; exit 1; }
 
 step "every installed driver/toolchain header compiles from the prefix alone"
 # One translation unit: an include that was not installed fails here.
