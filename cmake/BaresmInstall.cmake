@@ -10,6 +10,7 @@
 #     P/lib/cmake/baresm/                find_package(baresm CONFIG): baresm::driver,
 #                                        baresm::isa, baresm::cosim (when built)
 #     P/lib/pkgconfig/baresm.pc          driver + toolchain/model for plain Makefiles
+#     P/lib/pkgconfig/baresm-cosim.pc    + the RTL co-simulation (when built)
 #     P/share/baresm/kernels/            the sample kernels (baresm run --kernels DIR)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -102,3 +103,10 @@ file(RELATIVE_PATH BARESM_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" BARESM_PC_TO_PREFIX "${BARESM_PC_TO_PREFIX}")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/baresm.pc.in ${CMAKE_BINARY_DIR}/cmake/baresm.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/cmake/baresm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(BARESM_INSTALL_COSIM)
+  get_target_property(top_defs baresm_top_sc INTERFACE_COMPILE_DEFINITIONS)
+  list(TRANSFORM top_defs PREPEND -D)
+  list(JOIN top_defs " " BARESM_PC_TOP_DEFS)
+  configure_file(${CMAKE_SOURCE_DIR}/cmake/baresm-cosim.pc.in ${CMAKE_BINARY_DIR}/cmake/baresm-cosim.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/cmake/baresm-cosim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

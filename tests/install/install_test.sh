@@ -21,7 +21,7 @@ for f in bin/baresm share/baresm/kernels/vec_add.s include/baresm/host_driver/dr
   [ -e "$prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 # An installed package must not point back into the checkout or the build.
-if grep -n -e "$src/" -e "$build/" "$prefix"/lib/cmake/baresm/*.cmake "$prefix/lib/pkgconfig/baresm.pc"; then
+if grep -n -e "$src/" -e "$build/" "$prefix"/lib/cmake/baresm/*.cmake "$prefix"/lib/pkgconfig/*.pc; then
   echo "the installed package refers to the source or build tree (above)"
   exit 1
 fi
@@ -56,3 +56,10 @@ export PKG_CONFIG_PATH
 # shellcheck disable=SC2046
 c++ -std=c++17 -o "$tmp/hello_pc" "$src/examples/hello_device/hello_device.cpp" $(pkg-config --cflags --libs baresm)
 "$tmp/hello_pc" --backend model
+if [ -e "$prefix/lib/pkgconfig/baresm-cosim.pc" ]; then
+  step "pkg-config build (baresm-cosim)"
+  # shellcheck disable=SC2046
+  c++ -std=c++17 -DHELLO_HAVE_RTL=1 -o "$tmp/hello_pc_rtl" "$src/examples/hello_device/hello_device.cpp" \
+    $(pkg-config --cflags --libs baresm-cosim)
+  "$tmp/hello_pc_rtl" --backend rtl
+fi
