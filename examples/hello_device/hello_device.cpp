@@ -141,8 +141,8 @@ int main(int argc, char** argv) {
     }
   }
   if (wrong != 0) {
-    std::printf("hello_device: FAIL on %s: %u of %u wrong, first c[%u] = %u, expected %u\n", transport->name(),
-                wrong, n, first, c[first], 3 * a[first] + b[first]);
+    std::printf("hello_device: FAIL on %s: %u of %u wrong, first c[%u] = %u, expected %u\n",
+                transport->name(), wrong, n, first, c[first], 3 * a[first] + b[first]);
     return 1;
   }
   std::printf("hello_device: OK on %s: c[i] = 3*a[i] + b[i] for %u elements, %u CTAs of %u threads\n",
