@@ -314,8 +314,14 @@ class Soak {
       std::memcpy(&L.want[i], &s, 4);
     }
     if (poison_input) {
-      const drv::DevPtr target = chance(50) ? da : chance(50) ? db : dc;
-      t_.poison().poison(target + 4 * below(n), 4);
+      drv::DevPtr code = 0;
+      uint32_t bytes = 0;
+      if (chance(25) && drv::ok(dev_.module_code_range(C.vec_add_mod, &code, &bytes)) && bytes) {
+        t_.poison().poison(code + 8 * below(bytes / 8), 8);  // one of its instructions
+      } else {
+        const drv::DevPtr target = chance(50) ? da : chance(50) ? db : dc;
+        t_.poison().poison(target + 4 * below(n), 4);
+      }
       poisoned_since_round_start_ = true;
     }
     drv::LaunchConfig cfg;
@@ -524,7 +530,10 @@ class Soak {
     for (int attempt = 0;; ++attempt) {
       launches_.clear();
       if (!submit_vec_add(int(below(uint32_t(ctxs_.size()))), Kind::GOOD, false)) return false;
-      if (launches_.empty()) return true;  // refused: the context was in error before the reset
+      if (launches_.empty()) {  // refused: but every context in error was replaced
+        mismatch("round " + std::to_string(round) + ": the launch after a reset was refused");
+        return true;
+      }
       Launch& L = launches_.begin()->second;
       const size_t ci = size_t(L.ctx);
       const drv::Context ch = ctxs_[ci].h;
@@ -532,8 +541,8 @@ class Soak {
       const bool retry = st == Status::MEMORY_ERROR && t_.transient_errors() && attempt < 3;
       if (!retry && (st != Status::OK || L.reports != 1 || L.report.cpl_status != cq::CplStatus::COMPLETED))
         mismatch("round " + std::to_string(round) + ": no good launch after a reset: " + drv::status_name(st));
-      else if (!retry)
-        check(L);
+      else
+        check(L);  // a retried one too: it was a launch, and a memory error is what it may report
       dev_.mem_free(ch, L.c);
       if (!retry) break;
       // The memory error made the context sticky: a fresh one tries again.
