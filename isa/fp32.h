@@ -5,10 +5,23 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 namespace baresm::fp32 {
 
 constexpr uint32_t kCanonicalNaN = 0x7FFFFFFFu;
+
+// The bits of a host float, and back.
+inline uint32_t bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+inline float from_bits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
 
 uint32_t add(uint32_t a, uint32_t b);
 uint32_t sub(uint32_t a, uint32_t b);
@@ -25,5 +38,7 @@ uint32_t from_u32(uint32_t v);
 int32_t to_i32(uint32_t a);    // toward zero, saturating, NaN -> 0
 uint32_t to_u32(uint32_t a);   // toward zero, saturating (negative -> 0), NaN -> 0
 inline bool is_nan(uint32_t a) { return (a & 0x7F800000u) == 0x7F800000u && (a & 0x007FFFFFu); }
+// A host result as the device writes it: any NaN is the canonical one.
+inline uint32_t canonical(float f) { return is_nan(bits(f)) ? kCanonicalNaN : bits(f); }
 
 }  // namespace baresm::fp32

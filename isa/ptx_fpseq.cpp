@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "isa/fp32.h"
+
 namespace baresm::isa::ptx {
 
 namespace {
@@ -45,11 +47,6 @@ class Seq {
   Pos pos_;
 };
 
-uint32_t fbits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
 MOperand R(int v) {
   return MOperand::v(v);
 }
@@ -261,15 +258,15 @@ int emit_ex2(MKernel* m, Pos pos, int x) {
                              1.52527338040598e-5f};
   const uint32_t kRound = 0x4B400000;  // 1.5 * 2^23
   const int nan = q.setp("FSETP.NAN.AND", R(x), R(x));
-  const int x1 = q.op("FMIN", {R(x), I(fbits(129.0f))});
-  const int xc = q.op("FMAX", {R(x1), I(fbits(-151.0f))});
+  const int x1 = q.op("FMIN", {R(x), I(fp32::bits(129.0f))});
+  const int xc = q.op("FMAX", {R(x1), I(fp32::bits(-151.0f))});
   const int t = q.op("FADD", {R(xc), I(kRound)});
   const int n = q.op("IADD", {R(t), I(uint32_t(-int32_t(kRound)))});
   const int r = q.op("FSUB", {R(t), I(kRound)});
   const int f = q.op("FSUB", {R(xc), R(r)});
-  int p = q.op("MOV", {I(fbits(c[7]))});
+  int p = q.op("MOV", {I(fp32::bits(c[7]))});
   for (int k = 6; k >= 0; --k) {
-    const int ck = q.op("MOV", {I(fbits(c[k]))});
+    const int ck = q.op("MOV", {I(fp32::bits(c[k]))});
     p = q.op("FFMA", {R(p), R(f), R(ck)});
   }
   const int n1 = q.op("SHRA", {R(n), I(1)});
@@ -308,7 +305,7 @@ int emit_lg2(MKernel* m, Pos pos, int a) {
   const int den = q.op("FADD", {R(n.s), I(kOne)});
   const int nden = q.op("FNEG", {R(den)});
   const int one = q.op("MOV", {I(kOne)});
-  const int c = q.op("MOV", {I(fbits(-0.2426f))});  // 1/d ~ 1 - 0.2426 d on [1.707, 2.414]
+  const int c = q.op("MOV", {I(fp32::bits(-0.2426f))});  // 1/d ~ 1 - 0.2426 d on [1.707, 2.414]
   int y = q.op("FFMA", {R(den), R(c), R(one)});
   for (int i = 0; i < 3; ++i) {
     const int err = q.op("FFMA", {R(nden), R(y), R(one)});
@@ -318,15 +315,15 @@ int emit_lg2(MKernel* m, Pos pos, int a) {
   const int rr = q.op("FFMA", {R(nden), R(s0), R(num)});
   const int sv = q.op("FFMA", {R(rr), R(y), R(s0)});
   const int z = q.op("FMUL", {R(sv), R(sv)});
-  int p = q.op("MOV", {I(fbits(1.0f / 9))});
+  int p = q.op("MOV", {I(fp32::bits(1.0f / 9))});
   for (float k : {1.0f / 7, 1.0f / 5, 1.0f / 3, 1.0f}) {
-    const int ck = q.op("MOV", {I(fbits(k))});
+    const int ck = q.op("MOV", {I(fp32::bits(k))});
     p = q.op("FFMA", {R(z), R(p), R(ck)});
   }
   const int w = q.op("FMUL", {R(sv), R(p)});
   const int eu = q.op("IADD", {R(n.e), I(uint32_t(-127))});
   const int ef = q.op("I2F", {R(eu)});
-  const int k2 = q.op("MOV", {I(fbits(2.8853900817779268f))});  // 2/ln2
+  const int k2 = q.op("MOV", {I(fp32::bits(2.8853900817779268f))});  // 2/ln2
   const int res = q.op("FFMA", {R(w), R(k2), R(ef)});
   q.e("MOV", {D(res), I(0xFF800000)}, zero);
   q.e("MOV", {D(res), I(kInf)}, inf);

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <functional>
 
+#include "isa/fp32.h"
 #include "isa/ptx.h"
 #include "isa/rng.h"
 #include "samples/model_backend.h"
@@ -27,19 +28,6 @@ using namespace baresm::samples;
 
 namespace {
 
-uint32_t fbits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-float bitsf(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-uint32_t canon(float f) {
-  return std::isnan(f) ? 0x7FFFFFFFu : fbits(f);
-}
 
 // Runs tests/ptx/NAME.ptx over in.size() / 2 threads (thread i reads
 // in[2i], in[2i+1]) and returns the k words each wrote.
@@ -129,7 +117,7 @@ std::vector<uint32_t> operand_pairs(size_t n, uint64_t seed) {
       case 8: {  // exact quotients
         const float q = float(int(rng.u32() % 4096) + 1);
         b = (b & 0x8FFFFFFF) | 0x10000000;
-        a = fbits(bitsf(b) * q);
+        a = fp32::bits(fp32::from_bits(b) * q);
         break;
       }
       case 9:
@@ -140,7 +128,7 @@ std::vector<uint32_t> operand_pairs(size_t n, uint64_t seed) {
         break;    // short mantissas
       case 11: {  // perfect squares: r^2 scaled by an even power of two
         const uint32_t r = rng.u32() % 4096 + 1;
-        a = fbits(float(r * r) * bitsf(uint32_t(127 + 2 * (int(rng.u32() % 100) - 50)) << 23));
+        a = fp32::bits(float(r * r) * fp32::from_bits(uint32_t(127 + 2 * (int(rng.u32() % 100) - 50)) << 23));
         break;
       }
       case 12:
@@ -173,9 +161,9 @@ void check_exact(const std::vector<uint32_t>& in) {
   ASSERT_EQ(out.size(), in.size() / 2 * 3);
   size_t bad = 0, sub = 0, ovf = 0, nan = 0, exact = 0, squares = 0;
   for (size_t i = 0; i < in.size() / 2; ++i) {
-    const float a = bitsf(in[2 * i]), b = bitsf(in[2 * i + 1]);
+    const float a = fp32::from_bits(in[2 * i]), b = fp32::from_bits(in[2 * i + 1]);
     const float q = a / b;
-    const uint32_t want[3] = {canon(q), canon(1.0f / b), canon(std::sqrt(a))};
+    const uint32_t want[3] = {fp32::canonical(q), fp32::canonical(1.0f / b), fp32::canonical(std::sqrt(a))};
     const char* what[3] = {"div.rn", "rcp.rn", "sqrt.rn"};
     sub += std::fpclassify(q) == FP_SUBNORMAL;
     ovf += std::isinf(q) && std::isfinite(a) && b != 0.0f;
@@ -244,13 +232,13 @@ struct UlpCheck {
   void check(uint32_t got, float want, uint32_t a, uint32_t b) {
     int64_t e = 0;
     if (std::isnan(want) || std::isinf(want) || want == 0.0f)
-      e = got == canon(want) || (want == 0.0f && (got & 0x7FFFFFFFu) == 0) ? 0 : INT64_MAX;
+      e = got == fp32::canonical(want) || (want == 0.0f && (got & 0x7FFFFFFFu) == 0) ? 0 : INT64_MAX;
     else
-      e = std::isnan(bitsf(got)) ? INT64_MAX : ulps(got, fbits(want));
+      e = std::isnan(fp32::from_bits(got)) ? INT64_MAX : ulps(got, fp32::bits(want));
     worst = std::max(worst, e);
     if (e > bound && ++bad <= 5)
       ADD_FAILURE() << name << "(0x" << std::hex << a << ", 0x" << b << ") = 0x" << got << ", want 0x"
-                    << fbits(want) << std::dec << " within " << bound << " ulp";
+                    << fp32::bits(want) << std::dec << " within " << bound << " ulp";
   }
 };
 
@@ -265,7 +253,7 @@ TEST(PtxFeature, F32ApproxWithinPtxBounds) {
     }
   SplitMix64 rng(8);
   for (int i = 0; i < 65536; ++i) {  // ex2 where its result is neither 0 nor inf
-    in.push_back(fbits(float(rng.u32() % 290000) / 1000.0f - 160.0f));
+    in.push_back(fp32::bits(float(rng.u32() % 290000) / 1000.0f - 160.0f));
     in.push_back(rng.u32());
   }
   while (in.size() % 512) in.push_back(0x3F800000);
@@ -284,7 +272,7 @@ TEST(PtxFeature, F32ApproxWithinPtxBounds) {
                     {"lg2.approx.ftz", 4}};
   for (size_t i = 0; i < in.size() / 2; ++i) {
     const uint32_t ab = in[2 * i], bb = in[2 * i + 1];
-    const float a = bitsf(ab), b = bitsf(bb), fa = ftz(a), fb = ftz(b);
+    const float a = fp32::from_bits(ab), b = fp32::from_bits(bb), fa = ftz(a), fb = ftz(b);
     const uint32_t* o = &out[13 * i];
     auto rsqrt = [](float x) { return float(1.0 / std::sqrt(double(x))); };
     const float ab_abs = std::fabs(b);
@@ -309,7 +297,7 @@ TEST(PtxFeature, F32ApproxWithinPtxBounds) {
     c[11].check(o[11], float(std::log2(double(a))), ab, bb);
     c[12].check(o[12], ftz(float(std::log2(double(fa)))), ab, bb);
     if (a >= 0.5f && a <= 2.0f)
-      lg2_abs = std::max(lg2_abs, std::fabs(double(bitsf(o[11])) - std::log2(double(a))));
+      lg2_abs = std::max(lg2_abs, std::fabs(double(fp32::from_bits(o[11])) - std::log2(double(a))));
   }
   EXPECT_LE(lg2_abs, std::ldexp(1.0, -22) / std::pow(2.0, 0.6)) << "lg2.approx, absolute on [0.5, 2]";
   std::printf("lg2.approx         max absolute error 2^%.2f on [0.5, 2]\n", std::log2(lg2_abs));
@@ -329,8 +317,8 @@ TEST(PtxFeature, F32FtzSat) {
     }
   SplitMix64 rng(5);
   for (int i = 0; i < 4096; ++i) {  // around [0, 1] for .sat, subnormal results for .ftz
-    in.push_back(fbits(float(int(rng.u32() % 3000) - 1000) / 1000.0f));
-    in.push_back(i % 2 ? fbits(float(int(rng.u32() % 3000) - 1000) / 1000.0f) : (rng.u32() & 0x80FFFFFF));
+    in.push_back(fp32::bits(float(int(rng.u32() % 3000) - 1000) / 1000.0f));
+    in.push_back(i % 2 ? fp32::bits(float(int(rng.u32() % 3000) - 1000) / 1000.0f) : (rng.u32() & 0x80FFFFFF));
   }
   while (in.size() % 512) in.push_back(0x3F800000);
   const std::vector<uint32_t> out = run_grid("f32_ftz_sat", in, 16);
@@ -344,23 +332,23 @@ TEST(PtxFeature, F32FtzSat) {
   };
   size_t bad = 0;
   for (size_t i = 0; i < in.size() / 2; ++i) {
-    const float a = bitsf(in[2 * i]), b = bitsf(in[2 * i + 1]), fa = ftz(a), fb = ftz(b);
-    const uint32_t want[16] = {canon(ftz(fa + fb)),
-                               canon(ftz(fa - fb)),
-                               canon(ftz(fa * fb)),
-                               canon(ftz(std::fma(fa, fb, fa))),
-                               canon(fmn(fa, fb, true)),
-                               canon(fmn(fa, fb, false)),
-                               fbits(sat(a + b)),
-                               fbits(sat(a * b)),
-                               fbits(sat(ftz(std::fma(fa, fb, 0.5f)))),
-                               fbits(sat(a)),
-                               fbits(fa),  // a NaN passes unchanged
-                               fbits(fa) ^ 0x80000000u,
-                               fbits(fb) & 0x7FFFFFFFu,
+    const float a = fp32::from_bits(in[2 * i]), b = fp32::from_bits(in[2 * i + 1]), fa = ftz(a), fb = ftz(b);
+    const uint32_t want[16] = {fp32::canonical(ftz(fa + fb)),
+                               fp32::canonical(ftz(fa - fb)),
+                               fp32::canonical(ftz(fa * fb)),
+                               fp32::canonical(ftz(std::fma(fa, fb, fa))),
+                               fp32::canonical(fmn(fa, fb, true)),
+                               fp32::canonical(fmn(fa, fb, false)),
+                               fp32::bits(sat(a + b)),
+                               fp32::bits(sat(a * b)),
+                               fp32::bits(sat(ftz(std::fma(fa, fb, 0.5f)))),
+                               fp32::bits(sat(a)),
+                               fp32::bits(fa),  // a NaN passes unchanged
+                               fp32::bits(fa) ^ 0x80000000u,
+                               fp32::bits(fb) & 0x7FFFFFFFu,
                                fa < fb,
                                fb == 0.0f,
-                               fbits(sat(ftz(std::fma(fb, 2.0f, fa))))};
+                               fp32::bits(sat(ftz(std::fma(fb, 2.0f, fa))))};
     for (int j = 0; j < 16; ++j)
       if (out[16 * i + j] != want[j] && ++bad <= 10)
         ADD_FAILURE() << "word " << j << " (a = 0x" << std::hex << in[2 * i] << ", b = 0x" << in[2 * i + 1]
@@ -375,7 +363,7 @@ TEST(PtxFeature, CvtIntegerRoundings) {
   for (int i = 0; i < 65536; ++i) {  // around the integers: halves, ties, 2^23 and 2^31
     const float base = float(int(rng.u32() % 4001) - 2000) / 2.0f;
     const float scale[4] = {1.0f, 1.0f, 4194304.0f, 1048576.0f};
-    in.push_back(fbits(i % 3 ? base * scale[i % 4] : bitsf(rng.u32() & 0xCFFFFFFF)));
+    in.push_back(fp32::bits(i % 3 ? base * scale[i % 4] : fp32::from_bits(rng.u32() & 0xCFFFFFFF)));
     in.push_back(0);
   }
   for (uint32_t a : specials()) {
@@ -392,12 +380,12 @@ TEST(PtxFeature, CvtIntegerRoundings) {
   };
   size_t bad = 0;
   for (size_t i = 0; i < in.size() / 2; ++i) {
-    const float a = bitsf(in[2 * i]);
-    const uint32_t want[10] = {canon(std::nearbyint(a)),       canon(std::trunc(a)),
-                               canon(std::floor(a)),           canon(std::ceil(a)),
+    const float a = fp32::from_bits(in[2 * i]);
+    const uint32_t want[10] = {fp32::canonical(std::nearbyint(a)),       fp32::canonical(std::trunc(a)),
+                               fp32::canonical(std::floor(a)),           fp32::canonical(std::ceil(a)),
                                f2i(std::nearbyint(a), false),  f2i(std::floor(a), false),
-                               f2i(std::ceil(a), true),        canon(std::nearbyint(ftz(a))),
-                               f2i(std::floor(ftz(a)), false), fbits(sat(std::ceil(a)))};
+                               f2i(std::ceil(a), true),        fp32::canonical(std::nearbyint(ftz(a))),
+                               f2i(std::floor(ftz(a)), false), fp32::bits(sat(std::ceil(a)))};
     for (int j = 0; j < 10; ++j)
       if (out[10 * i + j] != want[j] && ++bad <= 10)
         ADD_FAILURE() << "word " << j << " (a = 0x" << std::hex << in[2 * i] << "): 0x" << out[10 * i + j]

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 
+#include "isa/fp32.h"
 #include "isa/ptx.h"
 #include "isa/rng.h"
 #include "samples/model_backend.h"
@@ -28,20 +29,6 @@ std::string feature_path(const std::string& name) {
   return std::string(BARESM_SOURCE_DIR) + "/tests/ptx/" + name + ".ptx";
 }
 
-uint32_t fbits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-float bitsf(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-// The device's f32 results: any NaN is the canonical 0x7FFFFFFF.
-uint32_t canon(float f) {
-  return std::isnan(f) ? 0x7FFFFFFFu : fbits(f);
-}
 
 struct FeatureRun {
   isa::PtxResult ptx;
@@ -196,9 +183,9 @@ TEST(PtxFeature, Cvt) {
   const float ys[] = {1.5f,       -1.5f,          3e9f,          -3e9f,         NAN,   INFINITY,
                       -INFINITY,  0.99f,          2147483648.0f, 4294967296.0f, -0.5f, 1e-40f,
                       123456.78f, -2147483648.0f, 16777217.0f,   0.0f};
-  for (size_t i = 0; i < 16; ++i) in[32 + i] = fbits(ys[i]);
+  for (size_t i = 0; i < 16; ++i) in[32 + i] = fp32::bits(ys[i]);
   check_rows("cvt", 12, in, [](uint32_t x, uint32_t y, uint32_t) -> std::vector<uint32_t> {
-    const float f = bitsf(y);
+    const float f = fp32::from_bits(y);
     auto f2i = [](float v) -> uint32_t {  // round toward zero, saturating, NaN -> 0
       if (std::isnan(v)) return 0;
       if (v >= 2147483648.0f) return 0x7FFFFFFF;
@@ -213,8 +200,8 @@ TEST(PtxFeature, Cvt) {
     return {x & 0xFF,        uint32_t(int32_t(int8_t(x))),
             x & 0xFFFF,      uint32_t(int32_t(int16_t(x))),
             x & 0xFF,        uint32_t(int32_t(int16_t(x))),
-            x + y,           fbits(float(s(x))),
-            fbits(float(x)), f2i(f),
+            x + y,           fp32::bits(float(s(x))),
+            fp32::bits(float(x)), f2i(f),
             f2u(f),          f2i(f)};
   });
 }
@@ -223,13 +210,13 @@ TEST(PtxFeature, F32) {
   std::vector<uint32_t> in(64);
   const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -1e-40f, 3.4e38f, 1.0f, -1.0f};
   SplitMix64 rng(5);
-  for (size_t i = 0; i < 64; ++i) in[i] = fbits(float(int32_t(rng.u32() >> 8) - (1 << 23)) / float(1 << 16));
+  for (size_t i = 0; i < 64; ++i) in[i] = fp32::bits(float(int32_t(rng.u32() >> 8) - (1 << 23)) / float(1 << 16));
   for (size_t i = 0; i < 10; ++i) {
-    in[i] = fbits(specials[i]);
-    in[32 + 9 - i] = fbits(specials[i]);
+    in[i] = fp32::bits(specials[i]);
+    in[32 + 9 - i] = fp32::bits(specials[i]);
   }
   check_rows("f32", 11, in, [](uint32_t xa, uint32_t xb, uint32_t) -> std::vector<uint32_t> {
-    const float a = bitsf(xa), b = bitsf(xb);
+    const float a = fp32::from_bits(xa), b = fp32::from_bits(xb);
     // FMIN/FMAX: a NaN operand yields the other one; -0 < +0.
     auto fmin = [](float p, float q) {
       if (std::isnan(p)) return q;
@@ -244,17 +231,17 @@ TEST(PtxFeature, F32) {
       return p > q ? p : q;
     };
     volatile float va = a, vb = b;  // keep the host from folding or fusing anything
-    return {canon(va + vb),
-            canon(va - vb),
-            canon(va * vb),
-            canon(std::fma(a, b, a)),
-            canon(va * 1.5f),
-            canon(fmin(a, b)),
-            canon(fmax(a, b)),
+    return {fp32::canonical(va + vb),
+            fp32::canonical(va - vb),
+            fp32::canonical(va * vb),
+            fp32::canonical(std::fma(a, b, a)),
+            fp32::canonical(va * 1.5f),
+            fp32::canonical(fmin(a, b)),
+            fp32::canonical(fmax(a, b)),
             xa ^ 0x80000000u,
             xb & 0x7FFFFFFFu,
-            canon(2.0f + vb),
-            canon(std::fma(b, b, -1.0f))};
+            fp32::canonical(2.0f + vb),
+            fp32::canonical(std::fma(b, b, -1.0f))};
   });
 }
 
@@ -549,7 +536,7 @@ TEST(PtxFeature, ParamsAtCudaOffsets) {
   uint32_t got[6];
   ASSERT_EQ(be.read(out, 0, got, 24), Status::OK);
   EXPECT_EQ(got[0], a);
-  EXPECT_EQ(got[1], fbits(f));
+  EXPECT_EQ(got[1], fp32::bits(f));
   EXPECT_EQ(got[2], b);
   EXPECT_EQ(got[3], 0x44332211u);
   EXPECT_EQ(got[4], 0x6655u);
