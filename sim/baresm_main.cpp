@@ -29,6 +29,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -167,21 +168,65 @@ int cmd_asm(const std::string& cmd, const std::vector<std::string>& args) {
 }
 
 // ---- dis ----------------------------------------------------------------------------
+// One value as GTKWave's "Translate Filter Process" sends it (the trace's
+// value as the viewer prints it: hex digits, no prefix) -> one line of text.
+// A value that is not a whole word (X/Z bits, another radix) comes back as
+// it went in, so the viewer shows it unchanged rather than a wrong decode.
+std::string gtkwave_filter_line(std::string v) {
+  const auto b = v.find_first_not_of(" \t\r"), e = v.find_last_not_of(" \t\r");
+  v = b == std::string::npos ? std::string() : v.substr(b, e - b + 1);
+  std::string digits = v;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) digits = digits.substr(2);
+  // GTKWave pads to the signal's width: only the significant digits must fit 64 bits.
+  const auto first = digits.find_first_not_of('0');
+  if (first != std::string::npos && first > 0) digits = digits.substr(first);
+  if (digits.empty() || digits.size() > 16 ||
+      digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    return v;
+  const uint64_t word = std::stoull(digits, nullptr, 16);
+  char raw[24];
+  std::snprintf(raw, sizeof raw, "0x%016llx", (unsigned long long)word);
+  const std::optional<isa::Instr> in = isa::decode(word);
+  // pc 0: a trace value carries no pc, so a branch target reads as an offset
+  // from the branch itself (L_0040: 0x40 bytes on).
+  return in ? isa::disassemble_instr(*in, 0) : std::string("?? ") + raw;
+}
+
+// GTKWave writes a line and blocks until it reads one back: answer every
+// line at once, flushed, until it closes the pipe.
+int dis_gtkwave_filter() {
+  for (std::string line; std::getline(std::cin, line);) {
+    std::cout << gtkwave_filter_line(line) << '\n' << std::flush;
+    if (!std::cout) return kExitFail;
+  }
+  return kExitOk;
+}
+
 int cmd_dis(const std::vector<std::string>& args) {
   po::options_description desc(
       "usage: baresm dis IN.bsm [--plain] [--source FILE]\n"
+      "       baresm dis --gtkwave-filter\n"
       "Disassembles a .bsm module to standard output. The text re-assembles to a\n"
-      "byte-identical module (it carries .loc directives for the line table).\n\noptions");
+      "byte-identical module (it carries .loc directives for the line table).\n"
+      "--gtkwave-filter: a GTKWave Translate Filter Process (sim/gtkw/baresm.gtkw):\n"
+      "reads 64-bit instruction words in hex, one a line, and writes each one\n"
+      "disassembled (\"?? 0x...\" when it does not decode), until end of input.\n\noptions");
   desc.add_options()("help,h", "show this help")("plain", "a listing for people: no .loc directives")(
       "source", po::value<std::string>(),
       "with --plain: the source the module was built from (its .s, or the .ptx of a module from the "
-      "PTX front end); each instruction shows its source line");
+      "PTX front end); each instruction shows its source line")(
+      "gtkwave-filter", "disassemble hex words from standard input, one a line (for GTKWave)");
   po::variables_map vm;
   int rc = 0;
   if (!parse("dis", args, desc, "input", &vm, &rc)) return rc;
   if (vm.count("help")) {
     std::cout << desc << "\n";
     return kExitOk;
+  }
+  if (vm.count("gtkwave-filter")) {
+    if (vm.count("input") || vm.count("plain") || vm.count("source"))
+      return usage_error("dis", "--gtkwave-filter reads standard input and takes no other argument");
+    return dis_gtkwave_filter();
   }
   if (!vm.count("input")) return usage_error("dis", "missing input file");
   const std::string in = vm["input"].as<std::string>();
