@@ -176,7 +176,8 @@ std::string gtkwave_filter_line(std::string v) {
   const auto b = v.find_first_not_of(" \t\r"), e = v.find_last_not_of(" \t\r");
   v = b == std::string::npos ? std::string() : v.substr(b, e - b + 1);
   std::string digits = v;
-  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) digits = digits.substr(2);
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+    digits = digits.substr(2);
   // GTKWave pads to the signal's width: only the significant digits must fit 64 bits.
   const auto first = digits.find_first_not_of('0');
   if (first != std::string::npos && first > 0) digits = digits.substr(first);

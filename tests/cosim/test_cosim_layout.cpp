@@ -1,18 +1,25 @@
 // The committed GTKWave layout (sim/gtkw/baresm.gtkw) names only signals
 // that exist: a fresh FST trace of the device (vec_add through the driver)
 // is converted with fst2vcd, and every signal line of the layout must be a
-// variable of that trace, with the same bit range.
+// variable of that trace, with the same bit range. Every translate filter it
+// names exists and translates: the filter files (sim/gtkw/filters/, made by
+// tools/gen_gtkw_filters) map sample values to the names of the project's
+// tables, and the instruction-word filter process disassembles words.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "isa/disasm.h"
+#include "isa/isa.h"
 #include "tests/cosim/cosim_util.h"
 #include "tests/driver/driver_harness.h"
 
@@ -102,7 +109,7 @@ TEST(GtkwLayout, EverySignalItNamesExistsInAFreshTrace) {
   std::string line;
   int named = 0, groups = 0;
   while (std::getline(g, line)) {
-    if (line.empty() || line[0] == '@' || line[0] == '[' || line[0] == '*') continue;
+    if (line.empty() || line[0] == '@' || line[0] == '[' || line[0] == '*' || line[0] == '^') continue;
     if (line[0] == '-') {
       ++groups;
       continue;
@@ -112,6 +119,125 @@ TEST(GtkwLayout, EverySignalItNamesExistsInAFreshTrace) {
   }
   EXPECT_GE(named, 40) << "a layout of almost nothing";
   EXPECT_GE(groups, 6);
+}
+
+// ---- translate filters ----------------------------------------------------------------
+struct FilterUse {
+  std::string path;                  // as the layout names it (repository-relative)
+  bool process = false;              // ^>N: a filter process; ^N: a filter file
+  std::vector<std::string> signals;  // the signals it is applied to
+};
+
+// "^N path" / "^>N path" sets the filter for the signals after it whose
+// flags (@...) carry TR_FTRANSLATED (0x2000) / TR_PTRANSLATED (0x4000).
+std::map<std::string, FilterUse> layout_filters() {
+  std::map<std::string, FilterUse> out;
+  std::ifstream g(GTKW_LAYOUT);
+  std::string line, file_filter, proc_filter;
+  unsigned long flags = 0;
+  while (std::getline(g, line)) {
+    if (line.empty() || line[0] == '[' || line[0] == '*' || line[0] == '-') continue;
+    if (line[0] == '@') {
+      flags = std::stoul(line.substr(1), nullptr, 16);
+    } else if (line[0] == '^') {
+      const bool proc = line.size() > 1 && line[1] == '>';
+      const std::string path = line.substr(line.find(' ') + 1);
+      (proc ? proc_filter : file_filter) = path;
+      out[path].path = path;
+      out[path].process = proc;
+    } else if (flags & 0x2000) {
+      out[file_filter].signals.push_back(line);
+    } else if (flags & 0x4000) {
+      out[proc_filter].signals.push_back(line);
+    }
+  }
+  return out;
+}
+
+unsigned signal_width(const std::string& sig) {  // "a.b[63:0]" -> 64
+  const auto lb = sig.rfind('['), colon = sig.rfind(':');
+  if (lb == std::string::npos || colon == std::string::npos || colon < lb) return 1;
+  return unsigned(std::stoul(sig.substr(lb + 1)) - std::stoul(sig.substr(colon + 1)) + 1);
+}
+
+// value (upper case) -> name; GTKWave compares without case.
+std::map<std::string, std::string> read_filter_file(const std::string& path) {
+  std::map<std::string, std::string> out;
+  std::ifstream f(path);
+  std::string line;
+  while (std::getline(f, line)) {
+    std::istringstream l(line);
+    std::string value, name;
+    if (!(l >> value) || value[0] == '#') continue;
+    std::getline(l >> std::ws, name);
+    for (char& c : value) c = char(std::toupper(static_cast<unsigned char>(c)));
+    out[value] = name;
+  }
+  return out;
+}
+
+std::string run_output(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  return pclose(p) == 0 ? out : out + "<exit status not 0>";
+}
+
+TEST(GtkwLayout, EveryFilterItNamesExistsAndTranslates) {
+  const std::map<std::string, FilterUse> uses = layout_filters();
+  // A sample value per filter file, in hex as GTKWave shows it, and its name.
+  const std::map<std::string, std::pair<std::string, std::string>> samples = {
+      {"sim/gtkw/filters/cp_state.txt", {"B", "HALT"}},        // E_HALT = 11
+      {"sim/gtkw/filters/warp_state.txt", {"6", "exited"}},    // WS_EXITED
+      {"sim/gtkw/filters/fault_kind.txt", {"8", "WATCHDOG"}},  // iss::FaultKind::WATCHDOG
+      {"sim/gtkw/filters/error_code.txt", {"0E", "RING_ERROR"}},
+      {"sim/gtkw/filters/opcode.txt", {"41", "EXIT"}},
+  };
+  for (const auto& [path, s] : samples) EXPECT_TRUE(uses.count(path)) << "the layout does not use " << path;
+  bool any_process = false;
+  for (const auto& [path, use] : uses) {
+    SCOPED_TRACE(path);
+    EXPECT_FALSE(use.signals.empty()) << "a filter applied to no signal";
+    const std::string full = std::string(BARESM_SOURCE_DIR) + "/" + path;
+    if (use.process) {
+      any_process = true;
+      for (const auto& sig : use.signals)
+        EXPECT_EQ(signal_width(sig), 64u) << sig << ": not an instruction word";
+      // A word that decodes and one whose opcode is not in the table.
+      isa::Instr in;
+      in.op = isa::Op::IADD;
+      in.rd = 1;
+      in.ra = 2;
+      in.bimm = true;
+      in.imm = 0x10;
+      const uint64_t good = isa::encode(in);
+      uint8_t bad_op = 0;
+      while (isa::op_info(bad_op)) ++bad_op;
+      char words[64];
+      std::snprintf(words, sizeof words, "%016llX\\n%016llx\\n", (unsigned long long)good,
+                    (unsigned long long)bad_op);
+      const std::string out =
+          run_output("printf '" + std::string(words) + "' | BARESM=" BARESM_CLI " " + full + " 2>&1");
+      char bad_text[32];
+      std::snprintf(bad_text, sizeof bad_text, "?? 0x%016llx", (unsigned long long)bad_op);
+      EXPECT_EQ(out, isa::disassemble_instr(in, 0) + "\n" + bad_text + "\n");
+      EXPECT_EQ(out.rfind("IADD", 0), 0u) << out;
+      continue;
+    }
+    const std::map<std::string, std::string> table = read_filter_file(full);
+    ASSERT_FALSE(table.empty()) << "missing or empty";
+    // GTKWave matches the text it would print: hex padded to the signal's width.
+    for (const auto& sig : use.signals)
+      for (const auto& [value, name] : table)
+        EXPECT_EQ(value.size(), (signal_width(sig) + 3) / 4) << sig << " shows '" << value << "' otherwise";
+    const auto it = samples.find(path);
+    ASSERT_NE(it, samples.end()) << "a filter without a sample value here";
+    EXPECT_EQ(table.count(it->second.first) ? table.at(it->second.first) : "<none>", it->second.second);
+  }
+  EXPECT_TRUE(any_process) << "no instruction-word filter";
 }
 
 }  // namespace
