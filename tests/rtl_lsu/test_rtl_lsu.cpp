@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "Vlsu.h"
+#include "isa/mem_poison.h"
 #include "sim/harness/mem_model.h"
 #include "verilated.h"
 
@@ -226,7 +227,7 @@ class Bench {
     MemModelConfig mc = cfg.mem;
     mc.line_bytes = kLine;
     gmem_ = ref_.gmem;
-    mem_ = std::make_unique<MemModel>(gmem_, mc);
+    mem_ = std::make_unique<MemModel>(gmem_, mc, &poison_);
     top_ = std::make_unique<Vlsu>(&vctx_);
     top_->clk_i = 0;
     top_->rst_ni = 0;
@@ -241,6 +242,9 @@ class Bench {
 
   RefMachine& ref() { return ref_; }
   MemModel& mem() { return *mem_; }
+  // Lines whose every request the memory answers with mem_rsp_err_i.
+  baresm::iss::PoisonMap& poison() { return poison_; }
+  const std::vector<uint8_t>& device_memory() const { return gmem_; }
   uint64_t cycles() const { return cycle_; }
   uint32_t passes() const { return top_->smem_passes_o; }
   uint32_t gmem_reqs() const { return top_->gmem_reqs_o; }
@@ -305,6 +309,7 @@ class Bench {
       top_->mem_rsp_valid_i = mem_->rsp_valid();
       if (mem_->rsp_valid()) {
         top_->mem_rsp_id_i = mem_->rsp().id;
+        top_->mem_rsp_err_i = mem_->rsp().error;
         for (uint32_t w = 0; w < kLine / 4; w++) {
           uint32_t x;
           std::memcpy(&x, &mem_->rsp().rdata[4 * w], 4);
@@ -313,6 +318,7 @@ class Bench {
       } else {
         // Garbage on an invalid response must not matter.
         top_->mem_rsp_id_i = uint32_t(rnd()) & (kIds - 1);
+        top_->mem_rsp_err_i = rnd() & 1;
         for (uint32_t w = 0; w < kLine / 4; w++) set_word(top_->mem_rsp_rdata_i, int(w), uint32_t(rnd()));
       }
       const bool cpl_ready = chance(cfg_.cpl_ready);
@@ -530,6 +536,7 @@ class Bench {
   RefMachine ref_;
   Ctx ctx_;
   std::vector<uint8_t> gmem_;
+  baresm::iss::PoisonMap poison_;
   std::unique_ptr<MemModel> mem_;
   VerilatedContext vctx_;
   std::unique_ptr<Vlsu> top_;
@@ -1087,6 +1094,48 @@ TEST(LsuFaults, KindLaneAddressAndNoEffect) {
   }
   b.expect_gmem_matches();
   b.expect_smem_matches();
+}
+
+// A memory error (mem_rsp_err_i): the instruction completes, after every
+// response, as MEMORY_ERROR naming the lowest lane served by a failed request
+// and its address, whatever order the responses come in; a load writes no
+// register; a store's requests to other lines were carried out, the failed
+// ones changed nothing.
+TEST(LsuFaults, MemoryErrorNamesTheLowestLaneOfAFailedLine) {
+  constexpr uint8_t K_MEM = 10;
+  for (const uint8_t op : {LDG, STG}) {
+    SCOPED_TRACE(op == LDG ? "LDG" : "STG");
+    BenchConfig bc;
+    bc.mem.max_latency = 30;
+    bc.mem.out_of_order = true;  // the failed responses come back in any order
+    bc.mem.seed = 3;
+    Bench b(bc);
+    b.fill_gmem(4);
+    const std::vector<uint8_t> before = b.device_memory();
+    // Lane i at 0x1000 + 16*i: lanes 16..23 lie in the poisoned 128-byte
+    // line [0x1100, 0x1180), lanes 24..27 in the one [0x1180, 0x1200).
+    b.poison().poison(0x1100, 1);
+    b.poison().poison(0x1180, 1);
+    const WarpOp o = strided(op, 0x1000, 16);
+    const std::vector<Completion> got = b.run({o});
+    ASSERT_EQ(got.size(), 1u);
+    const Completion& c = got[0];
+    EXPECT_TRUE(c.fault);
+    EXPECT_FALSE(c.we);
+    EXPECT_EQ(c.kind, K_MEM);
+    EXPECT_EQ(c.lane, 16);
+    EXPECT_EQ(c.faddr, 0x1100u);
+    EXPECT_GT(b.mem().counters().errors, 0u);
+    // Memory: a failed line unchanged; a store's other lanes written.
+    for (int i = 0; i < 32; i++) {
+      const uint32_t a = o.addr[size_t(i)];
+      uint32_t now, was;
+      std::memcpy(&now, &b.device_memory()[a], 4);
+      std::memcpy(&was, &before[a], 4);
+      const bool failed = a >= 0x1100 && a < 0x1200;
+      EXPECT_EQ(now, (op == STG && !failed) ? o.data[size_t(i)] : was) << "lane " << i;
+    }
+  }
 }
 
 // The protected range (the CP's PROT_BASE/PROT_SIZE) inside window 0: a
