@@ -549,7 +549,7 @@ struct ModelDevice::Impl {
     if (unreadable || ring_error_addr) {
       entry.status = uint8_t(CplStatus::FAILED);
       entry.error = uint8_t(ErrorCode::RING_ERROR);
-      entry.fault_addr = unreadable ? line_of(desc_addr) : ring_error_addr;
+      entry.fault_addr = unreadable ? iss::PoisonMap::line_of(desc_addr) : ring_error_addr;
       begin_write();
       return;
     }
@@ -573,8 +573,6 @@ struct ModelDevice::Impl {
     launch_retired_seen = launch_ctas_seen = 0;
     engine = Engine::RUNNING;
   }
-
-  static uint32_t line_of(uint32_t addr) { return addr & ~(iss::PoisonMap::kLineBytes - 1); }
 
   // The device's own checks, in the order of the DCHK table. Fills *p. A
   // window-table line that cannot be read sets *ring_error_addr to it (the
@@ -609,7 +607,7 @@ struct ModelDevice::Impl {
     for (uint32_t i = 0; i < d.window_count; ++i) {
       uint8_t wb[kWIN_BYTES];
       if (mem.poison().hit(d.window_table + i * kWIN_BYTES, kWIN_BYTES)) {
-        *ring_error_addr = line_of(d.window_table + i * kWIN_BYTES);
+        *ring_error_addr = iss::PoisonMap::line_of(d.window_table + i * kWIN_BYTES);
         return DescCheck::NONE;
       }
       mem.read(d.window_table + i * kWIN_BYTES, wb, kWIN_BYTES);
@@ -693,7 +691,7 @@ struct ModelDevice::Impl {
       fault = true;
       fault_info = f::FAULT_INFO_ERROR.put(uint32_t(ErrorCode::RING_ERROR)) | f::FAULT_INFO_QUEUE.put(cur_q);
       fault_pc = 0;
-      fault_addr = line_of(addr);
+      fault_addr = iss::PoisonMap::line_of(addr);
       fault_cta = 0;
       fault_token = entry.token;
       irq_status |= f::IRQ_STATUS_FAULT.put(1);

@@ -15,6 +15,8 @@ class PoisonMap {
  public:
   // The error granule: one device-memory line (the RTL's MemLineBytes).
   static constexpr uint32_t kLineBytes = 128;
+  // The first byte of the line holding addr (what a failed access reports).
+  static constexpr uint32_t line_of(uint32_t addr) { return addr & ~(kLineBytes - 1); }
 
   // Poisons every line that [addr, addr+len) touches.
   void poison(uint32_t addr, uint32_t len) {

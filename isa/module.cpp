@@ -182,6 +182,18 @@ const LineEntry* Module::line_for(uint32_t pc) const {
   return &*it;
 }
 
+std::string Module::offset_name(uint32_t off) const {
+  char b[32];
+  for (const auto& k : kernels) {
+    if (off >= k.entry && off < k.entry + k.code_bytes) {
+      std::snprintf(b, sizeof b, "+0x%x", off - k.entry);
+      return k.name + b;
+    }
+  }
+  std::snprintf(b, sizeof b, "0x%08x", off);
+  return b;
+}
+
 const char* load_status_name(LoadStatus s) {
   switch (s) {
     case LoadStatus::OK:

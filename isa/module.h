@@ -67,6 +67,8 @@ struct Module {
   const KernelInfo* find_kernel(const std::string& name) const;
   // Source line for a code byte offset, or nullptr.
   const LineEntry* line_for(uint32_t pc) const;
+  // A code byte offset by kernel, "vec_add+0x38"; "0x00000038" outside every kernel.
+  std::string offset_name(uint32_t off) const;
 };
 
 // The limits of the device a module is loaded on.

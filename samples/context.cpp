@@ -162,15 +162,7 @@ bool SampleContext::completed(const LaunchReport& r) {
 }
 
 std::string SampleContext::where(uint32_t off) const {
-  std::string s = hex32(off);
-  for (const auto& k : module_.kernels) {
-    if (off >= k.entry && off < k.entry + k.code_bytes) {
-      char b[32];
-      std::snprintf(b, sizeof b, "+0x%x", off - k.entry);
-      s = k.name + b;
-      break;
-    }
-  }
+  std::string s = module_.offset_name(off);
   if (const isa::LineEntry* le = module_.line_for(off)) {
     s += " (" + kernel_file() + ":" + std::to_string(le->line);
     if (le->line >= 1 && le->line <= source_lines_.size())

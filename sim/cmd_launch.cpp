@@ -266,15 +266,7 @@ std::string hex32(uint32_t v) {
 
 // "vec_add+0x38: `LDG R5, [R5];` (vec_add.s:31)" for a byte offset into the code.
 std::string where(const isa::Module& m, uint32_t off) {
-  std::string s = hex32(off);
-  for (const auto& k : m.kernels) {
-    if (off >= k.entry && off < k.entry + k.code_bytes) {
-      char b[32];
-      std::snprintf(b, sizeof b, "+0x%x", off - k.entry);
-      s = k.name + b;
-      break;
-    }
-  }
+  std::string s = m.offset_name(off);
   const auto in = isa::decode(m.code[off / isa::kInstrBytes]);
   s += in ? ": `" + isa::disassemble_instr(*in, off) + "`" : ": (a word that does not decode)";
   if (const isa::LineEntry* le = m.line_for(off))

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <random>
 
+#include "host_driver/regs.h"
 #include "isa/assembler.h"
 
 namespace baresm::drvtest {
@@ -102,6 +103,26 @@ std::string Harness::last_error_text() const {
 }
 
 // ---- VecAdd --------------------------------------------------------------------------------
+std::vector<uint32_t> fault_kernel_params(const std::string& kernel, drv::DevPtr buf, uint32_t nwords,
+                                          uint32_t target_cta, uint32_t target_tid) {
+  std::vector<uint32_t> pv;
+  if (kernel == "fault_out_of_window" || kernel == "fault_misaligned") pv.push_back(buf);
+  if (kernel == "fault_out_of_window") pv.push_back(nwords);
+  pv.push_back(target_cta);
+  if (kernel != "fault_barrier_deadlock") pv.push_back(target_tid);
+  return pv;
+}
+
+uint32_t next_ring_slot(drv::Transport* t, uint32_t q, bool completion_ring) {
+  using R = regs::QpReg;
+  uint32_t base = 0, size = 0, tail = 0;
+  t->mmio_read32(regs::qp(q, completion_ring ? R::CQ_BASE : R::SQ_BASE), &base);
+  t->mmio_read32(regs::qp(q, completion_ring ? R::CQ_SIZE : R::SQ_SIZE), &size);
+  t->mmio_read32(regs::qp(q, completion_ring ? R::CQ_TAIL : R::SQ_TAIL), &tail);
+  if (size == 0) return 0;
+  return base + (tail % size) * (completion_ring ? cq::kCPL_BYTES : cq::kDESC_BYTES);
+}
+
 drv::Status VecAdd::setup(drv::Device& dev, drv::Context ctx, uint32_t count, uint32_t seed) {
   n = count;
   const auto& img = kernel_image("vec_add");

@@ -81,6 +81,16 @@ class Harness {
   uint32_t consumed_[drv::kMaxQueues] = {};
 };
 
+// The parameters of a kernels/fault_*.s kernel, in order: its buffer (and
+// word count) where it takes them, the target CTA, the target thread.
+std::vector<uint32_t> fault_kernel_params(const std::string& kernel, drv::DevPtr buf, uint32_t nwords,
+                                          uint32_t target_cta, uint32_t target_tid);
+
+// The slot the next descriptor (or, completion_ring, the next completion
+// entry) of queue pair q goes to, from the device's ring registers; 0 when
+// the queue pair is off.
+uint32_t next_ring_slot(drv::Transport* t, uint32_t q, bool completion_ring);
+
 // c[i] = a[i] + b[i] with kernels/vec_add.s.
 struct VecAdd {
   drv::Module mod;

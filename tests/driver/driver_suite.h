@@ -497,7 +497,6 @@ struct FaultCase {
   cq::ErrorCode error;
   Status status;
   isa::Op at;         // the faulting instruction (NOP: do not check the pc)
-  bool has_buf;       // first parameter is a buffer
   uint32_t watchdog;  // launch budget
 };
 
@@ -505,15 +504,12 @@ TYPED_TEST_P(DriverSuite, FaultKernelsFailWithLocationThenStickUntilReset) {
   this->open();
   drv::Device& d = this->h.dev;
   const FaultCase cases[] = {
-      {"fault_illegal_opcode", cq::ErrorCode::ILLEGAL_INSTR, Status::ILLEGAL_INSTRUCTION, isa::Op::NOP, false,
-       0},
-      {"fault_out_of_window", cq::ErrorCode::OUT_OF_WINDOW, Status::ILLEGAL_ADDRESS, isa::Op::STG, true, 0},
-      {"fault_misaligned", cq::ErrorCode::MISALIGNED, Status::MISALIGNED_ADDRESS, isa::Op::LDG, true, 0},
-      {"fault_trap", cq::ErrorCode::TRAP, Status::TRAP, isa::Op::TRAP, false, 0},
-      {"fault_barrier_deadlock", cq::ErrorCode::BARRIER_DEADLOCK, Status::BARRIER_DEADLOCK, isa::Op::NOP,
-       false, 0},
-      {"fault_endless_loop", cq::ErrorCode::WATCHDOG_TIMEOUT, Status::LAUNCH_TIMEOUT, isa::Op::NOP, false,
-       5000},
+      {"fault_illegal_opcode", cq::ErrorCode::ILLEGAL_INSTR, Status::ILLEGAL_INSTRUCTION, isa::Op::NOP, 0},
+      {"fault_out_of_window", cq::ErrorCode::OUT_OF_WINDOW, Status::ILLEGAL_ADDRESS, isa::Op::STG, 0},
+      {"fault_misaligned", cq::ErrorCode::MISALIGNED, Status::MISALIGNED_ADDRESS, isa::Op::LDG, 0},
+      {"fault_trap", cq::ErrorCode::TRAP, Status::TRAP, isa::Op::TRAP, 0},
+      {"fault_barrier_deadlock", cq::ErrorCode::BARRIER_DEADLOCK, Status::BARRIER_DEADLOCK, isa::Op::NOP, 0},
+      {"fault_endless_loop", cq::ErrorCode::WATCHDOG_TIMEOUT, Status::LAUNCH_TIMEOUT, isa::Op::NOP, 5000},
   };
   for (const FaultCase& fc : cases) {
     SCOPED_TRACE(fc.kernel);
@@ -524,11 +520,7 @@ TYPED_TEST_P(DriverSuite, FaultKernelsFailWithLocationThenStickUntilReset) {
     const uint32_t nwords = 100;
     drv::DevPtr buf = 0;
     ASSERT_EQ(d.mem_alloc(c, nwords * 4, &buf), Status::OK);
-    std::vector<uint32_t> pv;
-    if (fc.has_buf) pv.push_back(buf);
-    if (std::string(fc.kernel) == "fault_out_of_window") pv.push_back(nwords);
-    pv.push_back(target_cta);
-    if (std::string(fc.kernel) != "fault_barrier_deadlock") pv.push_back(target_tid);
+    std::vector<uint32_t> pv = fault_kernel_params(fc.kernel, buf, nwords, target_cta, target_tid);
     std::vector<drv::LaunchArg> args;
     for (auto& v : pv) args.push_back(drv::LaunchArg{&v, 4});
     drv::LaunchConfig cfg;
@@ -1469,10 +1461,6 @@ TYPED_TEST_P(DriverSuite, ProtectedRangeIsOutOfReachOfEveryKernel) {
 }
 
 // ---- memory errors (isa/mem_poison.h; F::poison gives the device's poisoned lines) ----
-namespace {
-uint32_t line_of(uint32_t addr) { return addr & ~(iss::PoisonMap::kLineBytes - 1); }
-}  // namespace
-
 TYPED_TEST_P(DriverSuite, MemoryErrorsFailTheLaunchWithTheirKindAndAddress) {
   this->open();
   drv::Device& d = this->h.dev;
@@ -1500,14 +1488,14 @@ TYPED_TEST_P(DriverSuite, MemoryErrorsFailTheLaunchWithTheirKindAndAddress) {
     EXPECT_EQ(this->h.times_reported[token], 1);
     if (where == FETCH) {
       // The first instruction of the kernel in the poisoned line.
-      const uint32_t first = std::max<uint32_t>(line_of(target), code);
+      const uint32_t first = std::max<uint32_t>(iss::PoisonMap::line_of(target), code);
       EXPECT_EQ(f.error, cq::ErrorCode::FETCH_ERROR) << cq::error_code_name(f.error);
       EXPECT_EQ(f.fault_pc, first);
       EXPECT_EQ(f.fault_addr, first);
     } else {
       // The lowest lane whose access lies in the line, and its address.
       const drv::DevPtr base = where == LOAD_A ? va.a : va.c;
-      const uint32_t i0 = (std::max(line_of(target), base) - base + 3) / 4;
+      const uint32_t i0 = (std::max(iss::PoisonMap::line_of(target), base) - base + 3) / 4;
       EXPECT_EQ(f.error, cq::ErrorCode::MEMORY_ERROR) << cq::error_code_name(f.error);
       EXPECT_EQ(f.fault_addr, base + 4 * i0);
       EXPECT_EQ(f.fault_cta, i0 / 128);
@@ -1536,13 +1524,10 @@ TYPED_TEST_P(DriverSuite, RingErrorsAreReportedAndTheDeviceRecovers) {
     // Poison the slot the next launch of every queue pair uses.
     uint32_t slot_line[drv::kMaxQueues] = {};
     for (uint32_t q = 0; q < nq; ++q) {
-      using R = regs::QpReg;
-      const uint32_t base = this->h.reg(regs::qp(q, completion_ring ? R::CQ_BASE : R::SQ_BASE));
-      const uint32_t size = this->h.reg(regs::qp(q, completion_ring ? R::CQ_SIZE : R::SQ_SIZE));
-      const uint32_t tail = this->h.reg(regs::qp(q, completion_ring ? R::CQ_TAIL : R::SQ_TAIL));
-      ASSERT_NE(size, 0u);
-      slot_line[q] = line_of(base + (tail % size) * 64);
-      poison.poison(slot_line[q], 64);
+      const uint32_t slot = next_ring_slot(this->h.transport.get(), q, completion_ring);
+      ASSERT_NE(slot, 0u) << "queue pair " << q << " is off";
+      slot_line[q] = iss::PoisonMap::line_of(slot);
+      poison.poison(slot, 64);
     }
     uint64_t token = 0;
     ASSERT_EQ(va.launch(d, drv::Stream{}, &token), Status::OK) << this->h.last_error_text();

@@ -366,13 +366,7 @@ class Soak {
       mismatch("fault buffer: " + err());
       return false;
     }
-    const std::string k = fk.name;
-    const uint32_t target_cta = below(4), target_tid = below(64);
-    std::vector<uint32_t> pv;
-    if (k == "fault_out_of_window" || k == "fault_misaligned") pv.push_back(L.scratch);
-    if (k == "fault_out_of_window") pv.push_back(nwords);
-    pv.push_back(target_cta);
-    if (k != "fault_barrier_deadlock") pv.push_back(target_tid);
+    std::vector<uint32_t> pv = drvtest::fault_kernel_params(fk.name, L.scratch, nwords, below(4), below(64));
     std::vector<drv::LaunchArg> args;
     for (auto& v : pv) args.push_back(drv::LaunchArg{&v, 4});
     drv::LaunchConfig cfg;
@@ -410,14 +404,8 @@ class Soak {
   void poison_ring_slots() {
     const bool cq = chance(50);
     const uint32_t nq = dev_.options().queues ? dev_.options().queues : dev_.props().num_queues;
-    for (uint32_t q = 0; q < nq; ++q) {
-      using R = regs::QpReg;
-      uint32_t base = 0, size = 0, tail = 0;
-      transport_->mmio_read32(regs::qp(q, cq ? R::CQ_BASE : R::SQ_BASE), &base);
-      transport_->mmio_read32(regs::qp(q, cq ? R::CQ_SIZE : R::SQ_SIZE), &size);
-      transport_->mmio_read32(regs::qp(q, cq ? R::CQ_TAIL : R::SQ_TAIL), &tail);
-      if (size) t_.poison().poison(base + (tail % size) * 64, 64);
-    }
+    for (uint32_t q = 0; q < nq; ++q)
+      if (const uint32_t slot = drvtest::next_ring_slot(transport_.get(), q, cq)) t_.poison().poison(slot, 64);
     poisoned_since_round_start_ = true;
     ++fig_.ring_poisons;
   }
