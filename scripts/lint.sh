@@ -7,9 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VERILATOR=${VERILATOR:-verilator}
-# The opcode package first (others use it), then every other package.
-mapfile -t pkgs < <(ls rtl/sm/baresm_isa_pkg.sv; find rtl -name '*_pkg.sv' ! -name baresm_isa_pkg.sv | sort)
-mapfile -t mods < <(find rtl -name '*.sv' ! -name '*_pkg.sv' | sort)
+# Every file of rtl/baresm.f, in its order (packages first).
+mapfile -t files < <(scripts/rtl-files.sh)
+mapfile -t mods < <(printf '%s\n' "${files[@]}" | grep -v '_pkg\.sv$')
 
 # Modules declared, and modules instantiated somewhere.
 declared=()
@@ -28,7 +28,7 @@ done
 status=0
 for t in "${tops[@]}"; do
   echo "lint: ${t}"
-  if ! "$VERILATOR" --lint-only -Wall -Irtl/sm -Irtl/prim rtl/lint.vlt ${EXTRA_VLT:-} "${pkgs[@]}" "${mods[@]}" \
+  if ! "$VERILATOR" --lint-only -Wall -Irtl/sm -Irtl/prim rtl/lint.vlt ${EXTRA_VLT:-} "${files[@]}" \
        --top-module "$t"; then
     status=1
   fi

@@ -27,13 +27,7 @@ params=${SYNTH_PARAMS:-"-set NumLanes 1 -set NumWarps 2 -set NumRegs 2 -set RfDe
 -set SharedBytes 256 -set NumBanks 4 -set CtaSlots 1 -set StackDepth 2 -set MemLineBytes 16 \
 -set FpuLatency 3 -set IcLines 2 -set LsuIdWidth 1 -set StarveLimit 4"}
 
-files=(rtl/sm/baresm_isa_pkg.sv rtl/sm/baresm_sm_pkg.sv)
-for f in rtl/sm/*.sv; do
-  case "$f" in
-    */baresm_isa_pkg.sv|*/baresm_sm_pkg.sv) ;;
-    *) files+=("$f") ;;
-  esac
-done
+mapfile -t files < <(scripts/rtl-files.sh '^rtl/sm/')   # the SM's part of rtl/baresm.f
 
 # -noshare: SAT-based resource sharing takes most of the run time on the
 # wide lane multiplexers and changes little in the count.

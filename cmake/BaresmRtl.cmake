@@ -1,0 +1,38 @@
+# rtl/baresm.f, the one ordered list of the RTL's files, for CMake.
+#   baresm_rtl_files(OUT [MATCH REGEX] [SM_DIR DIR])
+# OUT gets absolute paths in the list's order; MATCH keeps the entries whose
+# path (relative to the repository) matches REGEX (a block test's subset, in
+# the list's order); SM_DIR takes the rtl/sm entries from DIR instead (a
+# snapshot of the SM's sources).
+set(BARESM_RTL_LIST ${CMAKE_SOURCE_DIR}/rtl/baresm.f)
+set(BARESM_RTL_INCDIR ${CMAKE_SOURCE_DIR}/rtl/prim)
+set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${BARESM_RTL_LIST})
+
+function(baresm_rtl_files out)
+  cmake_parse_arguments(A "" "MATCH;SM_DIR" "" ${ARGN})
+  file(STRINGS ${BARESM_RTL_LIST} lines)
+  set(files)
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "//.*" "" line "${line}")
+    string(STRIP "${line}" line)
+    if(line STREQUAL "" OR line MATCHES "^\\+")   # blank, comment, +incdir+
+      continue()
+    endif()
+    if(A_MATCH AND NOT line MATCHES "${A_MATCH}")
+      continue()
+    endif()
+    set(path ${CMAKE_SOURCE_DIR}/${line})
+    if(A_SM_DIR AND line MATCHES "^rtl/sm/")
+      get_filename_component(name ${line} NAME)
+      set(path ${A_SM_DIR}/${name})
+    endif()
+    if(NOT EXISTS ${path})
+      message(FATAL_ERROR "rtl/baresm.f: ${line} does not exist (${path})")
+    endif()
+    list(APPEND files ${path})
+  endforeach()
+  if(NOT files)
+    message(FATAL_ERROR "baresm_rtl_files: no file of rtl/baresm.f matches '${A_MATCH}'")
+  endif()
+  set(${out} ${files} PARENT_SCOPE)
+endfunction()

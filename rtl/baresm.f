@@ -1,0 +1,40 @@
+// The RTL of baresm, in compilation order: packages first, then each module
+// after the modules it instantiates, the top last. This is the one list:
+// CMake reads it (cmake/BaresmRtl.cmake), so do the scripts
+// (scripts/rtl-files.sh: lint, synthesis, area, mutation), and Verilator
+// (-f) and Icarus (-c) take it as it is, from the repository root. A test
+// (rtl_file_list) fails when an .sv file under rtl/ is missing here.
++incdir+rtl/prim
+
+// ---- packages ----------------------------------------------------------------
+rtl/sm/baresm_isa_pkg.sv        // opcodes (generated from isa/opcodes.def)
+rtl/sm/baresm_sm_pkg.sv         // launch layout, fault kinds, warp states
+rtl/cp/baresm_regs_pkg.sv       // register map (generated offsets)
+rtl/cp/baresm_ring_pkg.sv       // ring formats
+
+// ---- the SM (top: baresm_sm) ---------------------------------------------------
+rtl/sm/baresm_fpu_lzc.sv
+rtl/sm/baresm_fpu.sv
+rtl/sm/baresm_sm_rf.sv
+rtl/sm/baresm_sm_exec.sv
+rtl/sm/baresm_lsu_amo.sv
+rtl/sm/baresm_lsu_check.sv
+rtl/sm/baresm_coalescer.sv
+rtl/sm/baresm_smem.sv
+rtl/sm/baresm_lsu.sv
+rtl/sm/baresm_mem_arb.sv
+rtl/sm/baresm_sm_barrier.sv
+rtl/sm/baresm_sm_dispatch.sv
+rtl/sm/baresm_sm_fetch.sv
+rtl/sm/baresm_sm_sched.sv
+rtl/sm/baresm_sm_stack.sv
+rtl/sm/baresm_sm.sv
+
+// ---- the command processor (top: baresm_cp) -------------------------------------
+rtl/cp/baresm_cp_check.sv
+rtl/cp/baresm_cp_queues.sv
+rtl/cp/baresm_cp.sv
+rtl/cp/baresm_cp_memarb.sv
+
+// ---- the device (top: baresm_top) -----------------------------------------------
+rtl/baresm_top.sv
