@@ -70,7 +70,7 @@ const char* const kToolHelp =
     "  gen --seed S            write a constrained-random kernel (docs/progen.md)\n"
     "  launch KERNEL.s ...     launch one kernel through the host driver: buffers, arguments, outputs\n"
     "  info                    the device's properties, as the driver reads them\n"
-    "  timeline FILE.json      check a warp timeline (run/launch --timeline) and draw it (-o FILE.svg)\n"
+    "  timeline FILE.json      check a warp timeline (run/launch --timeline) and draw it (-o FILE.png|.svg)\n"
     "\n"
     "`baresm <command> --help` describes a command's options.\n"
     "exit status: 0 success, 1 failure (errors, mismatch, fault), 2 bad command line\n";

@@ -1,4 +1,4 @@
-// `baresm timeline FILE.json [--check] [-o FILE.svg]`: checks a warp
+// `baresm timeline FILE.json [--check] [-o FILE.png|FILE.svg]`: checks a warp
 // timeline written by `run`/`launch --timeline` and draws it
 // (docs/timeline.md); and the --timeline option those two commands share.
 #include <fcntl.h>
@@ -42,14 +42,15 @@ int timeline_option(const std::string& cmd, const po::variables_map& vm, const s
 
 int cmd_timeline(const std::vector<std::string>& args) {
   po::options_description desc(
-      "usage: baresm timeline FILE.json [--check] [-o FILE.svg]\n"
+      "usage: baresm timeline FILE.json [--check] [-o FILE.png|FILE.svg [--cycles START:END]]\n"
       "Reads a warp timeline (run/launch --backend rtl --timeline FILE.json), checks it\n"
       "(trace-event format; every cycle of every warp slot in exactly one state during\n"
       "each SM launch; the SM's own state counters; one placement per CTA of the grid;\n"
-      "memory in flight back to 0) and with -o draws it as SVG. Exit status 1 when a\n"
+      "memory in flight back to 0) and with -o draws it (PNG or SVG). Exit status 1 when a\n"
       "check fails (the picture is still written).\n\noptions");
   desc.add_options()("help,h", "show this help")("check", "print the checks' verdict")(
-      "output,o", po::value<std::string>(), "write the picture to FILE.svg");
+      "output,o", po::value<std::string>(), "write the picture to FILE.png or FILE.svg")(
+      "cycles", po::value<std::string>(), "draw only cycles START:END (either side may be empty)");
   po::variables_map vm;
   int rc = 0;
   if (!parse("timeline", args, desc, "file", &vm, &rc)) return rc;
@@ -58,13 +59,27 @@ int cmd_timeline(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!vm.count("file")) return usage_error("timeline", "missing FILE.json");
-  if (!vm.count("check") && !vm.count("output")) return usage_error("timeline", "give --check, -o FILE.svg or both");
+  if (!vm.count("check") && !vm.count("output")) return usage_error("timeline", "give --check, -o FILE.png|FILE.svg or both");
   const std::string path = vm["file"].as<std::string>();
   std::string out;
+  bool png = false;
   if (vm.count("output")) {
     out = vm["output"].as<std::string>();
-    if (out.size() < 4 || out.compare(out.size() - 4, 4, ".svg") != 0)
-      return bad_value("timeline", "--output", out, "the picture is written as SVG: name it FILE.svg");
+    const std::string ext = out.size() > 4 ? out.substr(out.size() - 4) : "";
+    if (ext != ".png" && ext != ".svg")
+      return bad_value("timeline", "--output", out, "the picture is a PNG or an SVG: name it FILE.png or FILE.svg");
+    png = ext == ".png";
+  }
+  uint64_t from = ~0ull, to = ~0ull;
+  if (vm.count("cycles")) {
+    const std::string w = vm["cycles"].as<std::string>();
+    const size_t colon = w.find(':');
+    const std::string a = colon == std::string::npos ? "" : w.substr(0, colon);
+    const std::string b = colon == std::string::npos ? "" : w.substr(colon + 1);
+    if (colon == std::string::npos || (!a.empty() && !parse_number(a, 0, UINT64_MAX - 1, &from)) ||
+        (!b.empty() && !parse_number(b, 0, UINT64_MAX - 1, &to)))
+      return bad_value("timeline", "--cycles", w, "expected START:END, whole numbers of cycles");
+    if (from != ~0ull && to != ~0ull && from >= to) return bad_value("timeline", "--cycles", w, "START is not before END");
   }
   std::ifstream f(path, std::ios::binary);
   if (!f) {
@@ -91,8 +106,8 @@ int cmd_timeline(const std::vector<std::string>& args) {
   }
   if (!out.empty()) {
     const std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-    const std::string svg = timeline::render_svg(data, "baresm warp timeline: " + name);
-    const std::string err = write_whole_file(out, svg.data(), svg.size());
+    const std::string pic = timeline::render_picture(data, "baresm warp timeline: " + name, png, from, to);
+    const std::string err = write_whole_file(out, pic.data(), pic.size());
     if (!err.empty()) {
       std::cerr << "baresm timeline: cannot write '" << out << "': " << err << "\n";
       return kExitFail;
