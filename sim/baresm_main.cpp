@@ -556,7 +556,9 @@ int cmd_run(const std::vector<std::string>& args) {
                                     : "sample '" + s->name + "' exists only in CUDA: add --source cuda");
   }
   if (vm.count("trace") && (rc = open_trace_output(vm["trace"].as<std::string>())) != kExitOk) return rc;
-  if ((rc = timeline_option("run", vm, backend)) != kExitOk) return rc;
+  if ((rc = check_timeline_backend("run", vm, backend)) != kExitOk ||
+      (rc = open_timeline_output("run", vm)) != kExitOk)
+    return rc;
   std::unique_ptr<samples::Backend> be = be_entry->make();
   if (!be) {
     std::cerr << "baresm run: backend '" << backend << "' could not be started\n";

@@ -370,6 +370,7 @@ int cmd_launch(const std::vector<std::string>& args) {
   if (!vm.count("block")) return usage_error(kCmd, "missing --block");
   const samples::BackendEntry* be = find_device_backend(kCmd, vm["backend"].as<std::string>(), &rc);
   if (!be) return rc;
+  if ((rc = check_timeline_backend(kCmd, vm, be->name)) != kExitOk) return rc;
   drv::LaunchConfig cfg;
   uint64_t shared = 0, watchdog = 0;
   if (!parse_dim("--grid", vm["grid"].as<std::string>(), &cfg.grid, &rc) ||
@@ -466,7 +467,7 @@ int cmd_launch(const std::vector<std::string>& args) {
   // time: 1e8 cycles at 100 MHz); with --watchdog 0 only that timeout does.
   drv::DeviceOptions dopt;
   dopt.watchdog = uint32_t(watchdog);
-  if ((rc = timeline_option(kCmd, vm, be->name)) != kExitOk) return rc;
+  if ((rc = open_timeline_output(kCmd, vm)) != kExitOk) return rc;
   std::unique_ptr<OpenDevice> d = open_device(kCmd, *be, dopt);
   if (!d) return kExitFail;
   drv::Device& dev = d->dev;

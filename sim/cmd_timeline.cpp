@@ -19,14 +19,17 @@
 
 namespace baresm::cli {
 
-int timeline_option(const std::string& cmd, const po::variables_map& vm, const std::string& backend) {
+int check_timeline_backend(const std::string& cmd, const po::variables_map& vm, const std::string& backend) {
+  if (!vm.count("timeline") || backend == "rtl") return kExitOk;
+  return bad_value(cmd, "--timeline", vm["timeline"].as<std::string>(),
+                   "needs --backend rtl: the " + backend + " backend has no clock cycles to put on a timeline");
+}
+
+int open_timeline_output(const std::string& cmd, const po::variables_map& vm) {
   if (!vm.count("timeline")) return kExitOk;
   const std::string path = vm["timeline"].as<std::string>();
-  if (backend != "rtl")
-    return bad_value(cmd, "--timeline", path,
-                     "needs --backend rtl: the " + backend + " backend has no clock cycles to put on a timeline");
-  // Opened now, so that a path that cannot be written costs no simulation;
-  // the backend writes it when the program ends.
+  // Opened before the run, so that a path that cannot be written costs no
+  // simulation; the backend writes it when the program ends.
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     return bad_value(cmd, "--timeline", path, "not a regular file");
