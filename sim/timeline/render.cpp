@@ -165,6 +165,10 @@ void draw(Canvas& cv, const TimelineData& d, const std::string& title, int width
       run_state = best;
     }
   }
+  // A CTA's warp placed in a slot: a black tick at the row's left edge of it.
+  for (uint32_t w = 0; w < d.slots; ++w)
+    for (const Span& c : d.ctas[w])
+      if (c.start >= t0 && c.start < t1) cv.rect(x_of(c.start), top + row * w - 1, 1, bar + 2, kBlack);
   for (uint64_t t : d.barrier_releases)
     if (t >= t0 && t < t1) cv.rect(x_of(t) - 0.5, top - 6, 1.5, 5, kBarrier);
   cv.text(left - 6, top - 1, "barrier", END);
@@ -209,6 +213,9 @@ void draw(Canvas& cv, const TimelineData& d, const std::string& title, int width
   }
   cv.rect(x, legend_y - 9, 2, 10, kBarrier);
   cv.text(x + 6, legend_y, "barrier release");
+  x += 24 + 7.0 * 15;
+  cv.rect(x, legend_y - 10, 1, 12, kBlack);
+  cv.text(x + 6, legend_y, "CTA placed in the slot");
 
 }
 
