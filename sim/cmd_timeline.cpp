@@ -21,8 +21,9 @@ namespace baresm::cli {
 
 int check_timeline_backend(const std::string& cmd, const po::variables_map& vm, const std::string& backend) {
   if (!vm.count("timeline") || backend == "rtl") return kExitOk;
-  return bad_value(cmd, "--timeline", vm["timeline"].as<std::string>(),
-                   "needs --backend rtl: the " + backend + " backend has no clock cycles to put on a timeline");
+  return bad_value(
+      cmd, "--timeline", vm["timeline"].as<std::string>(),
+      "needs --backend rtl: the " + backend + " backend has no clock cycles to put on a timeline");
 }
 
 int open_timeline_output(const std::string& cmd, const po::variables_map& vm) {
@@ -62,7 +63,8 @@ int cmd_timeline(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!vm.count("file")) return usage_error("timeline", "missing FILE.json");
-  if (!vm.count("check") && !vm.count("output")) return usage_error("timeline", "give --check, -o FILE.png|FILE.svg or both");
+  if (!vm.count("check") && !vm.count("output"))
+    return usage_error("timeline", "give --check, -o FILE.png|FILE.svg or both");
   const std::string path = vm["file"].as<std::string>();
   std::string out;
   bool png = false;
@@ -70,7 +72,8 @@ int cmd_timeline(const std::vector<std::string>& args) {
     out = vm["output"].as<std::string>();
     const std::string ext = out.size() > 4 ? out.substr(out.size() - 4) : "";
     if (ext != ".png" && ext != ".svg")
-      return bad_value("timeline", "--output", out, "the picture is a PNG or an SVG: name it FILE.png or FILE.svg");
+      return bad_value("timeline", "--output", out,
+                       "the picture is a PNG or an SVG: name it FILE.png or FILE.svg");
     png = ext == ".png";
   }
   uint64_t from = ~0ull, to = ~0ull;
@@ -82,7 +85,8 @@ int cmd_timeline(const std::vector<std::string>& args) {
     if (colon == std::string::npos || (!a.empty() && !parse_number(a, 0, UINT64_MAX - 1, &from)) ||
         (!b.empty() && !parse_number(b, 0, UINT64_MAX - 1, &to)))
       return bad_value("timeline", "--cycles", w, "expected START:END, whole numbers of cycles");
-    if (from != ~0ull && to != ~0ull && from >= to) return bad_value("timeline", "--cycles", w, "START is not before END");
+    if (from != ~0ull && to != ~0ull && from >= to)
+      return bad_value("timeline", "--cycles", w, "START is not before END");
   }
   std::ifstream f(path, std::ios::binary);
   if (!f) {
@@ -108,7 +112,8 @@ int cmd_timeline(const std::vector<std::string>& args) {
                 (unsigned long long)spans);
   }
   if (!out.empty()) {
-    const std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    const std::string name =
+        path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
     const std::string pic = timeline::render_picture(data, "baresm warp timeline: " + name, png, from, to);
     const std::string err = write_whole_file(out, pic.data(), pic.size());
     if (!err.empty()) {

@@ -8,11 +8,11 @@
 namespace baresm::sim {
 
 constexpr int kNumWarpStates = 7;  // baresm_sm_pkg::WS_* in encoding order
-inline constexpr const char* kWarpStateNames[kNumWarpStates] = {
-    "idle", "ready", "issued", "wait_mem", "wait_sb", "wait_bar", "exited"};
+inline constexpr const char* kWarpStateNames[kNumWarpStates] = {"idle",    "ready",    "issued", "wait_mem",
+                                                                "wait_sb", "wait_bar", "exited"};
 
 constexpr int kNumCpStates = 12;  // rtl/cp/baresm_cp.sv E_* in encoding order
-inline constexpr const char* kCpStateNames[kNumCpStates] = {"IDLE", "FETCH", "CHECK", "WIN",   "LAUNCH", "RUN",
-                                                            "BUILD", "WBODY", "WPHASE", "ABORT", "RESET", "HALT"};
+inline constexpr const char* kCpStateNames[kNumCpStates] = {
+    "IDLE", "FETCH", "CHECK", "WIN", "LAUNCH", "RUN", "BUILD", "WBODY", "WPHASE", "ABORT", "RESET", "HALT"};
 
 }  // namespace baresm::sim

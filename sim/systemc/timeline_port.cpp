@@ -52,7 +52,8 @@ void TimelinePort::on_negedge() {
   const auto ws = dut_.warp_state_o.read();
   s.warp_state.resize(TopParams::kNumWarps);
   for (uint32_t w = 0; w < TopParams::kNumWarps; ++w)
-    s.warp_state[w] = uint8_t(bit_of(ws, int(3 * w)) | bit_of(ws, int(3 * w + 1)) << 1 | bit_of(ws, int(3 * w + 2)) << 2);
+    s.warp_state[w] =
+        uint8_t(bit_of(ws, int(3 * w)) | bit_of(ws, int(3 * w + 1)) << 1 | bit_of(ws, int(3 * w + 2)) << 2);
   s.launch_accepted = r.baresm_top__DOT__launch_valid && r.baresm_top__DOT__launch_ready;
   if (s.launch_accepted) {
     std::array<uint32_t, sim::kLaunchWords> d{};
@@ -70,7 +71,7 @@ void TimelinePort::on_negedge() {
   s.barrier_releases = word64(ev, 1);
   s.ctas_retired = word64(ev, 3);
   const auto sc = dut_.sm_state_cycles_o.read();
-  for (int k = 0; k < 7; ++k) s.state_cycles[size_t(k)] = word64(sc, k);
+  for (int k = 0; k < sim::kNumWarpStates; ++k) s.state_cycles[size_t(k)] = word64(sc, k);
   s.fault_kind = r.baresm_top__DOT__sm_fault_kind;
   // The top bit of a memory id says which side asked (baresm_cp_memarb).
   const uint32_t cp_bit = 1u << (TopParams::kIdBits - 1);

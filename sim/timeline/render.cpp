@@ -4,9 +4,8 @@
 #include <array>
 #include <cstdio>
 
-#include "sim/timeline/png.h"
-
 #include "sim/harness/state_names.h"
+#include "sim/timeline/png.h"
 
 namespace baresm::timeline {
 
@@ -46,8 +45,9 @@ class SvgCanvas : public Canvas {
   }
   void rect(double x, double y, double w, double h, uint32_t rgb) override {
     char b[160];
-    std::snprintf(b, sizeof b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#%06x\"/>\n", x,
-                  y, w, h, rgb);
+    std::snprintf(b, sizeof b,
+                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#%06x\"/>\n", x, y, w, h,
+                  rgb);
     out += b;
   }
   void text(double x, double y, const std::string& s, Anchor a) override {
@@ -139,7 +139,8 @@ void draw(Canvas& cv, const TimelineData& d, const std::string& title, int width
 
   // Warp slots: per pixel column, the state that held the most cycles.
   for (uint32_t w = 0; w < d.slots; ++w) {
-    std::vector<std::array<double, sim::kNumWarpStates>> weight(size_t(cols), std::array<double, sim::kNumWarpStates>{});
+    std::vector<std::array<double, sim::kNumWarpStates>> weight(size_t(cols),
+                                                                std::array<double, sim::kNumWarpStates>{});
     for (const Span& s : d.states[w]) {
       const int k = state_index(s.name);
       const double a = (double(s.start) - double(t0)) * cols / span;
@@ -190,7 +191,8 @@ void draw(Canvas& cv, const TimelineData& d, const std::string& title, int width
     const uint64_t a = std::max(d.mem[i].first, t0);
     const uint64_t e = i + 1 < d.mem.size() ? std::min(d.mem[i + 1].first, t1) : t1;
     if (a >= e) continue;
-    for (int c = int(double(a - t0) * cols / span); c < cols && c <= int(double(e - 1 - t0) * cols / span); ++c)
+    for (int c = int(double(a - t0) * cols / span); c < cols && c <= int(double(e - 1 - t0) * cols / span);
+         ++c)
       most[size_t(c)] = std::max(most[size_t(c)], d.mem[i].second);
   }
   cv.rect(left, mem_top + mem_h, plot_w, 1, kBlack);
@@ -216,13 +218,12 @@ void draw(Canvas& cv, const TimelineData& d, const std::string& title, int width
   x += 24 + 7.0 * 15;
   cv.rect(x, legend_y - 10, 1, 12, kBlack);
   cv.text(x + 6, legend_y, "CTA placed in the slot");
-
 }
 
 }  // namespace
 
-std::string render_picture(const TimelineData& d, const std::string& title, bool png, uint64_t from, uint64_t to,
-                           int width) {
+std::string render_picture(const TimelineData& d, const std::string& title, bool png, uint64_t from,
+                           uint64_t to, int width) {
   const Layout L(d.slots);
   // Default: from the first SM launch's start to the last one's end.
   uint64_t t0 = ~0ull, t1 = 0;

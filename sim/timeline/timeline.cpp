@@ -10,7 +10,7 @@ namespace baresm::timeline {
 
 namespace {
 
-constexpr uint8_t kIdle = 0, kWaitBar = 5;  // baresm_sm_pkg::WS_IDLE, WS_WAIT_BAR
+constexpr uint8_t kIdle = 0, kWaitBar = 5;     // the encodings of baresm_sm_pkg::WS_IDLE, WS_WAIT_BAR
 constexpr uint32_t kCpIdle = 0, kCpFetch = 1;  // baresm_cp E_IDLE, E_FETCH
 
 std::string dim_json(const std::array<uint32_t, 3>& d) {
@@ -93,18 +93,18 @@ void TimelineBuilder::close_sm_launch(uint64_t cycle, const CycleSample* s, bool
     events_.push_back(Event{'i', "place " + cta_name(id), "cta", c.first, 0, kPidSm, kTidSm, args});
     events_.push_back(Event{'i', "retire " + cta_name(id), "cta", c.last, 0, kPidSm, kTidSm, args});
   }
-  std::string args = "\"grid\":" + dim_json(grid_) + ",\"block\":" + dim_json(block_) +
-                     ",\"aborted\":" + (aborted ? "true" : "false") + ",\"ctas_placed\":" +
-                     std::to_string(ctas.size());
+  std::string args = "\"queue\":" + std::to_string(queue_) + ",\"grid\":" + dim_json(grid_) +
+                     ",\"block\":" + dim_json(block_) + ",\"aborted\":" + (aborted ? "true" : "false") +
+                     ",\"ctas_placed\":" + std::to_string(ctas.size());
   if (!aborted && s) {
     // The SM's own counters of the launch, which the checker compares with
     // the tracks (a reset clears them, so an aborted launch has none).
-    args += ",\"fault_kind\":" + std::to_string(s->fault_kind) + ",\"ctas_retired\":" +
-            std::to_string(s->ctas_retired) + ",\"barrier_releases\":" + std::to_string(s->barrier_releases) +
-            ",\"state_cycles\":{";
+    args += ",\"fault_kind\":" + std::to_string(s->fault_kind) +
+            ",\"ctas_retired\":" + std::to_string(s->ctas_retired) +
+            ",\"barrier_releases\":" + std::to_string(s->barrier_releases) + ",\"state_cycles\":{";
     for (int k = 0; k < sim::kNumWarpStates; ++k)
-      args += std::string(k ? "," : "") + "\"" + sim::kWarpStateNames[k] + "\":" +
-              std::to_string(s->state_cycles[size_t(k)]);
+      args += std::string(k ? "," : "") + "\"" + sim::kWarpStateNames[k] +
+              "\":" + std::to_string(s->state_cycles[size_t(k)]);
     args += "}";
   }
   events_.push_back(Event{'X', "launch", "sm", sm_start_, cycle - sm_start_, kPidSm, kTidSm, args});
@@ -118,8 +118,8 @@ void TimelineBuilder::close_cp(uint64_t cycle) {
   events_.push_back(Event{'X', sim::kCpStateNames[cp_state_ % sim::kNumCpStates], "cp", cp_state_start_,
                           cycle - cp_state_start_, kPidCp, int(cp_queue_), ""});
   if (cp_launch_start_ != ~0ull)
-    events_.push_back(Event{'X', "launch", "cp", cp_launch_start_, cycle - cp_launch_start_, kPidCp,
-                            int(cp_queue_), ""});
+    events_.push_back(
+        Event{'X', "launch", "cp", cp_launch_start_, cycle - cp_launch_start_, kPidCp, int(cp_queue_), ""});
   cp_open_ = false;
 }
 
@@ -159,6 +159,7 @@ void TimelineBuilder::sample(const CycleSample& s) {
   if (s.launch_accepted) {
     grid_ = s.grid;
     block_ = s.block;
+    queue_ = s.cp_queue;  // the command processor hands it over from this queue
   }
   const bool running = s.sm_busy && !s.in_reset;
   if (!running) {
@@ -209,10 +210,12 @@ void TimelineBuilder::finish(uint64_t cycle) {
 }
 
 void TimelineBuilder::write_json(std::ostream& o) const {
-  o << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"baresm --timeline\",\"time_unit\":\"cycle\","
+  // ts and dur are cycles, which the viewers read as microseconds.
+  o << "{\"otherData\":{\"tool\":\"baresm --timeline\",\"time_unit\":\"cycle\","
     << "\"clock_khz\":" << clock_khz_ << ",\"warp_slots\":" << slots_ << ",\"queues\":" << queues_
     << ",\"warp_states\":[";
-  for (int k = 0; k < sim::kNumWarpStates; ++k) o << (k ? "," : "") << "\"" << sim::kWarpStateNames[k] << "\"";
+  for (int k = 0; k < sim::kNumWarpStates; ++k)
+    o << (k ? "," : "") << "\"" << sim::kWarpStateNames[k] << "\"";
   o << "]},\n\"traceEvents\":[\n";
   // Names and order of the tracks.
   std::vector<Event> meta;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/harness/state_names.h"
+
 namespace baresm::timeline {
 
 // Track layout: process kPidSm holds one thread per warp slot (tid = slot)
@@ -35,18 +37,18 @@ struct Event {
 // The device's pins during one clock cycle, sampled when they are settled.
 struct CycleSample {
   uint64_t cycle = 0;
-  bool device_reset = false;        // the reset pin is low (the memory drops what is in flight)
-  bool in_reset = false;            // the SM is held in reset (the pin, a soft reset, an abort)
-  bool sm_busy = false;             // the SM is running a launch (its counters count this cycle)
-  std::vector<uint8_t> warp_state;  // per slot, baresm_sm_pkg::WS_*
-  bool launch_accepted = false;     // the SM takes a descriptor at the end of this cycle
+  bool device_reset = false;                // the reset pin is low (the memory drops what is in flight)
+  bool in_reset = false;                    // the SM is held in reset (the pin, a soft reset, an abort)
+  bool sm_busy = false;                     // the SM is running a launch (its counters count this cycle)
+  std::vector<uint8_t> warp_state;          // per slot, baresm_sm_pkg::WS_*
+  bool launch_accepted = false;             // the SM takes a descriptor at the end of this cycle
   std::array<uint32_t, 3> grid{}, block{};  // ... of that descriptor
-  bool issue = false;               // the SM's trace port: a warp-instruction issued
+  bool issue = false;                       // the SM's trace port: a warp-instruction issued
   uint32_t issue_slot = 0, issue_wic = 0;
   std::array<uint32_t, 3> issue_cta{};
-  uint64_t barrier_releases = 0, ctas_retired = 0;  // the SM's event counters (this launch)
-  std::array<uint64_t, 7> state_cycles{};          // the SM's warp-cycles per state (this launch)
-  uint32_t fault_kind = 0;                          // the SM's fault of this launch (0 none)
+  uint64_t barrier_releases = 0, ctas_retired = 0;           // the SM's event counters (this launch)
+  std::array<uint64_t, sim::kNumWarpStates> state_cycles{};  // the SM's warp-cycles per state (this launch)
+  uint32_t fault_kind = 0;                                   // the SM's fault of this launch (0 none)
   bool mem_req = false, mem_req_cp = false;  // a request accepted at the memory port (cp: the CP's)
   bool mem_rsp = false, mem_rsp_cp = false;  // a response taken
   uint32_t cp_state = 0, cp_queue = 0;       // the command processor's engine (E_*) and its queue
@@ -87,6 +89,7 @@ class TimelineBuilder {
   bool sm_open_ = false;
   uint64_t sm_start_ = 0, bars_ = 0, ctas_ = 0;
   std::array<uint32_t, 3> grid_{}, block_{};
+  uint32_t queue_ = 0;
   std::vector<Run> runs_;
   std::vector<Occupancy> occ_;   // per slot
   std::vector<Occupancy> done_;  // this launch's closed ones

@@ -44,17 +44,28 @@ struct Parser {
       if (c == '\\') {
         if (++i >= s.size()) break;
         switch (s[i]) {
-          case 'n': c = '\n'; break;
-          case 't': c = '\t'; break;
-          case 'r': c = '\r'; break;
-          case 'b': c = '\b'; break;
-          case 'f': c = '\f'; break;
+          case 'n':
+            c = '\n';
+            break;
+          case 't':
+            c = '\t';
+            break;
+          case 'r':
+            c = '\r';
+            break;
+          case 'b':
+            c = '\b';
+            break;
+          case 'f':
+            c = '\f';
+            break;
           case 'u':  // kept as '?': the timeline's names are ASCII
             if (i + 4 >= s.size()) return fail("short \\u escape");
             i += 4;
             c = '?';
             break;
-          default: c = s[i];
+          default:
+            c = s[i];
         }
       } else if (uint8_t(c) < 0x20) {
         return fail("control character in a string");
@@ -84,7 +95,10 @@ struct Parser {
         ++i;
         if (!value(&v->obj[key], depth + 1)) return false;
         ws();
-        if (i < s.size() && s[i] == ',') { ++i; continue; }
+        if (i < s.size() && s[i] == ',') {
+          ++i;
+          continue;
+        }
         if (i < s.size() && s[i] == '}') return ++i, true;
         return fail("expected ',' or '}'");
       }
@@ -98,7 +112,10 @@ struct Parser {
         v->arr.emplace_back();
         if (!value(&v->arr.back(), depth + 1)) return false;
         ws();
-        if (i < s.size() && s[i] == ',') { ++i; continue; }
+        if (i < s.size() && s[i] == ',') {
+          ++i;
+          continue;
+        }
         if (i < s.size() && s[i] == ']') return ++i, true;
         return fail("expected ',' or ']'");
       }
@@ -124,8 +141,10 @@ struct Reporter {
   std::vector<std::string> lines;
   size_t dropped = 0;
   void add(const std::string& l) {
-    if (lines.size() < 20) lines.push_back(l);
-    else ++dropped;
+    if (lines.size() < 20)
+      lines.push_back(l);
+    else
+      ++dropped;
   }
 };
 
@@ -203,11 +222,15 @@ std::vector<std::string> check_timeline(const Json& root, TimelineData* out) {
     const uint64_t pd = u64(pid), td = u64(tid);
     if (p == "X" && c == "state") {
       if (!state_names.count(nm)) r.add(where + ": state '" + nm + "' is not in the warp-state table");
-      if (pd != uint64_t(kPidSm) || td >= d.slots) r.add(where + ": a warp state outside the warp-slot tracks");
-      else d.states[td].push_back(Span{t, dur, nm});
+      if (pd != uint64_t(kPidSm) || td >= d.slots)
+        r.add(where + ": a warp state outside the warp-slot tracks");
+      else
+        d.states[td].push_back(Span{t, dur, nm});
     } else if (p == "X" && c == "cta") {
-      if (pd != uint64_t(kPidSm) || td >= d.slots) r.add(where + ": a CTA residency outside the warp-slot tracks");
-      else d.ctas[td].push_back(Span{t, dur, nm});
+      if (pd != uint64_t(kPidSm) || td >= d.slots)
+        r.add(where + ": a CTA residency outside the warp-slot tracks");
+      else
+        d.ctas[td].push_back(Span{t, dur, nm});
     } else if (p == "X" && c == "sm" && nm == "launch") {
       d.sm_launches.push_back(Span{t, dur, nm});
       d.sm_launch_args.push_back(e.get("args"));
@@ -228,7 +251,8 @@ std::vector<std::string> check_timeline(const Json& root, TimelineData* out) {
   for (size_t k = 1; k < order.size(); ++k) {
     const Span &a = d.sm_launches[order[k - 1]], &b = d.sm_launches[order[k]];
     if (b.start < a.start + a.dur)
-      r.add("SM launches at cycles " + std::to_string(a.start) + " and " + std::to_string(b.start) + " overlap");
+      r.add("SM launches at cycles " + std::to_string(a.start) + " and " + std::to_string(b.start) +
+            " overlap");
   }
   // The launch whose [start, end) holds cycle t, or -1.
   auto launch_of = [&](uint64_t t) -> long {
@@ -250,7 +274,8 @@ std::vector<std::string> check_timeline(const Json& root, TimelineData* out) {
       const Span& l = d.sm_launches[k];
       const uint64_t end = l.start + l.dur;
       for (; i < v.size() && v[i].start < l.start; ++i)
-        r.add(slot + ": state " + v[i].name + " at cycle " + std::to_string(v[i].start) + " outside any SM launch");
+        r.add(slot + ": state " + v[i].name + " at cycle " + std::to_string(v[i].start) +
+              " outside any SM launch");
       uint64_t expect = l.start;
       for (; i < v.size() && v[i].start < end; ++i) {
         if (v[i].start > expect)
@@ -270,7 +295,8 @@ std::vector<std::string> check_timeline(const Json& root, TimelineData* out) {
               std::to_string(end) + ")");
     }
     for (; i < v.size(); ++i)
-      r.add(slot + ": state " + v[i].name + " at cycle " + std::to_string(v[i].start) + " outside any SM launch");
+      r.add(slot + ": state " + v[i].name + " at cycle " + std::to_string(v[i].start) +
+            " outside any SM launch");
   }
 
   // Per launch: the tracks against the SM's own counters, and the CTAs
@@ -282,8 +308,8 @@ std::vector<std::string> check_timeline(const Json& root, TimelineData* out) {
     for (size_t i = 0; i < v.size(); ++i) {
       const long k = launch_of(v[i].start);
       if (k < 0 || v[i].start + v[i].dur > d.sm_launches[size_t(k)].start + d.sm_launches[size_t(k)].dur) {
-        r.add("warp slot " + std::to_string(w) + ": " + v[i].name + " at cycle " + std::to_string(v[i].start) +
-              " is not inside an SM launch");
+        r.add("warp slot " + std::to_string(w) + ": " + v[i].name + " at cycle " +
+              std::to_string(v[i].start) + " is not inside an SM launch");
         continue;
       }
       if (i && v[i].start < v[i - 1].start + v[i - 1].dur)
@@ -294,8 +320,10 @@ std::vector<std::string> check_timeline(const Json& root, TimelineData* out) {
   std::vector<uint64_t> placed(d.sm_launches.size());
   for (const Place& p : places) {
     const long k = launch_of(p.ts);
-    if (k < 0) r.add("place " + p.name + " at cycle " + std::to_string(p.ts) + " outside any SM launch");
-    else ++placed[size_t(k)];
+    if (k < 0)
+      r.add("place " + p.name + " at cycle " + std::to_string(p.ts) + " outside any SM launch");
+    else
+      ++placed[size_t(k)];
   }
   for (size_t k = 0; k < d.sm_launches.size(); ++k) {
     const Json* a = d.sm_launch_args[k];
@@ -315,8 +343,8 @@ std::vector<std::string> check_timeline(const Json& root, TimelineData* out) {
       }
     }
     const Json* aborted = a->get("aborted");
-    const bool complete = aborted && aborted->kind == Json::BOOL && !aborted->b && counts &&
-                          u64(a->get("fault_kind")) == 0;
+    const bool complete =
+        aborted && aborted->kind == Json::BOOL && !aborted->b && counts && u64(a->get("fault_kind")) == 0;
     if (!complete) continue;  // a fault or a reset stops the placing
     const uint64_t grid = grid_ctas(a->get("grid"));
     if (cta_ids[k].size() != grid)

@@ -839,7 +839,7 @@ TEST(CliTimeline, ReduceSumOnTheRtl) {
   const CliRun r = baresm("run reduce_sum --backend rtl --timeline " + json);
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   const std::string text = slurp(json);
-  EXPECT_EQ(text.rfind("{\"displayTimeUnit\"", 0), 0u) << text.substr(0, 80);
+  EXPECT_EQ(text.rfind("{\"otherData\":{\"tool\":\"baresm --timeline\"", 0), 0u) << text.substr(0, 80);
   const CliRun c = baresm("timeline " + json + " --check -o " + png);
   EXPECT_EQ(c.rc, 0) << c.out << c.err;
   // reduce_sum launches 7 grids (its passes and the host's checks).

@@ -25,9 +25,9 @@ constexpr uint8_t IDLE = 0, READY = 1, ISSUED = 2, WAIT_MEM = 3, WAIT_BAR = 5, E
 std::string made_up_run() {
   TimelineBuilder b(2, 1, 100000);
   const std::vector<std::array<uint8_t, 2>> states = {
-      {IDLE, IDLE},         {READY, IDLE},      {ISSUED, READY},    {WAIT_MEM, ISSUED}, {WAIT_MEM, WAIT_BAR},
-      {WAIT_BAR, WAIT_BAR}, {READY, READY},     {ISSUED, READY},    {EXITED, ISSUED},   {IDLE, EXITED},
-      {READY, EXITED},      {ISSUED, EXITED},   {EXITED, IDLE},     {IDLE, IDLE}};
+      {IDLE, IDLE},         {READY, IDLE},    {ISSUED, READY}, {WAIT_MEM, ISSUED}, {WAIT_MEM, WAIT_BAR},
+      {WAIT_BAR, WAIT_BAR}, {READY, READY},   {ISSUED, READY}, {EXITED, ISSUED},   {IDLE, EXITED},
+      {READY, EXITED},      {ISSUED, EXITED}, {EXITED, IDLE},  {IDLE, IDLE}};
   const uint64_t start = 10;
   CycleSample s;
   std::array<uint64_t, 7> counts{};
@@ -37,7 +37,8 @@ std::string made_up_run() {
     s = CycleSample{};
     s.cycle = c;
     s.warp_state = {IDLE, IDLE};
-    s.cp_state = c >= 2 && c < start ? 1 : (c >= start && c < start + states.size() + 2 ? 5 : 0);  // FETCH, RUN
+    s.cp_state =
+        c >= 2 && c < start ? 1 : (c >= start && c < start + states.size() + 2 ? 5 : 0);  // FETCH, RUN
     s.doorbell_queue = c == 1 ? 0 : -1;
     s.mem_req = c == 3;  // the descriptor fetch
     s.mem_req_cp = true;
