@@ -894,6 +894,10 @@ TEST(CliTimeline, BadCommandLines) {
     EXPECT_EQ(r.rc, 2) << c[0] << "\n" << r.err;
     EXPECT_TRUE(has(r.err, c[1])) << c[0] << "\nstderr: " << r.err;
   }
+  const CliRun h = baresm("timeline --help");
+  EXPECT_EQ(h.rc, 0);
+  for (const char* opt : {"usage: baresm timeline", "--check", "--output", "--cycles"})
+    EXPECT_TRUE(has(h.out, opt)) << opt << "\n" << h.out;
 }
 
 }  // namespace
