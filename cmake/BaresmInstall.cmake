@@ -26,7 +26,7 @@ set(BARESM_INSTALL_COSIM OFF)
 if(TARGET baresm_cosim)
   set(BARESM_INSTALL_COSIM ON)
   list(APPEND BARESM_EXPORTED samples:baresm_samples mem_model:baresm_mem_model sm_harness:baresm_sm_harness
-       top_sc:baresm_top_sc cosim:baresm_cosim)
+       top_sc:baresm_top_sc timeline:baresm_timeline cosim:baresm_cosim)
 endif()
 
 set(exported_targets "")

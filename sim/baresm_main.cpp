@@ -70,6 +70,7 @@ const char* const kToolHelp =
     "  gen --seed S            write a constrained-random kernel (docs/progen.md)\n"
     "  launch KERNEL.s ...     launch one kernel through the host driver: buffers, arguments, outputs\n"
     "  info                    the device's properties, as the driver reads them\n"
+    "  timeline FILE.json      check a warp timeline (run/launch --timeline) and draw it (-o FILE.png|.svg)\n"
     "\n"
     "`baresm <command> --help` describes a command's options.\n"
     "exit status: 0 success, 1 failure (errors, mismatch, fault), 2 bad command line\n";
@@ -483,7 +484,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "rtl: trace only cycles START:END, START <= END (either side may be empty)")(
       "mem-latency", po::value<std::string>(),
       "rtl: fixed device-memory latency in cycles, 1..1000 (default random 1..20)")(
-      "mem-seed", po::value<std::string>(), "rtl: seed of the device-memory model (stalls, reordering)");
+      "mem-seed", po::value<std::string>(), "rtl: seed of the device-memory model (stalls, reordering)")(
+      "timeline", po::value<std::string>(),
+      "rtl: write a warp timeline (Chrome/Perfetto trace-event JSON) of the run to FILE (docs/timeline.md)");
   po::variables_map vm;
   int rc = 0;
   if (!parse("run", args, desc, "sample", &vm, &rc)) return rc;
@@ -553,6 +556,9 @@ int cmd_run(const std::vector<std::string>& args) {
                                     : "sample '" + s->name + "' exists only in CUDA: add --source cuda");
   }
   if (vm.count("trace") && (rc = open_trace_output(vm["trace"].as<std::string>())) != kExitOk) return rc;
+  if ((rc = check_timeline_backend("run", vm, backend)) != kExitOk ||
+      (rc = open_timeline_output("run", vm)) != kExitOk)
+    return rc;
   std::unique_ptr<samples::Backend> be = be_entry->make();
   if (!be) {
     std::cerr << "baresm run: backend '" << backend << "' could not be started\n";
@@ -683,10 +689,11 @@ int main(int argc, char** argv) {
     if (cmd == "gen") return finish_stdout(cmd, cmd_gen(rest));
     if (cmd == "launch") return finish_stdout(cmd, cmd_launch(rest));
     if (cmd == "info") return finish_stdout(cmd, cmd_info(rest));
+    if (cmd == "timeline") return finish_stdout(cmd, cmd_timeline(rest));
   } catch (const std::exception& e) {
     std::cerr << "baresm " << cmd << ": " << e.what() << "\n";
     return kExitFail;
   }
   if (!cmd.empty() && cmd[0] == '-') return usage_error("", "unknown option '" + cmd + "'");
-  return usage_error("", "unknown command '" + cmd + "' (commands: asm, ptx, dis, run, gen, launch, info)");
+  return usage_error("", "unknown command '" + cmd + "' (commands: asm, ptx, dis, run, gen, launch, info, timeline)");
 }

@@ -5,9 +5,19 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli_util.h"
+
 namespace baresm::cli {
 
 int cmd_launch(const std::vector<std::string>& args);  // sim/cmd_launch.cpp
 int cmd_info(const std::vector<std::string>& args);    // sim/cmd_info.cpp
+int cmd_timeline(const std::vector<std::string>& args);  // sim/cmd_timeline.cpp
+
+// --timeline FILE of `run` and `launch` (sim/cmd_timeline.cpp): refused in
+// one line (the exit status is returned) on a backend other than rtl, or
+// when FILE cannot be written; else handed to the backend
+// (BARESM_TIMELINE). kExitOk when absent or accepted.
+int check_timeline_backend(const std::string& cmd, const po::variables_map& vm, const std::string& backend);
+int open_timeline_output(const std::string& cmd, const po::variables_map& vm);
 
 }  // namespace baresm::cli

@@ -11,9 +11,6 @@
 
 namespace baresm::sim {
 
-const char* const kCpStateNames[12] = {"IDLE", "FETCH", "CHECK", "WIN",   "LAUNCH", "RUN",
-                                       "BUILD", "WBODY", "WPHASE", "ABORT", "RESET", "HALT"};
-
 Coverage& Coverage::get() {
   static Coverage c;
   return c;

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "isa/isa.h"
+#include "sim/harness/state_names.h"
 
 namespace baresm::sim {
 
@@ -55,9 +56,7 @@ class Coverage {
   std::map<std::string, uint64_t> counts_;
 };
 
-// Names of the command processor's engine states (rtl/cp/baresm_cp.sv E_*,
-// in encoding order). The warp states' are kWarpStateNames (sm_dut.h).
-extern const char* const kCpStateNames[12];
+// The command processor's and the warp states' names: state_names.h.
 // Queue pairs of the device the cp_queue bins cover (the SystemC top's
 // NumQueues: checked where the bins are recorded, sim/systemc/sm_lockstep.cpp).
 constexpr uint32_t kCoveredCpQueues = 4;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/harness/mem_model.h"
+#include "sim/harness/state_names.h"
 
 namespace baresm::sim {
 
@@ -36,9 +37,6 @@ struct SmStatus {
   uint32_t fault_cta[3] = {0, 0, 0};
   uint32_t fault_warp = 0, fault_lane = 0, fault_pc = 0, fault_addr = 0, fault_waiting = 0;
 };
-
-constexpr int kNumWarpStates = 7;  // baresm_sm_pkg::WS_*
-extern const char* const kWarpStateNames[kNumWarpStates];
 
 struct SmCounters {
   uint64_t cycles = 0, instrs = 0, stalls = 0;

@@ -5,9 +5,6 @@
 
 namespace baresm::sim {
 
-const char* const kWarpStateNames[kNumWarpStates] = {
-    "idle", "ready", "issued", "wait_mem", "wait_sb", "wait_bar", "exited"};
-
 namespace {
 // Field offsets of the launch descriptor (baresm_sm_pkg::LD_*).
 constexpr int LD_ENTRY_PC = 0, LD_CODE_BASE = 32, LD_CODE_SIZE = 64, LD_GRID_X = 96, LD_GRID_Y = 128,

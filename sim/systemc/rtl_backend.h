@@ -7,6 +7,7 @@
 //   BARESM_TRACE_WINDOW=START:END  only cycles START..END (either may be empty)
 //   BARESM_MEM_LATENCY=N           memory latency in cycles (default 1..20 random)
 //   BARESM_MEM_SEED=S              seed of the memory model
+//   BARESM_TIMELINE=FILE.json      warp timeline of the run (docs/timeline.md)
 //   BARESM_RTL_QUIET=1             no per-launch lines
 #pragma once
 

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "sim/harness/state_names.h"
 #include "sim/systemc/driver_backend.h"
 #include "sim/systemc/rtl_backend.h"
 
@@ -31,7 +32,7 @@ void print_launch(Testbench& tb, const drv::LaunchReport& r) {
   if (r.error != cq::ErrorCode::OK) std::printf(", %s", cq::error_code_name(r.error));
   std::printf("\n    [rtl] warp-cycles:");
   for (int s = 1; s < 7; ++s) {
-    std::printf(" %s %.1f%%", kWarpStateNames[s],
+    std::printf(" %s %.1f%%", sim::kWarpStateNames[s],
                 total ? 100.0 * double(c.state_cycles[size_t(s)]) / double(total) : 0.0);
   }
   std::printf(" (idle slots %.1f%%)\n", total ? 100.0 * double(c.state_cycles[0]) / double(total) : 0.0);
@@ -61,6 +62,7 @@ RtlBackendOptions rtl_backend_options_from_env() {
     if (!a.empty()) o.device.trace.start_cycle = std::strtoull(a.c_str(), nullptr, 0);
     if (!b.empty()) o.device.trace.end_cycle = std::strtoull(b.c_str(), nullptr, 0);
   }
+  if (const char* t = std::getenv("BARESM_TIMELINE")) o.device.timeline = t;
   if (env_u64("BARESM_RTL_QUIET", &v) && v) o.verbose = false;
   return o;
 }
@@ -94,9 +96,9 @@ void register_rtl_backend() {
   samples::register_backend(
       {"rtl", "verilated baresm_top (command processor + SM) under SystemC, through the host driver",
        [] { return make_rtl_backend(rtl_backend_options_from_env()); },
-       // For `baresm launch` / `info`: the bare device at power-on, which the
-       // caller opens with drv::Device itself.
-       [] { return std::unique_ptr<drv::Transport>(open_rtl_device(default_rtl_device_options())); }});
+       // For `baresm launch` / `info`: the bare device at power-on (with the
+       // variables' settings), which the caller opens with drv::Device itself.
+       [] { return std::unique_ptr<drv::Transport>(open_rtl_device(rtl_backend_options_from_env().device)); }});
 }
 
 }  // namespace baresm::cosim

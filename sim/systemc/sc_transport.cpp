@@ -1,6 +1,10 @@
 #include "sim/systemc/sc_transport.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <unistd.h>
 
 namespace baresm::cosim {
 
@@ -55,6 +59,22 @@ uint64_t ScTransport::now_ns() {
   return uint64_t((unsigned __int128)tb_.cycle() * tb_.period_ps() / 1000);
 }
 
+namespace {
+std::string g_timeline_path;
+
+// atexit: the timeline holds every cycle up to the end of the program, so
+// it is written then; a write that fails fails the program.
+void write_timeline_at_exit() {
+  if (!Testbench::exists() || !Testbench::get().timeline_recording()) return;
+  const std::string error = Testbench::get().write_timeline(g_timeline_path);
+  if (error.empty()) return;
+  std::cout.flush();
+  std::cerr << "baresm: --timeline " << g_timeline_path << ": " << error << "\n";
+  std::fflush(nullptr);
+  _exit(1);  // the only way to fail once exit() has begun
+}
+}  // namespace
+
 std::unique_ptr<ScTransport> open_rtl_device(const RtlDeviceOptions& o) {
   const bool fresh = !Testbench::exists();
   TbOptions to;
@@ -63,6 +83,11 @@ std::unique_ptr<ScTransport> open_rtl_device(const RtlDeviceOptions& o) {
   to.trace = o.trace;
   Testbench& tb = Testbench::get(to);
   if (!fresh) tb.power_on(o.mem, o.gto, true);
+  if (!o.timeline.empty() && !tb.timeline_recording()) {
+    if (g_timeline_path.empty()) std::atexit(write_timeline_at_exit);
+    g_timeline_path = o.timeline;
+    tb.start_timeline();
+  }
   return std::make_unique<ScTransport>(tb);
 }
 

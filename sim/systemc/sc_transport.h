@@ -38,6 +38,9 @@ struct RtlDeviceOptions {
   sim::MemModelConfig mem;  // the memory model for this device
   bool gto = false;
   TraceOptions trace;  // only when this is the process's first device
+  // A warp timeline (docs/timeline.md) of everything from this power-on to
+  // the process's exit, written to this file at exit; "" none.
+  std::string timeline;
 };
 
 // A device at power-on: the process's testbench (created at the first call)

@@ -13,6 +13,7 @@
 #include "sim/systemc/mem_port.h"
 #include "sim/systemc/sm_lockstep.h"
 #include "sim/systemc/sc_types.h"
+#include "sim/systemc/timeline_port.h"
 #include "verilated.h"
 
 // libsystemc.so calls sc_main from its own main(); every program here has
@@ -24,9 +25,6 @@ int sc_main(int, char*[]) {
 }
 
 namespace baresm::cosim {
-
-const char* const kWarpStateNames[7] = {"idle",         "ready", "issued", "wait_mem", "wait_scoreboard",
-                                        "wait_barrier", "exited"};
 
 namespace {
 constexpr int kLineBits = int(TopParams::kLineBytes) * 8;
@@ -70,6 +68,7 @@ class TbModule : public sc_core::sc_module {
   DeviceMemoryPort mem;
   HostPort host;
   SmLockstepPort lockstep;
+  TimelinePort timeline;
   std::unique_ptr<FstTrace> trace;
 
   TbModule(sc_core::sc_module_name name, const TbOptions& opt)
@@ -79,8 +78,10 @@ class TbModule : public sc_core::sc_module {
         dut("dut"),
         mem("mem", memory),
         host("host"),
-        lockstep("lockstep", dut, memory, [this] { return host.cycle(); }) {
+        lockstep("lockstep", dut, memory, [this] { return host.cycle(); }),
+        timeline("timeline", dut, [this] { return host.cycle(); }) {
     lockstep.clk(clk);
+    timeline.clk(clk);
     dut.clk_i(clk);
     dut.rst_ni(rst_n);
     dut.sched_gto_i(sched_gto);
@@ -347,6 +348,18 @@ const std::vector<LockstepLaunch>& Testbench::lockstep_launches() const {
 
 void Testbench::clear_lockstep() {
   m_->lockstep.clear();
+}
+
+void Testbench::start_timeline() {
+  m_->timeline.start();
+}
+
+bool Testbench::timeline_recording() const {
+  return m_->timeline.recording();
+}
+
+std::string Testbench::write_timeline(const std::string& path) {
+  return m_->timeline.finish(path);
 }
 
 bool Testbench::tracing() const {

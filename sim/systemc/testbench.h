@@ -59,7 +59,6 @@ struct SmCounters {
   uint64_t divergent_branches = 0, barrier_releases = 0, thread_instrs = 0, ctas = 0;
   std::array<uint64_t, 7> state_cycles{};  // warp-cycles per baresm_sm_pkg::WS_*
 };
-extern const char* const kWarpStateNames[7];
 
 class TbModule;  // the sc_module (testbench.cpp)
 struct LockstepLaunch;  // sim/systemc/sm_lockstep.h
@@ -120,6 +119,13 @@ class Testbench {
   void set_lockstep(bool on);
   const std::vector<LockstepLaunch>& lockstep_launches() const;
   void clear_lockstep();
+
+  // ---- warp timeline (sim/systemc/timeline_port.h, docs/timeline.md) ----
+  // Records every cycle from now on, until write_timeline() ends the
+  // recording and writes the JSON file ("" or why it could not).
+  void start_timeline();
+  bool timeline_recording() const;
+  std::string write_timeline(const std::string& path);
 
   bool tracing() const;
   // Flushes and closes the trace (also done at exit).

@@ -830,4 +830,74 @@ TEST(CliInfo, ModelAndRtlReportTheirOwnConfiguration) {
   EXPECT_EQ(baresm("info extra").rc, 2);
 }
 
+// ---- timeline (docs/timeline.md) ---------------------------------------------------
+// A sample's warp timeline on the RTL passes every check of `baresm
+// timeline --check` (the checker itself is tested in test_timeline.cpp) and
+// draws as PNG and SVG.
+TEST(CliTimeline, ReduceSumOnTheRtl) {
+  const std::string json = tmp("rs.json"), png = tmp("rs.png"), svg = tmp("rs.svg");
+  const CliRun r = baresm("run reduce_sum --backend rtl --timeline " + json);
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  const std::string text = slurp(json);
+  EXPECT_EQ(text.rfind("{\"otherData\":{\"tool\":\"baresm --timeline\"", 0), 0u) << text.substr(0, 80);
+  const CliRun c = baresm("timeline " + json + " --check -o " + png);
+  EXPECT_EQ(c.rc, 0) << c.out << c.err;
+  // reduce_sum launches 7 grids (its passes and the host's checks).
+  EXPECT_TRUE(has(c.out, ": valid timeline: ")) << c.out;
+  EXPECT_TRUE(has(c.out, "16 warp slots, 7 SM launches")) << c.out;
+  EXPECT_EQ(slurp(png).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_EQ(baresm("timeline " + json + " -o " + svg + " --cycles 1000:3000").rc, 0);
+  EXPECT_EQ(slurp(svg).rfind("<svg ", 0), 0u);
+  // A file with one state interval fewer fails the check, naming the gap.
+  const size_t at = text.find("\"cat\":\"state\"");
+  ASSERT_NE(at, std::string::npos);
+  const size_t begin = text.rfind("\n{", at), end = text.find("},\n", at);
+  const std::string broken = tmp("broken.json");
+  {
+    std::ofstream f(broken);
+    f << text.substr(0, begin) << text.substr(end + 2);
+  }
+  const CliRun b = baresm("timeline " + broken + " --check");
+  EXPECT_EQ(b.rc, 1);
+  EXPECT_TRUE(has(b.err, "have no state (gap)")) << b.err;
+}
+
+TEST(CliTimeline, LaunchOnTheRtl) {
+  const std::string json = tmp("launch.json"), fa = tmp("tl_a.bin");
+  launch::write_floats(fa, launch::inputs(100, 1.0f, 0.5f));
+  const CliRun r = baresm("launch " + kKernels + "/vec_add.s --grid 2 --block 64 --arg buf:in=" + fa +
+                          " --arg buf:in=" + fa + " --arg buf:out=400 --arg u32:100 --backend rtl --timeline " +
+                          json);
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  const CliRun c = baresm("timeline " + json + " --check");
+  EXPECT_EQ(c.rc, 0) << c.out << c.err;
+  EXPECT_TRUE(has(c.out, "16 warp slots, 1 SM launches")) << c.out;
+  // Both CTAs held warp slots (the checker compares them with the grid).
+  EXPECT_TRUE(has(slurp(json), "\"ctas_placed\":2")) << "two CTAs placed";
+}
+
+TEST(CliTimeline, BadCommandLines) {
+  const char* cases[][2] = {
+      {"run vec_add --timeline t.json",
+       "baresm run: --timeline 't.json': needs --backend rtl: the model backend has no clock cycles"},
+      {"launch x.s --grid 1 --block 32 --timeline t.json",
+       "baresm launch: --timeline 't.json': needs --backend rtl: the model backend has no clock cycles"},
+      {"run vec_add --backend rtl --timeline /", "--timeline '/': not a regular file"},
+      {"timeline", "missing FILE.json"},
+      {"timeline t.json", "give --check, -o FILE.png|FILE.svg or both"},
+      {"timeline t.json -o t.gif", "--output 't.gif': the picture is a PNG or an SVG"},
+      {"timeline t.json -o t.png --cycles 9:3", "--cycles '9:3': START is not before END"},
+      {"timeline /no/such.json --check", "baresm timeline: /no/such.json: No such file or directory"},
+  };
+  for (const auto& c : cases) {
+    const CliRun r = baresm(c[0]);
+    EXPECT_EQ(r.rc, 2) << c[0] << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, c[1])) << c[0] << "\nstderr: " << r.err;
+  }
+  const CliRun h = baresm("timeline --help");
+  EXPECT_EQ(h.rc, 0);
+  for (const char* opt : {"usage: baresm timeline", "--check", "--output", "--cycles"})
+    EXPECT_TRUE(has(h.out, opt)) << opt << "\n" << h.out;
+}
+
 }  // namespace
