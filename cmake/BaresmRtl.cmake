@@ -36,3 +36,22 @@ function(baresm_rtl_files out)
   endif()
   set(${out} ${files} PARENT_SCOPE)
 endfunction()
+
+# rtl/configs.txt, the named SM configurations.
+#   baresm_sm_params(NAME OUT)   OUT gets the list Name=Value ... of NAME
+set(BARESM_SM_CONFIGS ${CMAKE_SOURCE_DIR}/rtl/configs.txt)
+set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${BARESM_SM_CONFIGS})
+
+function(baresm_sm_params name out)
+  file(STRINGS ${BARESM_SM_CONFIGS} lines)
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "#.*" "" line "${line}")
+    string(STRIP "${line}" line)
+    if(line MATCHES "^${name}[ \t]+(.*)$")
+      string(REGEX REPLACE "[ \t]+" ";" params "${CMAKE_MATCH_1}")
+      set(${out} ${params} PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "rtl/configs.txt: no SM configuration named '${name}'")
+endfunction()

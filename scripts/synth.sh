@@ -23,9 +23,7 @@ fi
 out=${1:-build/synth}
 mkdir -p "$out"
 YOSYS=${YOSYS:-yosys}
-params=${SYNTH_PARAMS:-"-set NumLanes 1 -set NumWarps 2 -set NumRegs 2 -set RfDepth 128 \
--set SharedBytes 256 -set NumBanks 4 -set CtaSlots 1 -set StackDepth 2 -set MemLineBytes 16 \
--set FpuLatency 3 -set IcLines 2 -set LsuIdWidth 1 -set StarveLimit 4"}
+params=${SYNTH_PARAMS:-$(scripts/sm-config.sh synth --chparam)}   # rtl/configs.txt
 
 mapfile -t files < <(scripts/rtl-files.sh '^rtl/sm/')   # the SM's part of rtl/baresm.f
 

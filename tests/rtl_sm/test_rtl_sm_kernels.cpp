@@ -686,7 +686,7 @@ TEST(SmKernels, EveryOpcodeModifierAndGuard) {
       in.rc = uint8_t(1 + next() % 7);
       in.imm = in.bimm ? next() : (next() & 0x7FF);
       switch (o.format) {
-        case baresm::isa::FMT_SETP: in.rd = uint8_t(1 + next() % 6 | (next() % 8) << 3); break;  // P1..P6
+        case baresm::isa::FMT_SETP: in.rd = uint8_t((1 + next() % 6) | (next() % 8) << 3); break;  // P1..P6
         case baresm::isa::FMT_VOTE:
           in.ra = uint8_t(next() % 8 | (next() & 8));
           if ((mod & 3) != baresm::isa::VOTE_BALLOT) in.rd = uint8_t(1 + next() % 6);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Prints a named SM configuration of rtl/configs.txt (the one table).
+#   scripts/sm-config.sh NAME             Name=Value ... (one line)
+#   scripts/sm-config.sh NAME --chparam   -set Name Value ... (Yosys chparam)
+#   scripts/sm-config.sh --list           the names
+#   scripts/sm-config.sh --check          fails when a name repeats or a
+#                                         parameter is not one of baresm_sm's
+set -euo pipefail
+cd "$(dirname "$0")/.."
+table() { sed -e 's/#.*//' rtl/configs.txt | awk 'NF > 0'; }
+if [ "${1:-}" = "--list" ]; then table | awk '{ print $1 }'; exit 0; fi
+if [ "${1:-}" = "--check" ]; then
+  status=0
+  known=$(sed -n 's/^[[:space:]]*parameter int \([A-Za-z]*\).*/\1/p' rtl/sm/baresm_sm.sv)
+  dups=$(table | awk '{ print $1 }' | sort | uniq -d)
+  [ -z "$dups" ] || { echo "rtl/configs.txt: named twice: $dups" >&2; status=1; }
+  while read -r name params; do
+    for p in $params; do
+      grep -qx "${p%%=*}" <<<"$known" || { echo "rtl/configs.txt: $name: ${p%%=*} is not a parameter of baresm_sm" >&2; status=1; }
+      [[ "${p#*=}" =~ ^[0-9]+$ ]] || { echo "rtl/configs.txt: $name: $p is not Name=number" >&2; status=1; }
+    done
+  done < <(table)
+  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's"
+  exit $status
+fi
+[ $# -ge 1 ] || { echo "usage: scripts/sm-config.sh NAME [--chparam] | --list" >&2; exit 2; }
+row=$(table | awk -v n="$1" '$1 == n')
+[ -n "$row" ] || { echo "rtl/configs.txt: no configuration named '$1' (have: $(table | awk '{ print $1 }' | tr '\n' ' '))" >&2; exit 2; }
+params=$(echo "$row" | cut -d' ' -f2- | xargs)
+if [ "${2:-}" = "--chparam" ]; then
+  echo "$params" | tr ' ' '\n' | awk -F= '{ printf "%s-set %s %s", (NR > 1 ? " " : ""), $1, $2 } END { print "" }'
+else
+  echo "$params"
+fi
