@@ -19,7 +19,8 @@ std::string PtxKernelInfo::info_line() const {
   return "baresm-ptx info: kernel " + name + ": " + plural(regs, "register", "registers") + ", " +
          plural(preds, "predicate", "predicates") +
          (preds_in_regs ? " (+" + std::to_string(preds_in_regs) + " kept in registers)" : "") + ", " +
-         std::to_string(lmem_bytes) + " bytes lmem, " + std::to_string(smem_bytes) + " bytes smem, " +
+         std::to_string(lmem_bytes) + " bytes lmem" +
+         (spill_bytes ? " (" + std::to_string(spill_bytes) + " bytes spill)" : "") + ", " + std::to_string(smem_bytes) + " bytes smem, " +
          std::to_string(param_bytes) + " bytes param, " +
          plural(ptx_instrs, "PTX instruction", "PTX instructions") + " -> " +
          plural(instrs, "instruction", "instructions");
@@ -55,7 +56,7 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     ptx::MKernel mk = ptx::lower_kernel(k, &diags);
     if (diags.diags.size() != before) continue;  // allocation needs a complete kernel
     int spilled = 0;
-    const ptx::Allocation a = ptx::allocate_with_spilled_predicates(&mk, &spilled);
+    const ptx::Allocation a = ptx::allocate_with_spills(&mk, &spilled);
     if (!a.ok) {
       diags.error(a.error_pos, a.error);
       continue;
@@ -71,6 +72,8 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     info.preds = a.preds;
     info.preds_in_regs = spilled;
     info.smem_bytes = mk.shared_bytes;
+    info.lmem_bytes = mk.local_bytes();
+    info.spill_bytes = 4 * uint32_t(mk.spill_slots);
     info.ptx_instrs = mk.ptx_instructions;
     r.kernels.push_back(info);
     lowered.push_back(std::move(mk));

@@ -23,7 +23,8 @@ struct PtxKernelInfo {
   int regs = 0;             // R registers per thread (the module's .regs)
   int preds = 0;            // predicates used
   int preds_in_regs = 0;    // predicates that did not fit P0..P6, kept as 0/1 in registers
-  uint32_t lmem_bytes = 0;  // local memory per thread (spills): always 0 for now
+  uint32_t lmem_bytes = 0;   // local memory per thread: .local variables and spill slots
+  uint32_t spill_bytes = 0;  // of which spill slots
   uint32_t smem_bytes = 0;  // static shared memory per CTA
   uint32_t param_bytes = 0;
   int ptx_instrs = 0;  // PTX instructions translated
