@@ -688,6 +688,7 @@ class Lowerer {
   void lower_addsub(bool add) {
     const std::string t = type_mod();
     if (t == "f32") {
+      if (const char dm = directed_mode()) return lower_fdirected(add ? 'a' : 's', dm);
       only_mods({"rn", "ftz", "sat", "f32"});
       if (has_mod("ftz") || has_mod("sat")) return lower_farith(add ? "FADD" : "FSUB", 2);
       return binary(add ? "FADD" : "FSUB", t, add, true);
@@ -699,6 +700,7 @@ class Lowerer {
   void lower_mul() {
     const std::string t = type_mod();
     if (t == "f32") {
+      if (const char dm = directed_mode()) return lower_fdirected('m', dm);
       only_mods({"rn", "ftz", "sat", "f32"});
       if (has_mod("ftz") || has_mod("sat")) return lower_farith("FMUL", 2);
       return binary("FMUL", t, true, true);
@@ -1023,8 +1025,14 @@ class Lowerer {
       return;
     }
     if (dt == "f32" && (st == "s32" || st == "u32")) {
-      if (quals.size() != 1 || quals[0] != "rn") unsupported("only .rn int-to-f32 conversions are supported");
+      const bool directed = quals.size() == 1 && (quals[0] == "rz" || quals[0] == "rm" || quals[0] == "rp");
+      if (quals.size() != 1 || (quals[0] != "rn" && !directed))
+        unsupported("int-to-f32 conversions round with .rn, .rz, .rm or .rp");
       MOperand a = src_reg(op(1), 32);
+      if (directed) {
+        const int v = emit_cvt_directed(&m_, cur_->pos, a.vreg, st == "s32", quals[0][1]);
+        return guarded("MOV", {dst(op(0), 32), MOperand::v(v)});
+      }
       return guarded(st == "u32" ? "I2F.U32" : "I2F", {dst(op(0), 32), a});
     }
     // The integer roundings of an f32: .rzi is what F2I does; .rni .rmi .rpi
@@ -1066,6 +1074,25 @@ class Lowerer {
     if (ftz) v = emit_ftz(&m_, cur_->pos, v);
     if (sat) v = emit_sat(&m_, cur_->pos, v);
     guarded("MOV", {dst(op(0), 32), MOperand::v(v)});
+  }
+  // The directed rounding of an f32 add/sub/mul: 'z', 'm', 'p', or 0 for none.
+  char directed_mode() {
+    return has_mod("rz") ? 'z' : has_mod("rm") ? 'm' : has_mod("rp") ? 'p' : 0;
+  }
+  // add/sub/mul.{rz,rm,rp}[.ftz][.sat].f32: exact sequences (ptx_fpseq.h).
+  void lower_fdirected(char what, char mode) {
+    const char* m = mode == 'z' ? "rz" : mode == 'm' ? "rm" : "rp";
+    only_mods({m, "ftz", "sat", "f32"});
+    want_ops(3);
+    const bool ftz = has_mod("ftz"), sat = has_mod("sat");
+    const int a = fsrc(op(1), ftz);
+    int b = fsrc(op(2), ftz);
+    if (what == 's') {  // a - b = a + (-b), exactly, signed zeros included
+      const int nb = new_vreg(false);
+      plain("FNEG", {MOperand::v(nb, true), MOperand::v(b)});
+      b = nb;
+    }
+    fresult(emit_directed(&m_, cur_->pos, what == 'm' ? 'm' : 'a', a, b, mode), ftz, sat);
   }
   // add sub mul min max abs neg fma with .ftz and/or .sat: inputs flushed,
   // the operation, the result flushed and clamped.
