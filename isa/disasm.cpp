@@ -498,6 +498,8 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
           }
           while (!t.empty() && t.back() == ' ') t.pop_back();
           src = " | " + std::to_string(l) + ": " + printable(t);
+          if (opts.origin_lines && l < opts.origin_lines->size() && !(*opts.origin_lines)[l].empty())
+            src += " | " + printable((*opts.origin_lines)[l]);
         }
       }
       if (text[i].empty())

@@ -2,6 +2,9 @@
 // collecting every error, then assembles the generated text once.
 #include "isa/ptx.h"
 
+#include <map>
+#include <sstream>
+
 #include "isa/file_io.h"
 #include "isa/isa.h"
 #include "isa/ptx_diag.h"
@@ -30,6 +33,57 @@ std::string PtxResult::format_errors() const {
   std::string s;
   for (const auto& d : diagnostics) s += d.format() + "\n";
   return s;
+}
+
+std::vector<PtxSourceLoc> ptx_source_locations(std::string_view ptx) {
+  // Each line's code ( /* */ and // comments removed), then two passes:
+  // nvcc writes the .file table after the kernels that refer to it.
+  std::vector<std::string> code(1);
+  bool in_comment = false;
+  for (size_t at = 0; at <= ptx.size();) {
+    size_t nl = ptx.find('\n', at);
+    if (nl == std::string_view::npos) nl = ptx.size();
+    const std::string_view l = ptx.substr(at, nl - at);
+    std::string c;
+    for (size_t i = 0; i < l.size(); ++i) {
+      if (in_comment) {
+        if (l.substr(i, 2) == "*/") in_comment = false, ++i;
+      } else if (l.substr(i, 2) == "/*") {
+        in_comment = true, ++i;
+      } else if (l.substr(i, 2) == "//") {
+        break;
+      } else {
+        c += l[i];
+      }
+    }
+    code.push_back(std::move(c));
+    if (nl == ptx.size()) break;
+    at = nl + 1;
+  }
+  std::map<long, std::string> files;
+  for (const std::string& c : code) {
+    std::istringstream ss(c);
+    std::string word, rest;
+    long n = 0;
+    if (ss >> word && word == ".file" && ss >> n && std::getline(ss, rest)) {
+      const size_t q0 = rest.find('"'), q1 = q0 == std::string::npos ? q0 : rest.find('"', q0 + 1);
+      if (q1 != std::string::npos) files[n] = rest.substr(q0 + 1, q1 - q0 - 1);
+    }
+  }
+  std::vector<PtxSourceLoc> out(code.size());
+  PtxSourceLoc cur;
+  for (size_t i = 1; i < code.size(); ++i) {
+    std::istringstream ss(code[i]);
+    std::string word;
+    long n = 0, line = 0;
+    if (ss >> word && word == ".loc" && ss >> n >> line) {
+      auto it = files.find(n);
+      cur.file = it == files.end() ? "" : it->second;
+      cur.line = int(line);
+    }
+    out[i] = cur;
+  }
+  return out;
 }
 
 bool is_ptx_path(std::string_view path) {

@@ -58,6 +58,16 @@ const std::vector<std::string>& ptx_type_names();
 const std::vector<std::string>& ptx_opcode_names();
 const std::vector<std::string>& ptx_sreg_names();
 
+// The CUDA source position each PTX line is under (nvcc -lineinfo writes
+// `.file N "path"` and `.loc N LINE COL`): the last `.loc` at or before the
+// line, by 1-based PTX line (index 0 unused); file empty where none is. What
+// `baresm dis --plain --source x.ptx` shows beside the PTX line.
+struct PtxSourceLoc {
+  std::string file;  // as .file names it
+  int line = 0;
+};
+std::vector<PtxSourceLoc> ptx_source_locations(std::string_view ptx);
+
 // True when path ends in ".ptx": `baresm asm` picks the front end by it.
 bool is_ptx_path(std::string_view path);
 

@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "isa/disasm.h"
 #include "isa/file_io.h"
 #include "isa/module.h"
 #include "isa/ptx.h"
@@ -470,4 +472,44 @@ TEST(PtxTranslate, AKernelWithoutRetEndsAtItsClosingBrace) {
     const size_t last = r.assembly.rfind("EXIT");
     ASSERT_NE(last, std::string::npos) << r.assembly;
   }
+}
+
+// nvcc -lineinfo: `.loc FILE LINE COL` before the PTX of each CUDA line and
+// the `.file` table after the kernels; `baresm dis --plain --source x.ptx`
+// shows each PTX line's CUDA line through DisasmOptions::origin_lines.
+TEST(PtxLineInfo, CudaLinesOfPtxLines) {
+  const std::string src =
+      ".version 8.0\n.target sm_80\n.address_size 64\n"        // 1-3
+      ".visible .entry k(.param .u64 p)\n{\n"                    // 4-5
+      "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"                // 6-7
+      "\t.loc\t1 7 3\n"                                          // 8
+      "\tld.param.u64 %rd1, [p];\n"                              // 9
+      "\t/* .loc 1 99 1 is a comment */ ld.global.u32 %r1, [%rd1];\n"  // 10
+      "\t.loc\t2 3 1 // another file\n"                          // 11
+      "\tadd.s32 %r2, %r1, 1;\n"                                 // 12
+      "\tst.global.u32 [%rd1], %r2;\n"                           // 13
+      "\tret;\n}\n"                                              // 14-15
+      "\t.file\t1 \"/src/k.cu\"\n\t.file\t2 \"inc.h\", 1700000000, 42\n";  // 16-17
+  const std::vector<isa::PtxSourceLoc> locs = isa::ptx_source_locations(src);
+  ASSERT_EQ(locs.size(), 19u);  // index 0 unused, 17 lines and the empty 18th after the last newline
+  EXPECT_TRUE(locs[7].file.empty());
+  EXPECT_EQ(locs[9].file, "/src/k.cu");
+  EXPECT_EQ(locs[9].line, 7);
+  EXPECT_EQ(locs[10].line, 7);  // the .loc in a comment changes nothing
+  EXPECT_EQ(locs[12].file, "inc.h");
+  EXPECT_EQ(locs[12].line, 3);
+
+  const isa::PtxResult r = isa::translate_ptx(src, "k.ptx");
+  ASSERT_TRUE(r.ok()) << r.format_errors();
+  std::vector<std::string> lines, origins(locs.size());
+  std::istringstream ss(src);
+  for (std::string l; std::getline(ss, l);) lines.push_back(l);
+  origins[12] = "inc.h:3: x + 1";
+  isa::DisasmOptions o;
+  o.line_info = false;
+  o.source_lines = &lines;
+  o.origin_lines = &origins;
+  const std::string text = isa::disassemble(r.module, o);
+  EXPECT_NE(text.find("| 12: add.s32 %r2, %r1, 1; | inc.h:3: x + 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("| 13: st.global.u32 [%rd1], %r2;\n"), std::string::npos) << text;
 }
