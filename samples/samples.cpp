@@ -102,7 +102,7 @@ const std::vector<Sample>& cuda_only_samples() {
                 "CUDA only: byte loads, a __shfl_xor_sync reduction and a __ballot_sync count per warp",
                 run_warp_stats),
       cuda_only("local_sort",
-                "CUDA only: a local array indexed at run time (.local, the driver's local-memory frames)",
+                "CUDA only: local memory: an array indexed at run time (.local) and 72 live values (spills)",
                 run_local_sort),
   };
   return list;

@@ -46,7 +46,8 @@ void run_warp_stats(SampleContext& c) {
 
 // ---- local_sort ---------------------------------------------------------------------
 // Per thread, 16 words insertion-sorted in a local array with run-time
-// indices (local memory: the driver's per-launch frames), hashed.
+// indices (local memory: the driver's per-launch frames), hashed; then
+// live_hash, whose 72 live values spill to the same frames.
 void run_local_sort(SampleContext& c) {
   struct Case {
     uint32_t n, block;
@@ -80,7 +81,33 @@ void run_local_sort(SampleContext& c) {
       return c.fail(note + ": out[" + std::to_string(bad) + "] = " + std::to_string(got[bad]) + ", reference " +
                     std::to_string(want[bad]));
   }
-  c.pass("every thread's sorted 16-word run (a local array with run-time indices) matches the host");
+  // live_hash: 72 values live across a loop, more than the registers: spilled.
+  constexpr uint32_t L = 72;
+  for (const Case& k : {Case{1, 32}, Case{100, 64}, Case{1000, 128}}) {
+    std::vector<uint32_t> in(size_t(k.n) * L);
+    for (uint32_t& x : in) x = c.rng().u32();
+    std::vector<uint32_t> want(k.n);
+    for (uint32_t i = 0; i < k.n; ++i) {
+      uint32_t h = 0;
+      for (uint32_t r = 0; r < 3; ++r)
+        for (uint32_t j = 0; j < L; ++j) h = h * 31 + ((in[size_t(i) * L + j] ^ (i * (j + 1))) >> r);
+      want[i] = h;
+    }
+    Buffer bin = c.upload(in);
+    Buffer bout = c.upload(std::vector<uint32_t>(k.n, 0xCCCCCCCCu));
+    const std::string note = "live_hash n=" + std::to_string(k.n) + ", block " + std::to_string(k.block);
+    const uint32_t ctas = (k.n + k.block - 1) / k.block;
+    const auto& r = c.launch("live_hash", {ctas, 1, 1}, {k.block, 1, 1},
+                             {Arg::ptr(bin), Arg::ptr(bout), Arg::u32(k.n)}, {bin, bout}, note);
+    if (!c.completed(r)) return;
+    const auto got = c.download<uint32_t>(bout, k.n);
+    const long bad = first_mismatch(got, want);
+    if (bad >= 0)
+      return c.fail(note + ": out[" + std::to_string(bad) + "] = " + std::to_string(got[bad]) + ", reference " +
+                    std::to_string(want[bad]));
+  }
+  c.pass("every thread's sorted 16-word run (a local array with run-time indices) and its hash of 72 live "
+         "values (spilled registers) match the host");
 }
 
 }  // namespace baresm::samples

@@ -24,3 +24,23 @@ extern "C" __global__ void local_sort(const unsigned* in, unsigned* out, unsigne
   for (int j = 0; j < K; ++j) h = h * 31 + v[j];
   out[i] = h ^ v[v[0] % K];
 }
+
+// live_hash: 72 values per thread kept live across a loop (the array is
+// indexed by constants only once unrolled, so nvcc keeps it in virtual
+// registers): more than R0..R62, so the front end spills some to the same
+// local frames. in holds n * 72 words, out n words.
+#define L 72
+extern "C" __global__ void live_hash(const unsigned* in, unsigned* out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned v[L];
+#pragma unroll
+  for (int j = 0; j < L; ++j) v[j] = in[i * L + j] ^ (i * (j + 1));
+  unsigned h = 0;
+#pragma unroll 1
+  for (int r = 0; r < 3; ++r) {
+#pragma unroll
+    for (int j = 0; j < L; ++j) h = h * 31 + (v[j] >> r);
+  }
+  out[i] = h;
+}
