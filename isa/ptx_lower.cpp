@@ -9,6 +9,7 @@
 #include "isa/isa.h"
 #include "isa/ptx.h"
 #include "isa/ptx_fpseq.h"
+#include "isa/ptx_regalloc.h"
 
 namespace baresm::isa::ptx {
 
@@ -304,13 +305,7 @@ class Lowerer {
 
   // The vreg holding this thread's frame address (computed once at the entry,
   // ptx_regalloc.h insert_frame_prologue).
-  int frame() {
-    if (m_.frame < 0) {
-      m_.frame = new_vreg(false, "(local frame)");
-      m_.vregs.back().no_spill = true;
-    }
-    return m_.frame;
-  }
+  int frame() { return ensure_frame(&m_); }
 
   // A .local address: byte t of the thread's frame is at device address
   // frame + (t & ~3) * 32 + (t & 3), i.e. word w of the 32 lanes of a warp

@@ -277,6 +277,14 @@ static void spill_predicate(MKernel* k, int v) {
   k->code = std::move(out);
 }
 
+int ensure_frame(MKernel* k) {
+  if (k->frame < 0) {
+    k->vregs.push_back(MVreg{false, "(local frame)", true});
+    k->frame = int(k->vregs.size()) - 1;
+  }
+  return k->frame;
+}
+
 void insert_frame_prologue(MKernel* k) {
   if (k->frame < 0 || k->frame_prologue) return;
   k->frame_prologue = true;
@@ -331,7 +339,7 @@ void insert_frame_prologue(MKernel* k) {
   k->code.insert(k->code.begin(), pro.begin(), pro.end());
 }
 
-void set_frame_size(MKernel* k) {
+static void set_frame_size(MKernel* k) {
   for (MInstr& mi : k->code)
     if (mi.frame_scale) mi.ops[2].imm = 32 * k->local_bytes();
 }
@@ -340,11 +348,8 @@ void set_frame_size(MKernel* k) {
 // a fresh temporary before each instruction that reads v, a store after each
 // one that writes it (a guarded write loads first: the lanes whose guard is
 // false keep the old value, and store it back unchanged).
-void spill_register(MKernel* k, int v) {
-  if (k->frame < 0) {
-    k->vregs.push_back(MVreg{false, "(local frame)", true});
-    k->frame = int(k->vregs.size()) - 1;
-  }
+static void spill_register(MKernel* k, int v) {
+  ensure_frame(k);
   insert_frame_prologue(k);
   const uint32_t slot_byte = (k->local_var_bytes + 3) / 4 * 4 + 4 * uint32_t(k->spill_slots++);
   const MOperand slot = MOperand::mem(k->frame, int32_t(slot_byte * 32));  // a whole word: 32 x its offset

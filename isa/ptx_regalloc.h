@@ -49,6 +49,8 @@ Allocation allocate_with_spills(MKernel* k, int* preds_in_regs);
 // local buffer (the hidden parameter) + 32 x local_bytes x the warp's index
 // in the grid + 4 x lane. 22 instructions.
 void insert_frame_prologue(MKernel* k);
+// k->frame, created (never spilled) when nothing has used local memory yet.
+int ensure_frame(MKernel* k);
 // The byte offset of the hidden frame-buffer parameter: after the user's
 // parameters, 4-aligned (the module's param_bytes).
 uint32_t hidden_param_offset(const MKernel& k);
