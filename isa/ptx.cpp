@@ -158,6 +158,8 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     bool same = ki && ki->params.size() == lowered[i].params.size();
     for (size_t j = 0; same && j < ki->params.size(); ++j)
       same = ki->params[j].offset == lowered[i].params[j].offset;
+    // The frame prologue reads the hidden parameter at the module's param_bytes.
+    same = same && (ki->local_bytes == 0 || ki->param_bytes == ptx::hidden_param_offset(lowered[i]));
     if (!same) {
       Diagnostic d;
       d.file = std::string(filename);
