@@ -22,7 +22,8 @@ namespace {
 
 constexpr uint16_t kOwnerDriver = 0xFFFF;
 // KIND_FREEING: freed, still reserved until the launches that may use it are done.
-enum Kind : uint8_t { KIND_DATA = 0, KIND_CODE = 1, KIND_RING = 2, KIND_FREEING = 3 };
+// KIND_LMEM: a context's local-memory buffer, granted by the driver to the launches that need it.
+enum Kind : uint8_t { KIND_DATA = 0, KIND_CODE = 1, KIND_RING = 2, KIND_FREEING = 3, KIND_LMEM = 4 };
 
 // Handles: bits 7:0 = table index + 1, bits 31:8 = the slot's generation.
 // Functions: bits 3:0 module index, bits 7:4 kernel, bits 31:8 module
@@ -709,26 +710,30 @@ Status Device::mem_alloc(Context c, uint32_t bytes, DevPtr* out) {
     return fail(Status::INVALID_VALUE, Layer::API, "zero-size allocation or null output");
   const uint16_t owner = uint16_t(C - ctxs_ + 1);
   uint32_t addr = 0;
+  if (!alloc_waiting(owner, bytes, KIND_DATA, &addr))
+    return fail(Status::OUT_OF_MEMORY, Layer::API,
+                "%u bytes requested, largest free block %u (%u bytes freed, waiting for queued launches)",
+                bytes, alloc_.largest_free(), mem_pending_free_bytes());
+  *out = addr;
+  return succeed();
+}
+
+bool Device::alloc_waiting(uint16_t owner, uint32_t bytes, uint8_t kind, uint32_t* addr) {
   reclaim_frees();
-  bool got = alloc_.alloc(bytes, owner, KIND_DATA, false, &addr);
+  bool got = alloc_.alloc(bytes, owner, kind, false, addr);
   if (!got && mem_pending_free_bytes()) {
     // Memory freed while launches that may use it are queued comes back when
     // they complete: wait for that rather than fail (a caching allocator
     // synchronizes and retries the same way).
     wait_until(
         [&] {
-          got = got || alloc_.alloc(bytes, owner, KIND_DATA, false, &addr);
+          got = got || alloc_.alloc(bytes, owner, kind, false, addr);
           return got || mem_pending_free_bytes() == 0;
         },
         kWaitDefault, -1);
-    if (!got) got = alloc_.alloc(bytes, owner, KIND_DATA, false, &addr);
+    if (!got) got = alloc_.alloc(bytes, owner, kind, false, addr);
   }
-  if (!got)
-    return fail(Status::OUT_OF_MEMORY, Layer::API,
-                "%u bytes requested, largest free block %u (%u bytes freed, waiting for queued launches)",
-                bytes, alloc_.largest_free(), mem_pending_free_bytes());
-  *out = addr;
-  return succeed();
+  return got;
 }
 
 Status Device::mem_free(Context c, DevPtr p) {
@@ -901,9 +906,11 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
     if (k.name.size() >= size_t(kMaxNameLen))
       return fail(Status::OUT_OF_RESOURCES, Layer::LOAD, "kernel name %s longer than %d", k.name.c_str(),
                   kMaxNameLen - 1);
-    if (k.param_bytes > opt_.max_param_bytes)
+    // A kernel with local memory takes the local buffer as a hidden 4-byte parameter.
+    const uint32_t pbytes = k.param_bytes + (k.local_bytes ? 4 : 0);
+    if (pbytes > opt_.max_param_bytes)
       return fail(Status::OUT_OF_RESOURCES, Layer::LOAD, "kernel %s takes %u parameter bytes, slots hold %u",
-                  k.name.c_str(), k.param_bytes, opt_.max_param_bytes);
+                  k.name.c_str(), pbytes, opt_.max_param_bytes);
   }
   int mi = -1;
   for (int i = 0; i < kMaxModules && mi < 0; ++i)
@@ -941,6 +948,7 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
     K.regs = k.regs;
     K.shared_bytes = k.shared_bytes;
     K.param_bytes = k.param_bytes;
+    K.local_bytes = k.local_bytes;
     K.num_params = uint32_t(k.params.size());
     for (uint32_t j = 0; j < K.num_params; ++j)
       K.params[j] = ParamRec{k.params[j].offset, k.params[j].size, k.params[j].align};
@@ -1002,6 +1010,7 @@ Status Device::func_get_attributes(Function fn, FunctionAttrs* out) const {
   out->param_bytes = K->param_bytes;
   out->num_params = K->num_params;
   out->code_bytes = K->code_bytes;
+  out->local_bytes = K->local_bytes;
   // The largest block whose registers fit in the register file, within the device's limit.
   uint32_t t = props_.max_threads_per_block;
   const uint32_t regs = K->regs ? K->regs : 1;
@@ -1130,6 +1139,8 @@ Status Device::check_window(int ci, uint32_t i, const Window& w) {
                                                     : "another context's module code");
     if (prot) return refuse(a, "in the driver's protected range");
     if (b->kind == KIND_FREEING) return refuse(a, "freed memory (waiting for queued launches)");
+    if (b->kind == KIND_LMEM)
+      return refuse(a, "the driver's local-memory buffer (granted only to the launches that need it)");
     if (b->owner != uint16_t(ci + 1)) return refuse(a, "another context's allocation");
     if (cur >= uint64_t(b->addr) + b->bytes) return refuse(a, "past the end of this context's allocation");
     cur = uint64_t(b->addr) + b->bytes;
@@ -1221,6 +1232,24 @@ Status Device::do_launch(Function fn, const LaunchConfig& cfg, const uint8_t* pa
   } else if (!ok(st = context_windows(ci, wins, &nw))) {
     return st;
   }
+  // Local memory: one more window, and the buffer's address as the hidden
+  // parameter after the user's (docs/driver.md "Local memory").
+  uint8_t pbuf[4096 + 4];
+  if (K->local_bytes) {
+    const uint32_t maxw =
+        props_.max_windows < uint32_t(kMaxLaunchWindows) ? props_.max_windows : kMaxLaunchWindows;
+    if (nw + 1 > maxw)
+      return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG,
+                  "kernel %s uses local memory, whose buffer needs a window of its own: %u windows and it "
+                  "are more than the %u the device takes",
+                  K->name, nw, maxw);
+    if (!ok(st = local_buffer(ci, *K, cfg, &wins[nw]))) return st;
+    std::memcpy(pbuf, params, param_bytes);
+    for (int i = 0; i < 4; ++i) pbuf[param_bytes + uint32_t(i)] = uint8_t(wins[nw].base >> (8 * i));
+    params = pbuf;
+    param_bytes += 4;
+    ++nw;
+  }
   // A device stopped by a failed launch runs nothing until reset: reset now so
   // this launch runs (the pending work of other contexts is reported lost).
   if (dev_faulted_) {
@@ -1250,6 +1279,30 @@ Status Device::do_launch(Function fn, const LaunchConfig& cfg, const uint8_t* pa
   inf.grid = cfg.grid;
   st = submit(q, d, inf, params, param_bytes, wins, nw, token);
   return ok(st) ? succeed() : st;
+}
+
+Status Device::local_buffer(int ci, const KernelRec& K, const LaunchConfig& cfg, Window* out) {
+  ContextRec& C = ctxs_[ci];
+  // Every warp of the grid gets its frames (CUDA sizes lmem by the resident
+  // threads; the device names a warp only by its place in the grid).
+  const uint64_t warps = cfg.grid.count() * ((cfg.block.count() + 31) / 32);
+  const uint64_t need = warps * 32 * K.local_bytes;
+  if (need > C.lmem_bytes) {
+    uint32_t addr = 0;
+    if (need > props_.mem_bytes || !alloc_waiting(uint16_t(ci + 1), uint32_t(need), KIND_LMEM, &addr)) {
+      // The old buffer is not released first: queued launches may still use it.
+      return fail(Status::OUT_OF_MEMORY, Layer::LAUNCH_CONFIG,
+                  "kernel %s needs %llu bytes of local memory (%u bytes per thread x 32 lanes x %llu warps of "
+                  "the grid); the largest free block is %u bytes (%u bytes freed, waiting for queued launches)",
+                  K.name, (unsigned long long)need, K.local_bytes, (unsigned long long)warps,
+                  alloc_.largest_free(), mem_pending_free_bytes());
+    }
+    if (C.lmem) free_after_queued(ci, C.lmem, false);  // released once its launches are done
+    C.lmem = addr;
+    C.lmem_bytes = uint32_t(need);
+  }
+  *out = Window{C.lmem, uint32_t(need)};
+  return Status::OK;
 }
 
 Status Device::launch(Function fn, const LaunchConfig& cfg, const LaunchArg* args, uint32_t num_args,

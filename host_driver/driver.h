@@ -107,6 +107,7 @@ struct FunctionAttrs {
   uint32_t num_params = 0;
   uint32_t code_bytes = 0;
   uint32_t max_threads_per_block = 0;  // the most this device can run for it
+  uint32_t local_bytes = 0;            // local memory per thread (spills, .local arrays)
 };
 
 struct Window {
@@ -285,6 +286,7 @@ class Device {
   struct KernelRec {
     char name[kMaxNameLen];
     uint32_t entry, code_bytes, regs, shared_bytes, param_bytes, num_params;
+    uint32_t local_bytes;  // per thread; nonzero: the launch passes the local buffer (hidden parameter)
     ParamRec params[kMaxParams];
   };
   struct ModuleRec {
@@ -304,6 +306,10 @@ class Device {
     uint8_t default_stream = 0;
     bool has_failure = false;
     LaunchReport failure;
+    // The context's local-memory buffer (spills, .local): grown to what the
+    // largest launch so far needed, released with the context.
+    DevPtr lmem = 0;
+    uint32_t lmem_bytes = 0;
   };
   struct StreamRec {
     bool used = false;
@@ -402,6 +408,10 @@ class Device {
   Status context_windows(int ctx, Window* out, uint32_t* n);
   Status check_window(int ctx, uint32_t index, const Window& w);
   void free_after_queued(int ctx, DevPtr p, bool priv);  // mem_free / module_unload
+  // First fit in the data heap, waiting for memory freed behind queued launches.
+  bool alloc_waiting(uint16_t owner, uint32_t bytes, uint8_t kind, uint32_t* addr);
+  // The local-memory buffer of a launch of K (grows the context's).
+  Status local_buffer(int ctx, const KernelRec& K, const LaunchConfig& cfg, Window* out);
   void reclaim_frees();                       // releases what no queued launch can use any more
   void release_all_frees();                   // after a reset: nothing is queued
   bool range_owned(int ctx, DevPtr p, uint32_t bytes) const;

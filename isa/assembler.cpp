@@ -193,6 +193,8 @@ struct KernelState {
   int regs = -1;
   bool have_shared = false;
   uint32_t shared = 0;
+  bool have_local = false;
+  uint32_t local = 0;  // .local: bytes of local memory per thread
   std::vector<ParamInfo> params;
   uint64_t param_end = 0;
   struct Label {
@@ -614,6 +616,18 @@ class Assembler {
       k.shared = uint32_t(n);
       return;
     }
+    if (d.text == ".local") {
+      KernelState& k = need_kernel(d);
+      need_before_code(d, k);
+      if (k.have_local) fail(d, "duplicate .local in kernel " + quote(k.name));
+      const Token at = peek();
+      int64_t n = parse_int("local memory size per thread", 0, int64_t(kMaxLocalBytes));
+      if (n % 4) fail(at, ".local " + std::to_string(n) + ": local memory is a whole number of 4-byte words");
+      expect_stmt_end(".local");
+      k.have_local = true;
+      k.local = uint32_t(n);
+      return;
+    }
     if (d.text == ".param") {
       KernelState& k = need_kernel(d);
       need_before_code(d, k);
@@ -985,6 +999,7 @@ class Assembler {
       ki.regs = uint32_t(std::max(k.regs, 0));
       ki.shared_bytes = k.shared;
       ki.param_bytes = uint32_t((k.param_end + 3) / 4 * 4);
+      ki.local_bytes = k.local;
       ki.params = k.params;
       m.target.max_regs = std::max(m.target.max_regs, ki.regs);
       m.target.max_shared_bytes = std::max(m.target.max_shared_bytes, ki.shared_bytes);
@@ -1021,7 +1036,7 @@ class Assembler {
 
 const std::vector<std::string>& directive_names() {
   static const std::vector<std::string> names = {".kernel", ".end",  ".regs", ".shared",
-                                                 ".param",  ".word", ".loc"};
+                                                 ".local",  ".param", ".word", ".loc"};
   return names;
 }
 

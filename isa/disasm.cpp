@@ -427,6 +427,10 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
     if (!packed) w.line("// warning: parameter offsets/param_bytes differ from natural packing");
     w.line(".regs " + std::to_string(k.regs));
     if (k.shared_bytes) w.line(".shared " + std::to_string(k.shared_bytes));
+    if (k.local_bytes)
+      w.line(pad_comment(".local " + std::to_string(k.local_bytes),
+                         "bytes per thread; frame base: hidden parameter at offset " +
+                             std::to_string(k.param_bytes)));
 
     // The kernel's words, clipped to the code.
     const uint64_t first = std::min<uint64_t>(k.entry / kInstrBytes, m.code.size());
@@ -494,6 +498,8 @@ std::string disassemble(const Module& m, const DisasmOptions& opts) {
           }
           while (!t.empty() && t.back() == ' ') t.pop_back();
           src = " | " + std::to_string(l) + ": " + printable(t);
+          if (opts.origin_lines && l < opts.origin_lines->size() && !(*opts.origin_lines)[l].empty())
+            src += " | " + printable((*opts.origin_lines)[l]);
         }
       }
       if (text[i].empty())

@@ -22,6 +22,10 @@ struct DisasmOptions {
   // (a .s or, for a module from the PTX front end, the .ptx). Each
   // instruction's comment then ends with its line: "| 42: add.s32 ...".
   const std::vector<std::string>* source_lines = nullptr;
+  // With source_lines, per source line (1-based, like them): a further
+  // origin shown after it, "saxpy.cu:7: y[i] = ..." (the CUDA line of a PTX
+  // line, ptx_source_locations); empty where there is none.
+  const std::vector<std::string>* origin_lines = nullptr;
 };
 
 std::string disassemble(const Module& m);

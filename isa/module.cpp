@@ -20,7 +20,9 @@ namespace baresm::isa {
 namespace {
 
 // ---- layout constants (docs/module-format.md) ---------------------------------
-constexpr uint32_t kHeaderBytes = 80;
+constexpr uint32_t kHeaderBytes = 88;    // what the writer writes (1.1)
+constexpr uint32_t kHeaderBytes10 = 80;  // the least a reader accepts (1.0: no local table)
+constexpr uint32_t kLocalEntryBytes = 4;
 constexpr uint32_t kKernelEntryBytes = 32;
 constexpr uint32_t kParamEntryBytes = 16;
 constexpr uint32_t kLineEntryBytes = 12;
@@ -48,6 +50,8 @@ enum : uint32_t {
   H_SOURCE_NAME = 68,
   H_TOTAL_SIZE = 72,
   H_CRC = 76,
+  H_LOCAL_COUNT = 80,  // 1.1: entries in the local-memory table (kernel_count, or 0)
+  H_LOCAL_OFFSET = 84,
 };
 
 uint32_t crc_table_entry(uint32_t i) {
@@ -131,7 +135,7 @@ LoadResult invalid(const std::string& msg) {
 
 // Section offsets as write_module lays them out.
 struct Layout {
-  uint64_t kernel_off, param_off, line_off, code_off, string_off, total;
+  uint64_t kernel_off, param_off, local_off, line_off, code_off, string_off, total;
 };
 Layout layout(const Module& m, size_t nparams, size_t string_bytes) {
   Layout l;
@@ -140,6 +144,8 @@ Layout layout(const Module& m, size_t nparams, size_t string_bytes) {
   off += uint64_t(m.kernels.size()) * kKernelEntryBytes;
   l.param_off = off;
   off += uint64_t(nparams) * kParamEntryBytes;
+  l.local_off = off;
+  off += uint64_t(m.kernels.size()) * kLocalEntryBytes;
   l.line_off = off;
   off += uint64_t(m.lines.size()) * kLineEntryBytes;
   off = align_up(off, 8);
@@ -224,7 +230,8 @@ std::vector<uint8_t> write_module(const Module& m) {
   std::vector<uint8_t> b(total, 0);
   put32(b, H_MAGIC, kModuleMagic);
   put16(b, H_VERSION_MAJOR, m.version_major);
-  put16(b, H_VERSION_MINOR, m.version_minor);
+  // The layout below is 1.1's (the local-memory table): never claim less.
+  put16(b, H_VERSION_MINOR, std::max<uint16_t>(m.version_minor, 1));
   put32(b, H_HEADER_SIZE, kHeaderBytes);
   put32(b, H_FLAGS, 0);
   put32(b, H_ARCH_ID, m.target.arch_id);
@@ -242,6 +249,8 @@ std::vector<uint8_t> write_module(const Module& m) {
   put32(b, H_STRING_SIZE, uint32_t(strings.bytes().size()));
   put32(b, H_SOURCE_NAME, source_name);
   put32(b, H_TOTAL_SIZE, uint32_t(total));
+  put32(b, H_LOCAL_COUNT, uint32_t(m.kernels.size()));
+  put32(b, H_LOCAL_OFFSET, uint32_t(l.local_off));
 
   size_t pi = 0;
   for (size_t i = 0; i < m.kernels.size(); ++i) {
@@ -255,6 +264,7 @@ std::vector<uint8_t> write_module(const Module& m) {
     put32(b, at + 20, k.param_bytes);
     put32(b, at + 24, uint32_t(pi));
     put32(b, at + 28, uint32_t(k.params.size()));
+    put32(b, l.local_off + i * kLocalEntryBytes, k.local_bytes);
     for (const auto& p : k.params) {
       size_t pat = param_off + pi * kParamEntryBytes;
       put32(b, pat + 0, param_names[pi]);
@@ -298,9 +308,9 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
   const uint32_t magic = get32(data);
   if (magic != kModuleMagic)
     return invalid("bad magic " + hex32(magic) + ", expected BSM\\0 (" + hex32(kModuleMagic) + ")");
-  if (size < kHeaderBytes)
+  if (size < kHeaderBytes10)
     return invalid("truncated: " + std::to_string(size) + " bytes, the header needs " +
-                   std::to_string(kHeaderBytes));
+                   std::to_string(kHeaderBytes10));
   const uint16_t vmaj = get16(data + H_VERSION_MAJOR), vmin = get16(data + H_VERSION_MINOR);
   if (vmaj != kModuleVersionMajor)
     return invalid("unsupported version " + std::to_string(vmaj) + "." + std::to_string(vmin) +
@@ -314,8 +324,9 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     return invalid("size mismatch: header says " + std::to_string(total) + " bytes, got " +
                    std::to_string(size));
   }
-  if (header_size < kHeaderBytes || header_size > total || header_size % 4 != 0)
-    return invalid("bad header size " + std::to_string(header_size));
+  // 1.0 headers are 80 bytes; from 1.1 on at least 88 (the local table's fields).
+  if (header_size < (vmin >= 1 ? kHeaderBytes : kHeaderBytes10) || header_size > total || header_size % 4 != 0)
+    return invalid("bad header size " + std::to_string(header_size) + " for version 1." + std::to_string(vmin));
   const uint32_t crc = get32(data + H_CRC);
   const uint32_t actual_crc = crc32(data + header_size, size - header_size);
   if (crc != actual_crc)
@@ -327,6 +338,7 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
   const uint32_t nlines = get32(data + H_LINE_COUNT);
   const uint32_t code_size = get32(data + H_CODE_SIZE);
   const uint32_t string_size = get32(data + H_STRING_SIZE);
+  const uint32_t nlocals = vmin >= 1 ? get32(data + H_LOCAL_COUNT) : 0;
   // Sizes are computed in 64 bits so huge counts cannot wrap around.
   Section sections[] = {
       {"kernel table", get32(data + H_KERNEL_OFFSET), uint64_t(nkernels) * kKernelEntryBytes},
@@ -334,7 +346,9 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
       {"line table", get32(data + H_LINE_OFFSET), uint64_t(nlines) * kLineEntryBytes},
       {"code", get32(data + H_CODE_OFFSET), code_size},
       {"string table", get32(data + H_STRING_OFFSET), string_size},
+      {"local-memory table", vmin >= 1 ? get32(data + H_LOCAL_OFFSET) : 0, uint64_t(nlocals) * kLocalEntryBytes},
   };
+  constexpr size_t kSections = sizeof sections / sizeof sections[0];
   for (const auto& s : sections) {
     if (s.size == 0) continue;
     if (s.offset < header_size || s.offset > total || s.size > total - s.offset)
@@ -342,18 +356,21 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
                      ") lies outside the image body [" + std::to_string(header_size) + ", " +
                      std::to_string(total) + ")");
   }
-  for (size_t i = 0; i < 5; ++i)
-    for (size_t j = i + 1; j < 5; ++j) {
+  for (size_t i = 0; i < kSections; ++i)
+    for (size_t j = i + 1; j < kSections; ++j) {
       const Section &a = sections[i], &c = sections[j];
       if (a.size == 0 || c.size == 0) continue;
       if (a.offset < c.offset + c.size && c.offset < a.offset + a.size)
         return invalid(std::string(a.name) + " overlaps " + c.name);
     }
-  if (sections[0].offset % 4 || sections[1].offset % 4 || sections[2].offset % 4)
+  if (sections[0].offset % 4 || sections[1].offset % 4 || sections[2].offset % 4 || sections[5].offset % 4)
     return invalid("misaligned table offset");
   if (sections[3].offset % 8 || code_size % kInstrBytes)
     return invalid("code at offset " + std::to_string(sections[3].offset) + " size " +
                    std::to_string(code_size) + " is not 8-byte aligned");
+  if (nlocals != 0 && nlocals != nkernels)
+    return invalid("local-memory table has " + std::to_string(nlocals) + " entries for " +
+                   std::to_string(nkernels) + " kernels");
   if (string_size == 0) return invalid("empty string table");
   const uint8_t* strtab = data + sections[4].offset;
   if (strtab[string_size - 1] != 0) return invalid("string table does not end with NUL");
@@ -398,6 +415,11 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     k.shared_bytes = get32(e + 16);
     k.param_bytes = get32(e + 20);
     const uint32_t first = get32(e + 24), count = get32(e + 28);
+    k.local_bytes = nlocals ? get32(data + sections[5].offset + uint64_t(i) * kLocalEntryBytes) : 0;
+    if (k.local_bytes > kMaxLocalBytes || k.local_bytes % 4)
+      return invalid(kn + ": " + std::to_string(k.local_bytes) +
+                     " bytes of local memory per thread (a multiple of 4, at most " +
+                     std::to_string(kMaxLocalBytes) + ")");
     if (k.entry % kInstrBytes || k.code_bytes % kInstrBytes || k.code_bytes == 0 ||
         uint64_t(k.entry) + k.code_bytes > code_size)
       return invalid(kn + ": code [" + std::to_string(k.entry) + ", +" + std::to_string(k.code_bytes) +

@@ -10,7 +10,9 @@ namespace baresm::isa {
 
 constexpr uint32_t kModuleMagic = 0x004D5342;  // "BSM\0" little-endian
 constexpr uint16_t kModuleVersionMajor = 1;
-constexpr uint16_t kModuleVersionMinor = 0;
+// 1.1 added the local-memory table (per-thread local bytes of each kernel);
+// a 1.0 image loads with every kernel's local_bytes 0.
+constexpr uint16_t kModuleVersionMinor = 1;
 
 // The largest image the assembler writes and the loaders accept: 4x the
 // device memory of the model and the RTL (4 MiB), far beyond any module that
@@ -24,6 +26,7 @@ constexpr uint32_t kMaxModuleBytes = 16u << 20;
 constexpr uint32_t kMaxSharedBytes = 16u << 20;  // .shared
 constexpr uint32_t kMaxParamBytes = 4096;        // param_bytes: the packed parameters
 constexpr uint32_t kMaxParamAlign = 256;         // .param alignment
+constexpr uint32_t kMaxLocalBytes = 64u << 10;   // .local: bytes per thread, a multiple of 4
 
 struct ParamInfo {
   std::string name;
@@ -39,6 +42,10 @@ struct KernelInfo {
   uint32_t regs = 0;        // registers per thread
   uint32_t shared_bytes = 0;
   uint32_t param_bytes = 0;  // size of the packed parameter buffer
+  // Per-thread local memory (.local): spills and local arrays. When nonzero
+  // the launcher provides the frame base as a hidden 4-byte parameter at
+  // offset param_bytes (docs/module-format.md, "Local memory").
+  uint32_t local_bytes = 0;
   std::vector<ParamInfo> params;
 };
 

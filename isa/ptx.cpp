@@ -2,6 +2,9 @@
 // collecting every error, then assembles the generated text once.
 #include "isa/ptx.h"
 
+#include <map>
+#include <sstream>
+
 #include "isa/file_io.h"
 #include "isa/isa.h"
 #include "isa/ptx_diag.h"
@@ -19,7 +22,8 @@ std::string PtxKernelInfo::info_line() const {
   return "baresm-ptx info: kernel " + name + ": " + plural(regs, "register", "registers") + ", " +
          plural(preds, "predicate", "predicates") +
          (preds_in_regs ? " (+" + std::to_string(preds_in_regs) + " kept in registers)" : "") + ", " +
-         std::to_string(lmem_bytes) + " bytes lmem, " + std::to_string(smem_bytes) + " bytes smem, " +
+         std::to_string(lmem_bytes) + " bytes lmem" +
+         (spill_bytes ? " (" + std::to_string(spill_bytes) + " bytes spill)" : "") + ", " + std::to_string(smem_bytes) + " bytes smem, " +
          std::to_string(param_bytes) + " bytes param, " +
          plural(ptx_instrs, "PTX instruction", "PTX instructions") + " -> " +
          plural(instrs, "instruction", "instructions");
@@ -29,6 +33,57 @@ std::string PtxResult::format_errors() const {
   std::string s;
   for (const auto& d : diagnostics) s += d.format() + "\n";
   return s;
+}
+
+std::vector<PtxSourceLoc> ptx_source_locations(std::string_view ptx) {
+  // Each line's code ( /* */ and // comments removed), then two passes:
+  // nvcc writes the .file table after the kernels that refer to it.
+  std::vector<std::string> code(1);
+  bool in_comment = false;
+  for (size_t at = 0; at <= ptx.size();) {
+    size_t nl = ptx.find('\n', at);
+    if (nl == std::string_view::npos) nl = ptx.size();
+    const std::string_view l = ptx.substr(at, nl - at);
+    std::string c;
+    for (size_t i = 0; i < l.size(); ++i) {
+      if (in_comment) {
+        if (l.substr(i, 2) == "*/") in_comment = false, ++i;
+      } else if (l.substr(i, 2) == "/*") {
+        in_comment = true, ++i;
+      } else if (l.substr(i, 2) == "//") {
+        break;
+      } else {
+        c += l[i];
+      }
+    }
+    code.push_back(std::move(c));
+    if (nl == ptx.size()) break;
+    at = nl + 1;
+  }
+  std::map<long, std::string> files;
+  for (const std::string& c : code) {
+    std::istringstream ss(c);
+    std::string word, rest;
+    long n = 0;
+    if (ss >> word && word == ".file" && ss >> n && std::getline(ss, rest)) {
+      const size_t q0 = rest.find('"'), q1 = q0 == std::string::npos ? q0 : rest.find('"', q0 + 1);
+      if (q1 != std::string::npos) files[n] = rest.substr(q0 + 1, q1 - q0 - 1);
+    }
+  }
+  std::vector<PtxSourceLoc> out(code.size());
+  PtxSourceLoc cur;
+  for (size_t i = 1; i < code.size(); ++i) {
+    std::istringstream ss(code[i]);
+    std::string word;
+    long n = 0, line = 0;
+    if (ss >> word && word == ".loc" && ss >> n >> line) {
+      auto it = files.find(n);
+      cur.file = it == files.end() ? "" : it->second;
+      cur.line = int(line);
+    }
+    out[i] = cur;
+  }
+  return out;
 }
 
 bool is_ptx_path(std::string_view path) {
@@ -55,7 +110,7 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     ptx::MKernel mk = ptx::lower_kernel(k, &diags);
     if (diags.diags.size() != before) continue;  // allocation needs a complete kernel
     int spilled = 0;
-    const ptx::Allocation a = ptx::allocate_with_spilled_predicates(&mk, &spilled);
+    const ptx::Allocation a = ptx::allocate_with_spills(&mk, &spilled);
     if (!a.ok) {
       diags.error(a.error_pos, a.error);
       continue;
@@ -71,6 +126,8 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     info.preds = a.preds;
     info.preds_in_regs = spilled;
     info.smem_bytes = mk.shared_bytes;
+    info.lmem_bytes = mk.local_bytes();
+    info.spill_bytes = 4 * uint32_t(mk.spill_slots);
     info.ptx_instrs = mk.ptx_instructions;
     r.kernels.push_back(info);
     lowered.push_back(std::move(mk));
@@ -101,6 +158,8 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
     bool same = ki && ki->params.size() == lowered[i].params.size();
     for (size_t j = 0; same && j < ki->params.size(); ++j)
       same = ki->params[j].offset == lowered[i].params[j].offset;
+    // The frame prologue reads the hidden parameter at the module's param_bytes.
+    same = same && (ki->local_bytes == 0 || ki->param_bytes == ptx::hidden_param_offset(lowered[i]));
     if (!same) {
       Diagnostic d;
       d.file = std::string(filename);

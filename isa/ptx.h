@@ -23,7 +23,8 @@ struct PtxKernelInfo {
   int regs = 0;             // R registers per thread (the module's .regs)
   int preds = 0;            // predicates used
   int preds_in_regs = 0;    // predicates that did not fit P0..P6, kept as 0/1 in registers
-  uint32_t lmem_bytes = 0;  // local memory per thread (spills): always 0 for now
+  uint32_t lmem_bytes = 0;   // local memory per thread: .local variables and spill slots
+  uint32_t spill_bytes = 0;  // of which spill slots
   uint32_t smem_bytes = 0;  // static shared memory per CTA
   uint32_t param_bytes = 0;
   int ptx_instrs = 0;  // PTX instructions translated
@@ -56,6 +57,16 @@ const std::vector<std::string>& ptx_directive_names();
 const std::vector<std::string>& ptx_type_names();
 const std::vector<std::string>& ptx_opcode_names();
 const std::vector<std::string>& ptx_sreg_names();
+
+// The CUDA source position each PTX line is under (nvcc -lineinfo writes
+// `.file N "path"` and `.loc N LINE COL`): the last `.loc` at or before the
+// line, by 1-based PTX line (index 0 unused); file empty where none is. What
+// `baresm dis --plain --source x.ptx` shows beside the PTX line.
+struct PtxSourceLoc {
+  std::string file;  // as .file names it
+  int line = 0;
+};
+std::vector<PtxSourceLoc> ptx_source_locations(std::string_view ptx);
 
 // True when path ends in ".ptx": `baresm asm` picks the front end by it.
 bool is_ptx_path(std::string_view path);

@@ -82,6 +82,7 @@ struct Kernel {
   std::vector<Param> params;
   std::vector<RegDecl> regs;
   std::vector<SharedVar> shared;
+  std::vector<SharedVar> locals;  // .local arrays (nvcc's __local_depot), per thread
   std::vector<Statement> body;
 };
 

@@ -76,6 +76,7 @@ bool emit_kernel(const MKernel& k, const Allocation& a, std::string* text, std::
   }
   s += ".regs " + std::to_string(std::max(a.regs, 1)) + "\n";
   if (k.shared_bytes) s += ".shared " + std::to_string(k.shared_bytes) + "\n";
+  if (k.local_bytes()) s += ".local " + std::to_string(k.local_bytes()) + "\n";
   for (const MInstr& mi : k.code) {
     if (mi.label >= 0) {
       s += "L" + std::to_string(mi.label) + ":  // " + k.labels[size_t(mi.label)] + "\n";

@@ -382,4 +382,107 @@ int emit_sat(MKernel* m, Pos pos, int x) {
   return q.op("FMIN", {R(lo), I(kOne)});
 }
 
+// ---- directed roundings -----------------------------------------------------------
+// The device rounds to nearest only. For r = RN(x) of an exact x, the
+// residual x - r gives the directed result: when r lies on the wrong side
+// of x for the mode, the neighbour of r one ulp toward x is the answer (|x -
+// r| is at most half an ulp, so that neighbour is within one ulp of x on the
+// right side), which is r's bits + 1 when r and x - r have the same sign
+// and - 1 otherwise. Only the residual's sign (or zero) is needed, held in
+// the f32 e; a NaN e means "no correction" (every comparison is false).
+namespace {
+int directed_fix(Seq& q, int r, int e, char mode) {
+  int cond = 0, delta = 0;
+  if (mode == 'z') {  // toward zero: when x - r points back toward zero (opposite signs)
+    const int x = q.op("XOR", {R(e), R(r)});
+    const int differ = q.setp("ISETP.LT.AND", R(x), I(0));
+    cond = q.setp("FSETP.NE.AND", R(e), I(0), P(differ));
+    delta = q.op("MOV", {I(0xFFFFFFFFu)});
+  } else {
+    cond = q.setp(mode == 'p' ? "FSETP.GT.AND" : "FSETP.LT.AND", R(e), I(0));
+    const int x = q.op("XOR", {R(e), R(r)});
+    const int differ = q.setp("ISETP.LT.AND", R(x), I(0));
+    const int m1 = q.op("MOV", {I(0xFFFFFFFFu)});
+    delta = q.op("SEL", {R(m1), I(1), P(differ)});
+  }
+  q.e("IADD", {D(r), R(r), R(delta)}, cond);
+  return r;
+}
+}  // namespace
+
+int emit_directed(MKernel* m, Pos pos, char op, int a, int b, char mode) {
+  Seq q(m, pos);
+  if (op == 'a') {
+    const int r = q.op("FADD", {R(a), R(b)});
+    // TwoSum (Knuth): e = (a + b) - r exactly, for any operands without overflow.
+    const int bb = q.op("FSUB", {R(r), R(a)});
+    const int t2 = q.op("FSUB", {R(r), R(bb)});
+    const int t3 = q.op("FSUB", {R(a), R(t2)});
+    const int t4 = q.op("FSUB", {R(b), R(bb)});
+    const int e = q.op("FADD", {R(t3), R(t4)});
+    // Overflow of finite operands (r infinite, TwoSum NaN): x lies below |r|, e = -r.
+    const int ar = q.op("AND", {R(r), I(0x7FFFFFFF)});
+    const int aa = q.op("AND", {R(a), I(0x7FFFFFFF)});
+    const int ab = q.op("AND", {R(b), I(0x7FFFFFFF)});
+    const int rinf = q.setp("ISETP.EQ.AND", R(ar), I(kInf));
+    const int fa = q.setp("ISETP.LT.U32.AND", R(aa), I(kInf), P(rinf));
+    const int ovf = q.setp("ISETP.LT.U32.AND", R(ab), I(kInf), P(fa));
+    q.e("FNEG", {D(e), R(r)}, ovf);
+    directed_fix(q, r, e, mode);
+    if (mode == 'm') {
+      // An exact zero sum of operands of opposite signs is -0 rounding down
+      // (+0 in every other mode): -0 unless both are +0.
+      const int z = q.setp("ISETP.EQ.AND", R(ar), I(0));
+      const int ors = q.op("OR", {R(a), R(b)});
+      q.e("AND", {D(r), R(ors), I(0x80000000u)}, z);
+    }
+    return r;
+  }
+  const int r = q.op("FMUL", {R(a), R(b)});
+  // e = a b - r in one FFMA: exact unless a b is tiny (|r| < 2^-90), where
+  // its low bits lie below the subnormals; there the smaller operand and r
+  // are scaled by 2^128 (exact, nothing overflows) first. An overflow gives
+  // e = -inf against r = +inf (and the reverse): the right sign.
+  const int nr = q.op("FNEG", {R(r)});
+  const int e = q.op("FFMA", {R(a), R(b), R(nr)});
+  const int ar = q.op("AND", {R(r), I(0x7FFFFFFF)});
+  const int aa = q.op("AND", {R(a), I(0x7FFFFFFF)});
+  const int ab = q.op("AND", {R(b), I(0x7FFFFFFF)});
+  const int small = q.setp("ISETP.LT.U32.AND", R(ar), I(0x12800000));  // 2^-90
+  const int tiny = q.setp("ISETP.NE.AND", R(ar), I(0), P(small));
+  const int sw = q.setp("ISETP.GT.U32.AND", R(aa), R(ab));
+  const int x = q.op("SEL", {R(b), R(a), P(sw)});
+  const int y = q.op("SEL", {R(a), R(b), P(sw)});
+  const int xs = q.op("FMUL", {R(x), I(0x5F800000)});  // 2^64
+  q.e("FMUL", {D(xs), R(xs), I(0x5F800000)});
+  const int rs = q.op("FMUL", {R(nr), I(0x5F800000)});
+  q.e("FMUL", {D(rs), R(rs), I(0x5F800000)});
+  q.e("FFMA", {D(e), R(xs), R(y), R(rs)}, tiny);
+  // r = 0 from non-zero operands: x is a product too small for any scaling
+  // to show; its sign is the product's.
+  const int rz = q.setp("ISETP.EQ.AND", R(ar), I(0));
+  const int nza = q.setp("ISETP.NE.AND", R(aa), I(0), P(rz));
+  const int under = q.setp("ISETP.NE.AND", R(ab), I(0), P(nza));
+  const int sg = q.op("XOR", {R(a), R(b)});
+  q.e("AND", {D(sg), R(sg), I(0x80000000u)});
+  q.e("OR", {D(e), R(sg), I(kOne)}, under);
+  return directed_fix(q, r, e, mode);
+}
+
+int emit_cvt_directed(MKernel* m, Pos pos, int x, bool is_signed, char mode) {
+  Seq q(m, pos);
+  const std::string u = is_signed ? "" : ".U32";
+  const int r = q.op("I2F" + u, {R(x)});
+  // r is an integer; back in an integer it compares with x exactly, except
+  // that 2^31 (2^32 unsigned) saturates: there r is above every x.
+  const int back = q.op("F2I" + u, {R(r)});
+  const int big = q.setp("ISETP.EQ.AND", R(r), I(is_signed ? 0x4F000000u : 0x4F800000u));
+  const int gt = q.setp("ISETP.GT" + u + ".AND", R(x), R(back));
+  const int lt = q.setp("ISETP.LT" + u + ".OR", R(x), R(back), P(big));
+  const int e = q.op("MOV", {I(0)});
+  q.e("MOV", {D(e), I(kOne)}, gt);
+  q.e("MOV", {D(e), I(0xBF800000u)}, lt);
+  return directed_fix(q, r, e, mode);
+}
+
 }  // namespace baresm::isa::ptx

@@ -19,6 +19,13 @@ int emit_lg2(MKernel* m, Pos pos, int x);             // log2(x), within 4 ulp
 // x rounded to an integral f32: mode 'n' nearest even, 'z' toward zero,
 // 'm' down, 'p' up (cvt.{rni,rzi,rmi,rpi}.f32.f32); exact.
 int emit_round(MKernel* m, Pos pos, int x, char mode);
+// a + b (op 'a'; sub is a + -b) or a * b (op 'm') rounded toward zero
+// ('z'), down ('m') or up ('p'): the round-to-nearest result corrected by
+// one ulp from the sign of its exact residual (docs/ptx.md "Directed
+// roundings"); exact, IEEE signed zeros and overflow included.
+int emit_directed(MKernel* m, Pos pos, char op, int a, int b, char mode);
+// cvt.{rz,rm,rp}.f32.{s32,u32}: the integer x rounded toward zero, down or up.
+int emit_cvt_directed(MKernel* m, Pos pos, int x, bool is_signed, char mode);
 int emit_ftz(MKernel* m, Pos pos, int x);            // x, or its signed zero when subnormal
 int emit_sat(MKernel* m, Pos pos, int x);            // x clamped to [+0, 1], NaN to +0
 

@@ -9,6 +9,7 @@
 #include "isa/isa.h"
 #include "isa/ptx.h"
 #include "isa/ptx_fpseq.h"
+#include "isa/ptx_regalloc.h"
 
 namespace baresm::isa::ptx {
 
@@ -91,6 +92,7 @@ class Lowerer {
   MKernel m_;
   std::map<std::string, RegInfo> regs_;
   std::map<std::string, uint32_t> shared_;  // name -> offset
+  std::map<std::string, uint32_t> local_;   // .local variables: name -> offset in the thread's frame
   std::map<std::string, size_t> params_;    // name -> index in m_.params
   std::map<std::string, int> labels_;
   // Registers written exactly once, by an unguarded mov of an immediate
@@ -155,6 +157,19 @@ class Lowerer {
       soff += v.size;
     }
     m_.shared_bytes = soff;
+    uint32_t loff = 0;
+    for (const SharedVar& v : k_.locals) {
+      if (shared_.count(v.name) || local_.count(v.name) || params_.count(v.name))
+        d_->error(v.pos, "symbol " + quote(v.name) + " is declared twice");
+      loff = (loff + v.align - 1) / v.align * v.align;
+      local_[v.name] = loff;
+      loff += v.size;
+    }
+    if (loff > kMaxLocalBytes)
+      d_->error(k_.locals.back().pos, "the kernel's .local variables take " + std::to_string(loff) +
+                                          " bytes per thread, more than the module's " +
+                                          std::to_string(kMaxLocalBytes));
+    m_.local_var_bytes = loff;
     std::map<std::string, int> defs;
     for (const Statement& s : k_.body) {
       if (s.kind != Statement::INSTR) continue;
@@ -267,12 +282,9 @@ class Lowerer {
       return MOperand::v(t);
     }
     if (o.kind == Operand::SYMBOL) {
-      auto it = shared_.find(o.name);
-      if (it == shared_.end())
-        fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
       if (bits == 1) fail(o.pos, "expected a predicate");
       const int t = new_vreg(false);
-      plain("MOV", {MOperand::v(t, true), MOperand::i(it->second)});
+      plain("MOV", {MOperand::v(t, true), MOperand::i(symbol_offset(o))});
       return MOperand::v(t);
     }
     return MOperand::v(reg_of(o, bits));
@@ -280,14 +292,74 @@ class Lowerer {
   // Operand b: a register or a 32-bit immediate.
   MOperand src_b(const Operand& o, int bits, bool is_float = false) {
     if (o.kind == Operand::IMM) return MOperand::i(imm_bits(o, is_float, bits));
-    if (o.kind == Operand::SYMBOL) {
-      auto it = shared_.find(o.name);
-      if (it == shared_.end())
-        fail(o.pos, "symbol " + quote(o.name) + " is not a .shared variable of this kernel");
-      return MOperand::i(it->second);
-    }
+    if (o.kind == Operand::SYMBOL) return MOperand::i(symbol_offset(o));
     return MOperand::v(reg_of(o, bits));
   }
+  // A variable's address in its own state space: the offset of a .shared
+  // variable in the CTA's shared memory, of a .local one in the thread's frame.
+  uint32_t symbol_offset(const Operand& o) {
+    if (auto it = shared_.find(o.name); it != shared_.end()) return it->second;
+    if (auto it = local_.find(o.name); it != local_.end()) return it->second;
+    fail(o.pos, "symbol " + quote(o.name) + " is not a .shared or .local variable of this kernel");
+  }
+
+  // The vreg holding this thread's frame address (computed once at the entry,
+  // ptx_regalloc.h insert_frame_prologue).
+  int frame() { return ensure_frame(&m_); }
+
+  // A .local address: byte t of the thread's frame is at device address
+  // frame + (t & ~3) * 32 + (t & 3), i.e. word w of the 32 lanes of a warp
+  // lies in one 128-byte line (CUDA's interleaved lmem, coalesced). extra
+  // is a byte offset added to the operand's (an element of a vector).
+  MOperand local_address(const Operand& o, int64_t extra = 0) {
+    if (o.kind != Operand::ADDR) fail(o.pos, "expected an address [...]");
+    const int64_t off = o.value + extra;
+    if (off < INT32_MIN / 32 || off > INT32_MAX / 32) fail(o.pos, "local address offset is too large");
+    const int f = frame();
+    if (o.name.empty() || !o.base_is_reg) {
+      const int64_t t = off + (o.name.empty() ? 0 : int64_t(symbol_offset(o)));
+      if (o.name.size() && !local_.count(o.name))
+        fail(o.pos, "symbol " + quote(o.name) + " is not a .local variable of this kernel");
+      if (t < 0 || t >= int64_t(m_.local_var_bytes))
+        fail(o.pos, "local address " + std::to_string(t) + " is outside the kernel's " +
+                        std::to_string(m_.local_var_bytes) + " bytes of .local variables");
+      return MOperand::mem(f, int32_t((t & ~int64_t(3)) * 32 + (t & 3)));
+    }
+    const RegInfo& r = reg(o);
+    if (r.bits != 32 && r.bits != 64) fail(o.pos, "a local address is a 32- or 64-bit register");
+    int t = r.vreg;
+    int32_t rest = int32_t(off);
+    if (off % 4) {  // a multiple of 4 folds into the offset (it leaves t & 3 alone)
+      t = new_vreg(false);
+      plain("IADD", {MOperand::v(t, true), MOperand::v(r.vreg), MOperand::i(uint32_t(int32_t(off)))});
+      rest = 0;
+    }
+    const int h = new_vreg(false), l = new_vreg(false);
+    plain("SHL", {MOperand::v(h, true), MOperand::v(t), MOperand::i(5)});
+    plain("AND", {MOperand::v(h, true), MOperand::v(h), MOperand::i(0xFFFFFF80u)});
+    plain("AND", {MOperand::v(l, true), MOperand::v(t), MOperand::i(3)});
+    plain("OR", {MOperand::v(h, true), MOperand::v(h), MOperand::v(l)});
+    plain("IADD", {MOperand::v(h, true), MOperand::v(h), MOperand::v(f)});
+    return MOperand::mem(h, rest * 32);
+  }
+  // The address of element k (eb bytes each) of a vector access at addr.
+  MOperand element_address(const MOperand& addr, const Operand& o, const std::string& space, int k, int eb) {
+    MOperand a = addr;
+    const int e = k * eb;
+    if (space != "local") {
+      a.imm = uint32_t(int32_t(addr.imm) + e);
+    } else if (e % 4 == 0) {
+      a.imm = uint32_t(int32_t(addr.imm) + e * 32);  // whole words: the next lines of the frame
+    } else {
+      a = local_address(o, e);
+    }
+    return a;
+  }
+  static std::string mem_mnem(const std::string& space, bool load) {
+    if (space == "shared") return load ? "LDS" : "STS";
+    return load ? "LDG" : "STG";  // global, and local (frames are in device memory)
+  }
+
   // A source predicate: a register (maybe negated) or the literal 0 / 1.
   MOperand psrc(const Operand& o) {
     if (o.kind == Operand::IMM && !o.is_float && !o.is_double && (o.value == 0 || o.value == 1))
@@ -611,6 +683,7 @@ class Lowerer {
   void lower_addsub(bool add) {
     const std::string t = type_mod();
     if (t == "f32") {
+      if (const char dm = directed_mode()) return lower_fdirected(add ? 'a' : 's', dm);
       only_mods({"rn", "ftz", "sat", "f32"});
       if (has_mod("ftz") || has_mod("sat")) return lower_farith(add ? "FADD" : "FSUB", 2);
       return binary(add ? "FADD" : "FSUB", t, add, true);
@@ -622,6 +695,7 @@ class Lowerer {
   void lower_mul() {
     const std::string t = type_mod();
     if (t == "f32") {
+      if (const char dm = directed_mode()) return lower_fdirected('m', dm);
       only_mods({"rn", "ftz", "sat", "f32"});
       if (has_mod("ftz") || has_mod("sat")) return lower_farith("FMUL", 2);
       return binary("FMUL", t, true, true);
@@ -946,8 +1020,14 @@ class Lowerer {
       return;
     }
     if (dt == "f32" && (st == "s32" || st == "u32")) {
-      if (quals.size() != 1 || quals[0] != "rn") unsupported("only .rn int-to-f32 conversions are supported");
+      const bool directed = quals.size() == 1 && (quals[0] == "rz" || quals[0] == "rm" || quals[0] == "rp");
+      if (quals.size() != 1 || (quals[0] != "rn" && !directed))
+        unsupported("int-to-f32 conversions round with .rn, .rz, .rm or .rp");
       MOperand a = src_reg(op(1), 32);
+      if (directed) {
+        const int v = emit_cvt_directed(&m_, cur_->pos, a.vreg, st == "s32", quals[0][1]);
+        return guarded("MOV", {dst(op(0), 32), MOperand::v(v)});
+      }
       return guarded(st == "u32" ? "I2F.U32" : "I2F", {dst(op(0), 32), a});
     }
     // The integer roundings of an f32: .rzi is what F2I does; .rni .rmi .rpi
@@ -989,6 +1069,25 @@ class Lowerer {
     if (ftz) v = emit_ftz(&m_, cur_->pos, v);
     if (sat) v = emit_sat(&m_, cur_->pos, v);
     guarded("MOV", {dst(op(0), 32), MOperand::v(v)});
+  }
+  // The directed rounding of an f32 add/sub/mul: 'z', 'm', 'p', or 0 for none.
+  char directed_mode() {
+    return has_mod("rz") ? 'z' : has_mod("rm") ? 'm' : has_mod("rp") ? 'p' : 0;
+  }
+  // add/sub/mul.{rz,rm,rp}[.ftz][.sat].f32: exact sequences (ptx_fpseq.h).
+  void lower_fdirected(char what, char mode) {
+    const char* m = mode == 'z' ? "rz" : mode == 'm' ? "rm" : "rp";
+    only_mods({m, "ftz", "sat", "f32"});
+    want_ops(3);
+    const bool ftz = has_mod("ftz"), sat = has_mod("sat");
+    const int a = fsrc(op(1), ftz);
+    int b = fsrc(op(2), ftz);
+    if (what == 's') {  // a - b = a + (-b), exactly, signed zeros included
+      const int nb = new_vreg(false);
+      plain("FNEG", {MOperand::v(nb, true), MOperand::v(b)});
+      b = nb;
+    }
+    fresult(emit_directed(&m_, cur_->pos, what == 'm' ? 'm' : 'a', a, b, mode), ftz, sat);
   }
   // add sub mul min max abs neg fma with .ftz and/or .sat: inputs flushed,
   // the operation, the result flushed and clamped.
@@ -1085,7 +1184,7 @@ class Lowerer {
   void lower_ld() {
     want_ops(2);
     const std::string t = type_mod();
-    const std::string space = space_of({"global", "shared", "param"});
+    const std::string space = space_of({"global", "shared", "param", "local"});
     const int vn = vector_count();
     for (const std::string& m : cur_->mods)
       if (m != space && m != t && m != "nc" && !(vn > 1 && (m == "v2" || m == "v4")))
@@ -1100,7 +1199,7 @@ class Lowerer {
       const int eb = type_bits(t);
       if (eb != 32 && eb != 16 && eb != 8) unsupported("." + t + " vector elements");
       const std::vector<const Operand*> el = elements(op(0), vn);
-      const MOperand addr = address(op(1), space);
+      const MOperand addr = space == "local" ? local_address(op(1)) : address(op(1), space);
       std::vector<int> order;
       int last = -1;
       for (int k = 0; k < vn; ++k) {
@@ -1111,11 +1210,11 @@ class Lowerer {
           order.push_back(k);
       }
       if (last >= 0) order.push_back(last);
-      for (int k : order) {
-        MOperand a = addr;
-        a.imm = uint32_t(int32_t(addr.imm) + k * (eb / 8));
-        load_into(*el[size_t(k)], space == "global" ? "LDG" : "LDS", t, a);
-      }
+      // Every element's address first: a sub-word .local element recomputes it
+      // from the base register, which an earlier element may overwrite.
+      std::vector<MOperand> ea;
+      for (int k = 0; k < vn; ++k) ea.push_back(element_address(addr, op(1), space, k, eb / 8));
+      for (int k : order) load_into(*el[size_t(k)], mem_mnem(space, true), t, ea[size_t(k)]);
       return;
     }
     if (space == "param") {
@@ -1134,8 +1233,8 @@ class Lowerer {
       if (bits == 64) return guarded("LDC", {dst(op(0), 64), MOperand::mem(-1, int32_t(p.offset + a.value))});
       return load("LDC", t, MOperand::mem(-1, int32_t(p.offset + a.value)));
     }
-    MOperand addr = address(op(1), space);
-    load(space == "global" ? "LDG" : "LDS", t, addr);
+    MOperand addr = space == "local" ? local_address(op(1)) : address(op(1), space);
+    load(mem_mnem(space, true), t, addr);
   }
 
   // A load of type t into a 32-bit register (narrow types zero/sign-extended)
@@ -1161,20 +1260,18 @@ class Lowerer {
   void lower_st() {
     want_ops(2);
     const std::string t = type_mod();
-    const std::string space = space_of({"global", "shared"});
+    const std::string space = space_of({"global", "shared", "local"});
     const int vn = vector_count();
     for (const std::string& m : cur_->mods)
       if (m != space && m != t && !(vn > 1 && (m == "v2" || m == "v4"))) unsupported("modifier ." + m);
     const std::string w = width_suffix_st(t);
-    MOperand addr = address(op(0), space);
+    MOperand addr = space == "local" ? local_address(op(0)) : address(op(0), space);
     if (vn > 1) {  // one store per element, at consecutive addresses (alignment: see lower_ld)
       const std::vector<const Operand*> el = elements(op(1), vn);
       const int eb = type_bits(t);
       for (int k = 0; k < vn; ++k) {
         if (!el[size_t(k)]) fail(op(1).pos, "a sink '_' cannot be stored");
-        MOperand a = addr;
-        a.imm = uint32_t(int32_t(addr.imm) + k * (eb / 8));
-        store_from(*el[size_t(k)], space, w, t, a);
+        store_from(*el[size_t(k)], space, w, t, element_address(addr, op(0), space, k, eb / 8));
       }
       return;
     }
@@ -1186,7 +1283,7 @@ class Lowerer {
     if (vb == 16 && type_bits(t) > 16)
       fail(src.pos, "register " + quote(src.name) + " is narrower than ." + t);
     MOperand v = src_reg(src, vb == 16 ? 16 : 32, t == "f32");
-    guarded((space == "global" ? "STG" : "STS") + w, {addr, v});
+    guarded(mem_mnem(space, false) + w, {addr, v});
   }
 
   void lower_atom(bool red) {

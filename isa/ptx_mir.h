@@ -75,6 +75,9 @@ struct MInstr {
   bool guard_neg = false;
   std::vector<MOperand> ops;
   Pos pos;  // the PTX instruction it came from
+  // The frame prologue's IMUL by the warp's frame size (32 x local bytes per
+  // thread): its immediate is set once spilling has fixed the frame size.
+  bool frame_scale = false;
   bool is_branch() const { return mnem == "BRA"; }
   bool is_exit() const { return mnem == "EXIT" || mnem == "TRAP"; }
 };
@@ -82,6 +85,9 @@ struct MInstr {
 struct MVreg {
   bool pred = false;
   std::string name;  // the PTX register, or "" for a temporary of the lowering
+  // Never spilled: the frame pointer, and the short-lived temporaries that
+  // carry a spilled value to or from its slot (spilling those gains nothing).
+  bool no_spill = false;
 };
 
 struct MParam {
@@ -99,6 +105,16 @@ struct MKernel {
   std::vector<std::string> labels;  // PTX label names, by index
   std::vector<MInstr> code;
   int ptx_instructions = 0;  // PTX instructions translated
+  // Local memory (docs/ptx.md "Local memory"): the .local variables take
+  // bytes [0, local_var_bytes) of each thread's frame, spill slots (4 bytes
+  // each) follow. `frame` is the vreg holding the thread's frame address
+  // (-1 while nothing uses local memory); frame_prologue says whether the
+  // code computing it has been placed at the entry.
+  uint32_t local_var_bytes = 0;
+  int spill_slots = 0;
+  int frame = -1;
+  bool frame_prologue = false;
+  uint32_t local_bytes() const { return (local_var_bytes + 3) / 4 * 4 + 4 * uint32_t(spill_slots); }
 };
 
 }  // namespace baresm::isa::ptx

@@ -467,7 +467,9 @@ class Parser {
       expect(';', "after .reg");
       return;
     }
-    if (t.text == ".shared") {
+    if (t.text == ".shared" || t.text == ".local") {
+      // The same declaration syntax for both spaces: [.align N] .type name[N]...;
+      const std::string space = t.text;
       SharedVar v;
       v.pos = t.pos;
       std::string type;
@@ -482,12 +484,13 @@ class Parser {
         } else if (type_bytes(a.text.substr(1)) && a.text != ".pred") {
           type = a.text.substr(1);
         } else {
-          fail(a, "shared-variable attribute " + quote(a.text) + " is not supported");
+          fail(a, space.substr(1) + "-variable attribute " + quote(a.text) + " is not supported");
         }
       }
-      if (type.empty()) fail(peek(), "expected a type for the .shared variable, found " + describe(peek()));
+      if (type.empty())
+        fail(peek(), "expected a type for the " + space + " variable, found " + describe(peek()));
       const Token& n = peek();
-      if (n.kind != Tok::WORD) fail(n, "expected a name for the .shared variable, found " + describe(n));
+      if (n.kind != Tok::WORD) fail(n, "expected a name for the " + space + " variable, found " + describe(n));
       v.name = n.text;
       v.pos = n.pos;
       next();
@@ -495,18 +498,19 @@ class Parser {
       while (peek().is('[')) {
         next();
         if (peek().is(']'))
-          fail(peek(), "an unsized .shared array (dynamic shared memory) is not supported yet");
+          fail(peek(), space == ".shared" ? "an unsized .shared array (dynamic shared memory) is not supported yet"
+                                          : "an unsized .local array is not valid PTX");
         const Token& c = next();
         const int64_t cnt = parse_int_tok(c, "an array size");
         count *= uint64_t(cnt);
-        if (count > (16u << 20)) fail(c, "shared array " + quote(v.name) + " is too large");
+        if (count > (16u << 20)) fail(c, space.substr(1) + " array " + quote(v.name) + " is too large");
         expect(']', "to close the array size");
       }
-      if (peek().is('=')) fail(peek(), "initialised .shared variables are not supported");
+      if (peek().is('=')) fail(peek(), "initialised " + space + " variables are not supported");
       v.size = uint32_t(count * type_bytes(type));
       if (v.align < type_bytes(type)) v.align = type_bytes(type);
-      expect(';', "after the .shared variable");
-      k->shared.push_back(std::move(v));
+      expect(';', ("after the " + space + " variable").c_str());
+      (space == ".shared" ? k->shared : k->locals).push_back(std::move(v));
       return;
     }
     if (t.text == ".pragma") {
@@ -519,9 +523,7 @@ class Parser {
       expect(';', "after .pragma");
       return;
     }
-    std::string why;
-    if (t.text == ".local") why = " (local memory is not supported yet)";
-    fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end" + why);
+    fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end");
   }
 };
 

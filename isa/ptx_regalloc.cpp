@@ -4,8 +4,11 @@
 
 #include "isa/assembler.h"
 #include "isa/isa.h"
+#include "isa/module.h"
 
 namespace baresm::isa::ptx {
+
+uint32_t hidden_param_offset(const MKernel& k) { return (k.param_bytes + 3) / 4 * 4; }
 
 namespace {
 
@@ -72,9 +75,11 @@ Allocation allocate_registers(const MKernel& k) {
 
   // ---- liveness ----------------------------------------------------------------------
   std::vector<UseDef> ud(static_cast<size_t>(n));
-  std::vector<int> real_uses(size_t(nv), 0);
+  std::vector<int> real_uses(size_t(nv), 0), accesses(size_t(nv), 0);
   for (int i = 0; i < n; ++i) {
     ud[size_t(i)] = use_def(k.code[size_t(i)]);
+    for (int u : ud[size_t(i)].uses) accesses[size_t(u)]++;
+    for (int d : ud[size_t(i)].defs) accesses[size_t(d)]++;
     const MInstr& mi = k.code[size_t(i)];
     if (mi.guard >= 0) real_uses[size_t(mi.guard)]++;
     for (const MOperand& o : mi.ops)
@@ -168,13 +173,24 @@ Allocation allocate_registers(const MKernel& k) {
     if (h >= 0 && a.phys[size_t(h)] >= 0 && a.phys[size_t(h)] < limit && !busy[size_t(a.phys[size_t(h)])])
       r = a.phys[size_t(h)];
     if (r == limit) {
-      // The predicate to keep in a register instead: the one live the longest.
-      if (pred) {
-        int far = v;
-        for (int w : active)
-          if (k.vregs[size_t(w)].pred && end[size_t(w)] > end[size_t(far)]) far = w;
-        a.spill_pred = far;
-      }
+      // What to move out of the way: a predicate into a general register,
+      // the one whose interval ends last (Poletto & Sarkar); a register into
+      // the thread's local frame, the one with the fewest accesses per
+      // instruction it is live across (each access costs a load or store,
+      // the length is what the spill frees), the later end on a tie.
+      auto cheaper = [&](int x, int y) {  // x a better spill than y
+        if (y < 0) return true;
+        if (pred) return end[size_t(x)] > end[size_t(y)];
+        const int64_t ax = accesses[size_t(x)], ay = accesses[size_t(y)];
+        const int64_t lx = end[size_t(x)] - start[size_t(x)] + 1, ly = end[size_t(y)] - start[size_t(y)] + 1;
+        if (ax * ly != ay * lx) return ax * ly < ay * lx;
+        return end[size_t(x)] > end[size_t(y)];
+      };
+      int far = -1;
+      for (int w : active)
+        if (k.vregs[size_t(w)].pred == pred && !k.vregs[size_t(w)].no_spill && cheaper(w, far)) far = w;
+      if (!k.vregs[size_t(v)].no_spill && cheaper(v, far)) far = v;
+      (pred ? a.spill_pred : a.spill_reg) = far;
       std::string names;
       int shown = 0;
       for (int w : active)
@@ -189,7 +205,7 @@ Allocation allocate_registers(const MKernel& k) {
                 " here: " + std::to_string(live_same + 1) + " values are live at once (" + names +
                 (live_same > 12 ? ", ..." : "") + " and " +
                 (k.vregs[size_t(v)].name.empty() ? std::string("a temporary") : k.vregs[size_t(v)].name) +
-                "); spilling to local memory is not supported yet";
+                ")" + (pred ? "" : ", none of which can be spilled");
       return a;
     }
     a.phys[size_t(v)] = r;
@@ -261,13 +277,134 @@ static void spill_predicate(MKernel* k, int v) {
   k->code = std::move(out);
 }
 
-Allocation allocate_with_spilled_predicates(MKernel* k, int* spilled) {
-  *spilled = 0;
+int ensure_frame(MKernel* k) {
+  if (k->frame < 0) {
+    k->vregs.push_back(MVreg{false, "(local frame)", true});
+    k->frame = int(k->vregs.size()) - 1;
+  }
+  return k->frame;
+}
+
+void insert_frame_prologue(MKernel* k) {
+  if (k->frame < 0 || k->frame_prologue) return;
+  k->frame_prologue = true;
+  std::vector<MInstr> pro;
+  auto tmp = [&] {
+    k->vregs.push_back(MVreg{false, "", true});
+    return int(k->vregs.size()) - 1;
+  };
+  auto add = [&](const char* mn, std::vector<MOperand> ops, bool scale = false) {
+    MInstr mi;
+    mi.mnem = mn;
+    mi.ops = std::move(ops);
+    mi.pos = k->pos;
+    mi.frame_scale = scale;
+    pro.push_back(std::move(mi));
+  };
+  auto sr = [](const char* name) {
+    MOperand o;
+    o.kind = MOperand::SREG;
+    o.sreg = name;
+    return o;
+  };
+  using O = MOperand;
+  const int f = k->frame, c = tmp(), a = tmp(), b = tmp();
+  // The warp's index in the grid: the CTA's linear index (x fastest) times
+  // the warps of a CTA, plus the warp's index in its CTA.
+  add("S2R", {O::v(c, true), sr("SR_CTAID.Z")});
+  add("S2R", {O::v(a, true), sr("SR_NCTAID.Y")});
+  add("S2R", {O::v(b, true), sr("SR_CTAID.Y")});
+  add("IMAD", {O::v(c, true), O::v(c), O::v(a), O::v(b)});
+  add("S2R", {O::v(a, true), sr("SR_NCTAID.X")});
+  add("S2R", {O::v(b, true), sr("SR_CTAID.X")});
+  add("IMAD", {O::v(c, true), O::v(c), O::v(a), O::v(b)});
+  add("S2R", {O::v(a, true), sr("SR_NTID.X")});
+  add("S2R", {O::v(b, true), sr("SR_NTID.Y")});
+  add("IMUL", {O::v(a, true), O::v(a), O::v(b)});
+  add("S2R", {O::v(b, true), sr("SR_NTID.Z")});
+  add("IMUL", {O::v(a, true), O::v(a), O::v(b)});
+  add("IADD", {O::v(a, true), O::v(a), O::i(31)});
+  add("SHR", {O::v(a, true), O::v(a), O::i(5)});
+  add("S2R", {O::v(b, true), sr("SR_WARPID")});
+  add("IMAD", {O::v(c, true), O::v(c), O::v(a), O::v(b)});
+  // Each warp's frames take 32 x local_bytes(); the size is set by set_frame_size.
+  add("IMUL", {O::v(c, true), O::v(c), O::i(0)}, true);
+  // The launch's local buffer: the hidden parameter after the user's.
+  add("LDC", {O::v(f, true), O::mem(-1, int32_t(hidden_param_offset(*k)))});
+  add("IADD", {O::v(f, true), O::v(f), O::v(c)});
+  // Lane l's word w is at frame + 128 w + 4 l.
+  add("S2R", {O::v(b, true), sr("SR_LANEID")});
+  add("SHL", {O::v(b, true), O::v(b), O::i(2)});
+  add("IADD", {O::v(f, true), O::v(f), O::v(b)});
+  k->code.insert(k->code.begin(), pro.begin(), pro.end());
+}
+
+static void set_frame_size(MKernel* k) {
+  for (MInstr& mi : k->code)
+    if (mi.frame_scale) mi.ops[2].imm = 32 * k->local_bytes();
+}
+
+// Moves register v into a new 4-byte slot of the thread's frame: a load into
+// a fresh temporary before each instruction that reads v, a store after each
+// one that writes it (a guarded write loads first: the lanes whose guard is
+// false keep the old value, and store it back unchanged).
+static void spill_register(MKernel* k, int v) {
+  ensure_frame(k);
+  insert_frame_prologue(k);
+  const uint32_t slot_byte = (k->local_var_bytes + 3) / 4 * 4 + 4 * uint32_t(k->spill_slots++);
+  const MOperand slot = MOperand::mem(k->frame, int32_t(slot_byte * 32));  // a whole word: 32 x its offset
+  const std::string name = k->vregs[size_t(v)].name;
+  std::vector<MInstr> out;
+  out.reserve(k->code.size() + 16);
+  for (MInstr mi : k->code) {
+    bool reads = false, writes = false;
+    for (const MOperand& o : mi.ops)
+      if ((o.kind == MOperand::VREG || o.kind == MOperand::MEM) && o.vreg == v) (o.def ? writes : reads) = true;
+    if (!reads && !writes) {
+      out.push_back(std::move(mi));
+      continue;
+    }
+    k->vregs.push_back(MVreg{false, name.empty() ? "" : name + " (spilled)", true});
+    const int t = int(k->vregs.size()) - 1;
+    for (MOperand& o : mi.ops)
+      if ((o.kind == MOperand::VREG || o.kind == MOperand::MEM) && o.vreg == v) o.vreg = t;
+    if (reads || (writes && mi.guard >= 0)) {
+      MInstr ld;
+      ld.mnem = "LDG";
+      ld.pos = mi.pos;
+      ld.ops = {MOperand::v(t, true), slot};
+      out.push_back(std::move(ld));
+    }
+    const Pos pos = mi.pos;
+    out.push_back(std::move(mi));
+    if (writes) {
+      MInstr st;
+      st.mnem = "STG";
+      st.pos = pos;
+      st.ops = {slot, MOperand::v(t)};
+      out.push_back(std::move(st));
+    }
+  }
+  k->code = std::move(out);
+}
+
+Allocation allocate_with_spills(MKernel* k, int* preds_in_regs) {
+  *preds_in_regs = 0;
+  insert_frame_prologue(k);  // .local variables need the frame before anything is allocated
   for (;;) {
     Allocation a = allocate_registers(*k);
-    if (a.ok || a.spill_pred < 0 || *spilled >= 64) return a;
-    spill_predicate(k, a.spill_pred);
-    ++*spilled;
+    if (a.ok) {
+      set_frame_size(k);
+      return a;
+    }
+    if (a.spill_pred >= 0 && *preds_in_regs < 64) {
+      spill_predicate(k, a.spill_pred);
+      ++*preds_in_regs;
+    } else if (a.spill_reg >= 0 && k->local_bytes() + 4 <= kMaxLocalBytes) {
+      spill_register(k, a.spill_reg);
+    } else {
+      return a;
+    }
   }
 }
 

@@ -130,27 +130,52 @@ Status LocalBackend::prepare_launch(ModuleHandle m, const std::string& kernel, c
   if (b.count() > max_threads_per_cta())
     return fail(Status::INVALID_VALUE, "block " + dim_text(b) + " has more than " +
                                            std::to_string(max_threads_per_cta()) + " threads");
-  if (cfg.windows.size() > max_windows)
-    return fail(Status::INVALID_VALUE, std::to_string(cfg.windows.size()) + " windows, the device takes " +
-                                           std::to_string(max_windows));
+  const uint64_t nwindows = cfg.windows.size() + (k->local_bytes ? 1 : 0);
+  if (nwindows > max_windows)
+    return fail(Status::INVALID_VALUE, std::to_string(cfg.windows.size()) + " windows" +
+                                           (k->local_bytes ? " and the local-memory buffer's" : "") +
+                                           ", the device takes " + std::to_string(max_windows));
   for (const Buffer& w : cfg.windows)
     if (!owns(w)) return fail(Status::INVALID_VALUE, "a window is not inside an allocated buffer");
 
-  // The parameter buffer lives in device memory for the launch only.
+  // The local frames and the parameter buffer live in device memory for the
+  // launch only; the frames are zeroed, so that every backend starts a launch
+  // from the same memory.
+  std::vector<uint8_t> packed = params;
+  out->windows = cfg.windows;
+  Buffer lbuf{};
+  if (k->local_bytes) {
+    const uint64_t warps = g.count() * ((b.count() + 31) / 32);
+    const uint64_t bytes = warps * 32 * k->local_bytes;
+    const std::string what = "kernel '" + kernel + "' needs " + std::to_string(bytes) +
+                             " bytes of local memory (" + std::to_string(k->local_bytes) +
+                             " bytes per thread x 32 lanes x " + std::to_string(warps) + " warps)";
+    if (bytes > UINT32_MAX) return fail(Status::OUT_OF_MEMORY, what + ", more than the 32-bit device has");
+    if (alloc(uint32_t(bytes), &lbuf) != Status::OK) return fail(Status::OUT_OF_MEMORY, what + ": " + error_);
+    const std::vector<uint8_t> zero(size_t(bytes), 0);
+    mem_write(lbuf.addr, zero.data(), uint32_t(bytes));
+    for (int i = 0; i < 4; ++i) packed.push_back(uint8_t(lbuf.addr >> (8 * i)));  // at offset param_bytes
+    out->windows.push_back(lbuf);
+  }
   Buffer pbuf{};
-  if (!params.empty()) {
-    Status s = alloc(uint32_t(params.size()), &pbuf);
-    if (s != Status::OK) return s;
-    mem_write(pbuf.addr, params.data(), uint32_t(params.size()));
+  if (!packed.empty()) {
+    Status s = alloc(uint32_t(packed.size()), &pbuf);
+    if (s != Status::OK) {
+      if (lbuf.size) free(lbuf);
+      return s;
+    }
+    mem_write(pbuf.addr, packed.data(), uint32_t(packed.size()));
   }
   out->kernel = k;
   out->code = lm.code;
   out->params = pbuf;
+  out->local = lbuf;
   return Status::OK;
 }
 
 void LocalBackend::finish_launch(const PreparedLaunch& p) {
   if (p.params.size) free(p.params);
+  if (p.local.size) free(p.local);
 }
 
 }  // namespace baresm::samples

@@ -42,10 +42,15 @@ class LocalBackend : public Backend {
     const isa::KernelInfo* kernel = nullptr;
     Buffer code;    // the module's code in device memory
     Buffer params;  // the packed parameters, size 0 when there are none
+    Buffer local;   // the launch's local-memory frames, size 0 when the kernel has none
+    std::vector<Buffer> windows;  // the caller's, and the local buffer's last
   };
   // Checks the launch (module, kernel, parameter size, dims against
   // max_threads_per_cta(), at most max_windows windows, each inside a live
-  // allocation) and places the parameters in device memory.
+  // allocation) and places the parameters in device memory. A kernel with
+  // local memory gets a buffer of local_bytes per thread for every warp of
+  // the grid (docs/module-format.md "Local memory"), its address appended to
+  // the parameters as the hidden one, and one more window over it.
   Status prepare_launch(ModuleHandle m, const std::string& kernel, const LaunchConfig& cfg,
                         const std::vector<uint8_t>& params, uint32_t max_windows, PreparedLaunch* out);
   void finish_launch(const PreparedLaunch& p);

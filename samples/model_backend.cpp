@@ -32,7 +32,7 @@ Status ModelBackend::launch(ModuleHandle m, const std::string& kernel, const Lau
   lp.param_size = p.params.size;
   lp.regs_per_thread = p.kernel->regs;
   lp.shared_bytes = p.kernel->shared_bytes;
-  for (const Buffer& w : cfg.windows) lp.windows.push_back(iss::Window{w.addr, w.size});
+  for (const Buffer& w : p.windows) lp.windows.push_back(iss::Window{w.addr, w.size});
   lp.instr_budget = cfg.watchdog ? cfg.watchdog : cfg_.default_watchdog;
   lp.smid = cfg_.model.smid;
 

@@ -15,6 +15,7 @@ void run_histogram(SampleContext& c);
 void run_prefix_scan(SampleContext& c);
 void run_transpose(SampleContext& c);
 void run_warp_stats(SampleContext& c);  // CUDA only
+void run_local_sort(SampleContext& c);  // CUDA only
 
 void run_fault_endless_loop(SampleContext& c);
 void run_fault_barrier_deadlock(SampleContext& c);

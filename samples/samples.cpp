@@ -101,6 +101,9 @@ const std::vector<Sample>& cuda_only_samples() {
       cuda_only("warp_stats",
                 "CUDA only: byte loads, a __shfl_xor_sync reduction and a __ballot_sync count per warp",
                 run_warp_stats),
+      cuda_only("local_sort",
+                "CUDA only: local memory: an array indexed at run time (.local) and 72 live values (spills)",
+                run_local_sort),
   };
   return list;
 }

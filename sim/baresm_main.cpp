@@ -29,6 +29,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -239,7 +240,7 @@ int cmd_dis(const std::vector<std::string>& args) {
   }
   isa::DisasmOptions o;
   o.line_info = !vm.count("plain");
-  std::vector<std::string> lines;
+  std::vector<std::string> lines, origins;
   if (vm.count("source")) {
     if (o.line_info) return usage_error("dis", "--source needs --plain (a listing that does not re-assemble)");
     const std::string path = vm["source"].as<std::string>();
@@ -251,6 +252,44 @@ int cmd_dis(const std::vector<std::string>& args) {
     std::istringstream ss(text);
     for (std::string l; std::getline(ss, l);) lines.push_back(l);
     o.source_lines = &lines;
+    // PTX from nvcc -lineinfo: each PTX line's CUDA line too ("file.cu:7: ..."),
+    // the .cu found as .file names it, else beside the .ptx.
+    if (isa::is_ptx_path(path)) {
+      const std::vector<isa::PtxSourceLoc> locs = isa::ptx_source_locations(text);
+      std::map<std::string, std::vector<std::string>> cu;
+      origins.resize(locs.size());
+      for (size_t i = 1; i < locs.size(); ++i) {
+        const isa::PtxSourceLoc& loc = locs[i];
+        if (loc.file.empty() || loc.line <= 0) continue;
+        auto it = cu.find(loc.file);
+        if (it == cu.end()) {
+          std::string t, e;
+          const size_t slash = path.rfind('/');
+          const std::string beside =
+              (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + loc.file.substr(loc.file.rfind('/') + 1);
+          std::vector<std::string> ls;
+          if (isa::read_file(loc.file, isa::kMaxSourceBytes, &t, &e) ||
+              isa::read_file(beside, isa::kMaxSourceBytes, &t, &e)) {
+            std::istringstream cs(t);
+            for (std::string l; std::getline(cs, l);) ls.push_back(l);
+          }
+          it = cu.emplace(loc.file, std::move(ls)).first;
+        }
+        std::string shown = loc.file.substr(loc.file.rfind('/') + 1) + ":" + std::to_string(loc.line);
+        if (size_t(loc.line) <= it->second.size()) {
+          std::string t;  // runs of blanks as one space
+          for (char c : it->second[size_t(loc.line) - 1])
+            if (c != ' ' && c != '\t' && c != '\r')
+              t += c;
+            else if (!t.empty() && t.back() != ' ')
+              t += ' ';
+          while (!t.empty() && t.back() == ' ') t.pop_back();
+          shown += ": " + t;
+        }
+        origins[i] = shown;
+      }
+      o.origin_lines = &origins;
+    }
   }
   std::cout << isa::disassemble(r.module, o);
   return kExitOk;

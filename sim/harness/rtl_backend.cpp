@@ -40,7 +40,7 @@ Status RtlBackend::launch(samples::ModuleHandle m, const std::string& kernel,
   l.param_addr = p.params.addr;
   l.param_size = p.params.size;
   l.shared_bytes = p.kernel->shared_bytes;
-  for (const Buffer& w : cfg.windows) l.windows.push_back(iss::Window{w.addr, w.size});
+  for (const Buffer& w : p.windows) l.windows.push_back(iss::Window{w.addr, w.size});
   l.watchdog_cycles = cfg.watchdog ? cfg.watchdog : cfg_.default_watchdog;
 
   std::unique_ptr<LockstepChecker> checker;

@@ -28,6 +28,7 @@
 #include "host_driver/driver.h"
 #include "host_driver/regs.h"
 #include "isa/mem_poison.h"
+#include "isa/ptx.h"
 #include "tests/driver/driver_harness.h"
 
 namespace baresm::drvtest {
@@ -1547,6 +1548,81 @@ TYPED_TEST_P(DriverSuite, RingErrorsAreReportedAndTheDeviceRecovers) {
   }
 }
 
+// A kernel with local memory (tests/ptx/local.ptx, 84 bytes per thread):
+// the driver allocates the context's local buffer, grants it as one more
+// window, passes it as the hidden parameter, grows it for a larger grid, and
+// refuses, with nothing queued, a launch whose buffer does not fit memory or
+// whose windows leave none for it.
+TYPED_TEST_P(DriverSuite, LocalMemoryBufferIsAllocatedGrantedAndPassed) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  drv::Context c = this->new_ctx();
+  const isa::PtxResult ptx = isa::translate_ptx_file(BARESM_SOURCE_DIR "/tests/ptx/local.ptx");
+  ASSERT_TRUE(ptx.ok()) << ptx.format_errors();
+  const std::vector<uint8_t> image = isa::write_module(ptx.module);
+  drv::Module m;
+  ASSERT_EQ(d.module_load_data(c, image.data(), image.size(), &m), Status::OK) << this->h.last_error_text();
+  drv::Function fn;
+  ASSERT_EQ(d.module_get_function(m, "local", &fn), Status::OK);
+  drv::FunctionAttrs fa;
+  ASSERT_EQ(d.func_get_attributes(fn, &fa), Status::OK);
+  EXPECT_EQ(fa.local_bytes, 84u);
+  EXPECT_EQ(fa.param_bytes, 16u);  // the user's parameters only: the hidden one is the driver's
+
+  std::vector<uint32_t> in(16);
+  for (uint32_t j = 0; j < 16; ++j) in[j] = 0x9E3779B9u * (j + 1);
+  drv::DevPtr din = 0, dout = 0;
+  ASSERT_EQ(d.mem_alloc(c, 64, &din), Status::OK);
+  ASSERT_EQ(d.mem_alloc(c, 8 * 4 * 192, &dout), Status::OK);
+  ASSERT_EQ(d.memcpy_htod(c, din, in.data(), 64), Status::OK);
+  const uint64_t din64 = din, dout64 = dout;
+  drv::LaunchArg args[2] = {{&din64, 8}, {&dout64, 8}};
+  const uint32_t most = std::min<uint32_t>(192, d.props().max_threads_per_block);
+  for (uint32_t n : {32u, most}) {  // the second launch needs a larger buffer
+    drv::LaunchConfig cfg;
+    cfg.grid = drv::Dim3{1, 1, 1};
+    cfg.block = drv::Dim3{n, 1, 1};
+    uint64_t token = 0;
+    ASSERT_EQ(d.launch(fn, cfg, args, 2, &token), Status::OK) << this->h.last_error_text();
+    ASSERT_EQ(d.ctx_synchronize(c), Status::OK) << this->h.last_error_text();
+    drv::LaunchReport r;
+    ASSERT_EQ(d.launch_result(token, &r), Status::OK);
+    ASSERT_EQ(r.error, cq::ErrorCode::OK) << "block " << n;
+    std::vector<uint32_t> out(8 * n);
+    ASSERT_EQ(d.memcpy_dtoh(c, out.data(), dout, 4 * 8 * n), Status::OK);
+    for (uint32_t t = 0; t < n; ++t) {
+      uint32_t a[16], sum = 0;
+      for (uint32_t j = 0; j < 16; ++j) a[j] = in[j] ^ t;
+      for (uint32_t j = 0; j < 16; ++j) a[(t + j) & 15] += j;
+      for (uint32_t v : a) sum += v;
+      ASSERT_EQ(out[8 * t], a[t & 15]) << "block " << n << " thread " << t;
+      ASSERT_EQ(out[8 * t + 7], sum) << "block " << n << " thread " << t;
+    }
+  }
+  // 65535 CTAs of 1024 threads: 84 x 32 x 2^21 bytes, more than the device has.
+  const uint64_t submitted0 = d.stats().submitted;
+  drv::LaunchConfig huge;
+  huge.grid = drv::Dim3{65535, 1, 1};
+  huge.block = drv::Dim3{d.props().max_threads_per_block, 1, 1};
+  EXPECT_EQ(d.launch(fn, huge, args, 2, nullptr), Status::OUT_OF_MEMORY);
+  EXPECT_EQ(d.last_error().layer, drv::Layer::LAUNCH_CONFIG);
+  EXPECT_NE(this->h.last_error_text().find("bytes of local memory (84 bytes per thread"), std::string::npos)
+      << this->h.last_error_text();
+  // Every window taken by the caller: none left for the local buffer.
+  std::vector<drv::Window> wins(std::min<uint32_t>(d.props().max_windows, drv::kMaxLaunchWindows),
+                                drv::Window{din, 64});
+  drv::LaunchConfig full;
+  full.grid = drv::Dim3{1, 1, 1};
+  full.block = drv::Dim3{32, 1, 1};
+  full.windows = wins.data();
+  full.num_windows = uint32_t(wins.size());
+  EXPECT_EQ(d.launch(fn, full, args, 2, nullptr), Status::INVALID_VALUE);
+  EXPECT_NE(this->h.last_error_text().find("needs a window of its own"), std::string::npos)
+      << this->h.last_error_text();
+  EXPECT_EQ(d.stats().submitted, submitted0);
+  EXPECT_EQ(d.ctx_destroy(c), Status::OK);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(
     DriverSuite, MemoryErrorsFailTheLaunchWithTheirKindAndAddress, RingErrorsAreReportedAndTheDeviceRecovers,
     PropertiesComeFromConfigRegisters, OpenRejectsAWrongDeviceOrBadOptions, AllocCopyFree,
@@ -1557,6 +1633,7 @@ REGISTER_TYPED_TEST_SUITE_P(
     BadDescriptorsFailWithoutWedging, ContextsAreIsolatedByWindows, StaleHandlesNeverBecomeValidAgain,
     ZeroTimeoutChecksOnceAndNeverResets, ModuleLoadFileIsBoundedAndNamesTheCause,
     MemFreeDefersPastQueuedLaunchesThatUseTheBuffer, ExplicitWindowsLieInsideTheContextsOwnAllocations,
-    ForgedCompletionThroughAWindowOverTheRingIsRefused, ProtectedRangeIsOutOfReachOfEveryKernel);
+    ForgedCompletionThroughAWindowOverTheRingIsRefused, ProtectedRangeIsOutOfReachOfEveryKernel,
+    LocalMemoryBufferIsAllocatedGrantedAndPassed);
 
 }  // namespace baresm::drvtest

@@ -166,7 +166,10 @@ uint32_t crc32_ref(const uint8_t* p, size_t n) {
 
 void reseal(std::vector<uint8_t>& b) {
   if (b.size() < 80) return;
-  const uint32_t c = crc32_ref(b.data() + 80, b.size() - 80);
+  // The CRC covers [header_size, total): 88 from version 1.1 on; a mutated size as it says, if it fits.
+  size_t h = size_t(b[8]) | size_t(b[9]) << 8 | size_t(b[10]) << 16 | size_t(b[11]) << 24;
+  if (h < 80 || h > b.size()) h = 88 <= b.size() ? 88 : 80;
+  const uint32_t c = crc32_ref(b.data() + h, b.size() - h);
   for (int i = 0; i < 4; ++i) b[76 + i] = uint8_t(c >> (8 * i));
 }
 

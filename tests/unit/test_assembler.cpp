@@ -12,6 +12,7 @@
 
 #include "isa/assembler.h"
 #include "isa/cfg.h"
+#include "isa/disasm.h"
 #include "isa/isa.h"
 
 using namespace baresm::isa;
@@ -748,4 +749,30 @@ TEST(Assembler, WordIsCode) {
   r = assemble(".kernel k\n.regs 1\n  .word 0x7F\n.shared 16\n.end\n", "w.s");
   ASSERT_EQ(r.diagnostics.size(), 1u) << r.format_errors();
   EXPECT_EQ(r.diagnostics[0].message, ".shared must come before the first instruction of kernel 'k'");
+}
+
+// .local N: the kernel's local memory per thread (docs/module-format.md,
+// version 1.1), kept through write/read and the disassembly.
+TEST(Assembler, LocalDirective) {
+  AsmResult r = assemble(".kernel a\n.regs 2\n.local 64\n  EXIT\n.end\n.kernel b\n.regs 1\n  EXIT\n.end\n", "k.s");
+  ASSERT_TRUE(r.ok()) << r.format_errors();
+  EXPECT_EQ(r.module.kernels[0].local_bytes, 64u);
+  EXPECT_EQ(r.module.kernels[1].local_bytes, 0u);
+  const std::vector<uint8_t> img = write_module(r.module);
+  const LoadResult back = read_module(img.data(), img.size());
+  ASSERT_EQ(back.status, LoadStatus::OK) << back.message;
+  EXPECT_EQ(back.module.kernels[0].local_bytes, 64u);
+  AsmResult again = assemble(disassemble(back.module), "k.s");
+  ASSERT_TRUE(again.ok()) << again.format_errors();
+  EXPECT_EQ(write_module(again.module), img);
+  auto first_error = [](const std::string& src) {
+    AsmResult e = assemble(src, "k.s");
+    return e.diagnostics.empty() ? std::string() : e.diagnostics[0].message;
+  };
+  EXPECT_NE(first_error(".kernel a\n.regs 1\n.local 6\n  EXIT\n.end\n").find("whole number of 4-byte words"),
+            std::string::npos);
+  EXPECT_NE(first_error(".kernel a\n.regs 1\n.local 4\n.local 8\n  EXIT\n.end\n").find("duplicate .local"),
+            std::string::npos);
+  EXPECT_FALSE(first_error(".kernel a\n.regs 1\n.local " + std::to_string(kMaxLocalBytes + 4) + "\n  EXIT\n.end\n")
+                   .empty());
 }

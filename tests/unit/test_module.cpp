@@ -32,8 +32,9 @@ uint32_t get32(const std::vector<uint8_t>& b, size_t at) {
 void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
+constexpr size_t kHeader = 88;  // what the writer writes (1.1)
 void reseal(std::vector<uint8_t>& b) {
-  put32(b, 76, crc32_ref(b.data() + 80, b.size() - 80));
+  put32(b, 76, crc32_ref(b.data() + kHeader, b.size() - kHeader));
 }
 
 // Header field offsets (docs/module-format.md).
@@ -54,6 +55,8 @@ enum {
   H_SSIZE = 64,
   H_SRC = 68,
   H_TOTAL = 72,
+  H_LOCAL_COUNT = 80,  // 1.1
+  H_LOCAL_OFF = 84,
 };
 
 const char* kSource =
@@ -135,12 +138,13 @@ TEST(Module, RoundTrip) {
   ASSERT_EQ(m.kernels.size(), 2u);
   const std::vector<uint8_t> bytes = write_module(m);
   // The fixed parts of the layout.
-  ASSERT_GE(bytes.size(), 80u);
+  ASSERT_GE(bytes.size(), kHeader);
   EXPECT_EQ(bytes[0], 'B');
   EXPECT_EQ(bytes[1], 'S');
   EXPECT_EQ(bytes[2], 'M');
   EXPECT_EQ(bytes[3], 0);
-  EXPECT_EQ(get32(bytes, H_HEADER_SIZE), 80u);
+  EXPECT_EQ(get32(bytes, H_HEADER_SIZE), kHeader);
+  EXPECT_EQ(get32(bytes, H_LOCAL_COUNT), 2u);
   EXPECT_EQ(get32(bytes, H_TOTAL), bytes.size());
   EXPECT_EQ(bytes.size() % 4, 0u);
   EXPECT_EQ(get32(bytes, H_COFF) % 8, 0u);
@@ -148,7 +152,7 @@ TEST(Module, RoundTrip) {
   EXPECT_EQ(get32(bytes, H_KCOUNT), 2u);
   EXPECT_EQ(get32(bytes, H_PCOUNT), 4u);
   EXPECT_EQ(get32(bytes, H_LCOUNT), m.code.size());
-  EXPECT_EQ(get32(bytes, 76), crc32_ref(bytes.data() + 80, bytes.size() - 80));
+  EXPECT_EQ(get32(bytes, 76), crc32_ref(bytes.data() + kHeader, bytes.size() - kHeader));
   // Code words little-endian at the code offset.
   const size_t coff = get32(bytes, H_COFF);
   EXPECT_EQ(get32(bytes, coff + 5 * 8), 0xCAFEF00Du);
@@ -212,7 +216,7 @@ TEST(Module, EveryTruncation) {
 TEST(Module, FlippedBytes) {
   const std::vector<uint8_t> b = write_module(sample());
   // Any change after the header is caught by the CRC.
-  for (size_t i = 80; i < b.size(); ++i) {
+  for (size_t i = kHeader; i < b.size(); ++i) {
     std::vector<uint8_t> f = b;
     f[i] ^= uint8_t(1u << (i % 8));
     LoadResult r = load(f);
@@ -222,7 +226,7 @@ TEST(Module, FlippedBytes) {
   // Header bytes are checked field by field; most flips are caught, none crash,
   // and whatever is accepted re-serializes to a loadable image.
   int rejected = 0;
-  for (size_t i = 0; i < 80; ++i)
+  for (size_t i = 0; i < kHeader; ++i)
     for (int bit = 0; bit < 8; ++bit) {
       std::vector<uint8_t> f = b;
       f[i] ^= uint8_t(1u << bit);
@@ -240,14 +244,63 @@ TEST(Module, FlippedBytes) {
 TEST(Module, Versions) {
   Module m = sample();
   m.version_major = 2;
-  expect_invalid(write_module(m), "unsupported version 2.0");
+  expect_invalid(write_module(m), "unsupported version 2.1");  // the writer never claims less than 1.1
   m.version_major = 0;
-  expect_invalid(write_module(m), "unsupported version 0.0");
+  expect_invalid(write_module(m), "unsupported version 0.1");
   m.version_major = kModuleVersionMajor;
   m.version_minor = 9;  // minor versions only add: still readable
   LoadResult r = load(write_module(m));
   ASSERT_EQ(r.status, LoadStatus::OK) << r.message;
   EXPECT_EQ(r.module.version_minor, 9);
+}
+
+// 1.1's local-memory table: each kernel's bytes per thread, read back; a
+// 1.0 image (80-byte header, no table) still loads, every kernel without
+// local memory; bad entries are refused.
+TEST(Module, LocalBytesAndVersion10Images) {
+  Module m = sample();
+  m.kernels[1].local_bytes = 64;
+  const std::vector<uint8_t> b = write_module(m);
+  EXPECT_EQ(get32(b, H_VERSION) >> 16, 1u);  // minor 1
+  LoadResult r = load(b);
+  ASSERT_EQ(r.status, LoadStatus::OK) << r.message;
+  EXPECT_EQ(r.module.kernels[0].local_bytes, 0u);
+  EXPECT_EQ(r.module.kernels[1].local_bytes, 64u);
+  const uint32_t loc = get32(b, H_LOCAL_OFF);
+  EXPECT_EQ(get32(b, loc + 4), 64u);
+
+  // The same image as a 1.0 writer made it: the 8 bytes of 1.1's header
+  // fields gone, every offset 8 lower, minor version 0.
+  std::vector<uint8_t> old(b.begin(), b.begin() + 80);
+  old.insert(old.end(), b.begin() + long(kHeader), b.end());
+  put32(old, H_VERSION, kModuleVersionMajor);
+  put32(old, H_HEADER_SIZE, 80);
+  for (size_t f : {size_t(H_KOFF), size_t(H_POFF), size_t(H_LOFF), size_t(H_COFF), size_t(H_SOFF)})
+    put32(old, f, get32(old, f) - 8);
+  put32(old, H_TOTAL, uint32_t(old.size()));
+  put32(old, 76, crc32_ref(old.data() + 80, old.size() - 80));
+  r = load(old);
+  ASSERT_EQ(r.status, LoadStatus::OK) << r.message;
+  EXPECT_EQ(r.module.version_minor, 0);
+  EXPECT_EQ(r.module.kernels[1].local_bytes, 0u);
+  EXPECT_EQ(r.module.code, m.code);
+  // A 1.1 image must have 1.1's header.
+  std::vector<uint8_t> short11 = old;
+  put32(short11, H_VERSION, kModuleVersionMajor | 1u << 16);
+  expect_invalid(short11, "bad header size 80 for version 1.1");
+
+  auto patched = [&](size_t at, uint32_t v) {
+    std::vector<uint8_t> p = b;
+    put32(p, at, v);
+    reseal(p);
+    return p;
+  };
+  expect_invalid(patched(loc + 4, 6), "kernel 'tiny': 6 bytes of local memory per thread (a multiple of 4");
+  expect_invalid(patched(loc + 4, kMaxLocalBytes + 4), "bytes of local memory per thread");
+  expect_invalid(patched(H_LOCAL_COUNT, 1), "local-memory table has 1 entries for 2 kernels");
+  Module big = sample();
+  big.kernels[0].local_bytes = kMaxLocalBytes;  // the limit itself is fine
+  EXPECT_EQ(load(write_module(big)).status, LoadStatus::OK);
 }
 
 TEST(Module, HeaderFieldsOutOfRange) {

@@ -11,6 +11,7 @@
 //  - .ftz and .sat against a C++ model of their PTX semantics.
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -392,4 +393,68 @@ TEST(PtxFeature, CvtIntegerRoundings) {
                       << ", want 0x" << want[j];
   }
   EXPECT_EQ(bad, 0u);
+}
+
+// add/sub/mul.{rz,rm,rp}.f32 and cvt.{rz,rm,rp}.f32.{s32,u32} bit for bit
+// against the host's arithmetic under fesetround, over the hard-case
+// operand pairs, every pair of the special values and integers at the
+// edges of f32's precision (tests/ptx/f32_directed.ptx).
+TEST(PtxFp, DirectedRoundingsBitExact) {
+  std::vector<uint32_t> in = operand_pairs(size_t(1) << 18, 21);
+  for (uint32_t a : specials())
+    for (uint32_t b : specials()) {
+      in.push_back(a);
+      in.push_back(b);
+    }
+  SplitMix64 rng(8);
+  for (int i = 0; i < 8192; ++i) {  // integers around 2^24 .. 2^32 and their negatives; ties and near-ties
+    const uint32_t base = uint32_t(1) << (24 + rng.u32() % 8);
+    uint32_t x = base + (rng.u32() % 512) - 256;
+    if (i % 4 == 1) x = ~x + 1;
+    if (i % 4 == 2) x = 0x80000000u + (rng.u32() % 256);
+    if (i % 4 == 3) x = 0xFFFFFFFFu - (rng.u32() % 256);
+    in.push_back(x);
+    in.push_back(rng.u32());
+  }
+  for (uint32_t x : {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFFu, 0x7FFFFFC0u, 0x7FFFFFBFu,
+                     0x01000001u, 0xFEFFFFFFu}) {
+    in.push_back(x);
+    in.push_back(0x3F800000);
+  }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  const std::vector<uint32_t> out = run_grid("f32_directed", in, 16);
+  ASSERT_EQ(out.size(), in.size() / 2 * 16);
+  const int modes[3] = {FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+  const char* names[3] = {"rz", "rm", "rp"};
+  auto canon = [](float x) { return std::isnan(x) ? 0x7FFFFFFFu : fp32::bits(x); };
+  size_t bad = 0, checked = 0;
+  const int saved = std::fegetround();
+  for (int m = 0; m < 3; ++m) {
+    std::fesetround(modes[m]);
+    for (size_t i = 0; i < in.size() / 2 && bad < 10; ++i) {
+      volatile float a = fp32::from_bits(in[2 * i]), b = fp32::from_bits(in[2 * i + 1]);
+      volatile int32_t si = int32_t(in[2 * i]);
+      volatile uint32_t ui = in[2 * i];
+      const uint32_t want[5] = {canon(a + b), canon(a - b), canon(a * b), fp32::bits(float(si)),
+                                fp32::bits(float(ui))};
+      const char* what[5] = {"add", "sub", "mul", "cvt.f32.s32", "cvt.f32.u32"};
+      for (int k = 0; k < 5; ++k, ++checked) {
+        const uint32_t got = out[16 * i + size_t(3 * k + m)];
+        if (got != want[k] && ++bad <= 10)
+          ADD_FAILURE() << what[k] << "." << names[m] << " of 0x" << std::hex << in[2 * i] << ", 0x"
+                        << in[2 * i + 1] << ": 0x" << got << ", host 0x" << want[k];
+      }
+      if (m == 1) {  // add.rm.ftz
+        volatile float fa = ftz(a), fb = ftz(b);
+        const uint32_t w = canon(ftz(fa + fb));
+        ++checked;
+        if (out[16 * i + 15] != w && ++bad <= 10)
+          ADD_FAILURE() << "add.rm.ftz of 0x" << std::hex << in[2 * i] << ", 0x" << in[2 * i + 1] << ": 0x"
+                        << out[16 * i + 15] << ", host 0x" << w;
+      }
+    }
+  }
+  std::fesetround(saved);
+  EXPECT_EQ(bad, 0u);
+  std::printf("directed roundings: %zu results bit-exact over %zu operand pairs\n", checked, in.size() / 2);
 }

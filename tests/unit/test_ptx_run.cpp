@@ -738,3 +738,46 @@ TEST(PtxFeature, FencesEmitNothingAndOrderHolds) {
   ASSERT_TRUE(bare.ok()) << bare.format_errors();
   EXPECT_EQ(bare.module.code, r.ptx.module.code);
 }
+
+// Spilling: 70 values live across a loop and rewritten under a guard, in 3
+// warps whose frames must not overlap (docs/ptx.md "Local memory").
+TEST(PtxFeature, SpillsToLocalMemory) {
+  std::vector<uint32_t> in(70);
+  SplitMix64 rng(11);
+  for (uint32_t& v : in) v = rng.u32();
+  const FeatureRun r = run_feature("spill", {1, 1, 1}, {96, 1, 1}, in, std::vector<uint32_t>(96, 0xCCCCCCCC));
+  ASSERT_EQ(r.ptx.kernels.size(), 1u);
+  EXPECT_EQ(r.ptx.kernels[0].regs, 63);
+  EXPECT_GT(r.ptx.kernels[0].spill_bytes, 0u);
+  EXPECT_EQ(r.ptx.module.kernels[0].local_bytes, r.ptx.kernels[0].lmem_bytes);
+  for (uint32_t t = 0; t < 96; ++t) {
+    uint32_t x[70], acc = 0;
+    for (uint32_t i = 0; i < 70; ++i) x[i] = !(t & 1) ? in[i] + t * (i + 1) : i % 2 ? 7 * i : in[i] + t * (i + 1) + 1000;
+    for (int round = 0; round < 3; ++round)
+      for (uint32_t i = 0; i < 70; ++i) acc = acc * 31 + x[i];
+    ASSERT_EQ(r.out[t], acc) << "thread " << t;
+  }
+}
+
+// .local arrays: every access kind of tests/ptx/local.ptx against a C++
+// model of the thread's array, 3 warps.
+TEST(PtxFeature, LocalArrays) {
+  std::vector<uint32_t> in(16);
+  SplitMix64 rng(12);
+  for (uint32_t& v : in) v = rng.u32();
+  const uint32_t n = 96;
+  const FeatureRun r = run_feature("local", {1, 1, 1}, {n, 1, 1}, in, std::vector<uint32_t>(8 * n, 0xCCCCCCCC));
+  ASSERT_EQ(r.ptx.kernels.size(), 1u);
+  EXPECT_EQ(r.ptx.kernels[0].lmem_bytes, 84u);
+  EXPECT_EQ(r.ptx.kernels[0].spill_bytes, 0u);
+  for (uint32_t t = 0; t < n; ++t) {
+    uint32_t a[16], sum = 0;
+    for (uint32_t j = 0; j < 16; ++j) a[j] = in[j] ^ t;
+    for (uint32_t j = 0; j < 16; ++j) a[(t + j) & 15] += j;
+    for (uint32_t v : a) sum += v;
+    const uint32_t b = (t & 0xFF) | uint32_t(int32_t(int8_t(uint8_t(t + 0x80)))) << 8;
+    const std::vector<uint32_t> want = {a[t & 15], a[0], a[15], b, (t * 3) & 0xFFFF, a[2], a[3], sum};
+    const std::vector<uint32_t> got(r.out.begin() + 8 * t, r.out.begin() + 8 * t + 8);
+    ASSERT_EQ(got, want) << "thread " << t;
+  }
+}
