@@ -181,7 +181,7 @@ uint32_t sat32(uint64_t v) {
 // ---------------------------------------------------------------------------
 struct ModelDevice::Impl {
   explicit Impl(const ModelDeviceConfig& c)
-      : cfg(c), mem(c.mem_bytes), runner(mem, iss::ModelConfig{c.stack_depth, 0}) {
+      : cfg(c), mem(c.mem_bytes), runner(mem, iss::ModelConfig{c.stack_depth, 0, c.has_fpu}) {
     cfg.num_queues = std::clamp<uint32_t>(cfg.num_queues, 1, regs::MAX_QUEUES);
     cfg.completion_write_ticks = std::clamp<uint32_t>(cfg.completion_write_ticks, 1, 3);
     cfg.max_windows = std::min<uint32_t>(cfg.max_windows, 255);
@@ -329,6 +329,8 @@ struct ModelDevice::Impl {
         return mem.size();
       case regs::CONFIG5:
         return cfg.clock_khz;
+      case regs::CONFIG6:
+        return f::CONFIG6_HAS_FPU.put(cfg.has_fpu);
       case regs::CONTROL:
         return f::CONTROL_ENABLE.put(enable);
       case regs::STATUS:

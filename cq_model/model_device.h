@@ -20,7 +20,7 @@
 namespace baresm::cq {
 
 struct ModelDeviceConfig {
-  // Hardware parameters, reported in CONFIG0..CONFIG5.
+  // Hardware parameters, reported in CONFIG0..CONFIG6.
   uint32_t num_lanes = 8;
   uint32_t num_warps = 16;
   uint32_t cta_slots = 8;
@@ -33,6 +33,7 @@ struct ModelDeviceConfig {
   uint32_t regfile_regs = 16 * 1024;  // 512 threads at 32 registers
   uint32_t mem_bytes = 4u << 20;
   uint32_t clock_khz = 100000;  // one tick = 10 ns of device time
+  bool has_fpu = true;          // CONFIG6.HAS_FPU; without it FPU instructions are illegal
   // Model timing.
   uint32_t instrs_per_tick = 8;         // warp-instructions the SM retires per tick
   uint32_t reset_ticks = 8;             // STATUS.RESETTING lasts this long

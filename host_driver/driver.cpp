@@ -165,10 +165,10 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   // Start from a clean device: whatever a previous host left running is dropped.
   if (!ok(st = soft_reset_device())) return bail(st);
 
-  uint32_t c[6];
-  const uint32_t offs[6] = {regs::CONFIG0, regs::CONFIG1, regs::CONFIG2,
-                            regs::CONFIG3, regs::CONFIG4, regs::CONFIG5};
-  for (int i = 0; i < 6; ++i)
+  uint32_t c[7];
+  const uint32_t offs[7] = {regs::CONFIG0, regs::CONFIG1, regs::CONFIG2, regs::CONFIG3,
+                            regs::CONFIG4, regs::CONFIG5, regs::CONFIG6};
+  for (int i = 0; i < 7; ++i)
     if (!ok(st = rd(offs[i], &c[i]))) return bail(st);
   props_.num_lanes = f::CONFIG0_NUM_LANES.get(c[0]);
   props_.num_warps = f::CONFIG0_NUM_WARPS.get(c[0]);
@@ -182,6 +182,8 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   props_.regfile_regs = c[3];
   props_.mem_bytes = c[4];
   props_.clock_khz = c[5];
+  // CONFIG6 came with register map 1.2; every earlier device had the FPU.
+  props_.has_fpu = props_.version_minor < 2 || f::CONFIG6_HAS_FPU.get(c[6]);
   props_.max_threads_per_block = props_.num_warps * 32 < 1024 ? props_.num_warps * 32 : 1024;
   if (!props_.num_lanes || !props_.num_warps || !props_.cta_slots || !props_.max_regs_per_thread ||
       !props_.num_queues || !props_.regfile_regs || !props_.mem_bytes || !props_.clock_khz)
@@ -891,6 +893,7 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
   lim.arch_id = props_.arch_id;
   lim.max_regs_per_thread = props_.max_regs_per_thread;
   lim.max_shared_per_cta = props_.shared_bytes;
+  lim.units = props_.has_fpu ? isa::kUnitFpu : 0;
   const isa::LoadResult r = isa::read_module(static_cast<const uint8_t*>(image), size, &lim);
   if (r.status != isa::LoadStatus::OK)
     return fail(load_status(r.status), Layer::LOAD, "%s: %s", isa::load_status_name(r.status),

@@ -90,6 +90,7 @@ struct DeviceProps {
   uint32_t regfile_regs = 0;
   uint32_t mem_bytes = 0;
   uint32_t clock_khz = 0;
+  bool has_fpu = true;  // CONFIG6.HAS_FPU: modules whose kernels use the FPU load only with it
   // The protected range the driver programs (PROT_BASE/PROT_SIZE): its rings,
   // descriptors, parameter buffers and module code; no kernel can reach it.
   uint32_t protected_base = 0, protected_bytes = 0;

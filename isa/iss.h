@@ -143,6 +143,7 @@ struct RetireEvent {
 struct ModelConfig {
   uint32_t stack_depth = 16;  // reconvergence-stack entries per warp (D)
   uint32_t smid = 0;
+  bool has_fpu = true;  // false: every FPU instruction is ILLEGAL_INSTR (CONFIG6.HAS_FPU)
 };
 
 class FunctionalModel {

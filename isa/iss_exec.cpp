@@ -361,6 +361,8 @@ std::string Engine::decode_slot(Slot& s, uint32_t pc) {
     std::snprintf(buf, sizeof buf, "word 0x%016llx does not decode", (unsigned long long)word);
     return buf;
   }
+  if (!cfg_.has_fpu && isa::op_info(d->op).unit == isa::UNIT_FPU)
+    return isa::mnemonic_text(*d) + " needs the FPU, and this device has none";
   uint8_t regs[4];
   int n = used_regs(*d, regs);
   for (int i = 0; i < n; ++i) {

@@ -22,7 +22,7 @@ namespace {
 // ---- layout constants (docs/module-format.md) ---------------------------------
 constexpr uint32_t kHeaderBytes = 88;    // what the writer writes (1.1)
 constexpr uint32_t kHeaderBytes10 = 80;  // the least a reader accepts (1.0: no local table)
-constexpr uint32_t kLocalEntryBytes = 4;
+constexpr uint32_t kAttrEntryBytes = 8;   // kernel-attribute entry: local_bytes, units
 constexpr uint32_t kKernelEntryBytes = 32;
 constexpr uint32_t kParamEntryBytes = 16;
 constexpr uint32_t kLineEntryBytes = 12;
@@ -50,8 +50,8 @@ enum : uint32_t {
   H_SOURCE_NAME = 68,
   H_TOTAL_SIZE = 72,
   H_CRC = 76,
-  H_LOCAL_COUNT = 80,  // 1.1: entries in the local-memory table (kernel_count, or 0)
-  H_LOCAL_OFFSET = 84,
+  H_ATTR_COUNT = 80,  // 1.1: entries in the kernel-attribute table (kernel_count, or 0)
+  H_ATTR_OFFSET = 84,
 };
 
 uint32_t crc_table_entry(uint32_t i) {
@@ -135,7 +135,7 @@ LoadResult invalid(const std::string& msg) {
 
 // Section offsets as write_module lays them out.
 struct Layout {
-  uint64_t kernel_off, param_off, local_off, line_off, code_off, string_off, total;
+  uint64_t kernel_off, param_off, attr_off, line_off, code_off, string_off, total;
 };
 Layout layout(const Module& m, size_t nparams, size_t string_bytes) {
   Layout l;
@@ -144,8 +144,8 @@ Layout layout(const Module& m, size_t nparams, size_t string_bytes) {
   off += uint64_t(m.kernels.size()) * kKernelEntryBytes;
   l.param_off = off;
   off += uint64_t(nparams) * kParamEntryBytes;
-  l.local_off = off;
-  off += uint64_t(m.kernels.size()) * kLocalEntryBytes;
+  l.attr_off = off;
+  off += uint64_t(m.kernels.size()) * kAttrEntryBytes;
   l.line_off = off;
   off += uint64_t(m.lines.size()) * kLineEntryBytes;
   off = align_up(off, 8);
@@ -230,7 +230,7 @@ std::vector<uint8_t> write_module(const Module& m) {
   std::vector<uint8_t> b(total, 0);
   put32(b, H_MAGIC, kModuleMagic);
   put16(b, H_VERSION_MAJOR, m.version_major);
-  // The layout below is 1.1's (the local-memory table): never claim less.
+  // The layout below is 1.1's (the kernel-attribute table): never claim less.
   put16(b, H_VERSION_MINOR, std::max<uint16_t>(m.version_minor, 1));
   put32(b, H_HEADER_SIZE, kHeaderBytes);
   put32(b, H_FLAGS, 0);
@@ -249,8 +249,8 @@ std::vector<uint8_t> write_module(const Module& m) {
   put32(b, H_STRING_SIZE, uint32_t(strings.bytes().size()));
   put32(b, H_SOURCE_NAME, source_name);
   put32(b, H_TOTAL_SIZE, uint32_t(total));
-  put32(b, H_LOCAL_COUNT, uint32_t(m.kernels.size()));
-  put32(b, H_LOCAL_OFFSET, uint32_t(l.local_off));
+  put32(b, H_ATTR_COUNT, uint32_t(m.kernels.size()));
+  put32(b, H_ATTR_OFFSET, uint32_t(l.attr_off));
 
   size_t pi = 0;
   for (size_t i = 0; i < m.kernels.size(); ++i) {
@@ -264,7 +264,8 @@ std::vector<uint8_t> write_module(const Module& m) {
     put32(b, at + 20, k.param_bytes);
     put32(b, at + 24, uint32_t(pi));
     put32(b, at + 28, uint32_t(k.params.size()));
-    put32(b, l.local_off + i * kLocalEntryBytes, k.local_bytes);
+    put32(b, l.attr_off + i * kAttrEntryBytes, k.local_bytes);
+    put32(b, l.attr_off + i * kAttrEntryBytes + 4, kernel_units(m, k));
     for (const auto& p : k.params) {
       size_t pat = param_off + pi * kParamEntryBytes;
       put32(b, pat + 0, param_names[pi]);
@@ -338,7 +339,7 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
   const uint32_t nlines = get32(data + H_LINE_COUNT);
   const uint32_t code_size = get32(data + H_CODE_SIZE);
   const uint32_t string_size = get32(data + H_STRING_SIZE);
-  const uint32_t nlocals = vmin >= 1 ? get32(data + H_LOCAL_COUNT) : 0;
+  const uint32_t nattrs = vmin >= 1 ? get32(data + H_ATTR_COUNT) : 0;
   // Sizes are computed in 64 bits so huge counts cannot wrap around.
   Section sections[] = {
       {"kernel table", get32(data + H_KERNEL_OFFSET), uint64_t(nkernels) * kKernelEntryBytes},
@@ -346,7 +347,7 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
       {"line table", get32(data + H_LINE_OFFSET), uint64_t(nlines) * kLineEntryBytes},
       {"code", get32(data + H_CODE_OFFSET), code_size},
       {"string table", get32(data + H_STRING_OFFSET), string_size},
-      {"local-memory table", vmin >= 1 ? get32(data + H_LOCAL_OFFSET) : 0, uint64_t(nlocals) * kLocalEntryBytes},
+      {"kernel-attribute table", vmin >= 1 ? get32(data + H_ATTR_OFFSET) : 0, uint64_t(nattrs) * kAttrEntryBytes},
   };
   constexpr size_t kSections = sizeof sections / sizeof sections[0];
   for (const auto& s : sections) {
@@ -368,8 +369,8 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
   if (sections[3].offset % 8 || code_size % kInstrBytes)
     return invalid("code at offset " + std::to_string(sections[3].offset) + " size " +
                    std::to_string(code_size) + " is not 8-byte aligned");
-  if (nlocals != 0 && nlocals != nkernels)
-    return invalid("local-memory table has " + std::to_string(nlocals) + " entries for " +
+  if (nattrs != 0 && nattrs != nkernels)
+    return invalid("kernel-attribute table has " + std::to_string(nattrs) + " entries for " +
                    std::to_string(nkernels) + " kernels");
   if (string_size == 0) return invalid("empty string table");
   const uint8_t* strtab = data + sections[4].offset;
@@ -415,7 +416,7 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     k.shared_bytes = get32(e + 16);
     k.param_bytes = get32(e + 20);
     const uint32_t first = get32(e + 24), count = get32(e + 28);
-    k.local_bytes = nlocals ? get32(data + sections[5].offset + uint64_t(i) * kLocalEntryBytes) : 0;
+    k.local_bytes = nattrs ? get32(data + sections[5].offset + uint64_t(i) * kAttrEntryBytes) : 0;
     if (k.local_bytes > kMaxLocalBytes || k.local_bytes % 4)
       return invalid(kn + ": " + std::to_string(k.local_bytes) +
                      " bytes of local memory per thread (a multiple of 4, at most " +
@@ -442,6 +443,15 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     if (uint64_t(first) + count > nparams)
       return invalid(kn + ": parameters [" + std::to_string(first) + ", +" + std::to_string(count) +
                      ") outside the " + std::to_string(nparams) + "-entry parameter table");
+    // The optional units: recorded (1.1) or, in a 1.0 image, found from the
+    // code; a recorded mask must be what the code uses (the driver trusts it).
+    uint32_t fpu_pc = 0;
+    const uint32_t used = kernel_units(m, k, &fpu_pc);
+    k.units = nattrs ? get32(data + sections[5].offset + uint64_t(i) * kAttrEntryBytes + 4) : used;
+    if (k.units & ~kKnownUnits) return invalid(kn + ": unknown units " + hex32(k.units));
+    if (k.units != used)
+      return invalid(kn + ": records units " + hex32(k.units) + ", its code uses " + hex32(used) +
+                     ((used & kUnitFpu) ? " (an FPU instruction at " + m.offset_name(fpu_pc) + ")" : ""));
     k.params.resize(count);
     std::set<std::string> pnames;
     for (uint32_t j = 0; j < count; ++j) {
@@ -511,6 +521,13 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
                                                           std::to_string(k.regs) +
                                                           " registers per thread, the device has " +
                                                           std::to_string(limits->max_regs_per_thread));
+      if ((k.units & kUnitFpu) && !(limits->units & kUnitFpu)) {
+        uint32_t pc = 0;
+        kernel_units(m, k, &pc);
+        return fail(LoadStatus::NO_BINARY_FOR_DEVICE, "no binary for device: kernel '" + k.name +
+                                                          "' uses the FPU (first at " + m.offset_name(pc) +
+                                                          "), the device has none (CONFIG6.HAS_FPU = 0)");
+      }
       if (k.shared_bytes > limits->max_shared_per_cta)
         return fail(LoadStatus::NO_BINARY_FOR_DEVICE, "no binary for device: kernel '" + k.name + "' needs " +
                                                           std::to_string(k.shared_bytes) +
@@ -519,6 +536,19 @@ LoadResult read_module(const uint8_t* data, size_t size, const DeviceLimits* lim
     }
   }
   return r;
+}
+
+uint32_t kernel_units(const Module& m, const KernelInfo& k, uint32_t* first_fpu_pc) {
+  uint32_t units = 0;
+  const size_t first = k.entry / kInstrBytes, end = std::min(m.code.size(), first + k.code_bytes / kInstrBytes);
+  for (size_t i = first; i < end; ++i) {
+    const OpInfo* info = op_info(uint8_t(m.code[i] & 0x7F));
+    if (info && info->unit == UNIT_FPU && !(units & kUnitFpu)) {
+      units |= kUnitFpu;
+      if (first_fpu_pc) *first_fpu_pc = uint32_t(i * kInstrBytes);
+    }
+  }
+  return units;
 }
 
 LoadResult read_module_file(const std::string& path, const DeviceLimits* limits) {

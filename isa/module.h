@@ -10,8 +10,9 @@ namespace baresm::isa {
 
 constexpr uint32_t kModuleMagic = 0x004D5342;  // "BSM\0" little-endian
 constexpr uint16_t kModuleVersionMajor = 1;
-// 1.1 added the local-memory table (per-thread local bytes of each kernel);
-// a 1.0 image loads with every kernel's local_bytes 0.
+// 1.1 added the kernel-attribute table (per-thread local bytes and the
+// optional units of each kernel); a 1.0 image loads with every kernel's
+// local_bytes 0 and its units found from its code.
 constexpr uint16_t kModuleVersionMinor = 1;
 
 // The largest image the assembler writes and the loaders accept: 4x the
@@ -27,6 +28,11 @@ constexpr uint32_t kMaxSharedBytes = 16u << 20;  // .shared
 constexpr uint32_t kMaxParamBytes = 4096;        // param_bytes: the packed parameters
 constexpr uint32_t kMaxParamAlign = 256;         // .param alignment
 constexpr uint32_t kMaxLocalBytes = 64u << 10;   // .local: bytes per thread, a multiple of 4
+
+// Optional execution units a kernel's code uses (KernelInfo::units): a
+// device without one refuses the module at load (NO_BINARY_FOR_DEVICE).
+constexpr uint32_t kUnitFpu = 1u << 0;  // any instruction of isa::UNIT_FPU
+constexpr uint32_t kKnownUnits = kUnitFpu;
 
 struct ParamInfo {
   std::string name;
@@ -46,6 +52,9 @@ struct KernelInfo {
   // the launcher provides the frame base as a hidden 4-byte parameter at
   // offset param_bytes (docs/module-format.md, "Local memory").
   uint32_t local_bytes = 0;
+  // kUnit* bits of the optional units its code uses; write_module finds them
+  // from the code (the loader checks the recorded mask against it).
+  uint32_t units = 0;
   std::vector<ParamInfo> params;
 };
 
@@ -83,7 +92,12 @@ struct DeviceLimits {
   uint32_t arch_id = 0;
   uint32_t max_regs_per_thread = 0;
   uint32_t max_shared_per_cta = 0;
+  uint32_t units = kKnownUnits;  // optional units the device has (CONFIG6)
 };
+
+// The kUnit* bits kernel k's code needs, and (first_pc, when not null) the
+// code offset of the first instruction that needs each found bit's unit.
+uint32_t kernel_units(const Module& m, const KernelInfo& k, uint32_t* first_fpu_pc = nullptr);
 
 enum class LoadStatus { OK, INVALID_IMAGE, NO_BINARY_FOR_DEVICE };
 const char* load_status_name(LoadStatus s);  // "INVALID_IMAGE", ...

@@ -81,6 +81,7 @@ int cmd_info(const std::vector<std::string>& args) {
   row("lanes", num(p.num_lanes) + " (a warp-instruction takes " + num(passes) + " pass" +
                    (passes == 1 ? "" : "es") + " through them)");
   row("warp size", num(p.warp_size));
+  row("FPU", p.has_fpu ? "yes (f32 add, mul, fma, min/max, conversions)" : "none (modules that use it are refused)");
   row("warp slots",
       num(p.num_warps) + " (" + num(uint64_t(p.num_warps) * p.warp_size) + " threads resident)");
   row("CTA slots", num(p.cta_slots));

@@ -28,7 +28,7 @@ module baresm_cp #(
   parameter int ClockKhz = 100000,
   parameter int ResetCycles = 8,        // soft reset lasts at least this long
   parameter int BackstopCycles = 4096,  // beyond a launch's watchdog budget: abort the SM
-  // What CONFIG0..3 report (the SM's parameters).
+  // What CONFIG0..3 and CONFIG6 report (the SM's parameters).
   parameter int NumLanes = 32,
   parameter int NumWarps = 16,
   parameter int CtaSlots = 8,
@@ -36,7 +36,8 @@ module baresm_cp #(
   parameter int MaxRegs = 63,
   parameter int StackDepth = 16,
   parameter int SharedBytes = 32768,
-  parameter int RegfileRegs = 16384
+  parameter int RegfileRegs = 16384,
+  parameter bit HasFpu = 1'b1           // CONFIG6.HAS_FPU
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -203,6 +204,7 @@ module baresm_cp #(
         baresm_regs_pkg::CONFIG3_OFFSET: rdata = 32'(RegfileRegs);
         baresm_regs_pkg::CONFIG4_OFFSET: rdata = 32'(MemBytes);
         baresm_regs_pkg::CONFIG5_OFFSET: rdata = 32'(ClockKhz);
+        baresm_regs_pkg::CONFIG6_OFFSET: rdata = {31'd0, HasFpu};
         baresm_regs_pkg::CONTROL_OFFSET: rdata = {31'd0, enable_q};
         baresm_regs_pkg::STATUS_OFFSET: rdata = status;
         baresm_regs_pkg::WATCHDOG_OFFSET: rdata = watchdog_q;

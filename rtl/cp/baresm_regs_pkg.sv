@@ -9,7 +9,7 @@ package baresm_regs_pkg;
   localparam int MAX_QUEUES = 8;  // queue-pair blocks the map has room for (CONFIG1.NUM_QUEUES are implemented)
   localparam int REG_SPACE = 32'h00000400;  // bytes of register space
   localparam int VERSION_MAJOR = 1;  // register map major version
-  localparam int VERSION_MINOR = 1;  // register map minor version
+  localparam int VERSION_MINOR = 2;  // register map minor version
 
   // ---- global registers: byte offsets, reset values, write masks ----
   // ID (RO): architecture id, "BSM1" (isa::kArchId)
@@ -17,7 +17,7 @@ package baresm_regs_pkg;
   localparam logic [31:0] ID_RESET = 32'h42534D31;
   // VERSION (RO): register map and ring format versions
   localparam logic [9:0] VERSION_OFFSET = 10'h004;
-  localparam logic [31:0] VERSION_RESET = 32'h01010001;
+  localparam logic [31:0] VERSION_RESET = 32'h01020001;
   localparam int VERSION_MAJOR_LSB = 24;
   localparam int VERSION_MAJOR_WIDTH = 8;
   localparam int VERSION_MINOR_LSB = 16;
@@ -60,6 +60,10 @@ package baresm_regs_pkg;
   localparam logic [9:0] CONFIG5_OFFSET = 10'h01C;
   localparam int CONFIG5_CLOCK_KHZ_LSB = 0;
   localparam int CONFIG5_CLOCK_KHZ_WIDTH = 32;
+  // CONFIG6 (RO): optional execution units
+  localparam logic [9:0] CONFIG6_OFFSET = 10'h058;
+  localparam int CONFIG6_HAS_FPU_LSB = 0;
+  localparam int CONFIG6_HAS_FPU_WIDTH = 1;
   // CONTROL (RW): engine control
   localparam logic [9:0] CONTROL_OFFSET = 10'h020;
   localparam logic [31:0] CONTROL_RESET = 32'h00000000;

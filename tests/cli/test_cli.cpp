@@ -816,8 +816,8 @@ TEST(CliInfo, ModelAndRtlReportTheirOwnConfiguration) {
   ASSERT_EQ(r.rc, 0) << r.err;
   for (const CliRun* x : {&m, &r}) {
     for (const char* row :
-         {"architecture               0x42534d31 (\"BSM1\")", "register map version       1.1",
-          "ring format version        1", "warp size                  32", "CTA slots ",
+         {"architecture               0x42534d31 (\"BSM1\")", "register map version       1.2",
+          "ring format version        1", "warp size                  32", "FPU                        yes", "CTA slots ",
           "registers per thread ", "shared memory ", "queue pairs ", "address windows ",
           "device memory              4194304 bytes (4 MiB)", "protected range "})
       EXPECT_TRUE(has(x->out, row)) << row << "\n" << x->out;

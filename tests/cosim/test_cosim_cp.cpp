@@ -92,6 +92,7 @@ TEST(CommandProcessor, PowerOnValuesMatchTheMapAndTheModel) {
   EXPECT_EQ(f::CONFIG1_NUM_QUEUES.get(c1), TopParams::kNumQueues);
   EXPECT_EQ(bus.reg(regs::CONFIG4), TopParams::kMemBytes);
   EXPECT_EQ(bus.reg(regs::CONFIG5), TopParams::kClockKhz);
+  EXPECT_EQ(bus.reg(regs::CONFIG6), f::CONFIG6_HAS_FPU.put(1));
   // CYCLES counts, and reading CYCLES_LO snapshots CYCLES_HI.
   const uint32_t c_a = bus.reg(regs::CYCLES_LO);
   t->testbench().run_cycles(100);

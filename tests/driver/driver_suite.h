@@ -94,6 +94,8 @@ TYPED_TEST_P(DriverSuite, PropertiesComeFromConfigRegisters) {
   EXPECT_EQ(p.regfile_regs, this->h.reg(regs::CONFIG3));
   EXPECT_EQ(p.mem_bytes, this->h.reg(regs::CONFIG4));
   EXPECT_EQ(p.clock_khz, this->h.reg(regs::CONFIG5));
+  EXPECT_EQ(p.has_fpu, f::CONFIG6_HAS_FPU.get(this->h.reg(regs::CONFIG6)) != 0);
+  EXPECT_TRUE(p.has_fpu);
   EXPECT_EQ(p.max_threads_per_block, std::min<uint32_t>(1024, p.num_warps * 32));
   EXPECT_GE(p.num_queues, 2u);
   EXPECT_GT(uint64_t(p.max_threads_per_block) * p.max_regs_per_thread, p.regfile_regs)

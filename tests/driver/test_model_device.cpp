@@ -330,7 +330,7 @@ TEST(ModelDevice, CountersSnapshotTheHighWord) {
   const uint32_t lo = r.reg(regs::CYCLES_LO);
   EXPECT_EQ(lo, 1234u);
   EXPECT_EQ(r.reg(regs::CYCLES_HI), 0u);
-  EXPECT_EQ(r.reg(regs::VERSION), 0x01010001u);
+  EXPECT_EQ(r.reg(regs::VERSION), 0x01020001u);
   EXPECT_EQ(r.reg(regs::CONFIG4), r.dev.config().mem_bytes);
 }
 
@@ -369,6 +369,26 @@ TEST(ModelDriver, KernelNeedingMoreRegistersThanTheDeviceHasIsNoBinary) {
   drv::Module mod;
   EXPECT_EQ(h.dev.module_load_data(c, img.data(), img.size(), &mod), drv::Status::NO_BINARY_FOR_DEVICE)
       << h.last_error_text();
+}
+
+// CONFIG6.HAS_FPU 0: a module whose kernels use the FPU is no binary for the
+// device (at load, naming the kernel and the instruction); integer ones run.
+TEST(ModelDriver, DeviceWithoutTheFpuRefusesFpModulesAndRunsIntegerOnes) {
+  cq::ModelDeviceConfig cfg;
+  cfg.has_fpu = false;
+  drvtest::Harness h;
+  drv::DeviceOptions o;
+  ASSERT_EQ(h.open(std::make_unique<drv::ModelTransport>(cfg), o), drv::Status::OK);
+  EXPECT_FALSE(h.dev.props().has_fpu);
+  drv::Context c;
+  ASSERT_EQ(h.dev.ctx_create(&c), drv::Status::OK);
+  const std::vector<uint8_t> fp = isa::write_module(drvtest::kernel_module("vec_add"));  // FADD
+  drv::Module mod;
+  EXPECT_EQ(h.dev.module_load_data(c, fp.data(), fp.size(), &mod), drv::Status::NO_BINARY_FOR_DEVICE);
+  EXPECT_NE(h.last_error_text().find("kernel 'vec_add' uses the FPU (first at vec_add+"), std::string::npos)
+      << h.last_error_text();
+  const std::vector<uint8_t> ints = isa::write_module(drvtest::kernel_module("histogram"));
+  EXPECT_EQ(h.dev.module_load_data(c, ints.data(), ints.size(), &mod), drv::Status::OK) << h.last_error_text();
 }
 
 // The measured numbers of docs/driver.md: launch round trip in model ticks.

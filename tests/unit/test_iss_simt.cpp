@@ -707,6 +707,23 @@ TEST(IssFault, IllegalInstruction) {
   }
 }
 
+// A device without the FPU (ModelConfig::has_fpu, CONFIG6.HAS_FPU 0): an FPU
+// instruction is illegal there, wherever it is reached; integer code runs.
+TEST(IssFault, FpuInstructionOnADeviceWithoutTheFpu) {
+  Rig rig;
+  Prog p;
+  p.mov(1, 0x3F800000).nop();
+  const uint32_t at = uint32_t(p.here());
+  p.r(Op::FADD, 2, 1, 1, RZ).exit();
+  rig.load(p);
+  EXPECT_TRUE(rig.run(32).ok());
+  rig.cfg.has_fpu = false;
+  auto r = rig.run(32);
+  check_fault(r, {FaultKind::ILLEGAL_INSTR, at, 0, 0, 0, 0});
+  EXPECT_NE(r.fault.detail.find("FADD needs the FPU, and this device has none"), std::string::npos)
+      << r.fault.detail;
+}
+
 TEST(IssFault, InvalidPc) {
   {  // branch past the end of the code
     Rig rig;

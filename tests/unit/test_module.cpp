@@ -55,8 +55,11 @@ enum {
   H_SSIZE = 64,
   H_SRC = 68,
   H_TOTAL = 72,
-  H_LOCAL_COUNT = 80,  // 1.1
-  H_LOCAL_OFF = 84,
+  H_ATTR_COUNT = 80,  // 1.1: the kernel-attribute table (local_bytes, units)
+  H_ATTR_OFF = 84,
+};
+constexpr uint32_t kAttrEntry = 8;
+enum : uint32_t {
 };
 
 const char* kSource =
@@ -144,7 +147,7 @@ TEST(Module, RoundTrip) {
   EXPECT_EQ(bytes[2], 'M');
   EXPECT_EQ(bytes[3], 0);
   EXPECT_EQ(get32(bytes, H_HEADER_SIZE), kHeader);
-  EXPECT_EQ(get32(bytes, H_LOCAL_COUNT), 2u);
+  EXPECT_EQ(get32(bytes, H_ATTR_COUNT), 2u);
   EXPECT_EQ(get32(bytes, H_TOTAL), bytes.size());
   EXPECT_EQ(bytes.size() % 4, 0u);
   EXPECT_EQ(get32(bytes, H_COFF) % 8, 0u);
@@ -266,8 +269,8 @@ TEST(Module, LocalBytesAndVersion10Images) {
   ASSERT_EQ(r.status, LoadStatus::OK) << r.message;
   EXPECT_EQ(r.module.kernels[0].local_bytes, 0u);
   EXPECT_EQ(r.module.kernels[1].local_bytes, 64u);
-  const uint32_t loc = get32(b, H_LOCAL_OFF);
-  EXPECT_EQ(get32(b, loc + 4), 64u);
+  const uint32_t loc = get32(b, H_ATTR_OFF) + kAttrEntry;  // kernel 1's entry
+  EXPECT_EQ(get32(b, loc), 64u);
 
   // The same image as a 1.0 writer made it: the 8 bytes of 1.1's header
   // fields gone, every offset 8 lower, minor version 0.
@@ -295,12 +298,60 @@ TEST(Module, LocalBytesAndVersion10Images) {
     reseal(p);
     return p;
   };
-  expect_invalid(patched(loc + 4, 6), "kernel 'tiny': 6 bytes of local memory per thread (a multiple of 4");
-  expect_invalid(patched(loc + 4, kMaxLocalBytes + 4), "bytes of local memory per thread");
-  expect_invalid(patched(H_LOCAL_COUNT, 1), "local-memory table has 1 entries for 2 kernels");
+  expect_invalid(patched(loc, 6), "kernel 'tiny': 6 bytes of local memory per thread (a multiple of 4");
+  expect_invalid(patched(loc, kMaxLocalBytes + 4), "bytes of local memory per thread");
+  expect_invalid(patched(H_ATTR_COUNT, 1), "kernel-attribute table has 1 entries for 2 kernels");
   Module big = sample();
   big.kernels[0].local_bytes = kMaxLocalBytes;  // the limit itself is fine
   EXPECT_EQ(load(write_module(big)).status, LoadStatus::OK);
+}
+
+// The optional units each kernel uses are recorded (and checked against the
+// code); a device without one refuses the kernel at load.
+TEST(Module, UnitsAreRecordedCheckedAndMatchedToTheDevice) {
+  AsmResult a = assemble(
+      ".kernel ints\n.regs 2\n  IADD R0, R0, 1\n  EXIT\n.end\n"
+      ".kernel floats\n.regs 3\n  S2R R0, SR_TID.X\n  FFMA R1, R0, R0, R0\n  EXIT\n.end\n",
+      "units.s");
+  ASSERT_TRUE(a.ok()) << a.format_errors();
+  const std::vector<uint8_t> b = write_module(a.module);
+  const uint32_t attrs = get32(b, H_ATTR_OFF);
+  EXPECT_EQ(get32(b, attrs + 4), 0u);
+  EXPECT_EQ(get32(b, attrs + kAttrEntry + 4), kUnitFpu);
+  LoadResult r = load(b);
+  ASSERT_EQ(r.status, LoadStatus::OK) << r.message;
+  EXPECT_EQ(r.module.kernels[0].units, 0u);
+  EXPECT_EQ(r.module.kernels[1].units, kUnitFpu);
+
+  // A recorded mask that is not what the code uses is a broken image.
+  auto patched = [&](size_t at, uint32_t v) {
+    std::vector<uint8_t> p = b;
+    put32(p, at, v);
+    reseal(p);
+    return p;
+  };
+  expect_invalid(patched(attrs + kAttrEntry + 4, 0),
+                 "kernel 'floats': records units 0x00000000, its code uses 0x00000001 (an FPU instruction at floats+0x8)");
+  expect_invalid(patched(attrs + 4, kUnitFpu), "kernel 'ints': records units 0x00000001, its code uses 0x00000000");
+  expect_invalid(patched(attrs + 4, 0x80), "kernel 'ints': unknown units 0x00000080");
+
+  // On a device without the FPU: no binary for the FP kernel's module; an
+  // integer-only module loads.
+  DeviceLimits lim;
+  lim.arch_id = kArchId;
+  lim.max_regs_per_thread = 63;
+  lim.max_shared_per_cta = 1u << 20;
+  lim.units = 0;
+  r = read_module(b.data(), b.size(), &lim);
+  EXPECT_EQ(r.status, LoadStatus::NO_BINARY_FOR_DEVICE);
+  EXPECT_NE(r.message.find("kernel 'floats' uses the FPU (first at floats+0x8), the device has none"),
+            std::string::npos) << r.message;
+  AsmResult ints = assemble(".kernel ints\n.regs 2\n  IADD R0, R0, 1\n  EXIT\n.end\n", "ints.s");
+  ASSERT_TRUE(ints.ok());
+  const std::vector<uint8_t> bi = write_module(ints.module);
+  EXPECT_EQ(read_module(bi.data(), bi.size(), &lim).status, LoadStatus::OK);
+  lim.units = kUnitFpu;
+  EXPECT_EQ(read_module(b.data(), b.size(), &lim).status, LoadStatus::OK);
 }
 
 TEST(Module, HeaderFieldsOutOfRange) {
