@@ -1,5 +1,6 @@
 // baresm_coalescer: picks the next device-memory request of a warp access.
-// Combinational. The leader is the lowest pending lane; for loads and stores
+// Combinational; with nothing pending every output is 0 and the per-lane
+// loops are skipped (a verilated idle coalescer costs a compare). The leader is the lowest pending lane; for loads and stores
 // every pending lane in the leader's MemLineBytes-aligned line joins it (one
 // request per distinct line), for atomics the leader goes alone (one request
 // per lane, in lane order). For stores, wdata/wstrb merge the joining lanes'
@@ -37,17 +38,22 @@ module baresm_coalescer #(
     lead_addr = '0;
     lead_data = '0;
     lead_swap = '0;
-    for (int i = 0; i < 32; i++) begin
-      lead_addr = lead_addr | ({32{lead_oh[i]}} & addr_i[32*i +: 32]);
-      lead_data = lead_data | ({32{lead_oh[i]}} & data_i[32*i +: 32]);
-      lead_swap = lead_swap | ({32{lead_oh[i]}} & swap_i[32*i +: 32]);
+    if (pend_i != 32'd0) begin
+      for (int i = 0; i < 32; i++) begin
+        lead_addr = lead_addr | ({32{lead_oh[i]}} & addr_i[32*i +: 32]);
+        lead_data = lead_data | ({32{lead_oh[i]}} & data_i[32*i +: 32]);
+        lead_swap = lead_swap | ({32{lead_oh[i]}} & swap_i[32*i +: 32]);
+      end
     end
   end
 
   always_comb begin
-    for (int i = 0; i < 32; i++) begin
-      match_o[i] = atomic_i ? lead_oh[i]
-                            : pend_i[i] && (addr_i[32*i + LineW +: 32 - LineW] == lead_addr[31:LineW]);
+    match_o = '0;
+    if (pend_i != 32'd0) begin
+      for (int i = 0; i < 32; i++) begin
+        match_o[i] = atomic_i ? lead_oh[i]
+                              : pend_i[i] && (addr_i[32*i + LineW +: 32 - LineW] == lead_addr[31:LineW]);
+      end
     end
   end
 
@@ -60,9 +66,13 @@ module baresm_coalescer #(
   always_comb begin
     logic [3:0] be;
     be = (size_log2_i == 2'd0) ? 4'b0001 : (size_log2_i == 2'd1) ? 4'b0011 : 4'b1111;
-    for (int i = 0; i < 32; i++) begin
-      lane_be[4*i +: 4] = be << addr_i[32*i +: 2];
-      lane_wd[32*i +: 32] = data_i[32*i +: 32] << {addr_i[32*i +: 2], 3'b000};
+    lane_be = '0;
+    lane_wd = '0;
+    if (pend_i != 32'd0) begin
+      for (int i = 0; i < 32; i++) begin
+        lane_be[4*i +: 4] = be << addr_i[32*i +: 2];
+        lane_wd[32*i +: 32] = data_i[32*i +: 32] << {addr_i[32*i +: 2], 3'b000};
+      end
     end
   end
 
@@ -75,7 +85,9 @@ module baresm_coalescer #(
     h = '0;
     wdata_o = '0;
     wstrb_o = '0;
-    if (atomic_i) begin
+    if (pend_i == 32'd0) begin
+      // Nothing pending: no lane matches, every output is 0 (skipped work).
+    end else if (atomic_i) begin
       wdata_o[31:0] = lead_data;
       wdata_o[63:32] = lead_swap;
     end else begin

@@ -104,101 +104,165 @@ module baresm_fpu #(
     f_key = v[31] ? ~v : (v | SIGN_BIT);
   endfunction
 
+  // Leading zeros of data (padded below with ones by the caller so that the
+  // count stops at the real width): the balanced tree of baresm_fpu_lzc.sv,
+  // as a function so that it runs inside the stage's enabled always_ff.
+  function automatic logic [4:0] f_lzc32(input logic [31:0] data);
+    logic [31:0]     zero;
+    logic [191:0] cnt;
+    for (int leaf = 0; leaf < 32; leaf++) begin
+      zero[leaf]               = ~data[31-leaf];
+      cnt[leaf*6 +: 6] = data[31-leaf] ? 6'd0 : 6'd1;
+    end
+    for (int lv = 0; lv < 5; lv++) begin
+      for (int node = 0; node < 16; node++) begin
+        if (node < (32 >> (lv + 1))) begin
+          if (zero[2*node]) begin
+            cnt[node*6 +: 6] = 6'(1 << lv) + cnt[(2*node+1)*6 +: 6];
+          end else begin
+            cnt[node*6 +: 6] = cnt[2*node*6 +: 6];
+          end
+          zero[node] = zero[2*node] & zero[2*node+1];
+        end
+      end
+    end
+    f_lzc32 = cnt[4:0];
+  endfunction
+  // Leading zeros of data (padded below with ones by the caller so that the
+  // count stops at the real width): the balanced tree of baresm_fpu_lzc.sv,
+  // as a function so that it runs inside the stage's enabled always_ff.
+  function automatic logic [6:0] f_lzc128(input logic [127:0] data);
+    logic [127:0]     zero;
+    logic [1023:0] cnt;
+    for (int leaf = 0; leaf < 128; leaf++) begin
+      zero[leaf]               = ~data[127-leaf];
+      cnt[leaf*8 +: 8] = data[127-leaf] ? 8'd0 : 8'd1;
+    end
+    for (int lv = 0; lv < 7; lv++) begin
+      for (int node = 0; node < 64; node++) begin
+        if (node < (128 >> (lv + 1))) begin
+          if (zero[2*node]) begin
+            cnt[node*8 +: 8] = 8'(1 << lv) + cnt[(2*node+1)*8 +: 8];
+          end else begin
+            cnt[node*8 +: 8] = cnt[2*node*8 +: 8];
+          end
+          zero[node] = zero[2*node] & zero[2*node+1];
+        end
+      end
+    end
+    f_lzc128 = cnt[6:0];
+  endfunction
+
   // ==========================================================================
+  // The three stages as functions. Each is called inside the always_ff of
+  // the register that follows it, under that register's valid bit, so that
+  // a verilated model evaluates a lane's datapath only in the cycles it
+  // works (Verilator evaluates every combinational process on every clock
+  // edge; ../shared/CONVENTIONS.md). Where Latency leaves a register out,
+  // the function feeds the next stage through a continuous assignment.
+  // Functions also keep Icarus 11 away from re-triggered always_comb blocks.
+  // ==========================================================================
+  localparam int S1W = 172;  // $bits(s1_t)
+  localparam int S2W = 130;  // $bits(s2_t)
+
+  // --------------------------------------------------------------------------
   // S1: decode, unpack, multiply, align
-  // ==========================================================================
-  logic is_fadd, is_fsub, is_fmul, is_i2f;
-  assign is_fadd = (op_i == baresm_isa_pkg::OP_FADD);
-  assign is_fsub = (op_i == baresm_isa_pkg::OP_FSUB);
-  assign is_fmul = (op_i == baresm_isa_pkg::OP_FMUL);
-  assign is_i2f  = (op_i == baresm_isa_pkg::OP_I2F);
+  // --------------------------------------------------------------------------
+  function automatic logic [S1W-1:0] f_s1(input logic [6:0] op, input logic [3:0] md,
+                                          input logic [31:0] a, input logic [31:0] b,
+                                          input logic [31:0] c);
+    logic        is_fadd, is_fsub, is_fmul, is_i2f;
+    logic [31:0] x, y, z;
+    logic [23:0] mx, my, mz, mx_n, my_n, mz_rev;
+    logic [7:0]  ex_e, ey_e, ez_e;
+    logic [4:0]  lzx, lzy, tzz;
+    logic [47:0] prod;
+    logic [10:0] exy_e, exy_n, exp_part, sh_raw;  // signed
+    logic [5:0]  lz_sum;
+    logic [6:0]  sh;
+    logic        clamp_hi, z_sticky;
+    logic [74:0] z_win;
+    logic        int_neg;
+    logic [31:0] int_mag;
+    logic        a_nan, b_nan, unord, both_zero, ab_eq, ab_lt, ab_gt, key_le;
+    logic        cmp_res;
+    logic [4:0]  f2i_sa;
+    logic [54:0] f2i_shifted;
+    logic [31:0] f2i_mag, f2i_res;
+    logic        sp, sz, x_inf, y_inf, z_inf, x_zero, y_zero, z_zero, any_nan;
+    logic        early1, cmp1, eff_sub1, sign_z1;
+    logic [31:0] early_res1;
+    logic [75:0] addend1;
+    logic [10:0] ew1;
+    logic        fma_nan, minmax_nan2;
+    logic [31:0] fma_special, min_res, max_res;
 
-  // FMA operands x*y + z.
-  logic [31:0] x, y, z;
-  assign x = a_i;
-  assign y = (is_fadd || is_fsub) ? FP_ONE :
-             is_i2f               ? 32'd0 :  // zero product: the integer comes in as the addend
-                                    b_i;
-  assign z = is_fadd ? b_i :
-             is_fsub ? (b_i ^ SIGN_BIT) :
-             is_fmul ? SIGN_BIT :
-                       c_i;
+    is_fadd = (op == baresm_isa_pkg::OP_FADD);
+    is_fsub = (op == baresm_isa_pkg::OP_FSUB);
+    is_fmul = (op == baresm_isa_pkg::OP_FMUL);
+    is_i2f  = (op == baresm_isa_pkg::OP_I2F);
 
-  // Mantissas with the hidden bit, exponents with subnormals at 1.
-  logic [23:0] mx, my, mz;
-  logic [7:0]  ex_e, ey_e, ez_e;
-  assign mx   = {x[30:23] != 8'd0, x[22:0]};
-  assign my   = {y[30:23] != 8'd0, y[22:0]};
-  assign mz   = {z[30:23] != 8'd0, z[22:0]};
-  assign ex_e = (x[30:23] == 8'd0) ? 8'd1 : x[30:23];
-  assign ey_e = (y[30:23] == 8'd0) ? 8'd1 : y[30:23];
-  assign ez_e = (z[30:23] == 8'd0) ? 8'd1 : z[30:23];
+    // FMA operands x*y + z.
+    x = a;
+    y = (is_fadd || is_fsub) ? FP_ONE :
+        is_i2f               ? 32'd0 :  // zero product: the integer comes in as the addend
+                               b;
+    z = is_fadd ? b :
+        is_fsub ? (b ^ SIGN_BIT) :
+        is_fmul ? SIGN_BIT :
+                  c;
 
-  // Normalise subnormal x and y so the product's leading one is at bit 46/47.
-  logic [4:0]  lzx, lzy;
-  logic [23:0] mx_n, my_n;
-  baresm_fpu_lzc #(.Width(24)) u_lzc_x (.data_i(mx), .cnt_o(lzx));
-  baresm_fpu_lzc #(.Width(24)) u_lzc_y (.data_i(my), .cnt_o(lzy));
-  assign mx_n = mx << lzx;
-  assign my_n = my << lzy;
+    // Mantissas with the hidden bit, exponents with subnormals at 1.
+    mx   = {x[30:23] != 8'd0, x[22:0]};
+    my   = {y[30:23] != 8'd0, y[22:0]};
+    mz   = {z[30:23] != 8'd0, z[22:0]};
+    ex_e = (x[30:23] == 8'd0) ? 8'd1 : x[30:23];
+    ey_e = (y[30:23] == 8'd0) ? 8'd1 : y[30:23];
+    ez_e = (z[30:23] == 8'd0) ? 8'd1 : z[30:23];
 
-  logic [47:0] prod;
-  assign prod = {24'd0, mx_n} * {24'd0, my_n};
+    // Normalise subnormal x and y so the product's leading one is at bit 46/47.
+    lzx  = f_lzc32({mx, 8'hFF});
+    lzy  = f_lzc32({my, 8'hFF});
+    mx_n = mx << lzx;
+    my_n = my << lzy;
+    prod = {24'd0, mx_n} * {24'd0, my_n};
 
-  // Addend alignment, in parallel with the multiplier. sh_raw is the right
-  // shift that puts the addend at its true place: 50 - (addend lsb exponent
-  // - product lsb exponent). The exponent fields are combined first and the
-  // normalisation shifts of x and y subtracted last, so these adders run
-  // alongside the leading-zero counts.
-  logic [10:0]  exy_e, exy_n, exp_part, sh_raw;  // signed
-  logic [5:0]   lz_sum;
-  logic [6:0]   sh;
-  logic         clamp_hi;  // addend far above the product
-  logic [74:0]  z_win;     // the addend in the window, before the sticky bit
-  logic [23:0]  mz_rev;
-  logic [4:0]   tzz;
-  logic         z_sticky;
-  assign exy_e    = {3'd0, ex_e} + {3'd0, ey_e};
-  assign lz_sum   = {1'b0, lzx} + {1'b0, lzy};
-  assign exy_n    = exy_e - {5'd0, lz_sum};               // exponent sum of x*y, normalised
-  assign exp_part = exy_e - {3'd0, ez_e} - 11'd100;
-  assign sh_raw   = exp_part - {5'd0, lz_sum};
-  assign clamp_hi = sh_raw[10];
-  assign sh = clamp_hi               ? 7'd0 :
-              (sh_raw > 11'd75)      ? 7'd75 :  // entirely below the window: sticky only
-                                       sh_raw[6:0];
-  assign z_win    = {mz, 51'd0} >> sh;
-  // Sticky: bit k of mz falls below the window when k + 51 < sh, so some bit
-  // does when its trailing-zero count does -- a compare on sh instead of an
-  // OR over the shifter's output (mz = 0 gives 24, never below).
-  for (genvar k = 0; k < 24; k++) begin : g_mz_rev
-    assign mz_rev[k] = mz[23-k];
-  end
-  baresm_fpu_lzc #(.Width(24)) u_tzc_z (.data_i(mz_rev), .cnt_o(tzz));
-  assign z_sticky = ({2'd0, tzz} + 7'd51) < sh;
+    // Addend alignment, in parallel with the multiplier. sh_raw is the right
+    // shift that puts the addend at its true place: 50 - (addend lsb exponent
+    // - product lsb exponent). The exponent fields are combined first and the
+    // normalisation shifts of x and y subtracted last, so these adders run
+    // alongside the leading-zero counts.
+    exy_e    = {3'd0, ex_e} + {3'd0, ey_e};
+    lz_sum   = {1'b0, lzx} + {1'b0, lzy};
+    exy_n    = exy_e - {5'd0, lz_sum};               // exponent sum of x*y, normalised
+    exp_part = exy_e - {3'd0, ez_e} - 11'd100;
+    sh_raw   = exp_part - {5'd0, lz_sum};
+    clamp_hi = sh_raw[10];                           // addend far above the product
+    sh = clamp_hi          ? 7'd0 :
+         (sh_raw > 11'd75) ? 7'd75 :  // entirely below the window: sticky only
+                             sh_raw[6:0];
+    z_win = {mz, 51'd0} >> sh;
+    // Sticky: bit k of mz falls below the window when k + 51 < sh, so some bit
+    // does when its trailing-zero count does -- a compare on sh instead of an
+    // OR over the shifter's output (mz = 0 gives 24, never below).
+    for (int k = 0; k < 24; k++) mz_rev[k] = mz[23-k];
+    tzz      = f_lzc32({mz_rev, 8'hFF});
+    z_sticky = ({2'd0, tzz} + 7'd51) < sh;
 
-  // I2F operand.
-  logic        int_neg;
-  logic [31:0] int_mag;
-  assign int_neg = ~mod_i[0] & a_i[31];
-  assign int_mag = int_neg ? (32'd0 - a_i) : a_i;
+    // I2F operand.
+    int_neg = ~md[0] & a[31];
+    int_mag = int_neg ? (32'd0 - a) : a;
 
-  // Compare, min/max on a/b.
-  logic a_nan, b_nan, unord, both_zero, ab_eq, ab_lt, ab_gt, key_le;
-  assign a_nan     = f_nan(a_i[30:0]);
-  assign b_nan     = f_nan(b_i[30:0]);
-  assign unord     = a_nan | b_nan;
-  assign both_zero = f_zero(a_i[30:0]) & f_zero(b_i[30:0]);
-  assign key_le    = f_key(a_i) <= f_key(b_i);
-  assign ab_eq     = ~unord & ((a_i == b_i) | both_zero);
-  assign ab_lt     = ~unord & ~ab_eq & key_le;
-  assign ab_gt     = ~unord & ~ab_eq & ~key_le;
-
-  logic [3:0] cmp_code;
-  logic       cmp_res;
-  assign cmp_code = mod_i[3:0];
-  always_comb begin
-    unique case (cmp_code)
+    // Compare, min/max on a/b.
+    a_nan     = f_nan(a[30:0]);
+    b_nan     = f_nan(b[30:0]);
+    unord     = a_nan | b_nan;
+    both_zero = f_zero(a[30:0]) & f_zero(b[30:0]);
+    key_le    = f_key(a) <= f_key(b);
+    ab_eq     = ~unord & ((a == b) | both_zero);
+    ab_lt     = ~unord & ~ab_eq & key_le;
+    ab_gt     = ~unord & ~ab_eq & ~key_le;
+    unique case (md[3:0])
       4'd0:    cmp_res = ab_eq;
       4'd1:    cmp_res = ab_lt | ab_gt;
       4'd2:    cmp_res = ab_lt;
@@ -215,71 +279,52 @@ module baresm_fpu #(
       4'd13:   cmp_res = unord | ab_gt | ab_eq;
       default: cmp_res = 1'b0;  // not encodable
     endcase
-  end
 
-  // F2I: |a| < 2^32 shifted out of the mantissa, truncating.
-  logic [4:0]  f2i_sa;
-  logic [54:0] f2i_shifted;
-  logic [31:0] f2i_mag, f2i_res;
-  assign f2i_sa      = a_i[27:23] - 5'd31;  // exp - 127 (mod 32): used for 127..158
-  assign f2i_shifted = {31'd0, 1'b1, a_i[22:0]} << f2i_sa;
-  assign f2i_mag     = f2i_shifted[54:23];
-  assign f2i_res = (a_nan || a_i[30:23] < 8'd127) ? 32'd0 :      // NaN, |a| < 1
-                   mod_i[0] ? (a_i[31]                  ? 32'd0 :    // .U32
-                               (a_i[30:23] >= 8'd159)   ? 32'hFFFF_FFFF :
-                                                          f2i_mag) :
-                   (a_i[30:23] >= 8'd158) ? (a_i[31] ? 32'h8000_0000 : 32'h7FFF_FFFF) :
-                   a_i[31]                ? (32'd0 - f2i_mag) : f2i_mag;
+    // F2I: |a| < 2^32 shifted out of the mantissa, truncating (the fraction
+    // bits f2i_shifted[22:0] are dropped).
+    f2i_sa      = a[27:23] - 5'd31;  // exp - 127 (mod 32): used for 127..158
+    f2i_shifted = {31'd0, 1'b1, a[22:0]} << f2i_sa;
+    f2i_mag     = f2i_shifted[54:23];
+    f2i_res = (a_nan || a[30:23] < 8'd127) ? 32'd0 :      // NaN, |a| < 1
+              md[0] ? (a[31]                 ? 32'd0 :    // .U32
+                       (a[30:23] >= 8'd159)  ? 32'hFFFF_FFFF :
+                                               f2i_mag) :
+              (a[30:23] >= 8'd158) ? (a[31] ? 32'h8000_0000 : 32'h7FFF_FFFF) :
+              a[31]                ? (32'd0 - f2i_mag) : f2i_mag;
 
-  // S1 result: everything except the x*y+z datapath.
-  s1_t s1_d;
-  logic sp, sz;
-  logic x_inf, y_inf, z_inf, x_zero, y_zero, z_zero, any_nan;
-  assign sp      = x[31] ^ y[31];
-  assign sz      = z[31];
-  assign x_inf   = f_inf(x[30:0]);
-  assign y_inf   = f_inf(y[30:0]);
-  assign z_inf   = f_inf(z[30:0]);
-  assign x_zero  = f_zero(x[30:0]);
-  assign y_zero  = f_zero(y[30:0]);
-  assign z_zero  = f_zero(z[30:0]);
-  assign any_nan = f_nan(x[30:0]) | f_nan(y[30:0]) | f_nan(z[30:0]);
+    // S1 result: everything except the x*y+z datapath.
+    sp      = x[31] ^ y[31];
+    sz      = z[31];
+    x_inf   = f_inf(x[30:0]);
+    y_inf   = f_inf(y[30:0]);
+    z_inf   = f_inf(z[30:0]);
+    x_zero  = f_zero(x[30:0]);
+    y_zero  = f_zero(y[30:0]);
+    z_zero  = f_zero(z[30:0]);
+    any_nan = f_nan(x[30:0]) | f_nan(y[30:0]) | f_nan(z[30:0]);
 
-  // Icarus 11 compatibility: no always_comb block here writes a variable
-  // twice in one pass (no default-then-override) or writes struct fields;
-  // Icarus can re-trigger such blocks without end (simulation time stops).
-  // Each stage's outputs are packed into its struct by one continuous
-  // assignment.
-  logic        early1, cmp1, eff_sub1, sign_z1;
-  logic [31:0] early_res1;
-  logic [75:0] addend1;
-  logic [10:0] ew1;
+    addend1  = is_i2f ? {44'd0, int_mag} : {1'b0, z_win[74:1], z_win[0] | z_sticky};
+    eff_sub1 = ~is_i2f & (sp ^ sz);
+    sign_z1  = is_i2f ? int_neg : sz;
+    ew1      = is_i2f                ? 11'd0 :
+               (!z_zero && clamp_hi) ? ({3'd0, ez_e} - 11'd201) :
+                                       (exy_n - 11'd301);
+    cmp1     = (op == baresm_isa_pkg::OP_FSETP) & cmp_res;
 
-  assign addend1  = is_i2f ? {44'd0, int_mag} : {1'b0, z_win[74:1], z_win[0] | z_sticky};
-  assign eff_sub1 = ~is_i2f & (sp ^ sz);
-  assign sign_z1  = is_i2f ? int_neg : sz;
-  assign ew1      = is_i2f                 ? 11'd0 :
-                    (!z_zero && clamp_hi)  ? ({3'd0, ez_e} - 11'd201) :
-                                             (exy_n - 11'd301);
-  assign cmp1     = (op_i == baresm_isa_pkg::OP_FSETP) & cmp_res;
+    fma_nan     = any_nan ||
+                  ((x_inf || y_inf) && (x_zero || y_zero)) ||   // inf * 0
+                  ((x_inf || y_inf) && z_inf && (sz != sp));    // inf - inf
+    // Valid when fma_early: the exact result of the special cases.
+    fma_special = fma_nan          ? FP_QNAN :
+                  (x_inf || y_inf) ? {sp, FP_INF[30:0]} :
+                  z_inf            ? z :
+                  z_zero           ? {sp & sz, 31'd0} :  // 0 * y + 0
+                                     z;                  // 0 * y + z, exact
+    minmax_nan2 = a_nan & b_nan;
+    min_res     = minmax_nan2 ? FP_QNAN : a_nan ? b : b_nan ? a : (key_le ? a : b);
+    max_res     = minmax_nan2 ? FP_QNAN : a_nan ? b : b_nan ? a : (key_le ? b : a);
 
-  logic fma_nan, minmax_nan2;
-  logic [31:0] fma_special, min_res, max_res;
-  assign fma_nan     = any_nan ||
-                       ((x_inf || y_inf) && (x_zero || y_zero)) ||   // inf * 0
-                       ((x_inf || y_inf) && z_inf && (sz != sp));    // inf - inf
-  // Valid when fma_early: the exact result of the special cases.
-  assign fma_special = fma_nan         ? FP_QNAN :
-                       (x_inf || y_inf) ? {sp, FP_INF[30:0]} :
-                       z_inf            ? z :
-                       z_zero           ? {sp & sz, 31'd0} :  // 0 * y + 0
-                                          z;                  // 0 * y + z, exact
-  assign minmax_nan2 = a_nan & b_nan;
-  assign min_res     = minmax_nan2 ? FP_QNAN : a_nan ? b_i : b_nan ? a_i : (key_le ? a_i : b_i);
-  assign max_res     = minmax_nan2 ? FP_QNAN : a_nan ? b_i : b_nan ? a_i : (key_le ? b_i : a_i);
-
-  always_comb begin
-    unique case (op_i)
+    unique case (op)
       baresm_isa_pkg::OP_FADD,
       baresm_isa_pkg::OP_FSUB,
       baresm_isa_pkg::OP_FMUL,
@@ -301,11 +346,11 @@ module baresm_fpu #(
       end
       baresm_isa_pkg::OP_FNEG: begin
         early1     = 1'b1;
-        early_res1 = a_i ^ SIGN_BIT;
+        early_res1 = a ^ SIGN_BIT;
       end
       baresm_isa_pkg::OP_FABS: begin
         early1     = 1'b1;
-        early_res1 = a_i & ~SIGN_BIT;
+        early_res1 = a & ~SIGN_BIT;
       end
       baresm_isa_pkg::OP_F2I: begin
         early1     = 1'b1;
@@ -316,10 +361,74 @@ module baresm_fpu #(
         early_res1 = 32'd0;
       end
     endcase
-  end
 
-  // Field order of s1_t.
-  assign s1_d = {early1, early_res1, cmp1, prod, addend1, eff_sub1, sp, sign_z1, ew1};
+    // Field order of s1_t.
+    f_s1 = {early1, early_res1, cmp1, prod, addend1, eff_sub1, sp, sign_z1, ew1};
+  endfunction
+
+  // --------------------------------------------------------------------------
+  // S2: add. Both differences in parallel; the borrow of addend - product
+  // picks one.
+  // --------------------------------------------------------------------------
+  function automatic logic [S2W-1:0] f_s2(input logic early, input logic [31:0] early_res,
+                                          input logic cmp, input logic [47:0] prod,
+                                          input logic [75:0] addend, input logic eff_sub,
+                                          input logic sign_p, input logic sign_z,
+                                          input logic [10:0] ew);
+    logic [75:0] prod_w, sum_add, diff_zp, diff_pz, mag;
+    logic        borrow_zp, z_ge_p, sign2;
+    logic [6:0]  lz;
+    logic [10:0] lim2;
+    prod_w              = {27'd0, prod, 1'b0};
+    sum_add             = addend + prod_w;
+    {borrow_zp, diff_zp} = {1'b0, addend} - {1'b0, prod_w};
+    diff_pz             = prod_w - addend;
+    z_ge_p              = ~borrow_zp;
+    mag = !eff_sub ? sum_add :
+          z_ge_p      ? diff_zp : diff_pz;
+    lz  = f_lzc128({mag, 52'hF_FFFF_FFFF_FFFF});
+    // Same signs: either; otherwise the larger magnitude's.
+    sign2 = (!eff_sub || z_ge_p) ? sign_z : sign_p;
+    lim2  = ew + 11'd201;
+    // Field order of s2_t.
+    f_s2  = {early, early_res, cmp, mag, lz, sign2, mag == 76'd0, lim2};
+  endfunction
+
+  // --------------------------------------------------------------------------
+  // S3: normalise, round, pack; {cmp, result}.
+  // Left shift by min(lz, lim): the leading one reaches bit 75 (normal), or
+  // the 2^-149 bit reaches bit 52 (subnormal). lim < 0 only happens with a
+  // zero addend and then the product is below 2^-152: it rounds to zero.
+  // --------------------------------------------------------------------------
+  function automatic logic [32:0] f_s3(input logic early, input logic [31:0] early_res,
+                                       input logic cmp, input logic [75:0] mag,
+                                       input logic [6:0] lz, input logic sign, input logic zero,
+                                       input logic [10:0] lim);
+    logic        tiny, round_bit, sticky, round_up;
+    logic [6:0]  nshift;
+    logic [75:0] norm;
+    logic [23:0] mant;
+    logic [10:0] field;     // biased exponent - 1 (normal) or 0 (subnormal); 0..408
+    logic [32:0] packed_r;  // {field, 23'b0} + mant + round_up
+    logic [31:0] res3;
+    tiny      = lim[10];
+    nshift    = ({4'd0, lz} <= lim) ? lz : lim[6:0];
+    norm      = mag << nshift;
+    mant      = norm[75:52];
+    round_bit = norm[51];
+    sticky    = |norm[50:0];
+    round_up  = round_bit & (sticky | mant[0]);
+    field     = lim - {4'd0, nshift};
+    // The hidden bit of mant adds one to the field; a rounding carry out of
+    // the mantissa adds one more. field <= 408 fits in 9 bits.
+    packed_r  = {1'b0, field[8:0], 23'd0} + {9'd0, mant} + {32'd0, round_up};
+    res3 = early                   ? early_res :
+           zero                    ? 32'd0 :  // exact cancellation: +0
+           tiny                       ? {sign, 31'd0} :
+           (packed_r >= {1'b0, FP_INF}) ? {sign, FP_INF[30:0]} :
+                                        {sign, packed_r[30:0]};
+    f_s3 = {cmp, res3};
+  endfunction
 
   // ==========================================================================
   // S1 -> S2 register
@@ -333,39 +442,12 @@ module baresm_fpu #(
     end
     // Data needs no reset: it is only looked at with its valid bit.
     always_ff @(posedge clk_i) begin
-      if (in_valid_i) s1_q <= s1_d;
+      if (in_valid_i) s1_q <= f_s1(op_i, mod_i[3:0], a_i, b_i, c_i);
     end
   end else begin : g_s1_wire
     assign v1_q = in_valid_i;
-    assign s1_q = s1_d;
+    assign s1_q = f_s1(op_i, mod_i[3:0], a_i, b_i, c_i);
   end
-
-  // ==========================================================================
-  // S2: add
-  // ==========================================================================
-  // Both differences in parallel; the borrow of addend - product picks one.
-  logic [75:0] prod_w, sum_add, diff_zp, diff_pz;
-  logic        borrow_zp, z_ge_p;
-  assign prod_w              = {27'd0, s1_q.prod, 1'b0};
-  assign sum_add             = s1_q.addend + prod_w;
-  assign {borrow_zp, diff_zp} = {1'b0, s1_q.addend} - {1'b0, prod_w};
-  assign diff_pz             = prod_w - s1_q.addend;
-  assign z_ge_p              = ~borrow_zp;
-
-  s2_t        s2_d;
-  logic [75:0] mag;
-  logic [6:0]  lz;
-  assign mag = !s1_q.eff_sub ? sum_add :
-               z_ge_p         ? diff_zp : diff_pz;
-  baresm_fpu_lzc #(.Width(76)) u_lzc_sum (.data_i(mag), .cnt_o(lz));
-
-  logic        sign2;
-  logic [10:0] lim2;
-  // Same signs: either; otherwise the larger magnitude's.
-  assign sign2 = (!s1_q.eff_sub || z_ge_p) ? s1_q.sign_z : s1_q.sign_p;
-  assign lim2  = s1_q.ew + 11'd201;
-  // Field order of s2_t.
-  assign s2_d  = {s1_q.early, s1_q.early_res, s1_q.cmp, mag, lz, sign2, mag == 76'd0, lim2};
 
   // ==========================================================================
   // S2 -> S3 register
@@ -378,47 +460,14 @@ module baresm_fpu #(
       else         v2_q <= v1_q;
     end
     always_ff @(posedge clk_i) begin
-      if (v1_q) s2_q <= s2_d;
+      if (v1_q) s2_q <= f_s2(s1_q.early, s1_q.early_res, s1_q.cmp, s1_q.prod, s1_q.addend, s1_q.eff_sub,
+                         s1_q.sign_p, s1_q.sign_z, s1_q.ew);
     end
   end else begin : g_s2_wire
     assign v2_q = v1_q;
-    assign s2_q = s2_d;
+    assign s2_q = f_s2(s1_q.early, s1_q.early_res, s1_q.cmp, s1_q.prod, s1_q.addend, s1_q.eff_sub,
+                         s1_q.sign_p, s1_q.sign_z, s1_q.ew);
   end
-
-  // ==========================================================================
-  // S3: normalise, round, pack
-  // ==========================================================================
-  // Left shift by min(lz, lim): the leading one reaches bit 75 (normal), or
-  // the 2^-149 bit reaches bit 52 (subnormal). lim < 0 only happens with a
-  // zero addend and then the product is below 2^-152: it rounds to zero.
-  logic        tiny;
-  logic [6:0]  nshift;
-  logic [75:0] norm;
-  logic [23:0] mant;
-  logic        round_bit, sticky, round_up;
-  logic [10:0] field;     // biased exponent - 1 (normal) or 0 (subnormal)
-  logic [32:0] packed_r;  // {field, 23'b0} + mant + round_up
-  logic [31:0] res3;
-  assign tiny      = s2_q.lim[10];
-  assign nshift    = ({4'd0, s2_q.lz} <= s2_q.lim) ? s2_q.lz : s2_q.lim[6:0];
-  assign norm      = s2_q.mag << nshift;
-  assign mant      = norm[75:52];
-  assign round_bit = norm[51];
-  assign sticky    = |norm[50:0];
-  assign round_up  = round_bit & (sticky | mant[0]);
-  assign field     = s2_q.lim - {4'd0, nshift};
-  // The hidden bit of mant adds one to the field; a rounding carry out of
-  // the mantissa adds one more. field <= 408 fits in 9 bits.
-  assign packed_r  = {1'b0, field[8:0], 23'd0} + {9'd0, mant} + {32'd0, round_up};
-
-  assign res3 = s2_q.early                      ? s2_q.early_res :
-                s2_q.zero                       ? 32'd0 :  // exact cancellation: +0
-                tiny                            ? {s2_q.sign, 31'd0} :
-                (packed_r >= {1'b0, FP_INF})    ? {s2_q.sign, FP_INF[30:0]} :
-                                                  {s2_q.sign, packed_r[30:0]};
-
-  logic unused_field;
-  assign unused_field = ^field[10:9];  // field is 0..408
 
   // ==========================================================================
   // Output registers (NumOutRegs of them; the last drives the ports)
@@ -431,7 +480,8 @@ module baresm_fpu #(
       od_q <= '0;
     end else begin
       ov_q[0] <= v2_q;
-      if (v2_q) od_q[32:0] <= {s2_q.cmp, res3};
+      if (v2_q) od_q[32:0] <= f_s3(s2_q.early, s2_q.early_res, s2_q.cmp, s2_q.mag, s2_q.lz, s2_q.sign,
+                                   s2_q.zero, s2_q.lim);
       for (int r = 1; r < NumOutRegs; r++) begin
         ov_q[r] <= ov_q[r-1];
         if (ov_q[r-1]) od_q[r*33 +: 33] <= od_q[(r-1)*33 +: 33];
@@ -444,9 +494,8 @@ module baresm_fpu #(
   assign cmp_o       = od_q[NumOutRegs*33-1];
 
   // Bits that carry nothing for this unit (kept out of Verilator's UNUSED).
-  logic unused_mod, unused_f2i;
+  logic unused_mod;
   assign unused_mod = ^mod_i[7:4];
-  assign unused_f2i = ^f2i_shifted[22:0];  // the fraction F2I truncates
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // out_valid_o is in_valid_i exactly Latency cycles later (a shadow delay

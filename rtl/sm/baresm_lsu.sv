@@ -229,8 +229,15 @@ module baresm_lsu #(
   logic [31:0]      a_offset;
   logic [32*32-1:0] a_phys;
   assign a_offset = a_shared ? a_sbase_q : a_ldc ? param_base_i : 32'd0;
+  // Simulation speed: the per-lane logic below evaluates only while an
+  // instruction is in stage A (each always_comb tests its valid first, so a
+  // verilated idle LSU skips it); the values it leaves at 0 otherwise are
+  // never looked at then (every consumer is qualified by the same valid).
   always_comb begin
-    for (int i = 0; i < 32; i++) a_phys[32*i +: 32] = a_addr_q[32*i +: 32] + a_offset;
+    a_phys = '0;
+    if (a_valid_q) begin
+      for (int i = 0; i < 32; i++) a_phys[32*i +: 32] = a_addr_q[32*i +: 32] + a_offset;
+    end
   end
 
   // ==========================================================================
@@ -243,9 +250,13 @@ module baresm_lsu #(
   logic [32*BankW-1:0] lane_bank;
   logic [32*RowW-1:0]  lane_row;
   always_comb begin
-    for (int i = 0; i < 32; i++) begin
-      lane_bank[BankW*i +: BankW] = a_phys[32*i + 2 +: BankW];
-      lane_row[RowW*i +: RowW] = a_phys[32*i + 2 + BankW +: RowW];
+    lane_bank = '0;
+    lane_row = '0;
+    if (a_valid_q && a_shared) begin
+      for (int i = 0; i < 32; i++) begin
+        lane_bank[BankW*i +: BankW] = a_phys[32*i + 2 +: BankW];
+        lane_row[RowW*i +: RowW] = a_phys[32*i + 2 + BankW +: RowW];
+      end
     end
   end
 
@@ -260,19 +271,21 @@ module baresm_lsu #(
     lead_oh = '0;
     lead_row = '0;
     s_served = '0;
-    for (int b = 0; b < NumBanks; b++) begin
-      for (int i = 0; i < 32; i++) begin
-        on_bank[32*b + i] = a_pend_q[i] && (lane_bank[BankW*i +: BankW] == BankW'(b));
-      end
-      lead_oh[32*b +: 32] = lowest_onehot(on_bank[32*b +: 32]);
-      for (int i = 0; i < 32; i++) begin
-        lead_row[RowW*b +: RowW] = lead_row[RowW*b +: RowW] |
-                                   ({RowW{lead_oh[32*b + i]}} & lane_row[RowW*i +: RowW]);
-      end
-      for (int i = 0; i < 32; i++) begin
-        s_served[i] = s_served[i] | (on_bank[32*b + i] &&
-                      (a_atoms ? lead_oh[32*b + i]
-                               : (lead_row[RowW*b +: RowW] == lane_row[RowW*i +: RowW])));
+    if (a_valid_q && a_shared) begin
+      for (int b = 0; b < NumBanks; b++) begin
+        for (int i = 0; i < 32; i++) begin
+          on_bank[32*b + i] = a_pend_q[i] && (lane_bank[BankW*i +: BankW] == BankW'(b));
+        end
+        lead_oh[32*b +: 32] = lowest_onehot(on_bank[32*b +: 32]);
+        for (int i = 0; i < 32; i++) begin
+          lead_row[RowW*b +: RowW] = lead_row[RowW*b +: RowW] |
+                                     ({RowW{lead_oh[32*b + i]}} & lane_row[RowW*i +: RowW]);
+        end
+        for (int i = 0; i < 32; i++) begin
+          s_served[i] = s_served[i] | (on_bank[32*b + i] &&
+                        (a_atoms ? lead_oh[32*b + i]
+                                 : (lead_row[RowW*b +: RowW] == lane_row[RowW*i +: RowW])));
+        end
       end
     end
   end
@@ -313,9 +326,13 @@ module baresm_lsu #(
   always_comb begin
     logic [3:0] be;
     be = (a_size == 2'd0) ? 4'b0001 : (a_size == 2'd1) ? 4'b0011 : 4'b1111;
-    for (int i = 0; i < 32; i++) begin
-      lane_be[4*i +: 4] = be << a_phys[32*i +: 2];
-      lane_wd[32*i +: 32] = a_acc_q[32*i +: 32] << {a_phys[32*i +: 2], 3'b000};
+    lane_be = '0;
+    lane_wd = '0;
+    if (pass_en) begin  // only read by the bank loop below, under pass_en
+      for (int i = 0; i < 32; i++) begin
+        lane_be[4*i +: 4] = be << a_phys[32*i +: 2];
+        lane_wd[32*i +: 32] = a_acc_q[32*i +: 32] << {a_phys[32*i +: 2], 3'b000};
+      end
     end
   end
 
@@ -342,20 +359,23 @@ module baresm_lsu #(
     end else begin
       // The lanes a bank serves in one pass all sit on its leader's row.
       bank_row = lead_row;
-      for (int b = 0; b < NumBanks; b++) begin
-        sel = served & on_bank[32*b +: 32];
-        bank_en[b] = |sel;
-        bank_we[b] = a_sts && |sel;
-        at_en_d[b] = |sel;
-        at_lane_d[5*b +: 5] = onehot_index(sel);  // ATOMS: one lane per bank
-        for (int k = 0; k < 4; k++) begin
-          // Of the lanes writing byte k, the highest one wins.
-          for (int i = 0; i < 32; i++) wr[i] = sel[i] && lane_be[4*i + k];
-          last = highest_onehot(wr);
-          bank_be[4*b + k] = a_sts && |wr;
-          for (int i = 0; i < 32; i++) begin
-            bank_wdata[32*b + 8*k +: 8] = bank_wdata[32*b + 8*k +: 8] |
-                                          ({8{last[i]}} & lane_wd[32*i + 8*k +: 8]);
+      // Without a pass nothing is served: every bank output stays 0.
+      if (pass_en) begin
+        for (int b = 0; b < NumBanks; b++) begin
+          sel = served & on_bank[32*b +: 32];
+          bank_en[b] = |sel;
+          bank_we[b] = a_sts && |sel;
+          at_en_d[b] = |sel;
+          at_lane_d[5*b +: 5] = onehot_index(sel);  // ATOMS: one lane per bank
+          for (int k = 0; k < 4; k++) begin
+            // Of the lanes writing byte k, the highest one wins.
+            for (int i = 0; i < 32; i++) wr[i] = sel[i] && lane_be[4*i + k];
+            last = highest_onehot(wr);
+            bank_be[4*b + k] = a_sts && |wr;
+            for (int i = 0; i < 32; i++) begin
+              bank_wdata[32*b + 8*k +: 8] = bank_wdata[32*b + 8*k +: 8] |
+                                            ({8{last[i]}} & lane_wd[32*i + 8*k +: 8]);
+            end
           end
         end
       end
@@ -393,9 +413,12 @@ module baresm_lsu #(
     for (int i = 0; i < 32; i++) rd_off_d[2*i +: 2] = a_phys[32*i +: 2];
   end
   always_comb begin
-    for (int i = 0; i < 32; i++) begin
-      rd_val[32*i +: 32] = load_extend(bank_rdata[32*rd_bank_q[BankW*i +: BankW] +: 32],
-                                       rd_off_q[2*i +: 2], rd_size_q, rd_sign_q);
+    rd_val = '0;
+    if (rd_valid_q) begin
+      for (int i = 0; i < 32; i++) begin
+        rd_val[32*i +: 32] = load_extend(bank_rdata[32*rd_bank_q[BankW*i +: BankW] +: 32],
+                                         rd_off_q[2*i +: 2], rd_size_q, rd_sign_q);
+      end
     end
   end
 
@@ -412,7 +435,7 @@ module baresm_lsu #(
   baresm_coalescer #(
     .MemLineBytes(MemLineBytes)
   ) u_coalescer (
-    .pend_i      (a_pend_q),
+    .pend_i      ((a_valid_q && a_gport) ? a_pend_q : 32'd0),  // 0: the coalescer idles
     .addr_i      (a_phys),
     .data_i      (a_acc_q),
     .swap_i      (a_swap_q),
