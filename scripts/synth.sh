@@ -27,7 +27,7 @@ params=${SYNTH_PARAMS:-"-set NumLanes 1 -set NumWarps 2 -set NumRegs 2 -set RfDe
 -set SharedBytes 256 -set NumBanks 4 -set CtaSlots 1 -set StackDepth 2 -set MemLineBytes 16 \
 -set FpuLatency 3 -set IcLines 2 -set LsuIdWidth 1 -set StarveLimit 4"}
 
-mapfile -t files < <(scripts/rtl-files.sh '^rtl/sm/')   # the SM's part of rtl/baresm.f
+mapfile -t files < <(scripts/rtl-files.sh '^rtl/(prim|sm)/')   # the SM's part of rtl/baresm.f (with its RAM primitives)
 
 # -noshare: SAT-based resource sharing takes most of the run time on the
 # wide lane multiplexers and changes little in the count.
