@@ -5,6 +5,7 @@
 # CONFIG is one of the names below (micro, c1w8, c8w8, c32w16). Each runs
 #   ice40:  synth_ice40 -dsp -noflatten        (iCE40 UltraPlus cells)
 #   xilinx: synth_xilinx -abc9                 (7-series cells; no flatten by default)
+# without the `share` pass (see below).
 # on the SM's part of rtl/baresm.f, and prints, per module and for the whole
 # SM: LUTs (SB_LUT4 / LUT1..LUT6), carry cells (SB_CARRY / CARRY4), flip-flops,
 # RAM blocks (SB_RAM40_4K, SB_SPRAM256KA / RAMB18E1, RAMB36E1, and LUTRAM
@@ -69,14 +70,30 @@ for cfg in "${configs[@]}"; do
   chparam=""
   for kv in $p; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
   for tech in $techs; do
+    # Each flow as its own script with the one change that makes it finish
+    # in minutes: no `share` (SAT-based resource sharing takes most of the
+    # run time on the SM's wide multiplexers and changes little; the same
+    # choice as scripts/synth.sh -noshare). The other steps are those of
+    # Yosys 0.23's `synth_ice40 -dsp -noflatten` / `synth_xilinx -abc9`.
     case "$tech" in
-      ice40)  run="synth_ice40 -dsp -noflatten -top baresm_sm" ;;
-      xilinx) run="synth_xilinx -abc9 -top baresm_sm" ;;
+      ice40)
+        s="synth_ice40 -dsp -noflatten -top baresm_sm"
+        run="$s -run :coarse; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
+wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
+memory_dff; wreduce t:\$mul; techmap -map +/mul2dsp.v -map +/ice40/dsp_map.v -D DSP_A_MAXWIDTH=16 \
+-D DSP_B_MAXWIDTH=16 -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_Y_MINWIDTH=11 \
+-D DSP_NAME=\$__MUL16X16; select a:mul2dsp; setattr -unset mul2dsp; opt_expr -fine; wreduce; \
+select -clear; ice40_dsp; chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; \
+opt_clean; $s -run map_ram:" ;;
+      xilinx)
+        s="synth_xilinx -abc9 -top baresm_sm"
+        run="$s -run :coarse; techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6; alumacc; \
+opt; memory -nomap; opt_clean; $s -run map_memory:" ;;
     esac
     base="$out/$cfg-$tech"
     start=$(date +%s)
     bb=""
-    [ -z "$blackbox" ] || bb="hierarchy -top baresm_sm; blackbox${blackbox};"
+    [ -z "$blackbox" ] || bb="hierarchy -top baresm_sm; rename -top baresm_sm; blackbox${blackbox};"
     if ! "$YOSYS" -q -l "$base.log" -p "read_verilog -sv -Irtl/prim ${files[*]}; \
         chparam${chparam} baresm_sm; ${bb} ${run}; tee -q -o $base.json stat -json -top baresm_sm" \
         >/dev/null 2>&1; then
