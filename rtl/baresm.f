@@ -12,6 +12,9 @@ rtl/sm/baresm_sm_pkg.sv         // launch layout, fault kinds, warp states
 rtl/cp/baresm_regs_pkg.sv       // register map (generated offsets)
 rtl/cp/baresm_ring_pkg.sv       // ring formats
 
+// ---- primitives ----------------------------------------------------------------
+rtl/prim/baresm_ram_1r1w.sv     // synchronous RAM (iCE40 EBR, Xilinx block RAM)
+
 // ---- the SM (top: baresm_sm) ---------------------------------------------------
 rtl/sm/baresm_fpu_lzc.sv
 rtl/sm/baresm_fpu.sv

@@ -25,7 +25,7 @@ mkdir -p "$out"
 YOSYS=${YOSYS:-yosys}
 params=${SYNTH_PARAMS:-$(scripts/sm-config.sh synth --chparam)}   # rtl/configs.txt
 
-mapfile -t files < <(scripts/rtl-files.sh '^rtl/sm/')   # the SM's part of rtl/baresm.f
+mapfile -t files < <(scripts/rtl-files.sh '^rtl/(prim|sm)/')   # the SM's part of rtl/baresm.f (with its RAM primitives)
 
 # -noshare: SAT-based resource sharing takes most of the run time on the
 # wide lane multiplexers and changes little in the count.

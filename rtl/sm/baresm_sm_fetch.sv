@@ -57,13 +57,12 @@ module baresm_sm_fetch #(
 
   logic [IcLines-1:0] tag_valid_q;
   logic [TagW-1:0] tag_q [IcLines];
-  logic [LineBytes*8-1:0] data_q [IcLines];
 
   // ---- F1 ---------------------------------------------------------------------
   logic f2_valid_q, f2_bad_q, f2_ferr_q;
   logic [WarpW-1:0] f2_warp_q;
   logic [WordW-1:0] f2_word_q;
-  logic [LineBytes*8-1:0] f2_line_q;
+  logic [LineBytes*8-1:0] f2_line_q;  // the data array's read register
 
   logic [WarpW-1:0] rr_q;  // last warp fetched; the highest slot after reset, so warp 0 goes first
   logic prio_valid_q;
@@ -168,7 +167,6 @@ module baresm_sm_fetch #(
       f2_bad_q <= bad || ferr;
       f2_ferr_q <= ferr;
       f2_word_q <= WordW'(pc[OffW-1:3]);
-      f2_line_q <= data_q[pidx];
     end
     if (start_fill) begin
       fill_tag_q <= ptag;
@@ -177,10 +175,26 @@ module baresm_sm_fetch #(
     if (fill_busy_q && !req_q && rsp_valid_i) begin
       if (rsp_err_i) err_tag_q <= fill_tag_q;
       tag_q[IdxW'(fill_tag_q)] <= fill_tag_q;
-      data_q[IdxW'(fill_tag_q)] <= rsp_data_i;
       prio_warp_q <= fill_warp_q;
     end
   end
+
+  // The data array: read in F1 by every selected warp (f2_line_q, held
+  // otherwise), written when a fill arrives. A read of the line being filled
+  // in that same cycle is never used: the line's tag is invalid from the
+  // fill's start until its data is written, so such a read is no hit (its
+  // word is not delivered) and the RAM's undefined read-during-write result
+  // is discarded.
+  baresm_ram_1r1w #(.Depth(IcLines), .Width(LineBytes * 8), .AddrW(IdxW)) u_data (
+    .clk_i,
+    .re_i   (sel_valid),
+    .raddr_i(pidx),
+    .rdata_o(f2_line_q),
+    .we_i   (fill_busy_q && !req_q && rsp_valid_i),
+    .waddr_i(IdxW'(fill_tag_q)),
+    .wmask_i(1'b1),
+    .wdata_i(rsp_data_i)
+  );
 
   assign out_valid_o = f2_valid_q;
   assign out_warp_o = f2_warp_q;

@@ -22,24 +22,21 @@ module baresm_smem #(
 );
 
   for (genvar b = 0; b < NumBanks; b++) begin : g_bank
-    logic [31:0] mem_q [Rows];
-    logic [31:0] rdata_q;
     logic [RowW-1:0] row;
     assign row = bank_row_i[b*RowW +: RowW];
 
-    always_ff @(posedge clk_i) begin
-      if (bank_en_i[b] && bank_we_i[b]) begin
-        for (int k = 0; k < 4; k++) begin
-          if (bank_be_i[b*4 + k]) mem_q[row][8*k +: 8] <= bank_wdata_i[b*32 + 8*k +: 8];
-        end
-      end
-    end
-
-    always_ff @(posedge clk_i) begin
-      if (bank_en_i[b] && !bank_we_i[b]) rdata_q <= mem_q[row];
-    end
-
-    assign bank_rdata_o[b*32 +: 32] = rdata_q;
+    // One EBR-style RAM per bank (rtl/prim/baresm_ram_1r1w.sv): a bank makes
+    // one access a cycle, so it never reads the word it writes.
+    baresm_ram_1r1w #(.Depth(Rows), .Width(32), .MaskW(4), .AddrW(RowW)) u_ram (
+      .clk_i,
+      .re_i   (bank_en_i[b] && !bank_we_i[b]),
+      .raddr_i(row),
+      .rdata_o(bank_rdata_o[b*32 +: 32]),
+      .we_i   (bank_en_i[b] && bank_we_i[b]),
+      .waddr_i(row),
+      .wmask_i(bank_be_i[b*4 +: 4]),
+      .wdata_i(bank_wdata_i[b*32 +: 32])
+    );
 
     // Every access inside the bank (Rows need not be a power of two); no
     // reset here, so checked on every clock.
