@@ -2,7 +2,7 @@
 # Area of the SM (top baresm_sm) on FPGA technology, per module and in total,
 # for named parameter sets:
 #   scripts/area.sh [--ice40-only|--xilinx-only] [--budget N] CONFIG...
-# CONFIG is one of the names below (micro, c1w8, c8w8, c32w16). Each runs
+# CONFIG is a name of rtl/configs.txt (micro, c1w8, c8w8, c32w16, ...). Each runs
 #   ice40:  synth_ice40 -dsp -noflatten        (iCE40 UltraPlus cells)
 #   xilinx: synth_xilinx -abc9                 (7-series cells; no flatten by default)
 # without the `share` pass (see below).
@@ -26,21 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-config_params() {
-  case "$1" in
-    # The smallest useful SM: 1 lane, 4 warps, 16 registers per thread.
-    micro)  echo "NumLanes=1 NumWarps=4 NumRegs=16 RfDepth=2048 CtaSlots=1 StackDepth=4 \
-MemLineBytes=16 SharedBytes=2048 NumBanks=8 FpuLatency=3 IcLines=4 LsuIdWidth=1" ;;
-    # The test shapes (tests/rtl_sm/CMakeLists.txt sm_config).
-    c1w8)   echo "NumLanes=1 NumWarps=8 CtaSlots=2 StackDepth=6 MemLineBytes=32 \
-SharedBytes=8192 NumBanks=8 FpuLatency=4 IcLines=4 LsuIdWidth=2" ;;
-    c8w8)   echo "NumLanes=8 NumWarps=8 CtaSlots=4 StackDepth=8 MemLineBytes=64 \
-SharedBytes=16384 NumBanks=16 FpuLatency=3 IcLines=8" ;;
-    c32w16) echo "NumLanes=32 NumWarps=16 CtaSlots=8 StackDepth=16 MemLineBytes=128 \
-SharedBytes=32768 NumBanks=32 FpuLatency=3 IcLines=16" ;;
-    *) echo "area.sh: unknown config '$1' (micro c1w8 c8w8 c32w16)" >&2; return 1 ;;
-  esac
-}
+config_params() { scripts/sm-config.sh "$1"; }   # the named configurations: rtl/configs.txt
 
 techs="ice40 xilinx"
 budget=""
