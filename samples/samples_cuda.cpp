@@ -55,6 +55,23 @@ void run_local_sort(SampleContext& c) {
   // One thread; a partial warp; several CTAs of several warps (frames of
   // every warp of the grid apart).
   const Case cases[] = {{1, 32}, {100, 64}, {3001, 128}};
+  // One launch of kernel(in, out, n) over k.n threads, out checked against want.
+  const auto run = [&c](const char* kernel, const std::string& what, const Case& k,
+                        const std::vector<uint32_t>& in, const std::vector<uint32_t>& want) {
+    Buffer bin = c.upload(in);
+    Buffer bout = c.upload(std::vector<uint32_t>(k.n, 0xCCCCCCCCu));
+    const std::string note = what + std::to_string(k.n) + ", block " + std::to_string(k.block);
+    const uint32_t ctas = (k.n + k.block - 1) / k.block;
+    const auto& r = c.launch(kernel, {ctas, 1, 1}, {k.block, 1, 1},
+                             {Arg::ptr(bin), Arg::ptr(bout), Arg::u32(k.n)}, {bin, bout}, note);
+    if (!c.completed(r)) return false;
+    const auto got = c.download<uint32_t>(bout, k.n);
+    const long bad = first_mismatch(got, want);
+    if (bad < 0) return true;
+    c.fail(note + ": out[" + std::to_string(bad) + "] = " + std::to_string(got[bad]) + ", reference " +
+           std::to_string(want[bad]));
+    return false;
+  };
   constexpr uint32_t K = 16;
   for (const Case& k : cases) {
     std::vector<uint32_t> in(size_t(k.n) * K);
@@ -68,18 +85,7 @@ void run_local_sort(SampleContext& c) {
       for (uint32_t x : v) h = h * 31 + x;
       want[i] = h ^ v[v[0] % K];
     }
-    Buffer bin = c.upload(in);
-    Buffer bout = c.upload(std::vector<uint32_t>(k.n, 0xCCCCCCCCu));
-    const std::string note = "n=" + std::to_string(k.n) + ", block " + std::to_string(k.block);
-    const uint32_t ctas = (k.n + k.block - 1) / k.block;
-    const auto& r = c.launch("local_sort", {ctas, 1, 1}, {k.block, 1, 1},
-                             {Arg::ptr(bin), Arg::ptr(bout), Arg::u32(k.n)}, {bin, bout}, note);
-    if (!c.completed(r)) return;
-    const auto got = c.download<uint32_t>(bout, k.n);
-    const long bad = first_mismatch(got, want);
-    if (bad >= 0)
-      return c.fail(note + ": out[" + std::to_string(bad) + "] = " + std::to_string(got[bad]) + ", reference " +
-                    std::to_string(want[bad]));
+    if (!run("local_sort", "n=", k, in, want)) return;
   }
   // live_hash: 72 values live across a loop, more than the registers: spilled.
   constexpr uint32_t L = 72;
@@ -93,18 +99,7 @@ void run_local_sort(SampleContext& c) {
         for (uint32_t j = 0; j < L; ++j) h = h * 31 + ((in[size_t(i) * L + j] ^ (i * (j + 1))) >> r);
       want[i] = h;
     }
-    Buffer bin = c.upload(in);
-    Buffer bout = c.upload(std::vector<uint32_t>(k.n, 0xCCCCCCCCu));
-    const std::string note = "live_hash n=" + std::to_string(k.n) + ", block " + std::to_string(k.block);
-    const uint32_t ctas = (k.n + k.block - 1) / k.block;
-    const auto& r = c.launch("live_hash", {ctas, 1, 1}, {k.block, 1, 1},
-                             {Arg::ptr(bin), Arg::ptr(bout), Arg::u32(k.n)}, {bin, bout}, note);
-    if (!c.completed(r)) return;
-    const auto got = c.download<uint32_t>(bout, k.n);
-    const long bad = first_mismatch(got, want);
-    if (bad >= 0)
-      return c.fail(note + ": out[" + std::to_string(bad) + "] = " + std::to_string(got[bad]) + ", reference " +
-                    std::to_string(want[bad]));
+    if (!run("live_hash", "live_hash n=", k, in, want)) return;
   }
   c.pass("every thread's sorted 16-word run (a local array with run-time indices) and its hash of 72 live "
          "values (spilled registers) match the host");
