@@ -16,7 +16,6 @@ rtl/cp/baresm_ring_pkg.sv       // ring formats
 rtl/prim/baresm_ram_1r1w.sv     // synchronous RAM (iCE40 EBR, Xilinx block RAM)
 
 // ---- the SM (top: baresm_sm) ---------------------------------------------------
-rtl/sm/baresm_fpu_lzc.sv
 rtl/sm/baresm_fpu.sv
 rtl/sm/baresm_sm_rf.sv
 rtl/sm/baresm_sm_exec.sv

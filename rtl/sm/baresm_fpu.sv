@@ -105,8 +105,10 @@ module baresm_fpu #(
   endfunction
 
   // Leading zeros of data (padded below with ones by the caller so that the
-  // count stops at the real width): the balanced tree of baresm_fpu_lzc.sv,
-  // as a function so that it runs inside the stage's enabled always_ff.
+  // count stops at the real width), as a balanced tree: each node takes its
+  // left child's count, or the left width plus its right child's when the
+  // left is all zeros. Functions (one per width: a function's width cannot
+  // be a parameter) so that they run inside the stage's enabled always_ff.
   function automatic logic [4:0] f_lzc32(input logic [31:0] data);
     logic [31:0]     zero;
     logic [191:0] cnt;
@@ -128,9 +130,7 @@ module baresm_fpu #(
     end
     f_lzc32 = cnt[4:0];
   endfunction
-  // Leading zeros of data (padded below with ones by the caller so that the
-  // count stops at the real width): the balanced tree of baresm_fpu_lzc.sv,
-  // as a function so that it runs inside the stage's enabled always_ff.
+  // The same tree over 128 bits (the product of the fused multiply-add).
   function automatic logic [6:0] f_lzc128(input logic [127:0] data);
     logic [127:0]     zero;
     logic [1023:0] cnt;

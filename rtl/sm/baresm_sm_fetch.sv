@@ -115,8 +115,9 @@ module baresm_sm_fetch #(
   logic [TagW-1:0] fill_tag_q;
   logic [WarpW-1:0] fill_warp_q;
   logic req_q;
-  logic start_fill;
+  logic start_fill, fill_done;
   assign start_fill = sel_valid && !bad && !ferr && !hit && !fill_busy_q && !stop_i;
+  assign fill_done = fill_busy_q && !req_q && rsp_valid_i;  // the fill's line arrives
 
   logic [NumWarps-1:0] miss_q;
 
@@ -149,7 +150,7 @@ module baresm_sm_fetch #(
       end else if (req_q && req_ready_i) begin
         req_q <= 1'b0;
       end
-      if (fill_busy_q && !req_q && rsp_valid_i) begin
+      if (fill_done) begin
         fill_busy_q <= 1'b0;
         if (rsp_err_i) err_valid_q <= 1'b1;
         else tag_valid_q[IdxW'(fill_tag_q)] <= 1'b1;
@@ -172,7 +173,7 @@ module baresm_sm_fetch #(
       fill_tag_q <= ptag;
       fill_warp_q <= sel;
     end
-    if (fill_busy_q && !req_q && rsp_valid_i) begin
+    if (fill_done) begin
       if (rsp_err_i) err_tag_q <= fill_tag_q;
       tag_q[IdxW'(fill_tag_q)] <= fill_tag_q;
       prio_warp_q <= fill_warp_q;
@@ -190,7 +191,7 @@ module baresm_sm_fetch #(
     .re_i   (sel_valid),
     .raddr_i(pidx),
     .rdata_o(f2_line_q),
-    .we_i   (fill_busy_q && !req_q && rsp_valid_i),
+    .we_i   (fill_done),
     .waddr_i(IdxW'(fill_tag_q)),
     .wmask_i(1'b1),
     .wdata_i(rsp_data_i)

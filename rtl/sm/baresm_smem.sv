@@ -37,10 +37,7 @@ module baresm_smem #(
       .wmask_i(bank_be_i[b*4 +: 4]),
       .wdata_i(bank_wdata_i[b*32 +: 32])
     );
-
-    // Every access inside the bank (Rows need not be a power of two); no
-    // reset here, so checked on every clock.
-    `BARESM_ASSERT_CLK(a_row_in_range, !bank_en_i[b] || 32'(row) < Rows, clk_i, 1'b1)
+    // (The RAM asserts every access is inside it: Rows need not be a power of two.)
   end
 
 endmodule
