@@ -49,6 +49,10 @@ module baresm_sm_stack #(
   logic [31:0] rpc_q [Depth];
   logic [31:0] mask_q [Depth];
   logic [DepthW-1:0] sp_q;  // number of entries
+  // Lanes that exited since init. An entry's mask is read through ~exited_q
+  // instead of every entry being masked at EXIT: one 32-bit register in
+  // place of an extra write source on every entry's mask.
+  logic [31:0] exited_q;
 
   logic [DepthW-1:0] top_d;
   logic [IdxW-1:0] top;
@@ -62,7 +66,7 @@ module baresm_sm_stack #(
     if (sp_q != '0) begin
       tpc = pc_q[top];
       trpc = rpc_q[top];
-      tmask = mask_q[top];
+      tmask = mask_q[top] & ~exited_q;
     end
   end
 
@@ -96,6 +100,11 @@ module baresm_sm_stack #(
 
   logic [31:0] exec_exit;
   assign exec_exit = tmask & op_guard_i;
+
+  always_ff @(posedge clk_i) begin
+    if (!clear_i && init_i) exited_q <= '0;
+    else if (!clear_i && op_valid_i && sp_q != '0 && op_kind_i == OP_EXIT) exited_q <= exited_q | exec_exit;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -155,9 +164,6 @@ module baresm_sm_stack #(
           end
         end
         OP_EXIT: begin
-          for (int i = 0; i < Depth; i++) begin
-            if (DepthW'(i) < sp_q) mask_q[i] <= mask_q[i] & ~exec_exit;
-          end
           if ((tmask & ~exec_exit) != 32'd0) pc_q[top] <= fpc;
         end
         default: ;
