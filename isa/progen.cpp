@@ -37,9 +37,12 @@ std::string P(int p) { return p == isa::kPredTrue ? "PT" : "P" + std::to_string(
 // output slot, R4 in, R5 atom, R6 address scratch, R7..R10 loop counters,
 // R11 warp id, R12 CTA linear id, R13 scratch, R14/R15 unused, R16.. data.
 // P0..P5 data predicates; P6 the control predicate (set right before each use).
-constexpr int kGtid = 0, kTid = 1, kLane = 2, kSlot = 3, kIn = 4, kAtom = 5, kAddr = 6, kCnt0 = 7,
-              kWarp = 11, kCta = 12, kTmp = 13, kData0 = 16;
-constexpr int kMaxLoopNest = 4;
+constexpr int kGtid = 0, kTid = 1, kLane = 2, kSlot = 3, kIn = 4, kAtom = 5, kAddr = 6, kCnt0 = 7;
+// The rest of the register layout depends on the register budget (Gen::
+// kWarp, kCta, kTmp, kData0, kMaxLoopNest): with 24 or more registers the
+// loop counters are R7..R10, then R11 warp, R12 CTA, R13 scratch and data
+// from R16; below 24 (an SM of 16 registers per thread) two loop levels,
+// R9 warp, R10 CTA, R11 scratch, data from R12.
 constexpr int kCtl = 6;  // P6
 
 struct Weights {
@@ -87,6 +90,14 @@ class Gen {
         if (profile.substr(6) == iss::fault_kind_name(iss::FaultKind(k))) fault_ = iss::FaultKind(k);
     }
     w_ = weights_of(fault_ == iss::FaultKind::NONE ? profile : "mixed");
+    if (!lim.has_fpu) w_.fpu = 0;
+    if (lim.max_regs_per_thread < 24) {
+      kMaxLoopNest = 2;
+      kWarp = kCnt0 + 2;
+      kCta = kWarp + 1;
+      kTmp = kCta + 1;
+      kData0 = kTmp + 1;
+    }
     depth_limit_ = std::min<uint32_t>(lim.stack_depth, 31);
   }
 
@@ -227,10 +238,13 @@ class Gen {
 
   void choose_layout() {
     if (lim_.max_windows < 3) throw std::invalid_argument("progen: needs max_windows >= 3");
-    if (lim_.max_regs_per_thread < 24 || lim_.max_regs_per_thread > 63)
-      throw std::invalid_argument("progen: max_regs_per_thread must be 24..63");
+    if (lim_.max_regs_per_thread < 16 || lim_.max_regs_per_thread > 63)
+      throw std::invalid_argument("progen: max_regs_per_thread must be 16..63");
     if (lim_.stack_depth < 1) throw std::invalid_argument("progen: stack_depth must be >= 1");
-    nd_ = int(rng_.range(8, std::min<uint32_t>(lim_.max_regs_per_thread - kData0, 32)));
+    if (kData0 == 16)
+      nd_ = int(rng_.range(8, std::min<uint32_t>(lim_.max_regs_per_thread - kData0, 32)));
+    else  // the compact layout: 2..11 data registers
+      nd_ = int(rng_.range(2, lim_.max_regs_per_thread - uint32_t(kData0)));
     regs_ = uint32_t(kData0 + nd_);
     in_bytes_ = 256u << rng_.below(3);
     natom_ = 1u << rng_.range(0, 3);
@@ -500,7 +514,10 @@ class Gen {
       emit("AND " + R(kTmp) + ", " + R(rng_.chance(50) ? kTid : kGtid) + ", " + hex(1u << rng_.below(6)));
       emit("ISETP.NE " + P(kCtl) + ", " + R(kTmp) + ", 0");
     } else if (k < 6) {
-      fsetp("", kCtl);
+      if (lim_.has_fpu)
+        fsetp("", kCtl);
+      else
+        isetp("", kCtl);
     } else if (k < 7) {
       emit("VOTE.ANY " + P(kCtl) + ", " + (rng_.chance(50) ? "!" : "") + P(int(rng_.below(6))));
     } else {
@@ -651,7 +668,12 @@ class Gen {
       switch (rng_.below(6)) {
         case 0: emit("MOV " + d + ", " + hex(float_imm())); break;
         case 1: emit("IADD " + d + ", " + R(kGtid) + ", " + hex(int_imm())); break;
-        case 2: emit("I2F " + d + ", " + R(kGtid)); break;
+        case 2:
+          if (lim_.has_fpu)
+            emit("I2F " + d + ", " + R(kGtid));
+          else
+            emit("SHL " + d + ", " + R(kGtid) + ", " + std::to_string(rng_.range(1, 8)));
+          break;
         case 3: emit("IMUL " + d + ", " + R(kTid) + ", " + hex(rng_.u32() | 1)); break;
         default: {
           emit("AND " + R(kAddr) + ", " + R(rng_.chance(50) ? kGtid : kLane) + ", " + hex((in_bytes_ / 4) - 1));
@@ -948,6 +970,8 @@ class Gen {
   Weights w_;
   uint32_t depth_limit_ = 6;
   uint32_t guard_pct_ = 25;
+  // The register layout above kCnt0 (see kGtid...): set by the constructor.
+  int kWarp = 11, kCta = 12, kTmp = 13, kData0 = 16, kMaxLoopNest = 4;
 
   iss::Dim3 grid_, block_;
   uint32_t nthreads_ = 1, nwarps_ = 1, ctas_ = 1;

@@ -33,9 +33,10 @@ struct ProgenLimits {
   uint32_t stack_depth = 6;          // reconvergence entries incl. the first (smallest RTL: 6)
   uint32_t max_shared_bytes = 8192;  // smallest RTL config
   uint32_t max_windows = 4;          // programs use 3 (in, out, atom); must be >= 3
-  uint32_t max_regs_per_thread = 63; // programs use 24..48 registers; must be >= 24
+  uint32_t max_regs_per_thread = 63; // programs use 24..48 registers (14..max below 24); must be >= 16
   uint32_t max_ctas = 6;             // grid size bound (keeps runs short)
   bool use_smid = true;              // S2R SR_SMID allowed (backends must agree on smid)
+  bool has_fpu = true;               // false: no FPU instruction (an SM without the FPU)
 };
 
 // A global buffer of the launch. Its device address is the 4-byte kernel

@@ -28,6 +28,7 @@ module baresm_top #(
   parameter int StackDepth = 16,
   parameter int MemLineBytes = 128,
   parameter int FpuLatency = 3,
+  parameter bit HasFpu = 1'b1,         // 0: an SM without the FPU (CONFIG6.HAS_FPU reads it)
   parameter int IcLines = 16,
   parameter int LsuIdWidth = 4,
   // Command processor and device.
@@ -117,7 +118,8 @@ module baresm_top #(
     .MaxRegs(NumRegs),
     .StackDepth(StackDepth),
     .SharedBytes(SharedBytes),
-    .RegfileRegs(RegfileRegs)
+    .RegfileRegs(RegfileRegs),
+    .HasFpu(HasFpu)
   ) u_cp (
     .clk_i,
     .rst_ni,
@@ -215,6 +217,7 @@ module baresm_top #(
     .StackDepth(StackDepth),
     .MemLineBytes(MemLineBytes),
     .FpuLatency(FpuLatency),
+    .HasFpu(HasFpu),
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth)
   ) u_sm (

@@ -11,7 +11,7 @@ table() { sed -e 's/#.*//' rtl/configs.txt | awk 'NF > 0'; }
 if [ "${1:-}" = "--list" ]; then table | awk '{ print $1 }'; exit 0; fi
 if [ "${1:-}" = "--check" ]; then
   status=0
-  known=$(sed -n 's/^[[:space:]]*parameter int \([A-Za-z]*\).*/\1/p' rtl/sm/baresm_sm.sv)
+  known=$(sed -n 's/^[[:space:]]*parameter \(int\|bit\) \([A-Za-z]*\).*/\2/p' rtl/sm/baresm_sm.sv)
   dups=$(table | awk '{ print $1 }' | sort | uniq -d)
   [ -z "$dups" ] || { echo "rtl/configs.txt: named twice: $dups" >&2; status=1; }
   while read -r name params; do

@@ -28,6 +28,7 @@ module baresm_sm #(
   parameter int StackDepth = 16,   // reconvergence entries per warp, the first included
   parameter int MemLineBytes = 128,
   parameter int FpuLatency = 3,
+  parameter bit HasFpu = 1'b1,     // 0: no FPU is built; FPU instructions are ILLEGAL_INSTR
   parameter int IcLines = 16,      // instruction-cache lines of MemLineBytes
   parameter int LsuIdWidth = 4,    // LSU transaction ids; the port has one more bit
   parameter int StarveLimit = 32,
@@ -449,6 +450,9 @@ module baresm_sm #(
     // The registers the instruction uses must exist in this launch (isa
     // used_regs: RZ excluded).
     ill = !baresm_sm_pkg::word_legal(op, bimm, w[31:24]);
+    // An SM built without the FPU (HasFpu 0) has no FPU instructions: they
+    // fault at issue like an undefined word (the model's has_fpu = false).
+    if (!HasFpu && unit == baresm_isa_pkg::UNIT_FPU) ill = 1'b1;
     if ((dst != RZ && 8'(dst) >= regs) || (sa != RZ && 8'(sa) >= regs) ||
         (sb != RZ && 8'(sb) >= regs) || (sc != RZ && 8'(sc) >= regs))
       ill = 1'b1;
@@ -829,7 +833,8 @@ module baresm_sm #(
     .NumLanes(NumLanes),
     .NumWarps(NumWarps),
     .RfDepth(RfDepth),
-    .FpuLatency(FpuLatency)
+    .FpuLatency(FpuLatency),
+    .HasFpu(HasFpu)
   ) u_exec (
     .clk_i,
     .rst_ni,
@@ -1294,7 +1299,7 @@ module baresm_sm #(
   assign config_o[4*32 +: 32] = {8'(NumBanks), 8'(CtaSlots), 8'(FpuLatency), 8'(IcLines)};
   assign config_o[5*32 +: 32] = 32'(MemLineBytes);
   assign config_o[6*32 +: 32] = {8'(LsuIdWidth + 1), 8'(baresm_sm_pkg::NUM_WINDOWS), 8'(SmId), 8'd1};
-  assign config_o[7*32 +: 32] = 32'd0;
+  assign config_o[7*32 +: 32] = {31'd0, HasFpu};
 
   // =========================================================================
   // Assertions (rtl/prim/baresm_assert.svh)

@@ -46,6 +46,9 @@ module baresm_sm_barrier #(
   logic [3:0]          id_q [NumWarps];
   logic [31:0]         pc_q [NumWarps];
   logic [15:0]         count_q [CtaSlots*16];
+  // Index of count_q: {CTA slot, barrier id}; with one CTA slot the (always
+  // 0) slot bit is dropped.
+  localparam int IdxW = $clog2(CtaSlots * 16);
 
   // ---- release: each waiting warp evaluates its group ------------------------------
   // (over_live, for the assertion a_arrived_le_live, comes from the same
@@ -71,7 +74,7 @@ module baresm_sm_barrier #(
           if (warp_live_i[v]) live = live + CntW'(1);
         end
       end
-      cnt = count_q[{warp_cta_i[w*CtaW +: CtaW], id_q[w]}];
+      cnt = count_q[IdxW'({warp_cta_i[w*CtaW +: CtaW], id_q[w]})];
       need = (cnt == 16'd0) ? 12'(live) : 12'((17'(cnt) + 17'd31) >> 5);
       if (wait_q[w] && 12'(arrived) >= need) rel[w] = 1'b1;
       if (wait_q[w] && arrived > live) over_live = 1'b1;
@@ -129,7 +132,7 @@ module baresm_sm_barrier #(
     if (arrive_i) begin
       id_q[arrive_warp_i] <= arrive_id_i;
       pc_q[arrive_warp_i] <= arrive_pc_i;
-      if (arr_first) count_q[{arr_cta, arrive_id_i}] <= arrive_count_i;
+      if (arr_first) count_q[IdxW'({arr_cta, arrive_id_i})] <= arrive_count_i;
     end
   end
 

@@ -26,6 +26,7 @@ module baresm_sm_exec #(
   parameter int NumWarps = 16,
   parameter int RfDepth = 1008,
   parameter int FpuLatency = 3,
+  parameter bit HasFpu = 1'b1,    // 0: no FPU lanes (the issue stage never sends CL_FPU)
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1
 ) (
@@ -373,27 +374,35 @@ module baresm_sm_exec #(
   assign wa_data = wb_data_q;
 
   // ---- FPU: NumLanes pipelined lanes, a tag line of the same latency ------------------
+  // Without the FPU (HasFpu 0) no lane is built: an FPU instruction faults at
+  // issue, so ex_fpu is constant 0 and the tag line below is optimised away.
   logic ex_fpu;
-  assign ex_fpu = ex_valid_q && ex_class_q == baresm_sm_pkg::CL_FPU;
+  assign ex_fpu = HasFpu && ex_valid_q && ex_class_q == baresm_sm_pkg::CL_FPU;
 
   logic [LW-1:0] fpu_res;
   logic [NumLanes-1:0] fpu_cmp, fpu_ovalid;
-  for (genvar p = 0; p < NumLanes; p++) begin : g_fpu
-    baresm_fpu #(
-      .Latency(FpuLatency)
-    ) u_fpu (
-      .clk_i,
-      .rst_ni,
-      .in_valid_i (ex_fpu),
-      .op_i       (ex_op_q),
-      .mod_i      (ex_mod_q),
-      .a_i        (op_a[p*32 +: 32]),
-      .b_i        (op_b[p*32 +: 32]),
-      .c_i        (op_c[p*32 +: 32]),
-      .out_valid_o(fpu_ovalid[p]),
-      .result_o   (fpu_res[p*32 +: 32]),
-      .cmp_o      (fpu_cmp[p])
-    );
+  if (HasFpu) begin : g_has_fpu
+    for (genvar p = 0; p < NumLanes; p++) begin : g_fpu
+      baresm_fpu #(
+        .Latency(FpuLatency)
+      ) u_fpu (
+        .clk_i,
+        .rst_ni,
+        .in_valid_i (ex_fpu),
+        .op_i       (ex_op_q),
+        .mod_i      (ex_mod_q),
+        .a_i        (op_a[p*32 +: 32]),
+        .b_i        (op_b[p*32 +: 32]),
+        .c_i        (op_c[p*32 +: 32]),
+        .out_valid_o(fpu_ovalid[p]),
+        .result_o   (fpu_res[p*32 +: 32]),
+        .cmp_o      (fpu_cmp[p])
+      );
+    end
+  end else begin : g_no_fpu
+    assign fpu_res = '0;
+    assign fpu_cmp = '0;
+    assign fpu_ovalid = '0;
   end
 
   logic ft_valid_q [FpuLatency];

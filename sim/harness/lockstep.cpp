@@ -26,6 +26,7 @@ LockstepChecker::LockstepChecker(const std::vector<uint8_t>& mem, const iss::Lau
   iss::ModelConfig mc;
   mc.stack_depth = sm_.stack_depth;
   mc.smid = sm_.smid;
+  mc.has_fpu = sm_.has_fpu;
   model_ = std::make_unique<iss::LockstepModel>(mem_, mc, p_);
   slots_.assign(sm_.warps, SlotInfo{});
 }

@@ -25,6 +25,7 @@ struct SmParams {
   uint32_t banks = 0, cta_slots = 0, fpu_latency = 0, ic_lines = 0;
   uint32_t line_bytes = 0;
   uint32_t id_bits = 0, windows = 0, smid = 0, version = 0;
+  bool has_fpu = true;         // HasFpu: without it FPU instructions are ILLEGAL_INSTR
 };
 
 // Launch descriptor bit layout (baresm_sm_pkg::LD_*), 736 bits.

@@ -115,6 +115,7 @@ SmParams decode_sm_config(const uint32_t cfg[8]) {
   p.windows = (cfg[6] >> 16) & 0xFF;
   p.smid = (cfg[6] >> 8) & 0xFF;
   p.version = cfg[6] & 0xFF;
+  p.has_fpu = (cfg[7] & 1) != 0;
   return p;
 }
 

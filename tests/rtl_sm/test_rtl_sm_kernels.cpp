@@ -81,6 +81,7 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
   dm.bytes() = mem;
   baresm::iss::ModelConfig mc;
   mc.stack_depth = harness().params().stack_depth;
+  mc.has_fpu = harness().params().has_fpu;
   baresm::iss::FunctionalModel model(dm, mc);
   r.model = model.run(p);
   r.model_mem = dm.bytes();
@@ -896,6 +897,50 @@ TEST(SmKernels, ConfigWords) {
   EXPECT_GE(p.cta_slots, 1u);
   EXPECT_GE(p.stack_depth, 1u);
   EXPECT_EQ(p.line_bytes % 4, 0u);
+}
+
+// FPU instructions need the FPU (baresm_sm HasFpu, CONFIG word 7 bit 0; the
+// model's has_fpu). Without it each one is ILLEGAL_INSTR at issue wherever it
+// is reached, guard true or false, with the model's pc, warp and lane: the
+// first one reached is a guard-false FADD of warp 1 inside a divergent branch
+// whose lowest lane is 5. With the FPU the same kernel runs to the end. Both
+// in lockstep.
+TEST(SmKernels, FpuInstructionsNeedTheFpu) {
+  const std::string src = R"(
+.kernel k
+.regs 16
+    S2R R0, SR_TID.X;
+    S2R R1, SR_LANEID;
+    S2R R2, SR_WARPID;
+    MOV R3, 0;
+    ISETP.EQ P0, R2, 0;
+    @P0 BRA done;
+    ISETP.GE P1, R1, 5;
+    @!P1 BRA done;
+    ISETP.LT P2, R1, 0;
+    @P2 FADD R3, R0, 1.5;
+    I2F R0, R0;
+    FMUL R3, R0, R0;
+done:
+    S2R R4, SR_TID.X;
+    SHL R4, R4, 2;
+    LDC R5, [0];
+    IADD R4, R4, R5;
+    STG [R4], R3;
+    EXIT;
+.end
+)";
+  const auto& p = harness().params();
+  auto r = run_both(src, {1, 1, 1}, {64, 1, 1}, {kData});
+  expect_same(r);
+  if (p.has_fpu) {
+    EXPECT_EQ(int(r.model.fault.kind), int(FaultKind::NONE)) << r.model.fault.describe();
+  } else {
+    EXPECT_EQ(int(r.model.fault.kind), int(FaultKind::ILLEGAL_INSTR)) << r.model.fault.describe();
+    EXPECT_EQ(r.rtl.fault.warp, 1u);
+    EXPECT_EQ(r.rtl.fault.lane, 5u);
+  }
+  std::printf("fpu_needs_fpu: has_fpu=%d %s\n", int(p.has_fpu), r.rtl.describe().c_str());
 }
 
 }  // namespace

@@ -316,6 +316,57 @@ TEST(Progen, RespectsSmallerLimits) {
   }
 }
 
+// An SM like rtl/configs.txt's micro: 16 registers per thread, 4 warps, 2 KB
+// of shared memory, stack depth 4 and no FPU. Every profile but fpu gives
+// integer-only programs of at most 16 registers that run to their expected
+// end on a model without the FPU (where an FPU instruction would be
+// ILLEGAL_INSTR); loops, divergence and barriers still occur.
+TEST(Progen, FitsSixteenRegistersWithoutTheFpu) {
+  progen::ProgenLimits lim;
+  lim.max_threads_per_block = 128;
+  lim.max_warps_per_cta = 4;
+  lim.stack_depth = 4;
+  lim.max_shared_bytes = 2048;
+  lim.max_regs_per_thread = 16;
+  lim.has_fpu = false;
+  uint64_t loops = 0, barriers = 0, divergent = 0;
+  for (const auto& prof : progen::profiles()) {
+    if (prof == "fpu") continue;
+    for (uint64_t s = 0; s < 40; ++s) {
+      auto p = progen::generate(s, prof, lim);
+      EXPECT_LE(p.regs, 16u);
+      EXPECT_GE(p.regs, 14u);
+      EXPECT_LE(p.block.count(), 128u);
+      const auto r = progen::run_on_model(p);
+      ASSERT_TRUE(r.assembled) << prof << " seed " << s << ": " << r.errors;
+      for (uint32_t i = 0; i < r.module.code.size(); ++i) {
+        const auto d = isa::decode(r.module.code[i]);
+        if (!d) continue;  // fault-ILLEGAL_INSTR's planted word
+        EXPECT_NE(isa::op_info(d->op).unit, isa::UNIT_FPU)
+            << prof << " seed " << s << " +0x" << std::hex << 8 * i << ": " << isa::mnemonic_text(*d);
+      }
+      iss::DeviceMemory dm(r.layout.memory_bytes);
+      const iss::LaunchParams lp = progen::load_program(p, r.module, dm, r.layout);
+      iss::FunctionalModel m(dm, iss::ModelConfig{p.stack_depth, 0, false});
+      const auto res = m.run(lp);
+      EXPECT_EQ(res.fault.kind, p.expected_fault)
+          << prof << " seed " << s << ": " << res.fault.describe() << "\n" << p.source;
+      loops += p.source.find("BRA loop") != std::string::npos || p.source.find("BRA uloop") != std::string::npos;
+      barriers += res.stats.barriers;
+      divergent += res.stats.divergent_branches;
+    }
+  }
+  EXPECT_GT(loops, 0u);
+  EXPECT_GT(barriers, 0u);
+  EXPECT_GT(divergent, 0u);
+  EXPECT_THROW(progen::generate(1, "alu", [] {
+                 progen::ProgenLimits l;
+                 l.max_regs_per_thread = 15;
+                 return l;
+               }()),
+               std::invalid_argument);
+}
+
 TEST(Progen, LayoutAndLaunch) {
   const auto p = progen::generate(3, "memory");
   const auto r = progen::run_on_model(p);
