@@ -145,29 +145,14 @@ class SlicedRunner {
 };
 
 ErrorCode error_for(iss::FaultKind k) {
-  switch (k) {
-    case iss::FaultKind::NONE:
-      return ErrorCode::OK;
-    case iss::FaultKind::ILLEGAL_INSTR:
-      return ErrorCode::ILLEGAL_INSTR;
-    case iss::FaultKind::INVALID_PC:
-      return ErrorCode::INVALID_PC;
-    case iss::FaultKind::OUT_OF_WINDOW:
-      return ErrorCode::OUT_OF_WINDOW;
-    case iss::FaultKind::MISALIGNED:
-      return ErrorCode::MISALIGNED;
-    case iss::FaultKind::TRAP:
-      return ErrorCode::TRAP;
-    case iss::FaultKind::STACK_OVERFLOW:
-      return ErrorCode::STACK_OVERFLOW;
-    case iss::FaultKind::BARRIER_DEADLOCK:
-      return ErrorCode::BARRIER_DEADLOCK;
-    case iss::FaultKind::WATCHDOG:
-      return ErrorCode::WATCHDOG_TIMEOUT;
-    case iss::FaultKind::FETCH_ERROR:
-      return ErrorCode::FETCH_ERROR;
-    case iss::FaultKind::MEMORY_ERROR:
-      return ErrorCode::MEMORY_ERROR;
+  switch (k) {  // the fault table, isa/faults.def
+#define BSM_FAULT(kind, err, status, desc) \
+  case iss::FaultKind::kind:               \
+    return ErrorCode::err;
+#define BSM_ERR_STATUS(err, status)
+#include "isa/faults.def"
+#undef BSM_FAULT
+#undef BSM_ERR_STATUS
   }
   return ErrorCode::INTERNAL;
 }

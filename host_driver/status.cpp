@@ -61,35 +61,18 @@ const char* layer_name(Layer l) {
 
 Status status_for_error(cq::ErrorCode e) {
   using cq::ErrorCode;
+  // The fault table (isa/faults.def): every error code once, from a fault
+  // kind or from the list of the others (a code twice does not compile).
   switch (e) {
-    case ErrorCode::OK:
-      return Status::OK;
-    case ErrorCode::BAD_DESCRIPTOR:
-      return Status::BAD_DESCRIPTOR;
-    case ErrorCode::ILLEGAL_INSTR:
-      return Status::ILLEGAL_INSTRUCTION;
-    case ErrorCode::INVALID_PC:
-      return Status::INVALID_PC;
-    case ErrorCode::OUT_OF_WINDOW:
-      return Status::ILLEGAL_ADDRESS;
-    case ErrorCode::MISALIGNED:
-      return Status::MISALIGNED_ADDRESS;
-    case ErrorCode::TRAP:
-      return Status::TRAP;
-    case ErrorCode::STACK_OVERFLOW:
-      return Status::STACK_OVERFLOW;
-    case ErrorCode::BARRIER_DEADLOCK:
-      return Status::BARRIER_DEADLOCK;
-    case ErrorCode::WATCHDOG_TIMEOUT:
-      return Status::LAUNCH_TIMEOUT;
-    case ErrorCode::CONTEXT_LOST:
-      return Status::CONTEXT_LOST;
-    case ErrorCode::INTERNAL:
-      return Status::LAUNCH_FAILED;
-    case ErrorCode::FETCH_ERROR:
-    case ErrorCode::MEMORY_ERROR:
-    case ErrorCode::RING_ERROR:
-      return Status::MEMORY_ERROR;
+#define BSM_FAULT(kind, err, status, desc) \
+  case ErrorCode::err:                     \
+    return Status::status;
+#define BSM_ERR_STATUS(err, status) \
+  case ErrorCode::err:              \
+    return Status::status;
+#include "isa/faults.def"
+#undef BSM_FAULT
+#undef BSM_ERR_STATUS
   }
   return Status::LAUNCH_FAILED;
 }

@@ -45,17 +45,13 @@ void DeviceMemory::write32(uint32_t addr, uint32_t value) {
 
 const char* fault_kind_name(FaultKind k) {
   switch (k) {
-    case FaultKind::NONE: return "NONE";
-    case FaultKind::ILLEGAL_INSTR: return "ILLEGAL_INSTR";
-    case FaultKind::INVALID_PC: return "INVALID_PC";
-    case FaultKind::OUT_OF_WINDOW: return "OUT_OF_WINDOW";
-    case FaultKind::MISALIGNED: return "MISALIGNED";
-    case FaultKind::TRAP: return "TRAP";
-    case FaultKind::STACK_OVERFLOW: return "STACK_OVERFLOW";
-    case FaultKind::BARRIER_DEADLOCK: return "BARRIER_DEADLOCK";
-    case FaultKind::WATCHDOG: return "WATCHDOG";
-    case FaultKind::FETCH_ERROR: return "FETCH_ERROR";
-    case FaultKind::MEMORY_ERROR: return "MEMORY_ERROR";
+#define BSM_FAULT(kind, err, status, desc) \
+  case FaultKind::kind:                    \
+    return #kind;
+#define BSM_ERR_STATUS(err, status)
+#include "isa/faults.def"
+#undef BSM_FAULT
+#undef BSM_ERR_STATUS
   }
   return "UNKNOWN";
 }

@@ -69,18 +69,13 @@ struct LaunchParams {
   uint32_t smid = 0;
 };
 
+// The fault table (isa/faults.def), numbered from NONE = 0 in table order.
 enum class FaultKind : uint8_t {
-  NONE = 0,
-  ILLEGAL_INSTR,
-  INVALID_PC,
-  OUT_OF_WINDOW,
-  MISALIGNED,
-  TRAP,
-  STACK_OVERFLOW,
-  BARRIER_DEADLOCK,
-  WATCHDOG,
-  FETCH_ERROR,   // an instruction fetch got a memory error (addr = pc)
-  MEMORY_ERROR,  // a load, store or atomic got a memory error (addr = the lane's address)
+#define BSM_FAULT(kind, err, status, desc) kind,
+#define BSM_ERR_STATUS(err, status)
+#include "isa/faults.def"
+#undef BSM_FAULT
+#undef BSM_ERR_STATUS
 };
 const char* fault_kind_name(FaultKind k);  // "OUT_OF_WINDOW", ...
 

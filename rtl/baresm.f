@@ -8,9 +8,10 @@
 
 // ---- packages ----------------------------------------------------------------
 rtl/sm/baresm_isa_pkg.sv        // opcodes (generated from isa/opcodes.def)
-rtl/sm/baresm_sm_pkg.sv         // launch layout, fault kinds, warp states
-rtl/cp/baresm_regs_pkg.sv       // register map (generated offsets)
-rtl/cp/baresm_ring_pkg.sv       // ring formats
+rtl/sm/baresm_state_pkg.sv      // fault kinds, warp and CP states (generated from isa/faults.def, rtl/states.def)
+rtl/sm/baresm_sm_pkg.sv         // launch layout, decode and ALU functions
+rtl/cp/baresm_regs_pkg.sv       // register map (generated from host_driver/regmap.def)
+rtl/cp/baresm_ring_pkg.sv       // ring formats (generated from cq_model/rings.def)
 
 // ---- primitives ----------------------------------------------------------------
 rtl/prim/baresm_ram_1r1w.sv     // synchronous RAM (iCE40 EBR, Xilinx block RAM)
@@ -33,6 +34,7 @@ rtl/sm/baresm_sm_stack.sv
 rtl/sm/baresm_sm.sv
 
 // ---- the command processor (top: baresm_cp) -------------------------------------
+rtl/cp/baresm_cp_regs.sv        // register block (generated from host_driver/regmap.def)
 rtl/cp/baresm_cp_check.sv
 rtl/cp/baresm_cp_queues.sv
 rtl/cp/baresm_cp.sv

@@ -72,13 +72,13 @@ module baresm_top #(
   output logic [3:0]                    cp_state_o,      // command-processor engine state
   output logic [2:0]                    cp_queue_o,      // queue pair of the launch in flight
   output logic                          sm_busy_o,
-  output logic [NumWarps*3-1:0]         warp_state_o,    // baresm_sm_pkg::WS_* per warp slot
+  output logic [NumWarps*3-1:0]         warp_state_o,    // baresm_state_pkg::WS_* per warp slot
   output logic [63:0]                   sm_cycles_o,     // the SM's counters of the last launch
   output logic [63:0]                   sm_instrs_o,
   output logic [63:0]                   sm_stalls_o,
   output logic [31:0]                   sm_smem_passes_o,
   output logic [31:0]                   sm_gmem_reqs_o,
-  output logic [baresm_sm_pkg::NUM_WS*64-1:0] sm_state_cycles_o,
+  output logic [baresm_state_pkg::NUM_WS*64-1:0] sm_state_cycles_o,
   output logic [4*64-1:0]               sm_events_o,     // divergent branches, barrier releases,
                                                          // thread-instructions, CTAs completed
   output logic [MemIdWidth:0]           mem_outstanding_o

@@ -29,7 +29,7 @@ NAMES=()
 ALL_PROOFS=(mem_arb sched stack barrier cp_queues cp_engine cp)
 KNOWN_FAILING=()
 
-SMP=rtl/sm/baresm_sm_pkg.sv
+SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_sm_pkg.sv"
 # (yosys-smtbmc runs with --unroll: without it z3 4.8.12 stalls for minutes
 # on the first query of some of these designs; see docs/verification.md.)
 # proof NAME: TOP, FILES (first: the module that gets NAME_inner.svh), BMC,
@@ -83,7 +83,7 @@ proof() {
     cp)
       DUT=rtl/cp/baresm_cp.sv
       FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_check.sv
-             rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
+             rtl/cp/baresm_cp_regs.sv rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
       BMC=10; IND=0
       # Flattened so that unread outputs (register reads, the launch word)
       # fall away. The descriptor, the descriptor check's verdict, the window
@@ -105,7 +105,7 @@ proof() {
       TOP=fv_cp; INNER=cp_inner.svh
       DUT=rtl/cp/baresm_cp.sv
       FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_check.sv
-             rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
+             rtl/cp/baresm_cp_regs.sv rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
       BMC=6; IND=2
       PASSES='flatten; cutpoint w:*.f_cta w:*.dut.chk w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q w:*.u_queues.sq_*_q[*] w:*.u_queues.cq_*_q[*] w:*.u_queues.dberr_q w:*.u_queues.rr_q; opt_clean;'
       PREP_FILE=rtl/cp/baresm_cp_queues.sv

@@ -19,8 +19,7 @@
 #include "cq_model/rings.h"
 #include "isa/isa.h"
 #include "isa/iss.h"
-#include "sim/harness/coverage.h"
-#include "sim/harness/sm_dut.h"
+#include "sim/harness/state_names.h"
 
 namespace {
 
@@ -55,20 +54,20 @@ std::string render(const Filter& f) {
 std::vector<Filter> filters() {
   std::vector<Filter> out;
   {
-    Filter f{"warp_state.txt", 3, "sim::kWarpStateNames (baresm_sm_pkg WS_*)", {}};
+    Filter f{"warp_state.txt", 3, "rtl/states.def (BSM_WARP_STATE, baresm_state_pkg WS_*)", {}};
     for (int s = 0; s < baresm::sim::kNumWarpStates; ++s)
       f.entries.push_back({unsigned(s), baresm::sim::kWarpStateNames[s]});
     out.push_back(f);
   }
   {
-    Filter f{"cp_state.txt", 4, "sim::kCpStateNames (rtl/cp/baresm_cp.sv E_*)", {}};
+    Filter f{"cp_state.txt", 4, "rtl/states.def (BSM_CP_STATE, baresm_state_pkg CP_*)", {}};
     const unsigned n = sizeof baresm::sim::kCpStateNames / sizeof baresm::sim::kCpStateNames[0];
     for (unsigned s = 0; s < n; ++s) f.entries.push_back({s, baresm::sim::kCpStateNames[s]});
     out.push_back(f);
   }
   {
     // FaultKind is dense from NONE; fault_kind_name says UNKNOWN past its end.
-    Filter f{"fault_kind.txt", 4, "iss::fault_kind_name (the SM's fault_kind_o)", {}};
+    Filter f{"fault_kind.txt", 4, "isa/faults.def (BSM_FAULT, baresm_state_pkg FAULT_*)", {}};
     for (unsigned k = 0; k < 16; ++k) {
       const std::string name = baresm::iss::fault_kind_name(baresm::iss::FaultKind(k));
       if (name != "UNKNOWN") f.entries.push_back({k, name});
@@ -113,7 +112,7 @@ int main(int argc, char** argv) {
     const std::string path = dir + "/" + f.file, text = render(f);
     if (check) {
       if (slurp(path) != text) {
-        std::cerr << path << " is stale: build the gtkw_filters target and commit the result\n";
+        std::cerr << path << " is stale: run `make gen` and commit the result\n";
         ++bad;
       }
       continue;

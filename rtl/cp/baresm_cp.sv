@@ -4,9 +4,10 @@
 // (generated: baresm_ring_pkg), and cq_model/model_device.cpp is the
 // functional reference it must match.
 //
-//   MMIO slave -> register block (global registers here; the NumQueues
-//                 queue pairs, their pick and the launch in flight in
-//                 baresm_cp_queues)
+//   MMIO slave -> register block (baresm_cp_regs, generated from
+//                 host_driver/regmap.def: decode, the host-written global
+//                 registers, read mux; the NumQueues queue pairs, their pick
+//                 and the launch in flight in baresm_cp_queues)
 //   engine:  IDLE -> FETCH (descriptor from the submission ring) -> CHECK
 //            -> WIN (window table) -> LAUNCH (SM launch port) -> RUN
 //            -> BUILD -> WBODY (bytes 0..59) -> WPHASE (the phase word, last)
@@ -107,23 +108,20 @@ module baresm_cp #(
   localparam logic [31:0] LINE_MASK = ~(32'(MemLineBytes) - 32'd1);
   localparam logic [31:0] BODY_BYTES = 32'd60;  // bytes 60..63 are the phase word
 
-  localparam logic [9:0] QP_LO = 10'(baresm_regs_pkg::QP_BASE);
-  localparam logic [10:0] QP_HI = 11'(baresm_regs_pkg::QP_BASE +
-                                      baresm_regs_pkg::MAX_QUEUES * baresm_regs_pkg::QP_STRIDE);
-
+  // Engine states: encodings and meanings in rtl/states.def (baresm_state_pkg::CP_*).
   typedef enum logic [3:0] {
-    E_IDLE   = 4'd0,
-    E_FETCH  = 4'd1,
-    E_CHECK  = 4'd2,
-    E_WIN    = 4'd3,
-    E_LAUNCH = 4'd4,
-    E_RUN    = 4'd5,
-    E_BUILD  = 4'd6,
-    E_WBODY  = 4'd7,
-    E_WPHASE = 4'd8,
-    E_ABORT  = 4'd9,
-    E_RESET  = 4'd10,
-    E_HALT   = 4'd11   // a completion entry could not be written: stopped until reset
+    E_IDLE   = baresm_state_pkg::CP_IDLE,
+    E_FETCH  = baresm_state_pkg::CP_FETCH,
+    E_CHECK  = baresm_state_pkg::CP_CHECK,
+    E_WIN    = baresm_state_pkg::CP_WIN,
+    E_LAUNCH = baresm_state_pkg::CP_LAUNCH,
+    E_RUN    = baresm_state_pkg::CP_RUN,
+    E_BUILD  = baresm_state_pkg::CP_BUILD,
+    E_WBODY  = baresm_state_pkg::CP_WBODY,
+    E_WPHASE = baresm_state_pkg::CP_WPHASE,
+    E_ABORT  = baresm_state_pkg::CP_ABORT,
+    E_RESET  = baresm_state_pkg::CP_RESET,
+    E_HALT   = baresm_state_pkg::CP_HALT
   } estate_e;
 
   // ===========================================================================
@@ -132,15 +130,16 @@ module baresm_cp #(
   estate_e     state_q;
   logic        rerr_q;       // a read of this launch's descriptor or window table failed
   logic [31:0] rerr_addr_q;  // ... the first failed line
-  logic        enable_q, fault_q;
-  logic [31:0] watchdog_q, scratch_q;
-  logic [31:0] prot_base_q, prot_size_q;  // protected range, handed to every launch
-  logic [10:0] irq_status_q, irq_mask_q;
+  logic        fault_q;
   logic [31:0] fault_info_q, fault_pc_q, fault_addr_q, fault_cta_q;
   logic [63:0] fault_token_q;
   logic [63:0] cycles_q, winstr_base_q;
-  logic [31:0] cycles_hi_q, winstr_hi_q;
   logic [31:0] launches_q, failed_q, progress_q;
+
+  // Held by the register block (baresm_cp_regs).
+  logic        enable;
+  logic [31:0] control, watchdog, prot_base, prot_size;  // protected range, handed to every launch
+  logic [31:0] irq_status, irq_mask;
 
   // ===========================================================================
   // Status
@@ -151,7 +150,7 @@ module baresm_cp #(
   logic busy, resetting, idle;
   assign resetting = state_q == E_RESET;
   assign busy = state_q != E_IDLE && state_q != E_RESET;
-  assign idle = !resetting && !busy && (!q_work || !enable_q || fault_q);
+  assign idle = !resetting && !busy && (!q_work || !enable || fault_q);
 
   logic [31:0] status;
   always_comb begin
@@ -160,97 +159,77 @@ module baresm_cp #(
     status[baresm_regs_pkg::STATUS_BUSY_LSB] = busy;
     status[baresm_regs_pkg::STATUS_FAULT_LSB] = fault_q;
     status[baresm_regs_pkg::STATUS_RESETTING_LSB] = resetting;
-    status[baresm_regs_pkg::STATUS_ENABLED_LSB] = enable_q;
+    status[baresm_regs_pkg::STATUS_ENABLED_LSB] = enable;
   end
 
   // ===========================================================================
-  // MMIO decode
+  // Register block (generated from host_driver/regmap.def)
   // ===========================================================================
-  logic [9:0]  a;
-  logic        acc, wr, rd;
-  logic        in_qp, qp_ok;
-  logic [3:0]  aq;        // queue index of a queue-pair register
-  logic [5:0]  areg;      // offset inside the queue-pair block
-  assign a = mmio_req_addr_i;
-  assign acc = mmio_req_valid_i && a[1:0] == 2'b00;
-  assign wr = acc && mmio_req_write_i;
-  assign rd = acc && !mmio_req_write_i;
-  assign in_qp = a >= QP_LO && 11'(a) < QP_HI;
-  assign aq = 4'((a - QP_LO) >> 6);
-  assign areg = a[5:0];
-  assign qp_ok = in_qp && 32'(aq) < 32'(NumQueues);
-
-  logic [QW-1:0] aqi;
-  assign aqi = QW'(aq);
-
   logic [63:0] winstr;      // WARP_INSTRS: finished launches + the running one
   logic        sm_active_q;
   assign winstr = winstr_base_q + (sm_active_q ? sm_instrs_i : 64'd0);
 
-  logic [31:0] rdata, q_rdata;
-  always_comb begin
-    rdata = '0;
-    if (qp_ok) begin
-      rdata = q_rdata;
-    end else if (!in_qp) begin
-      unique case (a)
-        baresm_regs_pkg::ID_OFFSET: rdata = baresm_regs_pkg::ID_RESET;
-        baresm_regs_pkg::VERSION_OFFSET: rdata = baresm_regs_pkg::VERSION_RESET;
-        baresm_regs_pkg::CONFIG0_OFFSET:
-          rdata = {8'(NumBanks), 8'(CtaSlots), 8'(NumWarps), 8'(NumLanes)};
-        baresm_regs_pkg::CONFIG1_OFFSET:
-          rdata = {8'(NUM_WINDOWS), 8'(NumQueues), 8'(StackDepth), 8'(MaxRegs)};
-        baresm_regs_pkg::CONFIG2_OFFSET: rdata = 32'(SharedBytes);
-        baresm_regs_pkg::CONFIG3_OFFSET: rdata = 32'(RegfileRegs);
-        baresm_regs_pkg::CONFIG4_OFFSET: rdata = 32'(MemBytes);
-        baresm_regs_pkg::CONFIG5_OFFSET: rdata = 32'(ClockKhz);
-        baresm_regs_pkg::CONFIG6_OFFSET: rdata = {31'd0, HasFpu};
-        baresm_regs_pkg::CONTROL_OFFSET: rdata = {31'd0, enable_q};
-        baresm_regs_pkg::STATUS_OFFSET: rdata = status;
-        baresm_regs_pkg::WATCHDOG_OFFSET: rdata = watchdog_q;
-        baresm_regs_pkg::SCRATCH_OFFSET: rdata = scratch_q;
-        baresm_regs_pkg::PROT_BASE_OFFSET: rdata = prot_base_q;
-        baresm_regs_pkg::PROT_SIZE_OFFSET: rdata = prot_size_q;
-        baresm_regs_pkg::IRQ_STATUS_OFFSET: rdata = {21'd0, irq_status_q};
-        baresm_regs_pkg::IRQ_MASK_OFFSET: rdata = {21'd0, irq_mask_q};
-        baresm_regs_pkg::FAULT_INFO_OFFSET: rdata = fault_info_q;
-        baresm_regs_pkg::FAULT_PC_OFFSET: rdata = fault_pc_q;
-        baresm_regs_pkg::FAULT_ADDR_OFFSET: rdata = fault_addr_q;
-        baresm_regs_pkg::FAULT_CTA_OFFSET: rdata = fault_cta_q;
-        baresm_regs_pkg::FAULT_TOKEN_LO_OFFSET: rdata = fault_token_q[31:0];
-        baresm_regs_pkg::FAULT_TOKEN_HI_OFFSET: rdata = fault_token_q[63:32];
-        baresm_regs_pkg::CYCLES_LO_OFFSET: rdata = cycles_q[31:0];
-        baresm_regs_pkg::CYCLES_HI_OFFSET: rdata = cycles_hi_q;
-        baresm_regs_pkg::LAUNCHES_OFFSET: rdata = launches_q;
-        baresm_regs_pkg::FAILED_OFFSET: rdata = failed_q;
-        baresm_regs_pkg::WARP_INSTRS_LO_OFFSET: rdata = winstr[31:0];
-        baresm_regs_pkg::WARP_INSTRS_HI_OFFSET: rdata = winstr_hi_q;
-        baresm_regs_pkg::PROGRESS_OFFSET: rdata = progress_q;
-        default: rdata = '0;
-      endcase
-    end
-  end
-
-  // Register writes (ignored while a soft reset runs, except a new one).
-  logic soft_reset;
-  assign soft_reset = wr && a == baresm_regs_pkg::CONTROL_OFFSET &&
-                      mmio_req_wdata_i[baresm_regs_pkg::CONTROL_SOFT_RESET_LSB];
-  logic wr_ok, wq;
-  assign wr_ok = wr && !soft_reset && !resetting;
-  assign wq = wr_ok && qp_ok;
+  logic          soft_reset;   // CONTROL.SOFT_RESET written (also while one runs)
+  logic          wq;           // a write to a queue pair's register
+  logic [QW-1:0] aqi;          // ... its queue pair
+  logic [5:0]    areg;         // ... the offset inside its block
+  logic [31:0]   q_rdata;
+  logic [10:0]   irq_set;
+  logic [31:0]   scratch;      // SCRATCH: no effect (transport checks)
+  baresm_cp_regs #(
+    .NumQueues(NumQueues)
+  ) u_regs (
+    .clk_i               (clk_i),
+    .rst_ni              (rst_ni),
+    .clear_i             (soft_reset),
+    .wr_block_i          (resetting),
+    .req_valid_i         (mmio_req_valid_i),
+    .req_addr_i          (mmio_req_addr_i),
+    .req_write_i         (mmio_req_write_i),
+    .req_wdata_i         (mmio_req_wdata_i),
+    .rsp_valid_o         (mmio_rsp_valid_o),
+    .rsp_rdata_o         (mmio_rsp_rdata_o),
+    .qp_wr_o             (wq),
+    .qp_q_o              (aqi),
+    .qp_off_o            (areg),
+    .qp_rdata_i          (q_rdata),
+    .id_i                (baresm_regs_pkg::ID_RESET),
+    .version_i           (baresm_regs_pkg::VERSION_RESET),
+    .config0_i           ({8'(NumBanks), 8'(CtaSlots), 8'(NumWarps), 8'(NumLanes)}),
+    .config1_i           ({8'(NUM_WINDOWS), 8'(NumQueues), 8'(StackDepth), 8'(MaxRegs)}),
+    .config2_i           (32'(SharedBytes)),
+    .config3_i           (32'(RegfileRegs)),
+    .config4_i           (32'(MemBytes)),
+    .config5_i           (32'(ClockKhz)),
+    .config6_i           ({31'd0, HasFpu}),
+    .status_i            (status),
+    .fault_info_i        (fault_info_q),
+    .fault_pc_i          (fault_pc_q),
+    .fault_addr_i        (fault_addr_q),
+    .fault_cta_i         (fault_cta_q),
+    .fault_token_lo_i    (fault_token_q[31:0]),
+    .fault_token_hi_i    (fault_token_q[63:32]),
+    .cycles_lo_i         (cycles_q[31:0]),
+    .cycles_hi_i         (cycles_q[63:32]),
+    .launches_i          (launches_q),
+    .failed_i            (failed_q),
+    .warp_instrs_lo_i    (winstr[31:0]),
+    .warp_instrs_hi_i    (winstr[63:32]),
+    .progress_i          (progress_q),
+    .control_o           (control),
+    .watchdog_o          (watchdog),
+    .scratch_o           (scratch),
+    .irq_status_set_i    (32'(irq_set)),
+    .irq_status_o        (irq_status),
+    .irq_mask_o          (irq_mask),
+    .prot_base_o         (prot_base),
+    .prot_size_o         (prot_size),
+    .control_soft_reset_o(soft_reset)
+  );
+  assign enable = control[baresm_regs_pkg::CONTROL_ENABLE_LSB];
+  assign mmio_req_ready_o = 1'b1;
 
   logic queue_err;   // a queue-pair register write refused (baresm_cp_queues)
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      mmio_rsp_valid_o <= 1'b0;
-      mmio_rsp_rdata_o <= '0;
-    end else begin
-      mmio_rsp_valid_o <= mmio_req_valid_i;
-      mmio_rsp_rdata_o <= rd ? rdata : 32'd0;
-    end
-  end
-  assign mmio_req_ready_o = 1'b1;
 
   // ===========================================================================
   // Engine datapath
@@ -407,20 +386,12 @@ module baresm_cp #(
   logic counting;
   assign counting = state_q == E_RUN;
 
-  // The SM's fault, as a completion.
+  // The SM's fault, as a completion: the fault table's error code
+  // (isa/faults.def, baresm_state_pkg::fault_error).
   logic [7:0]  f_error;
   logic [31:0] f_cta;
   always_comb begin
-    if (sm_cfg_error_i || sm_fault_kind_i > baresm_sm_pkg::FAULT_MEMORY_ERROR)
-      f_error = baresm_ring_pkg::ERR_INTERNAL;
-    else if (sm_fault_kind_i == baresm_sm_pkg::FAULT_NONE)
-      f_error = baresm_ring_pkg::ERR_OK;
-    else if (sm_fault_kind_i == baresm_sm_pkg::FAULT_FETCH_ERROR)
-      f_error = baresm_ring_pkg::ERR_FETCH_ERROR;
-    else if (sm_fault_kind_i == baresm_sm_pkg::FAULT_MEMORY_ERROR)
-      f_error = baresm_ring_pkg::ERR_MEMORY_ERROR;
-    else
-      f_error = 8'(sm_fault_kind_i) + 8'd1;  // FaultKind 1..8 is ERR 2..9
+    f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_kind_i);
     f_cta = sm_fault_cta_x_i + sm_fault_cta_y_i * d_grid_x +
             sm_fault_cta_z_i * d_grid_x * d_grid_y;
   end
@@ -434,8 +405,7 @@ module baresm_cp #(
   logic       hold_next;
   assign hold_next = rcnt_q != 8'd0 || !mem_cp_idle_i || !mem_sm_idle_i;
 
-  // Interrupt causes set this cycle.
-  logic [10:0] irq_set, irq_clr;
+  // Interrupt causes set this cycle (irq_set, cleared by the host in baresm_cp_regs).
   logic        finish;   // the phase word was written: the entry is complete
   assign finish = state_q == E_WPHASE && mdone && !mem_rsp_err_i;
   logic        ring_halt;  // a completion-entry write failed: the engine stops here
@@ -445,7 +415,7 @@ module baresm_cp #(
   // Queue pairs: ring registers and indices, the pick, the launch in flight
   // ===========================================================================
   logic        take, fetched;   // the engine starts on the pick / has read its descriptor
-  assign take = !soft_reset && state_q == E_IDLE && enable_q && !fault_q && q_pick_valid;
+  assign take = !soft_reset && state_q == E_IDLE && enable && !fault_q && q_pick_valid;
   assign fetched = !soft_reset && state_q == E_FETCH && mdone && 32'(beat_q) == 32'(BEATS - 1);
   logic [31:0] q_desc_addr, q_seq, q_cpl_slot;
   logic        q_phase;
@@ -480,9 +450,6 @@ module baresm_cp #(
   assign cpl_sticky = cpl_failed && c_error_q != baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
   always_comb begin
     irq_set = '0;
-    irq_clr = '0;
-    if (wr_ok && a == baresm_regs_pkg::IRQ_STATUS_OFFSET)
-      irq_clr = mmio_req_wdata_i[10:0] & 11'(baresm_regs_pkg::IRQ_STATUS_W1C_MASK);
     if (queue_err) irq_set[baresm_regs_pkg::IRQ_STATUS_QUEUE_ERROR_LSB] = 1'b1;
     if (finish) begin
       irq_set[baresm_regs_pkg::IRQ_STATUS_CQ_LSB + 32'(cur_q)] = 1'b1;
@@ -500,23 +467,14 @@ module baresm_cp #(
       state_q <= E_IDLE;
       rerr_q <= 1'b0;
       rerr_addr_q <= '0;
-      enable_q <= 1'b0;
       fault_q <= 1'b0;
-      watchdog_q <= '0;
-      scratch_q <= '0;
-      prot_base_q <= '0;
-      prot_size_q <= '0;
-      irq_status_q <= '0;
-      irq_mask_q <= '0;
       fault_info_q <= '0;
       fault_pc_q <= '0;
       fault_addr_q <= '0;
       fault_cta_q <= '0;
       fault_token_q <= '0;
       cycles_q <= '0;
-      cycles_hi_q <= '0;
       winstr_base_q <= '0;
-      winstr_hi_q <= '0;
       launches_q <= '0;
       failed_q <= '0;
       progress_q <= '0;
@@ -564,23 +522,14 @@ module baresm_cp #(
       state_q <= E_RESET;
       rcnt_q <= 8'(ResetCycles);
       hold_q <= 1'b1;
-      enable_q <= 1'b0;
       fault_q <= 1'b0;
-      watchdog_q <= '0;
-      scratch_q <= '0;
-      prot_base_q <= '0;
-      prot_size_q <= '0;
-      irq_status_q <= '0;
-      irq_mask_q <= '0;
       fault_info_q <= '0;
       fault_pc_q <= '0;
       fault_addr_q <= '0;
       fault_cta_q <= '0;
       fault_token_q <= '0;
       cycles_q <= '0;
-      cycles_hi_q <= '0;
       winstr_base_q <= '0;
-      winstr_hi_q <= '0;
       launches_q <= '0;
       failed_q <= '0;
       progress_q <= '0;
@@ -591,26 +540,6 @@ module baresm_cp #(
     end else begin
       // ---- counters and interrupt causes ----
       cycles_q <= cycles_q + 64'd1;
-      irq_status_q <= (irq_status_q & ~irq_clr) | irq_set;
-
-      // ---- register reads with side effects ----
-      if (rd && a == baresm_regs_pkg::CYCLES_LO_OFFSET) cycles_hi_q <= cycles_q[63:32];
-      if (rd && a == baresm_regs_pkg::WARP_INSTRS_LO_OFFSET) winstr_hi_q <= winstr[63:32];
-
-      // ---- register writes ----
-      if (wr_ok && !in_qp) begin
-        unique case (a)
-          baresm_regs_pkg::CONTROL_OFFSET:
-            enable_q <= mmio_req_wdata_i[baresm_regs_pkg::CONTROL_ENABLE_LSB];
-          baresm_regs_pkg::WATCHDOG_OFFSET: watchdog_q <= mmio_req_wdata_i;
-          baresm_regs_pkg::SCRATCH_OFFSET: scratch_q <= mmio_req_wdata_i;
-          baresm_regs_pkg::PROT_BASE_OFFSET: prot_base_q <= mmio_req_wdata_i;
-          baresm_regs_pkg::PROT_SIZE_OFFSET: prot_size_q <= mmio_req_wdata_i;
-          baresm_regs_pkg::IRQ_MASK_OFFSET:
-            irq_mask_q <= mmio_req_wdata_i[10:0] & 11'(baresm_regs_pkg::IRQ_MASK_RW_MASK);
-          default: ;
-        endcase
-      end
       // ---- memory transaction ----
       if (mreq_valid_q && mem_req_ready_i) begin
         mreq_valid_q <= 1'b0;
@@ -688,7 +617,7 @@ module baresm_cp #(
           win_idx_q <= '0;
           win_base_q <= '0;
           win_size_q <= '0;
-          budget_q <= (d_watchdog != 32'd0) ? d_watchdog : watchdog_q;
+          budget_q <= (d_watchdog != 32'd0) ? d_watchdog : watchdog;
           beat_q <= '0;
           if (rerr_q) begin
             c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
@@ -813,7 +742,7 @@ module baresm_cp #(
               c_lane_q <= 8'(sm_fault_lane_i);
               c_pc_q <= sm_fault_pc_i;
               // A barrier deadlock names the waiting warps where an address would be.
-              c_addr_q <= (sm_fault_kind_i == baresm_sm_pkg::FAULT_BARRIER_DEADLOCK) ?
+              c_addr_q <= (sm_fault_kind_i == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
                           sm_fault_waiting_i : sm_fault_addr_i;
               c_cta_q <= f_cta;
               c_ctas_q <= f_cta;  // as the functional model: the CTAs before the faulting one
@@ -909,13 +838,13 @@ module baresm_cp #(
     launch_o[baresm_sm_pkg::LD_WIN_BASE +: NUM_WINDOWS*32] = win_base_q;
     launch_o[baresm_sm_pkg::LD_WIN_SIZE +: NUM_WINDOWS*32] = win_size_q;
     launch_o[baresm_sm_pkg::LD_WATCHDOG +: 64] = 64'(budget_q);
-    launch_o[baresm_sm_pkg::LD_PROT_BASE +: 32] = prot_base_q;
-    launch_o[baresm_sm_pkg::LD_PROT_SIZE +: 32] = prot_size_q;
+    launch_o[baresm_sm_pkg::LD_PROT_BASE +: 32] = prot_base;
+    launch_o[baresm_sm_pkg::LD_PROT_SIZE +: 32] = prot_size;
   end
   assign launch_valid_o = state_q == E_LAUNCH;
 
   assign sm_hold_o = hold_q;
-  assign irq_o = (irq_status_q & irq_mask_q) != '0;
+  assign irq_o = (irq_status & irq_mask) != '0;
   assign state_o = state_q;
   assign queue_o = 3'(cur_q);
   assign status_o = status;
@@ -947,7 +876,7 @@ module baresm_cp #(
   // (retired would underflow).
   `BARESM_ASSUME(m_ctas_monotonic, !counting || sm_ctas_i[31:0] >= ctas_q)
   // Every engine state is one of the enumerated ones.
-  `BARESM_ASSERT(a_state_known, state_q <= E_HALT)
+  `BARESM_ASSERT(a_state_known, 32'(state_q) < baresm_state_pkg::NUM_CP_STATES)
 
 endmodule
 

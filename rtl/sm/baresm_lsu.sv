@@ -674,7 +674,7 @@ module baresm_lsu #(
       d_mask_q <= a_mask_q;
       d_we_q <= (a_is_load || a_is_atom) && !flt && !merr_q;
       d_fault_q <= flt || merr_q;
-      d_kind_q <= flt ? flt_kind : baresm_sm_pkg::FAULT_MEMORY_ERROR;
+      d_kind_q <= flt ? flt_kind : baresm_state_pkg::FAULT_MEMORY_ERROR;
       d_lane_q <= flt ? flt_lane : merr_lane_q;
       d_faddr_q <= flt ? flt_addr : a_addr_q[32*merr_lane_q +: 32];
       d_data_q <= a_acc_m;

@@ -76,7 +76,7 @@ module baresm_lsu_check #(
   assign faulty = mask_i & (misaligned | outside);
   assign first = faulty & (~faulty + 32'd1);
   assign fault_o = |faulty;
-  assign kind_o = |(first & misaligned) ? baresm_sm_pkg::FAULT_MISALIGNED : baresm_sm_pkg::FAULT_OUT_OF_WINDOW;
+  assign kind_o = |(first & misaligned) ? baresm_state_pkg::FAULT_MISALIGNED : baresm_state_pkg::FAULT_OUT_OF_WINDOW;
 
   always_comb begin
     lane_o = '0;

@@ -73,14 +73,14 @@ module baresm_sm #(
   input  logic                          mem_rsp_err_i,    // memory error: no data, no effect
 
   // ---- status ------------------------------------------------------------------
-  output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_sm_pkg::WS_*
+  output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_state_pkg::WS_*
   output logic [63:0]                   cnt_cycles_o,   // cycles of the last/current launch
   output logic [63:0]                   cnt_instrs_o,   // warp-instructions issued
   output logic [63:0]                   cnt_stalls_o,   // cycles with live warps and no issue
   output logic [31:0]                   cnt_smem_passes_o,
   output logic [31:0]                   cnt_gmem_reqs_o,
   output logic [31:0]                   cnt_ifills_o,   // instruction-cache fills
-  output logic [baresm_sm_pkg::NUM_WS*64-1:0] cnt_states_o, // warp-cycles per state
+  output logic [baresm_state_pkg::NUM_WS*64-1:0] cnt_states_o, // warp-cycles per state
   output logic [4*64-1:0]               cnt_events_o,   // divergent branches, barrier releases,
                                                         // thread-instructions, CTAs completed
   output logic [8*32-1:0]               config_o        // ID/CONFIG words, see docs
@@ -669,21 +669,21 @@ module baresm_sm #(
   logic [4:0] iss_flane;
   always_comb begin
     iss_fault = 1'b0;
-    iss_fkind = baresm_sm_pkg::FAULT_NONE;
+    iss_fkind = baresm_state_pkg::FAULT_NONE;
     iss_flane = baresm_sm_pkg::lowest_lane(i_tmask);
     if (i_bad) begin
       iss_fault = 1'b1;
-      iss_fkind = i_ferr ? baresm_sm_pkg::FAULT_FETCH_ERROR : baresm_sm_pkg::FAULT_INVALID_PC;
+      iss_fkind = i_ferr ? baresm_state_pkg::FAULT_FETCH_ERROR : baresm_state_pkg::FAULT_INVALID_PC;
     end else if (i_ill) begin
       iss_fault = 1'b1;
-      iss_fkind = baresm_sm_pkg::FAULT_ILLEGAL_INSTR;
+      iss_fkind = baresm_state_pkg::FAULT_ILLEGAL_INSTR;
     end else if (i_op == baresm_isa_pkg::OP_TRAP && i_exec != 32'd0) begin
       iss_fault = 1'b1;
-      iss_fkind = baresm_sm_pkg::FAULT_TRAP;
+      iss_fkind = baresm_state_pkg::FAULT_TRAP;
       iss_flane = baresm_sm_pkg::lowest_lane(i_exec);
     end else if (i_op == baresm_isa_pkg::OP_BRA && st_overflow[sel]) begin
       iss_fault = 1'b1;
-      iss_fkind = baresm_sm_pkg::FAULT_STACK_OVERFLOW;
+      iss_fkind = baresm_state_pkg::FAULT_STACK_OVERFLOW;
     end
     if (!grant_valid) iss_fault = 1'b0;
   end
@@ -1115,7 +1115,7 @@ module baresm_sm #(
 
   always_comb begin
     new_fault = 1'b0;
-    nf_kind = baresm_sm_pkg::FAULT_NONE;
+    nf_kind = baresm_state_pkg::FAULT_NONE;
     nf_slot = '0;
     nf_lane = '0;
     nf_pc = '0;
@@ -1135,16 +1135,16 @@ module baresm_sm #(
       nf_slot = sel;
       nf_lane = iss_flane;
       nf_pc = i_pc;
-      if (iss_fkind == baresm_sm_pkg::FAULT_FETCH_ERROR) nf_addr = i_pc;
+      if (iss_fkind == baresm_state_pkg::FAULT_FETCH_ERROR) nf_addr = i_pc;
     end else if (deadlock) begin
       new_fault = 1'b1;
-      nf_kind = baresm_sm_pkg::FAULT_BARRIER_DEADLOCK;
+      nf_kind = baresm_state_pkg::FAULT_BARRIER_DEADLOCK;
       nf_slot = dl_slot;
       nf_pc = bar_pcs[dl_slot*32 +: 32];
       nf_wait = dl_mask;
     end else if (watchdog) begin
       new_fault = 1'b1;
-      nf_kind = baresm_sm_pkg::FAULT_WATCHDOG;
+      nf_kind = baresm_state_pkg::FAULT_WATCHDOG;
       nf_slot = wd_slot;
       nf_lane = baresm_sm_pkg::lowest_lane(st_mask[wd_slot]);
       nf_pc = st_pc[wd_slot];
@@ -1211,30 +1211,30 @@ module baresm_sm #(
   logic [2:0] wstate [NumWarps];
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
-      if (!slot_used_q[w]) wstate[w] = baresm_sm_pkg::WS_IDLE;
-      else if (st_empty[w]) wstate[w] = baresm_sm_pkg::WS_EXITED;
-      else if (bar_wait[w]) wstate[w] = baresm_sm_pkg::WS_WAIT_BAR;
-      else if (issue && sel == WarpW'(w)) wstate[w] = baresm_sm_pkg::WS_ISSUED;
-      else if (ready[w]) wstate[w] = baresm_sm_pkg::WS_READY;
+      if (!slot_used_q[w]) wstate[w] = baresm_state_pkg::WS_IDLE;
+      else if (st_empty[w]) wstate[w] = baresm_state_pkg::WS_EXITED;
+      else if (bar_wait[w]) wstate[w] = baresm_state_pkg::WS_WAIT_BAR;
+      else if (issue && sel == WarpW'(w)) wstate[w] = baresm_state_pkg::WS_ISSUED;
+      else if (ready[w]) wstate[w] = baresm_state_pkg::WS_READY;
       else if (f_miss[w] || (ib_valid_q[w] && (hazard_mem[w] || (!hazard[w] && !unit_ok[w] &&
                ib_dec_q[w][36:34] == baresm_sm_pkg::CL_CTRL))))
-        wstate[w] = baresm_sm_pkg::WS_WAIT_MEM;
-      else wstate[w] = baresm_sm_pkg::WS_WAIT_SB;
+        wstate[w] = baresm_state_pkg::WS_WAIT_MEM;
+      else wstate[w] = baresm_state_pkg::WS_WAIT_SB;
       warp_state_o[w*3 +: 3] = wstate[w];
     end
   end
 
   logic [63:0] instr_q, stall_q, div_q, bars_q, tinstr_q, ctas_q;
   logic [31:0] ifills_q;
-  logic [63:0] scnt_q [baresm_sm_pkg::NUM_WS];
-  logic [5:0] in_state [baresm_sm_pkg::NUM_WS];
+  logic [63:0] scnt_q [baresm_state_pkg::NUM_WS];
+  logic [5:0] in_state [baresm_state_pkg::NUM_WS];
   logic [CtaW:0] cta_retire_count;
   always_comb begin
     cta_retire_count = '0;
     for (int c = 0; c < CtaSlots; c++) cta_retire_count = cta_retire_count + (CtaW + 1)'(cta_retire[c]);
   end
   always_comb begin
-    for (int s = 0; s < baresm_sm_pkg::NUM_WS; s++) begin
+    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) begin
       in_state[s] = '0;
       for (int w = 0; w < NumWarps; w++) begin
         if (wstate[w] == 3'(s)) in_state[s] = in_state[s] + 6'd1;
@@ -1253,7 +1253,7 @@ module baresm_sm #(
       bars_q <= '0;
       tinstr_q <= '0;
       ctas_q <= '0;
-      for (int s = 0; s < baresm_sm_pkg::NUM_WS; s++) scnt_q[s] <= '0;
+      for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= '0;
     end else begin
       cyc_total_q <= cyc_total_q + 64'd1;
       if (clear) begin
@@ -1265,7 +1265,7 @@ module baresm_sm #(
         bars_q <= '0;
         tinstr_q <= '0;
         ctas_q <= '0;
-        for (int s = 0; s < baresm_sm_pkg::NUM_WS; s++) scnt_q[s] <= '0;
+        for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= '0;
       end else if (state_q != S_IDLE) begin
         cyc_q <= cyc_q + 64'd1;
         if (issue) instr_q <= instr_q + 64'd1;
@@ -1275,7 +1275,7 @@ module baresm_sm #(
         ctas_q <= ctas_q + 64'(cta_retire_count);
         if (running && live != '0 && !issue) stall_q <= stall_q + 64'd1;
         if (if_req_valid && if_req_ready) ifills_q <= ifills_q + 32'd1;
-        for (int s = 0; s < baresm_sm_pkg::NUM_WS; s++) scnt_q[s] <= scnt_q[s] + 64'(in_state[s]);
+        for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= scnt_q[s] + 64'(in_state[s]);
       end
     end
   end
@@ -1287,7 +1287,7 @@ module baresm_sm #(
   assign cnt_gmem_reqs_o = gmem_reqs;
   assign cnt_ifills_o = ifills_q;
   always_comb begin
-    for (int s = 0; s < baresm_sm_pkg::NUM_WS; s++) cnt_states_o[s*64 +: 64] = scnt_q[s];
+    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) cnt_states_o[s*64 +: 64] = scnt_q[s];
   end
   assign cnt_events_o = {ctas_q, tinstr_q, bars_q, div_q};
 

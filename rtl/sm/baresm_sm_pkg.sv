@@ -1,5 +1,5 @@
 // baresm_sm_pkg: constants and pure functions of the SM core (everything the
-// opcode table does not generate): fault and warp-state numbering, the launch
+// opcode table and the state tables do not generate): the launch
 // descriptor layout, instruction legality and the integer lane ALU.
 // docs/microarchitecture.md describes where each is used.
 `default_nettype none
@@ -9,28 +9,8 @@ package baresm_sm_pkg;
   // "No reconvergence point": never a valid (8-byte aligned) pc.
   localparam logic [31:0] PC_NONE = 32'hFFFF_FFFF;
 
-  // Fault kinds, numbered as iss::FaultKind.
-  localparam logic [3:0] FAULT_NONE = 4'd0;
-  localparam logic [3:0] FAULT_ILLEGAL_INSTR = 4'd1;
-  localparam logic [3:0] FAULT_INVALID_PC = 4'd2;
-  localparam logic [3:0] FAULT_OUT_OF_WINDOW = 4'd3;
-  localparam logic [3:0] FAULT_MISALIGNED = 4'd4;
-  localparam logic [3:0] FAULT_TRAP = 4'd5;
-  localparam logic [3:0] FAULT_STACK_OVERFLOW = 4'd6;
-  localparam logic [3:0] FAULT_BARRIER_DEADLOCK = 4'd7;
-  localparam logic [3:0] FAULT_WATCHDOG = 4'd8;
-  localparam logic [3:0] FAULT_FETCH_ERROR = 4'd9;    // an instruction fill got a memory error
-  localparam logic [3:0] FAULT_MEMORY_ERROR = 4'd10;  // a load/store/atomic request got one
-
-  // Warp states (warp_state_o, 3 bits per warp slot).
-  localparam logic [2:0] WS_IDLE = 3'd0;      // empty slot
-  localparam logic [2:0] WS_READY = 3'd1;     // could issue, another warp was picked
-  localparam logic [2:0] WS_ISSUED = 3'd2;    // issued this cycle
-  localparam logic [2:0] WS_WAIT_MEM = 3'd3;  // instruction fetch miss, or an operand from the LSU
-  localparam logic [2:0] WS_WAIT_SB = 3'd4;   // operand/unit not ready, or no instruction yet
-  localparam logic [2:0] WS_WAIT_BAR = 3'd5;  // arrived at a barrier
-  localparam logic [2:0] WS_EXITED = 3'd6;    // finished, its CTA still resident
-  localparam int NUM_WS = 7;
+  // Fault kinds (FAULT_*) and warp states (WS_*): baresm_state_pkg, generated
+  // from isa/faults.def and rtl/states.def.
 
   // Issue classes of a decoded instruction.
   localparam logic [2:0] CL_CTRL = 3'd0;  // resolved at issue: BRA EXIT BAR TRAP NOP VOTE.ANY/ALL, faults

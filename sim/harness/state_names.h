@@ -1,18 +1,48 @@
-// The names of the device's state encodings, one table each, used by every
-// tool that shows a state by name: the GTKWave translate filters
-// (tools/gen_gtkw_filters), the coverage bins, the CLI's warp-state
-// breakdown and the timeline (sim/timeline). Header-only so that tools which
-// do not link the SM harness read the same table.
+// The names of the device's state encodings, from their one table
+// (rtl/states.def), used by every tool that shows a state by name: the
+// GTKWave translate filters (tools/gen_states), the coverage bins, the CLI's
+// warp-state breakdown and the timeline (sim/timeline). Header-only so that
+// tools which do not link the SM harness read the same table.
 #pragma once
+
+#include <cstdint>
 
 namespace baresm::sim {
 
-constexpr int kNumWarpStates = 7;  // baresm_sm_pkg::WS_* in encoding order
-inline constexpr const char* kWarpStateNames[kNumWarpStates] = {"idle",    "ready",    "issued", "wait_mem",
-                                                                "wait_sb", "wait_bar", "exited"};
+// Warp states, encoded as baresm_state_pkg::WS_* (table order from 0).
+enum WarpState : uint8_t {
+#define BSM_WARP_STATE(name, str, desc) WS_##name,
+#define BSM_CP_STATE(name, desc)
+#include "rtl/states.def"
+#undef BSM_WARP_STATE
+#undef BSM_CP_STATE
+  kNumWarpStatesEnum
+};
+constexpr int kNumWarpStates = kNumWarpStatesEnum;
+inline constexpr const char* kWarpStateNames[kNumWarpStates] = {
+#define BSM_WARP_STATE(name, str, desc) str,
+#define BSM_CP_STATE(name, desc)
+#include "rtl/states.def"
+#undef BSM_WARP_STATE
+#undef BSM_CP_STATE
+};
 
-constexpr int kNumCpStates = 12;  // rtl/cp/baresm_cp.sv E_* in encoding order
+// Command-processor engine states, encoded as the CP's E_* (baresm_state_pkg::CP_*).
+enum CpState : uint8_t {
+#define BSM_WARP_STATE(name, str, desc)
+#define BSM_CP_STATE(name, desc) CP_##name,
+#include "rtl/states.def"
+#undef BSM_WARP_STATE
+#undef BSM_CP_STATE
+  kNumCpStatesEnum
+};
+constexpr int kNumCpStates = kNumCpStatesEnum;
 inline constexpr const char* kCpStateNames[kNumCpStates] = {
-    "IDLE", "FETCH", "CHECK", "WIN", "LAUNCH", "RUN", "BUILD", "WBODY", "WPHASE", "ABORT", "RESET", "HALT"};
+#define BSM_WARP_STATE(name, str, desc)
+#define BSM_CP_STATE(name, desc) #name,
+#include "rtl/states.def"
+#undef BSM_WARP_STATE
+#undef BSM_CP_STATE
+};
 
 }  // namespace baresm::sim

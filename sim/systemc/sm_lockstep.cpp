@@ -27,9 +27,9 @@ static_assert(TopParams::kNumQueues == sim::kCoveredCpQueues, "cp_queue coverage
 void SmLockstepPort::cover_cp(const Vbaresm_top___024root& r) {
   sim::Coverage& cov = sim::Coverage::get();
   const uint32_t cp = dut_.cp_state_o.read();
-  if (cp != cp_state_ && cp < 12) cov.hit(std::string("cp_state/") + sim::kCpStateNames[cp]);
+  if (cp != cp_state_ && cp < uint32_t(sim::kNumCpStates)) cov.hit(std::string("cp_state/") + sim::kCpStateNames[cp]);
   const uint32_t q = dut_.cp_queue_o.read();
-  constexpr uint32_t kFetch = 1, kCheck = 2, kWphase = 8, kIdle = 0;
+  constexpr uint32_t kFetch = sim::CP_FETCH, kCheck = sim::CP_CHECK, kWphase = sim::CP_WPHASE, kIdle = sim::CP_IDLE;
   if (cp != cp_state_ && q < TopParams::kNumQueues) {
     const uint32_t sq_size = r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__sq_size_q[q];
     const uint32_t cq_size = r.baresm_top__DOT__u_cp__DOT__u_queues__DOT__cq_size_q[q];

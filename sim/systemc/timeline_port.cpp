@@ -3,14 +3,22 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <tuple>
 
 #include "Vbaresm_top.h"
 #include "Vbaresm_top___024root.h"
 #include "host_driver/regs.h"
 #include "sim/harness/sm_harness.h"
+#include "sim/harness/state_names.h"
 #include "sim/harness/vl_bits.h"
 #include "sim/systemc/sc_types.h"
 #include "sim/systemc/testbench.h"
+
+// testbench.h is an installed header without the state table: its count of
+// warp states must be the table's (rtl/states.def).
+static_assert(std::tuple_size<decltype(baresm::cosim::SmCounters::state_cycles)>::value ==
+                  size_t(baresm::sim::kNumWarpStates),
+              "SmCounters::state_cycles (sim/systemc/testbench.h) is not one entry per rtl/states.def warp state");
 
 namespace baresm::cosim {
 

@@ -11,7 +11,7 @@ namespace baresm::timeline {
 
 namespace {
 
-// One colour per baresm_sm_pkg::WS_* (the names come from kWarpStateNames).
+// One colour per baresm_state_pkg::WS_* (the names come from kWarpStateNames).
 constexpr std::array<uint32_t, sim::kNumWarpStates> kColours = {0xe6e6e6, 0xf2c94c, 0x27ae60, 0x2f80ed,
                                                                 0xf2994a, 0x9b51e0, 0x6b6b6b};
 constexpr uint32_t kBlack = 0x000000, kWhite = 0xffffff, kBarrier = 0xd0021b, kMem = 0x2f80ed;

@@ -10,8 +10,8 @@ namespace baresm::timeline {
 
 namespace {
 
-constexpr uint8_t kIdle = 0, kWaitBar = 5;     // the encodings of baresm_sm_pkg::WS_IDLE, WS_WAIT_BAR
-constexpr uint32_t kCpIdle = 0, kCpFetch = 1;  // baresm_cp E_IDLE, E_FETCH
+constexpr uint8_t kIdle = sim::WS_IDLE, kWaitBar = sim::WS_WAIT_BAR;  // rtl/states.def
+constexpr uint32_t kCpIdle = sim::CP_IDLE, kCpFetch = sim::CP_FETCH;
 
 std::string dim_json(const std::array<uint32_t, 3>& d) {
   return "[" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + "]";

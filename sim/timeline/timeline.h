@@ -40,7 +40,7 @@ struct CycleSample {
   bool device_reset = false;                // the reset pin is low (the memory drops what is in flight)
   bool in_reset = false;                    // the SM is held in reset (the pin, a soft reset, an abort)
   bool sm_busy = false;                     // the SM is running a launch (its counters count this cycle)
-  std::vector<uint8_t> warp_state;          // per slot, baresm_sm_pkg::WS_*
+  std::vector<uint8_t> warp_state;          // per slot, baresm_state_pkg::WS_*
   bool launch_accepted = false;             // the SM takes a descriptor at the end of this cycle
   std::array<uint32_t, 3> grid{}, block{};  // ... of that descriptor
   bool issue = false;                       // the SM's trace port: a warp-instruction issued

@@ -188,7 +188,7 @@ std::vector<std::string> check_timeline(const Json& root, TimelineData* out) {
   bool names_ok = names && names->kind == Json::ARR && names->arr.size() == size_t(sim::kNumWarpStates);
   for (int k = 0; names_ok && k < sim::kNumWarpStates; ++k)
     names_ok = names->arr[size_t(k)].str == sim::kWarpStateNames[k];
-  if (!names_ok) r.add("otherData.warp_states is not the warp-state table (baresm_sm_pkg::WS_*)");
+  if (!names_ok) r.add("otherData.warp_states is not the warp-state table (baresm_state_pkg::WS_*)");
   std::set<std::string> state_names(sim::kWarpStateNames, sim::kWarpStateNames + sim::kNumWarpStates);
 
   d.states.resize(d.slots);
