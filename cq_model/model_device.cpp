@@ -633,6 +633,12 @@ struct ModelDevice::Impl {
     entry.warp_instrs = sat32(res.stats.warp_instrs);
     entry.shared_passes = sat32(runner.shared_accesses());
     entry.stall_cycles = 0;
+    // The second line: what the ISS counts; no pipeline, so no warp states,
+    // line requests or instruction fills (0, docs/ring-formats.md).
+    entry.thread_instrs = sat32(res.stats.thread_instrs);
+    entry.div_branches = sat32(res.stats.divergent_branches);
+    entry.bar_releases = sat32(res.stats.barriers);
+    entry.sm_cycles = sat32(entry.end_cycle - entry.start_cycle);
     if (runner.internal_error() || res.launch_error) {
       entry.status = uint8_t(CplStatus::FAILED);
       entry.error = uint8_t(ErrorCode::INTERNAL);

@@ -106,12 +106,52 @@ struct CompletionEntry {
   uint32_t stall_cycles = 0;
   uint32_t shared_passes = 0;
   uint32_t ctas_done = 0;
+  // second line: the rest of the launch's counters
+  uint32_t thread_instrs = 0;
+  uint32_t div_branches = 0;
+  uint32_t bar_releases = 0;
+  uint32_t gmem_requests = 0;
+  uint32_t ifetch_fills = 0;
+  uint32_t sm_cycles = 0;
+  uint32_t ws_idle = 0;  // warp-cycles per warp state, in WarpState order
+  uint32_t ws_ready = 0;
+  uint32_t ws_issued = 0;
+  uint32_t ws_wait_mem = 0;
+  uint32_t ws_wait_sb = 0;
+  uint32_t ws_wait_bar = 0;
+  uint32_t ws_exited = 0;
+  uint32_t reserved0 = 0;
+  uint32_t reserved1 = 0;
+  uint32_t reserved2 = 0;
   uint32_t phase = 0;  // written last
 
   bool phase_bit() const { return phase & 1u; }
   uint32_t queue() const { return (phase >> kCPL_QUEUE_LSB) & 0xFF; }
   CplStatus cpl_status() const { return CplStatus(status); }
   ErrorCode error_code() const { return ErrorCode(error); }
+  // Warp-cycles in warp state s (0 IDLE .. 6 EXITED, baresm_sm_pkg::WS_*).
+  static constexpr int kWarpStates = 7;
+  uint32_t warp_state_cycles(int s) const {
+    const uint32_t* p = ws_field(const_cast<CompletionEntry*>(this), s);
+    return p ? *p : 0;
+  }
+  void set_warp_state_cycles(int s, uint32_t v) {
+    if (uint32_t* p = ws_field(this, s)) *p = v;
+  }
+
+ private:
+  static uint32_t* ws_field(CompletionEntry* e, int s) {
+    switch (s) {
+      case 0: return &e->ws_idle;
+      case 1: return &e->ws_ready;
+      case 2: return &e->ws_issued;
+      case 3: return &e->ws_wait_mem;
+      case 4: return &e->ws_wait_sb;
+      case 5: return &e->ws_wait_bar;
+      case 6: return &e->ws_exited;
+      default: return nullptr;
+    }
+  }
 };
 
 struct WindowEntry {
@@ -120,7 +160,7 @@ struct WindowEntry {
 };
 
 static_assert(sizeof(LaunchDescriptor) == kDESC_BYTES, "launch descriptor is 64 bytes");
-static_assert(sizeof(CompletionEntry) == kCPL_BYTES, "completion entry is 64 bytes");
+static_assert(sizeof(CompletionEntry) == kCPL_BYTES, "completion entry is 128 bytes");
 static_assert(sizeof(WindowEntry) == kWIN_BYTES, "window entry is 8 bytes");
 
 // Every field sits exactly where rings.def says, with the width it says.

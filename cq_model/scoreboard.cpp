@@ -64,6 +64,24 @@ void Scoreboard::observe(uint32_t q, uint32_t index, const CompletionEntry& e) {
   if (e.end_cycle < e.start_cycle) fail(q, index, "end_cycle before start_cycle");
   if (e.end_cycle < Q.last_end) fail(q, index, "end_cycle earlier than the previous entry's");
   Q.last_end = e.end_cycle;
+  if (e.reserved0 || e.reserved1 || e.reserved2) fail(q, index, "a reserved word of the entry is not 0");
+  uint64_t ws_total = 0;
+  bool saturated = e.sm_cycles == 0xFFFFFFFFu;
+  for (int s = 0; s < CompletionEntry::kWarpStates; ++s) {
+    ws_total += e.warp_state_cycles(s);
+    saturated |= e.warp_state_cycles(s) == 0xFFFFFFFFu;
+  }
+  if (e.error_code() == ErrorCode::BAD_DESCRIPTOR &&
+      (e.warp_instrs || e.thread_instrs || e.stall_cycles || e.shared_passes || e.div_branches ||
+       e.bar_releases || e.gmem_requests || e.ifetch_fills || e.sm_cycles || ws_total))
+    fail(q, index, "a bad descriptor's entry counts work (nothing ran)");
+  // Every warp slot is in exactly one state each SM cycle: the states add up
+  // to sm_cycles x warp slots (a device without warp states writes none).
+  if (ws_total && !saturated && (e.sm_cycles == 0 || ws_total % e.sm_cycles != 0)) {
+    std::snprintf(buf, sizeof buf, "warp-state cycles add up to %llu, not a multiple of sm_cycles %u",
+                  (unsigned long long)ws_total, e.sm_cycles);
+    fail(q, index, buf);
+  }
 
   if (Q.pending.empty()) return fail(q, index, "completion with no outstanding submission (duplicate?)");
   const Pending p = Q.pending.front();
@@ -86,6 +104,22 @@ void Scoreboard::observe(uint32_t q, uint32_t index, const CompletionEntry& e) {
     std::snprintf(buf, sizeof buf, "error %s, expected %s", error_code_name(e.error_code()),
                   error_code_name(p.e.error));
     fail(q, index, buf);
+  }
+  if (p.e.check_counters) {
+    const ExpectedCounters& x = p.e.counters;
+    const struct {
+      const char* name;
+      uint32_t got, want;
+    } cs[] = {{"warp_instrs", e.warp_instrs, x.warp_instrs},
+              {"thread_instrs", e.thread_instrs, x.thread_instrs},
+              {"div_branches", e.div_branches, x.div_branches},
+              {"bar_releases", e.bar_releases, x.bar_releases},
+              {"ctas_done", e.ctas_done, x.ctas_done}};
+    for (const auto& c : cs) {
+      if (c.got == c.want) continue;
+      std::snprintf(buf, sizeof buf, "counter %s is %u, expected %u", c.name, c.got, c.want);
+      fail(q, index, buf);
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 // Checks every completion entry a device writes against what the host
 // submitted: per-queue order, exactly one entry per descriptor (no loss, no
 // duplicate), the right token, status and error, the phase of each wrap, and
-// sane timestamps. Used by the driver tests on the functional model and by
+// sane timestamps and counters (the reserved words 0; nothing counted for a
+// bad descriptor; the warp states of an RTL entry adding up to whole cycles;
+// exact counters where the expectation has them). Used by the driver tests on the functional model and by
 // the RTL testbench on the command processor: it only sees descriptors going
 // in and entries coming out.
 #pragma once
@@ -15,12 +17,21 @@
 
 namespace baresm::cq {
 
+// Counters of a launch known exactly in advance (from the functional model's
+// run of the same deterministic kernel): the ones every backend counts the
+// same way (docs/ring-formats.md).
+struct ExpectedCounters {
+  uint32_t warp_instrs = 0, thread_instrs = 0, div_branches = 0, bar_releases = 0, ctas_done = 0;
+};
+
 struct Expectation {
   uint64_t token = 0;
   // PENDING: completed or failed are both acceptable.
   CplStatus status = CplStatus::PENDING;
   bool check_error = false;
   ErrorCode error = ErrorCode::OK;
+  bool check_counters = false;  // compare `counters` with the entry's
+  ExpectedCounters counters{};
 };
 
 class Scoreboard {

@@ -18,6 +18,24 @@ namespace f = regs::f;
 using cq::CplStatus;
 using cq::ErrorCode;
 
+LaunchStats launch_stats(const cq::CompletionEntry& e) {
+  LaunchStats st;
+  st.cycles = e.end_cycle >= e.start_cycle ? e.end_cycle - e.start_cycle : 0;
+  st.sm_cycles = e.sm_cycles;
+  st.warp_instrs = e.warp_instrs;
+  st.thread_instrs = e.thread_instrs;
+  st.stall_cycles = e.stall_cycles;
+  st.shared_passes = e.shared_passes;
+  st.ctas_done = e.ctas_done;
+  st.div_branches = e.div_branches;
+  st.bar_releases = e.bar_releases;
+  st.gmem_requests = e.gmem_requests;
+  st.ifetch_fills = e.ifetch_fills;
+  static_assert(LaunchStats::kWarpStates == cq::CompletionEntry::kWarpStates, "one warp-state list");
+  for (int s = 0; s < LaunchStats::kWarpStates; ++s) st.warp_state_cycles[s] = e.warp_state_cycles(s);
+  return st;
+}
+
 namespace {
 
 constexpr uint16_t kOwnerDriver = 0xFFFF;
@@ -397,6 +415,7 @@ Status Device::process_completions() {
       rep.stall_cycles = e.stall_cycles;
       rep.shared_passes = e.shared_passes;
       rep.ctas_done = e.ctas_done;
+      rep.stats = launch_stats(e);
       rep.raw = &e;
       deliver(q, inf, rep);
     }

@@ -133,6 +133,22 @@ struct LaunchArg {
   uint32_t size = 0;
 };
 
+// Every counter the device reports for one launch, from its completion entry
+// (cq_model/rings.def, docs/ring-formats.md: which ones the functional model
+// leaves 0). All zero for markers, bad descriptors and launches the driver
+// reported lost.
+struct LaunchStats {
+  static constexpr int kWarpStates = 7;  // IDLE, READY, ISSUED, WAIT_MEM, WAIT_SB, WAIT_BAR, EXITED
+  uint64_t cycles = 0;                   // end_cycle - start_cycle (the device's CYCLES)
+  uint32_t sm_cycles = 0;                // the SM's own count of the launch's cycles
+  uint32_t warp_instrs = 0, thread_instrs = 0, stall_cycles = 0, shared_passes = 0, ctas_done = 0;
+  uint32_t div_branches = 0, bar_releases = 0, gmem_requests = 0, ifetch_fills = 0;
+  uint32_t warp_state_cycles[kWarpStates] = {};  // warp-cycles per state, summed over warp slots
+  double ipc() const { return cycles ? double(warp_instrs) / double(cycles) : 0.0; }
+};
+// The counters of a completion entry.
+LaunchStats launch_stats(const cq::CompletionEntry& e);
+
 // The outcome of one submitted launch or marker, as the driver learned it.
 struct LaunchReport {
   uint64_t token = 0;
@@ -149,7 +165,8 @@ struct LaunchReport {
   uint32_t fault_cta = 0;  // linear
   Dim3 fault_cta_xyz{0, 0, 0};
   uint64_t start_cycle = 0, end_cycle = 0;
-  uint32_t warp_instrs = 0, stall_cycles = 0, shared_passes = 0, ctas_done = 0;
+  uint32_t warp_instrs = 0, stall_cycles = 0, shared_passes = 0, ctas_done = 0;  // = stats.*
+  LaunchStats stats;  // every counter of the completion entry
   const cq::CompletionEntry* raw = nullptr;  // the device's entry (valid during the hook only)
 };
 

@@ -105,6 +105,7 @@ module baresm_top #(
   logic [31:0] sm_smem_passes;
   logic [NumWarps*3-1:0] warp_state;
   logic [4*64-1:0] sm_events;
+  logic [31:0] sm_ifills;
 
   baresm_cp #(
     .NumQueues(NumQueues),
@@ -161,6 +162,13 @@ module baresm_top #(
     .sm_stalls_i       (sm_stalls),
     .sm_smem_passes_i  (sm_smem_passes),
     .sm_ctas_i         (sm_events[3*64 +: 64]),
+    .sm_cycles_i       (sm_cycles_o),
+    .sm_tinstrs_i      (sm_events[2*64 +: 64]),
+    .sm_div_i          (sm_events[0*64 +: 64]),
+    .sm_bars_i         (sm_events[1*64 +: 64]),
+    .sm_gmem_reqs_i    (sm_gmem_reqs_o),
+    .sm_ifills_i       (sm_ifills),
+    .sm_states_i       (sm_state_cycles_o),
     .state_o           (cp_state_o),
     .queue_o           (cp_queue_o),
     .status_o          (status_o)
@@ -181,7 +189,6 @@ module baresm_top #(
   logic [MemLineBytes*8-1:0] sm_req_wdata;
   logic [MemLineBytes-1:0] sm_req_wstrb;
   logic [8*32-1:0] sm_config;
-  logic [31:0] sm_ifills;
 
 `ifndef SYNTHESIS
   // The SM's trace port (simulation only), kept for lockstep checking of the
@@ -338,9 +345,9 @@ module baresm_top #(
   assign sm_smem_passes_o = sm_smem_passes;
 
   // The SM's ID/CONFIG words duplicate what the command processor reports
-  // from the same parameters; the instruction-fill count is only traced.
+  // from the same parameters.
   logic unused;
-  assign unused = ^{sm_config, sm_ifills};
+  assign unused = ^sm_config;
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // The SM's done is one pulse per launch, and comes only while the command

@@ -86,6 +86,14 @@ module baresm_cp #(
   input  logic [63:0]                  sm_stalls_i,        // this launch's stall cycles
   input  logic [31:0]                  sm_smem_passes_i,   // since reset
   input  logic [63:0]                  sm_ctas_i,          // CTAs this launch completed so far
+  // The rest of the launch's counters, for the completion entry's second line.
+  input  logic [63:0]                  sm_cycles_i,        // this launch's SM cycles
+  input  logic [63:0]                  sm_tinstrs_i,       // this launch's thread-instructions
+  input  logic [63:0]                  sm_div_i,           // this launch's divergent branches
+  input  logic [63:0]                  sm_bars_i,          // this launch's barrier releases
+  input  logic [31:0]                  sm_gmem_reqs_i,     // since reset
+  input  logic [31:0]                  sm_ifills_i,        // this launch's instruction fills
+  input  logic [baresm_sm_pkg::NUM_WS*64-1:0] sm_states_i, // this launch's warp-cycles per state
 
   // ---- status (tracing, board LEDs) -------------------------------------------
   output logic [3:0]                   state_o,            // engine state (E_*)
@@ -99,14 +107,16 @@ module baresm_cp #(
   localparam int NUM_WINDOWS = baresm_sm_pkg::NUM_WINDOWS;
   localparam int CHUNK = (MemLineBytes < 64) ? MemLineBytes : 64;  // bytes of a 64-byte record per beat
   localparam int CW = $clog2(CHUNK);
-  localparam int BEATS = 64 / CHUNK;                                // beats per 64-byte record
+  localparam int BEATS = 64 / CHUNK;                                // beats per 64-byte descriptor
+  localparam int CPL_BYTES = baresm_ring_pkg::CPL_BYTES;
+  localparam int CBEATS = CPL_BYTES / CHUNK;                        // beats per completion entry
   localparam int POS = MemLineBytes / CHUNK;                        // chunk positions in a line
   localparam int EPOS = MemLineBytes / 8;                           // 8-byte positions in a line
-  localparam int BW = (BEATS > 1) ? $clog2(BEATS) : 1;
+  localparam int BW = (CBEATS > 1) ? $clog2(CBEATS) : 1;
   localparam int QW = (NumQueues > 1) ? $clog2(NumQueues) : 1;  // queue index bits
   localparam logic [63:0] MEM_END = 64'(MemBytes);
   localparam logic [31:0] LINE_MASK = ~(32'(MemLineBytes) - 32'd1);
-  localparam logic [31:0] BODY_BYTES = 32'd60;  // bytes 60..63 are the phase word
+  localparam logic [31:0] BODY_BYTES = 32'(CPL_BYTES - 4);  // the last word is the phase word
 
   // Engine states: encodings and meanings in rtl/states.def (baresm_state_pkg::CP_*).
   typedef enum logic [3:0] {
@@ -255,6 +265,11 @@ module baresm_cp #(
   logic [63:0] c_start_q, c_end_q;
   logic [7:0]  c_status_q, c_error_q, c_warp_q, c_lane_q;
   logic [31:0] c_pc_q, c_addr_q, c_cta_q, c_instrs_q, c_stalls_q, c_smem_q, c_ctas_q;
+  // The second line's counters, XC words in rings.def order from thread_instrs
+  // to ws_exited (xcnt: the SM's, now).
+  localparam int XC = 6 + baresm_sm_pkg::NUM_WS;
+  logic [XC*32-1:0] c_xcnt_q, xcnt;
+  logic [31:0]      gmem_base_q;
 
   // Memory transaction: request presented (mreq_valid_q), then awaited (mwait_q).
   logic                      mreq_valid_q, mwait_q;
@@ -331,7 +346,7 @@ module baresm_cp #(
   assign went_size = went[baresm_ring_pkg::WIN_SIZE_LSB +: 32];
 
   // The completion entry as a byte image.
-  logic [511:0] cpl;
+  logic [CPL_BYTES*8-1:0] cpl;
   always_comb begin
     cpl = '0;
     cpl[baresm_ring_pkg::CPL_TOKEN_LSB +: 64] = desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
@@ -349,6 +364,7 @@ module baresm_cp #(
     cpl[baresm_ring_pkg::CPL_STALL_CYCLES_LSB +: 32] = c_stalls_q;
     cpl[baresm_ring_pkg::CPL_SHARED_PASSES_LSB +: 32] = c_smem_q;
     cpl[baresm_ring_pkg::CPL_CTAS_DONE_LSB +: 32] = c_ctas_q;
+    cpl[baresm_ring_pkg::CPL_THREAD_INSTRS_LSB +: XC*32] = c_xcnt_q;
     cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] = phase_q;
     cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_QUEUE_LSB +: 8] = 8'(cur_q);
   end
@@ -360,7 +376,7 @@ module baresm_cp #(
   logic [CHUNK-1:0]          cb, cph;
   always_comb begin
     cd = '0;
-    for (int b = 0; b < BEATS; b++) begin
+    for (int b = 0; b < CBEATS; b++) begin
       if (32'(beat_q) == 32'(b)) cd = cpl[b*CHUNK*8 +: CHUNK*8];
     end
     for (int i = 0; i < CHUNK; i++) begin
@@ -399,6 +415,16 @@ module baresm_cp #(
   function automatic logic [31:0] sat32(input logic [63:0] v);
     sat32 = (v[63:32] != 32'd0) ? 32'hFFFF_FFFF : v[31:0];
   endfunction
+
+  always_comb begin
+    xcnt[0*32 +: 32] = sat32(sm_tinstrs_i);
+    xcnt[1*32 +: 32] = sat32(sm_div_i);
+    xcnt[2*32 +: 32] = sat32(sm_bars_i);
+    xcnt[3*32 +: 32] = sm_gmem_reqs_i - gmem_base_q;
+    xcnt[4*32 +: 32] = sm_ifills_i;
+    xcnt[5*32 +: 32] = sat32(sm_cycles_i);
+    for (int s = 0; s < baresm_sm_pkg::NUM_WS; s++) xcnt[(6 + s)*32 +: 32] = sat32(sm_states_i[s*64 +: 64]);
+  end
 
   // A soft reset ends when its minimum time has passed and memory is drained.
   logic [7:0] rcnt_q;
@@ -493,6 +519,7 @@ module baresm_cp #(
       run_cyc_q <= '0;
       budget_q <= '0;
       smem_base_q <= '0;
+      gmem_base_q <= '0;
       ctas_q <= '0;
       hold_q <= 1'b0;
       sm_active_q <= 1'b0;
@@ -510,6 +537,7 @@ module baresm_cp #(
       c_stalls_q <= '0;
       c_smem_q <= '0;
       c_ctas_q <= '0;
+      c_xcnt_q <= '0;
       mreq_valid_q <= 1'b0;
       mwait_q <= 1'b0;
       mreq_addr_q <= '0;
@@ -614,6 +642,7 @@ module baresm_cp #(
           c_stalls_q <= '0;
           c_smem_q <= '0;
           c_ctas_q <= '0;
+          c_xcnt_q <= '0;
           win_idx_q <= '0;
           win_base_q <= '0;
           win_size_q <= '0;
@@ -686,6 +715,7 @@ module baresm_cp #(
           if (launch_ready_i) begin
             c_start_q <= cycles_q;
             smem_base_q <= sm_smem_passes_i;
+            gmem_base_q <= sm_gmem_reqs_i;
             run_cyc_q <= '0;
             ctas_q <= '0;
             sm_active_q <= 1'b1;
@@ -704,6 +734,7 @@ module baresm_cp #(
             c_instrs_q <= sat32(sm_instrs_i);
             c_stalls_q <= sat32(sm_stalls_i);
             c_smem_q <= sm_smem_passes_i - smem_base_q;
+            c_xcnt_q <= xcnt;
             winstr_base_q <= winstr;
             sm_active_q <= 1'b0;
             hold_q <= 1'b1;
@@ -729,6 +760,7 @@ module baresm_cp #(
           c_instrs_q <= sat32(sm_instrs_i);
           c_stalls_q <= sat32(sm_stalls_i);
           c_smem_q <= sm_smem_passes_i - smem_base_q;
+          c_xcnt_q <= xcnt;
           winstr_base_q <= winstr;
           sm_active_q <= 1'b0;
           c_error_q <= f_error;
@@ -764,7 +796,7 @@ module baresm_cp #(
           if (ring_halt) begin
             state_q <= E_HALT;
           end else if (mdone) begin
-            if (32'(beat_q) == 32'(BEATS - 1)) state_q <= E_WPHASE;
+            if (32'(beat_q) == 32'(CBEATS - 1)) state_q <= E_WPHASE;
             else beat_q <= beat_q + BW'(1);
           end
         end
@@ -857,7 +889,7 @@ module baresm_cp #(
   // nothing but completion entries.
   `BARESM_ASSERT(a_cpl_write_in_slot, !(mreq_valid_q && mreq_op_q == 2'd1) ||
                                       (mreq_addr_q >= (cpl_slot_q & LINE_MASK) &&
-                                       mreq_addr_q < cpl_slot_q + 32'd64))
+                                       mreq_addr_q < cpl_slot_q + 32'(CPL_BYTES)))
   `BARESM_ASSERT(a_write_only_cpl, !(mreq_valid_q && mreq_op_q == 2'd1) ||
                                    state_q == E_WBODY || state_q == E_WPHASE)
   // The engine is busy exactly while baresm_cp_queues has a launch in flight,

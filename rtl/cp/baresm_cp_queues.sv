@@ -41,7 +41,7 @@ module baresm_cp_queues #(
   output logic [QW-1:0] cur_o,            // the queue of the launch in flight
   // Ring positions of the launch in flight (of the pick while none is): its
   // descriptor, SQ_BASE + (SQ_HEAD mod SQ_SIZE) * 64, and index SQ_HEAD; its
-  // completion slot, CQ_BASE + (CQ_TAIL mod CQ_SIZE) * 64, and the phase the
+  // completion slot, CQ_BASE + (CQ_TAIL mod CQ_SIZE) * CPL_BYTES, and the phase the
   // entry carries there.
   output logic [31:0]   desc_addr_o,
   output logic [31:0]   seq_o,
@@ -49,6 +49,7 @@ module baresm_cp_queues #(
   output logic          phase_o
 );
   localparam logic [63:0] MEM_END = 64'(MemBytes);
+  localparam int CPL_SHIFT = $clog2(baresm_ring_pkg::CPL_BYTES);  // bytes per completion entry, log2
 
   logic [31:0] sq_base_q [NumQueues];
   logic [31:0] sq_size_q [NumQueues];
@@ -70,9 +71,10 @@ module baresm_cp_queues #(
   assign cur_o = cur_q;
 
   // ---- queue status ----
-  function automatic logic ring_ok(input logic [31:0] base, input logic [31:0] size);
+  // A ring of `size` records of 2^shift bytes (descriptors 64, completion entries CPL_BYTES).
+  function automatic logic ring_ok(input logic [31:0] base, input logic [31:0] size, input int shift);
     logic [63:0] last;
-    last = 64'(base) + (64'(size) << 6);
+    last = 64'(base) + (64'(size) << shift);
     ring_ok = size != 32'd0 && (size & (size - 32'd1)) == 32'd0 && size <= 32'd65536 &&
               base[5:0] == 6'd0 && last <= MEM_END;
   endfunction
@@ -81,7 +83,7 @@ module baresm_cp_queues #(
   always_comb begin
     for (int q = 0; q < NumQueues; q++) begin
       q_off[q] = sq_size_q[q] == 32'd0;
-      q_valid[q] = ring_ok(sq_base_q[q], sq_size_q[q]) && ring_ok(cq_base_q[q], cq_size_q[q]);
+      q_valid[q] = ring_ok(sq_base_q[q], sq_size_q[q], 6) && ring_ok(cq_base_q[q], cq_size_q[q], CPL_SHIFT);
       q_full[q] = (cq_tail_q[q] - cq_head_q[q]) >= cq_size_q[q];
       q_work[q] = q_valid[q] && sq_head_q[q] != sq_tail_q[q];
     end
@@ -110,7 +112,7 @@ module baresm_cp_queues #(
   assign sel = active_o ? cur_q : pick;
   assign desc_addr_o = sq_base_q[sel] + ((sq_head_q[sel] & (sq_size_q[sel] - 32'd1)) << 6);
   assign seq_o = sq_head_q[sel];
-  assign cpl_slot_o = cq_base_q[sel] + ((cq_tail_q[sel] & (cq_size_q[sel] - 32'd1)) << 6);
+  assign cpl_slot_o = cq_base_q[sel] + ((cq_tail_q[sel] & (cq_size_q[sel] - 32'd1)) << CPL_SHIFT);
   assign phase_o = (cq_tail_q[sel] & cq_size_q[sel]) == 32'd0;
 
   // ---- host access ----

@@ -17,7 +17,7 @@ package baresm_regs_pkg;
   localparam logic [31:0] ID_RESET = 32'h42534D31;
   // VERSION (RO): register map and ring format versions
   localparam logic [9:0] VERSION_OFFSET = 10'h004;
-  localparam logic [31:0] VERSION_RESET = 32'h01020001;
+  localparam logic [31:0] VERSION_RESET = 32'h01020002;
   localparam int VERSION_MAJOR_LSB = 24;
   localparam int VERSION_MAJOR_WIDTH = 8;
   localparam int VERSION_MINOR_LSB = 16;

@@ -5,16 +5,16 @@
 package baresm_ring_pkg;
 
   localparam int DESC_BYTES = 64;  // bytes per launch descriptor (one submission-ring slot)
-  localparam int CPL_BYTES = 64;  // bytes per completion entry (one completion-ring slot)
+  localparam int CPL_BYTES = 128;  // bytes per completion entry (one completion-ring slot): two 64-byte lines
   localparam int WIN_BYTES = 8;  // bytes per window-table entry
   localparam int DESC_MAGIC = 32'h0000B5D1;  // value of DESC.magic
-  localparam int DESC_VERSION = 1;  // value of DESC.version
+  localparam int DESC_VERSION = 2;  // value of DESC.version; also the ring format version (VERSION.RING). 2: the 128-byte completion entry
   localparam int DESC_FLAG_MARKER = 1;  // DESC.flags: a marker (event record): no kernel runs, the kernel fields are ignored, the completion carries the time it was reached
   localparam int DESC_FLAGS_KNOWN = 1;  // every DESC.flags bit this format defines
   localparam int CPL_PHASE_BIT = 0;  // bit of CPL.phase holding the phase
   localparam int CPL_QUEUE_LSB = 8;  // CPL.phase[15:8]: the queue pair that wrote the entry
   localparam int DESC_BITS = 512;
-  localparam int CPL_BITS = 512;
+  localparam int CPL_BITS = 1024;
   localparam int WIN_BITS = 64;
 
   // ---- DESC fields ----
@@ -92,7 +92,39 @@ package baresm_ring_pkg;
   localparam int CPL_SHARED_PASSES_WIDTH = 32;
   localparam int CPL_CTAS_DONE_LSB = 448;
   localparam int CPL_CTAS_DONE_WIDTH = 32;
-  localparam int CPL_PHASE_LSB = 480;
+  localparam int CPL_THREAD_INSTRS_LSB = 480;
+  localparam int CPL_THREAD_INSTRS_WIDTH = 32;
+  localparam int CPL_DIV_BRANCHES_LSB = 512;
+  localparam int CPL_DIV_BRANCHES_WIDTH = 32;
+  localparam int CPL_BAR_RELEASES_LSB = 544;
+  localparam int CPL_BAR_RELEASES_WIDTH = 32;
+  localparam int CPL_GMEM_REQUESTS_LSB = 576;
+  localparam int CPL_GMEM_REQUESTS_WIDTH = 32;
+  localparam int CPL_IFETCH_FILLS_LSB = 608;
+  localparam int CPL_IFETCH_FILLS_WIDTH = 32;
+  localparam int CPL_SM_CYCLES_LSB = 640;
+  localparam int CPL_SM_CYCLES_WIDTH = 32;
+  localparam int CPL_WS_IDLE_LSB = 672;
+  localparam int CPL_WS_IDLE_WIDTH = 32;
+  localparam int CPL_WS_READY_LSB = 704;
+  localparam int CPL_WS_READY_WIDTH = 32;
+  localparam int CPL_WS_ISSUED_LSB = 736;
+  localparam int CPL_WS_ISSUED_WIDTH = 32;
+  localparam int CPL_WS_WAIT_MEM_LSB = 768;
+  localparam int CPL_WS_WAIT_MEM_WIDTH = 32;
+  localparam int CPL_WS_WAIT_SB_LSB = 800;
+  localparam int CPL_WS_WAIT_SB_WIDTH = 32;
+  localparam int CPL_WS_WAIT_BAR_LSB = 832;
+  localparam int CPL_WS_WAIT_BAR_WIDTH = 32;
+  localparam int CPL_WS_EXITED_LSB = 864;
+  localparam int CPL_WS_EXITED_WIDTH = 32;
+  localparam int CPL_RESERVED0_LSB = 896;
+  localparam int CPL_RESERVED0_WIDTH = 32;
+  localparam int CPL_RESERVED1_LSB = 928;
+  localparam int CPL_RESERVED1_WIDTH = 32;
+  localparam int CPL_RESERVED2_LSB = 960;
+  localparam int CPL_RESERVED2_WIDTH = 32;
+  localparam int CPL_PHASE_LSB = 992;
   localparam int CPL_PHASE_WIDTH = 32;
 
   // ---- WIN fields ----

@@ -20,12 +20,12 @@ bool env_u64(const char* name, uint64_t* v) {
   return true;
 }
 
-void print_launch(Testbench& tb, const drv::LaunchReport& r) {
+// Everything from the launch's completion entry (docs/ring-formats.md).
+void print_launch(const drv::LaunchReport& r) {
   if (r.marker || !r.from_device) return;
-  const uint64_t cycles = r.end_cycle - r.start_cycle;
-  const SmCounters c = tb.sm_counters();
+  const uint64_t cycles = r.stats.cycles;
   uint64_t total = 0;
-  for (uint64_t x : c.state_cycles) total += x;
+  for (uint32_t x : r.stats.warp_state_cycles) total += x;
   std::printf("    [rtl] %llu cycles, %u warp-instrs, IPC %.3f, stall cycles %u, shared passes %u",
               (unsigned long long)cycles, r.warp_instrs,
               cycles ? double(r.warp_instrs) / double(cycles) : 0.0, r.stall_cycles, r.shared_passes);
@@ -33,9 +33,9 @@ void print_launch(Testbench& tb, const drv::LaunchReport& r) {
   std::printf("\n    [rtl] warp-cycles:");
   for (int s = 1; s < 7; ++s) {
     std::printf(" %s %.1f%%", sim::kWarpStateNames[s],
-                total ? 100.0 * double(c.state_cycles[size_t(s)]) / double(total) : 0.0);
+                total ? 100.0 * double(r.stats.warp_state_cycles[s]) / double(total) : 0.0);
   }
-  std::printf(" (idle slots %.1f%%)\n", total ? 100.0 * double(c.state_cycles[0]) / double(total) : 0.0);
+  std::printf(" (idle slots %.1f%%)\n", total ? 100.0 * double(r.stats.warp_state_cycles[0]) / double(total) : 0.0);
 }
 
 }  // namespace
@@ -69,20 +69,18 @@ RtlBackendOptions rtl_backend_options_from_env() {
 
 std::unique_ptr<samples::Backend> make_rtl_backend(const RtlBackendOptions& o) {
   std::unique_ptr<ScTransport> t = open_rtl_device(o.device);
-  Testbench& tb = t->testbench();
   DriverBackendOptions bo;
   bo.name = "rtl";
   bo.default_watchdog = o.default_watchdog;
   bo.device.sync_timeout_ns = 10'000'000'000ull;  // 1e9 cycles; the watchdog ends a hung kernel first
   const bool verbose = o.verbose;
-  bo.on_launch = [&tb, verbose](const drv::LaunchReport& r, samples::LaunchReport* rep) {
-    // What the completion entry does not carry, from the SM's counters of
-    // this launch (they hold until the next launch starts).
-    const SmCounters c = tb.sm_counters();
-    rep->stats.thread_instrs = c.thread_instrs;
-    rep->stats.divergent_branches = c.divergent_branches;
-    rep->stats.barriers = c.barrier_releases;
-    if (verbose) print_launch(tb, r);
+  bo.on_launch = [verbose](const drv::LaunchReport& r, samples::LaunchReport* rep) {
+    // The counters the generic driver backend does not copy, from the
+    // launch's completion entry.
+    rep->stats.thread_instrs = r.stats.thread_instrs;
+    rep->stats.divergent_branches = r.stats.div_branches;
+    rep->stats.barriers = r.stats.bar_releases;
+    if (verbose) print_launch(r);
   };
   auto be = std::make_unique<DriverBackend>(std::move(t), bo);
   if (!be->ok()) {

@@ -319,7 +319,7 @@ TEST(CommandProcessor, DoorbellAndHeadErrorsAreIgnoredAndReported) {
   ASSERT_TRUE(bus.reg_write(regs::qp(1, QpReg::CQ_SIZE), 12));  // not a power of two
   EXPECT_EQ(f::QSTATUS_CONFIG_ERROR.get(bus.reg(regs::qp(1, QpReg::QSTATUS))), 1u);
   ASSERT_TRUE(bus.reg_write(regs::qp(1, QpReg::CQ_SIZE), 8));
-  ASSERT_TRUE(bus.reg_write(regs::qp(1, QpReg::CQ_BASE), TopParams::kMemBytes - 4 * 64));  // runs past memory
+  ASSERT_TRUE(bus.reg_write(regs::qp(1, QpReg::CQ_BASE), TopParams::kMemBytes - 4 * cq::kCPL_BYTES));  // runs past memory
   EXPECT_EQ(f::QSTATUS_CONFIG_ERROR.get(bus.reg(regs::qp(1, QpReg::QSTATUS))), 1u);
   ASSERT_TRUE(bus.reg_write(regs::qp(1, QpReg::CQ_BASE), 0x2000));
   // Doorbells: up to SQ_SIZE ahead of the head is fine; more, or behind the tail, is not.
@@ -369,16 +369,16 @@ TEST(CommandProcessor, PhaseWordBecomesValidOnlyAfterTheWholeEntry) {
     if (round % 3 == 1) d.magic = 0;  // a bad descriptor completes the same way
     ASSERT_TRUE(qp.write_descriptor(d, &idx));
     ASSERT_TRUE(qp.ring_doorbell());
-    const uint32_t slot = cqb + (idx % 4) * 64;
+    const uint32_t slot = cqb + (idx % 4) * cq::kCPL_BYTES;
     const bool want_phase = ((idx / 4) % 2) == 0;
-    uint8_t last[64];
-    std::memcpy(last, tb.memory().data() + slot, 64);
+    uint8_t last[cq::kCPL_BYTES];
+    std::memcpy(last, tb.memory().data() + slot, cq::kCPL_BYTES);
     bool seen = false;
     int changes_after = 0;
     for (int c = 0; c < 2000 && !seen; ++c) {
       tb.run_cycles(1);
       cq::CompletionEntry e;
-      std::memcpy(&e, tb.memory().data() + slot, 64);
+      std::memcpy(&e, tb.memory().data() + slot, cq::kCPL_BYTES);
       if (e.phase_bit() == want_phase) {
         seen = true;
         // Everything else must already be final.
@@ -388,10 +388,10 @@ TEST(CommandProcessor, PhaseWordBecomesValidOnlyAfterTheWholeEntry) {
       }
     }
     ASSERT_TRUE(seen) << "round " << round;
-    uint8_t now[64];
-    std::memcpy(now, tb.memory().data() + slot, 64);
+    uint8_t now[cq::kCPL_BYTES];
+    std::memcpy(now, tb.memory().data() + slot, cq::kCPL_BYTES);
     tb.run_cycles(200);
-    changes_after = std::memcmp(now, tb.memory().data() + slot, 64);
+    changes_after = std::memcmp(now, tb.memory().data() + slot, cq::kCPL_BYTES);
     EXPECT_EQ(changes_after, 0) << "the entry changed after its phase word was written";
     cq::CompletionEntry e;
     ASSERT_EQ(qp.peek(&e), 1);
@@ -477,7 +477,7 @@ TEST(CommandProcessor, LaunchOverheadInCycles) {
   ASSERT_EQ(dev.module_code_range(va.mod, &code, &code_bytes), drv::Status::OK);
   drv::DevPtr sq = 0, cqb = 0, prm = 0, wt = 0;
   ASSERT_EQ(dev.mem_alloc(c, 8 * 64, &sq), drv::Status::OK);
-  ASSERT_EQ(dev.mem_alloc(c, 8 * 64, &cqb), drv::Status::OK);
+  ASSERT_EQ(dev.mem_alloc(c, 8 * cq::kCPL_BYTES, &cqb), drv::Status::OK);
   ASSERT_EQ(dev.mem_alloc(c, 16, &prm), drv::Status::OK);
   ASSERT_EQ(dev.mem_alloc(c, 24, &wt), drv::Status::OK);
   const uint32_t pv[4] = {va.a, va.b, va.c, va.n};

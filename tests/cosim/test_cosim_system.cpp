@@ -260,7 +260,7 @@ TEST(CosimSystem, ResetsAtRandomCyclesLeaveAWorkingDeviceAndEveryLaunchAccounted
     for (uint32_t q = 0; q < 2; ++q) {
       const uint32_t base = h.reg(regs::qp(q, regs::QpReg::CQ_BASE));
       const uint32_t size = h.reg(regs::qp(q, regs::QpReg::CQ_SIZE));
-      rings.push_back({base, base + size * 64 - 1});
+      rings.push_back({base, base + size * cq::kCPL_BYTES - 1});
     }
   };
   note_rings();

@@ -67,7 +67,8 @@ void Harness::hook(void* self, const drv::LaunchReport& r) {
     h->scoreboard->observe(r.queue, h->consumed_[r.queue]++, *r.raw);
 }
 
-void Harness::expect(drv::Stream s, drv::Context c, uint64_t token, cq::CplStatus st) {
+void Harness::expect(drv::Stream s, drv::Context c, uint64_t token, cq::CplStatus st,
+                     const cq::ExpectedCounters* counters) {
   if (!scoreboard) return;
   drv::Stream stream = s;
   if (!stream.id) dev.ctx_default_stream(c, &stream);
@@ -76,6 +77,10 @@ void Harness::expect(drv::Stream s, drv::Context c, uint64_t token, cq::CplStatu
   cq::Expectation e;
   e.token = token;
   e.status = st;
+  if (counters) {
+    e.check_counters = true;
+    e.counters = *counters;
+  }
   scoreboard->expect(q, submitted_[q]++, e);
 }
 

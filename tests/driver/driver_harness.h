@@ -68,7 +68,8 @@ class Harness {
   // Optional scoreboard over the device's entries. Call expect() after every
   // successful launch/event_record with the stream it went to.
   cq::Scoreboard* scoreboard = nullptr;
-  void expect(drv::Stream s, drv::Context c, uint64_t token, cq::CplStatus st = cq::CplStatus::PENDING);
+  void expect(drv::Stream s, drv::Context c, uint64_t token, cq::CplStatus st = cq::CplStatus::PENDING,
+              const cq::ExpectedCounters* counters = nullptr);
   void scoreboard_reset();  // after a reset: indices restart, outstanding work was lost
 
   const drv::LaunchReport* report_for(uint64_t token) const;

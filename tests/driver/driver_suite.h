@@ -20,12 +20,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 
 #include "cq_model/rings.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/driver.h"
+#include "host_driver/model_transport.h"
 #include "host_driver/regs.h"
 #include "isa/mem_poison.h"
 #include "isa/ptx.h"
@@ -398,6 +400,134 @@ TYPED_TEST_P(DriverSuite, VecAddRunsCorrectly) {
   EXPECT_GT(ctr.progress, 0u);
   // The grid's memory windows: a second, independent context cannot see these buffers.
   EXPECT_EQ(d.ctx_get_error(c), Status::OK);
+}
+
+// ---- launch counters --------------------------------------------------------------------
+// Runs kernel(in, out, n) over n words of a fixed pattern on dev in ctx and
+// returns the launch's report (and fills *ex with what a scoreboard expects).
+inline ::testing::AssertionResult run_in_out_n(drv::Device& dev, drv::Context ctx, const char* kernel,
+                                              uint32_t n, uint32_t block, uint32_t grid,
+                                              drv::LaunchReport* out,
+                                              const std::function<void(uint64_t)>& launched = {}) {
+  const auto& img = kernel_image(kernel);
+  drv::Module m;
+  drv::Function fn;
+  if (dev.module_load_data(ctx, img.data(), img.size(), &m) != Status::OK ||
+      dev.module_get_function(m, kernel, &fn) != Status::OK)
+    return ::testing::AssertionFailure() << kernel << ": load failed: " << dev.last_error().detail;
+  std::vector<uint32_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = i * 2654435761u ^ (i >> 3);
+  drv::DevPtr din = 0, dout = 0;
+  if (dev.mem_alloc(ctx, n * 4, &din) != Status::OK || dev.mem_alloc(ctx, n * 4, &dout) != Status::OK ||
+      dev.memcpy_htod(ctx, din, in.data(), n * 4) != Status::OK || dev.memset_d8(ctx, dout, 0, n * 4) != Status::OK)
+    return ::testing::AssertionFailure() << kernel << ": buffers: " << dev.last_error().detail;
+  drv::LaunchConfig cfg;
+  cfg.grid = {grid, 1, 1};
+  cfg.block = {block, 1, 1};
+  const drv::LaunchArg args[] = {{&din, 4}, {&dout, 4}, {&n, 4}};
+  uint64_t token = 0;
+  if (dev.launch(fn, cfg, args, 3, &token) != Status::OK)
+    return ::testing::AssertionFailure() << kernel << ": launch: " << dev.last_error().detail;
+  if (launched) launched(token);
+  if (dev.ctx_synchronize(ctx) != Status::OK)
+    return ::testing::AssertionFailure() << kernel << ": synchronize: " << dev.last_error().detail;
+  if (dev.launch_result(token, out) != Status::OK) return ::testing::AssertionFailure() << "no result";
+  return ::testing::AssertionSuccess();
+}
+
+// What the SM counted comes back in the completion entry, per launch: the
+// counters every backend counts alike equal the functional model's for the
+// same deterministic launch (and the kernel's own arithmetic), the SM's
+// warp states add up to its cycles times its warp slots.
+TYPED_TEST_P(DriverSuite, LaunchCountersComeBackInTheCompletion) {
+  this->open();
+  drv::Device& d = this->h.dev;
+  drv::Context c = this->new_ctx();
+  cq::Scoreboard sb;
+  this->h.scoreboard = &sb;
+  // The reference: the functional model behind its own driver.
+  drv::ModelTransport ref_t(cq::ModelDeviceConfig{});
+  drv::Device ref;
+  ASSERT_EQ(ref.open(&ref_t), Status::OK);
+  drv::Context rc;
+  ASSERT_EQ(ref.ctx_create(&rc), Status::OK);
+
+  struct Case {
+    const char* kernel;
+    uint32_t n, block, grid;
+  } cases[] = {{"reduce_sum", 1000, 128, 4}, {"nested_divergence", 700, 64, 11}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.kernel);
+    drv::LaunchReport want, got;
+    ASSERT_TRUE(run_in_out_n(ref, rc, k.kernel, k.n, k.block, k.grid, &want));
+    ASSERT_EQ(want.cpl_status, cq::CplStatus::COMPLETED);
+    const drv::LaunchStats& w = want.stats;
+    // The kernels' own arithmetic, so that the reference is not just trusted.
+    EXPECT_EQ(w.ctas_done, k.grid);
+    if (std::string(k.kernel) == "reduce_sum") {
+      uint32_t steps = 0;
+      for (uint32_t s = k.block / 2; s; s /= 2) ++steps;
+      EXPECT_EQ(w.bar_releases, k.grid * (1 + steps));  // one BAR.SYNC, then one per tree step
+      EXPECT_EQ(w.div_branches, 0u);                    // its branches are uniform
+    } else {
+      EXPECT_GT(w.div_branches, 0u);
+      EXPECT_EQ(w.bar_releases, 0u);
+    }
+    EXPECT_GE(w.thread_instrs, w.warp_instrs);
+    EXPECT_LE(w.thread_instrs, uint64_t(w.warp_instrs) * 32);
+
+    // The expectation goes to the scoreboard before the launch is submitted.
+    cq::Expectation e;
+    e.counters = {w.warp_instrs, w.thread_instrs, w.div_branches, w.bar_releases, w.ctas_done};
+    uint64_t token = 0;
+    ASSERT_TRUE(run_in_out_n(d, c, k.kernel, k.n, k.block, k.grid, &got, [&](uint64_t t) {
+      token = t;
+      this->h.expect(drv::Stream{}, c, t, cq::CplStatus::COMPLETED, &e.counters);
+    }));
+    const drv::LaunchStats& g = got.stats;
+    EXPECT_EQ(got.cpl_status, cq::CplStatus::COMPLETED);
+    EXPECT_GT(g.cycles, 0u);
+    EXPECT_EQ(g.cycles, got.end_cycle - got.start_cycle);
+    EXPECT_GT(g.sm_cycles, 0u);
+    EXPECT_LE(g.sm_cycles, g.cycles);
+    EXPECT_EQ(g.warp_instrs, w.warp_instrs);
+    EXPECT_EQ(g.thread_instrs, w.thread_instrs);
+    EXPECT_EQ(g.div_branches, w.div_branches);
+    EXPECT_EQ(g.bar_releases, w.bar_releases);
+    EXPECT_EQ(g.ctas_done, w.ctas_done);
+    EXPECT_GT(g.shared_passes + (std::string(k.kernel) == "reduce_sum" ? 0u : 1u), 0u);
+    // The old fields are the same numbers.
+    EXPECT_EQ(got.warp_instrs, g.warp_instrs);
+    EXPECT_EQ(got.ctas_done, g.ctas_done);
+    // Warp states: every warp slot is in one state each SM cycle (a device
+    // without a pipeline, the functional model, reports none).
+    uint64_t ws = 0;
+    for (uint32_t x : g.warp_state_cycles) ws += x;
+    if (ws != 0) {
+      EXPECT_EQ(ws, uint64_t(g.sm_cycles) * d.props().num_warps);
+      EXPECT_GT(g.warp_state_cycles[2], 0u);  // ISSUED
+      EXPECT_LE(g.warp_state_cycles[2], g.sm_cycles);  // at most one issue per cycle
+      EXPECT_GT(g.gmem_requests, 0u);
+      EXPECT_GT(g.ifetch_fills, 0u);
+    }
+    // The hook's report and launch_result's agree.
+    const drv::LaunchReport* hr = this->h.report_for(token);
+    ASSERT_NE(hr, nullptr);
+    EXPECT_EQ(std::memcmp(&hr->stats, &got.stats, sizeof got.stats), 0);
+  }
+  EXPECT_EQ(sb.outstanding(), 0u);
+  EXPECT_TRUE(sb.ok()) << sb.report();
+  this->h.scoreboard = nullptr;
+  // A marker counts nothing.
+  drv::Event ev;
+  ASSERT_EQ(d.event_create(c, &ev), Status::OK);
+  ASSERT_EQ(d.event_record(ev, drv::Stream{}), Status::OK);
+  ASSERT_EQ(d.event_synchronize(ev), Status::OK);
+  ASSERT_FALSE(this->h.reports.empty());
+  const drv::LaunchReport& mk = this->h.reports.back();
+  EXPECT_TRUE(mk.marker);
+  EXPECT_EQ(mk.stats.warp_instrs + mk.stats.sm_cycles + mk.stats.thread_instrs + mk.stats.ctas_done, 0u);
+  ref.close();
 }
 
 TYPED_TEST_P(DriverSuite, PollingModeRunsVecAdd) {
@@ -805,7 +935,7 @@ TYPED_TEST_P(DriverSuite, FullCompletionRingMakesDeviceWaitNothingOverwritten) {
   // The 4 entries are intact (seq 0..3, first-pass phase).
   for (uint32_t i = 0; i < 4; ++i) {
     cq::CompletionEntry e;
-    ASSERT_EQ(this->h.transport->mem_read(cqb + i * 64, &e, 64), Status::OK);
+    ASSERT_EQ(this->h.transport->mem_read(cqb + i * cq::kCPL_BYTES, &e, cq::kCPL_BYTES), Status::OK);
     EXPECT_EQ(e.seq, i);
     EXPECT_EQ(e.token, 0x1000u + i);
     EXPECT_TRUE(e.phase_bit());
@@ -821,7 +951,7 @@ TYPED_TEST_P(DriverSuite, FullCompletionRingMakesDeviceWaitNothingOverwritten) {
   ASSERT_EQ(this->h.transport->delay(TypeParam::hang_window_ns() * 4), Status::OK);
   EXPECT_EQ(bus.reg(regs::qp(1, QpReg::CQ_TAIL)), 6u);
   cq::CompletionEntry e2;
-  ASSERT_EQ(this->h.transport->mem_read(cqb + 2 * 64, &e2, 64), Status::OK);
+  ASSERT_EQ(this->h.transport->mem_read(cqb + 2 * cq::kCPL_BYTES, &e2, cq::kCPL_BYTES), Status::OK);
   EXPECT_EQ(e2.seq, 2u) << "slot 2 was overwritten before the host consumed it";
   // Drain the rest at the host's pace.
   for (int guard = 0; qp.cq_head() < kN && guard < 1000; ++guard) {
@@ -1296,15 +1426,15 @@ TYPED_TEST_P(DriverSuite, ForgedCompletionThroughAWindowOverTheRingIsRefused) {
   ASSERT_EQ(qa, q);
   const drv::Function copy = this->load(a, "transpose");  // rows = 1: a plain copy of cols words
   drv::DevPtr forged = 0;
-  ASSERT_EQ(d.mem_alloc(a, 64, &forged), Status::OK);
+  ASSERT_EQ(d.mem_alloc(a, cq::kCPL_BYTES, &forged), Status::OK);
   const uint32_t cq_base = bus.reg(regs::qp(q, regs::QpReg::CQ_BASE));
   const uint32_t cq_size = bus.reg(regs::qp(q, regs::QpReg::CQ_SIZE));
   const uint32_t victim_index = bus.reg(regs::qp(q, regs::QpReg::CQ_TAIL)) + 1;
   const uint32_t slot = cq_base + (victim_index % cq_size) * cq::kCPL_BYTES;
   ASSERT_TRUE(bus.reg_write(regs::CONTROL, 0));  // both launches queued before either runs
-  const uint32_t rows = 1, cols = 16;
+  const uint32_t rows = 1, cols = cq::kCPL_BYTES / 4;
   drv::LaunchArg args[4] = {{&forged, 4}, {&slot, 4}, {&rows, 4}, {&cols, 4}};
-  const drv::Window wins[2] = {drv::Window{forged, 64}, drv::Window{slot, cq::kCPL_BYTES}};
+  const drv::Window wins[2] = {drv::Window{forged, cq::kCPL_BYTES}, drv::Window{slot, cq::kCPL_BYTES}};
   drv::LaunchConfig cfg;
   cfg.grid = drv::Dim3{1, 1, 1};
   cfg.block = drv::Dim3{32, 8, 1};
@@ -1636,6 +1766,6 @@ REGISTER_TYPED_TEST_SUITE_P(
     ZeroTimeoutChecksOnceAndNeverResets, ModuleLoadFileIsBoundedAndNamesTheCause,
     MemFreeDefersPastQueuedLaunchesThatUseTheBuffer, ExplicitWindowsLieInsideTheContextsOwnAllocations,
     ForgedCompletionThroughAWindowOverTheRingIsRefused, ProtectedRangeIsOutOfReachOfEveryKernel,
-    LocalMemoryBufferIsAllocatedGrantedAndPassed);
+    LocalMemoryBufferIsAllocatedGrantedAndPassed, LaunchCountersComeBackInTheCompletion);
 
 }  // namespace baresm::drvtest

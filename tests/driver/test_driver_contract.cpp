@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -115,11 +116,16 @@ TEST(RingFormats, RecordsAreLittleEndianImages) {
   cq::CompletionEntry e;
   e.phase = 1 | (5u << cq::kCPL_QUEUE_LSB);
   e.seq = 0x11223344;
-  cq::encode(e, b);
-  EXPECT_EQ(b[60], 1);
-  EXPECT_EQ(b[61], 5);
-  EXPECT_EQ(b[24], 0x44);
-  EXPECT_EQ(cq::decode_completion(b).queue(), 5u);
+  e.ws_exited = 0xA1B2C3D4;
+  uint8_t c[cq::kCPL_BYTES];
+  cq::encode(e, c);
+  EXPECT_EQ(c[124], 1);  // the phase word is the last one of the second line
+  EXPECT_EQ(c[125], 5);
+  EXPECT_EQ(c[24], 0x44);
+  EXPECT_EQ(c[108], 0xD4);
+  EXPECT_EQ(cq::decode_completion(c).queue(), 5u);
+  EXPECT_EQ(cq::decode_completion(c).warp_state_cycles(6), 0xA1B2C3D4u);
+  EXPECT_EQ(cq::decode_completion(c).warp_state_cycles(7), 0u);
 }
 
 TEST(RingFormats, PhaseFlipsEveryWrap) {
@@ -197,6 +203,44 @@ TEST(Scoreboard, AcceptsACorrectStreamWithWraps) {
   EXPECT_EQ(sb.outstanding(), 0u);
   EXPECT_EQ(sb.observed(), 20u);
   EXPECT_EQ(sb.wraps(1), 4u);
+}
+
+// The counters of the entry's second line: the ones an expectation names must
+// match; reserved words are 0; a bad descriptor counts nothing; warp states
+// add up to whole SM cycles (every warp slot in one state each cycle).
+TEST(Scoreboard, ChecksTheLaunchCounters) {
+  auto run = [](const std::function<void(cq::CompletionEntry&)>& corrupt) {
+    cq::Scoreboard sb(1);
+    sb.set_cq_size(0, 4);
+    cq::Expectation x{100, cq::CplStatus::COMPLETED};
+    x.check_counters = true;
+    x.counters = {50, 1200, 3, 4, 2};
+    sb.expect(0, 0, x);
+    cq::CompletionEntry e = entry(0, 0, 4, 100);
+    e.warp_instrs = 50, e.thread_instrs = 1200, e.div_branches = 3, e.bar_releases = 4, e.ctas_done = 2;
+    e.sm_cycles = 100;
+    e.ws_idle = 100, e.ws_issued = 50, e.ws_ready = 50, e.ws_exited = 200;  // 4 warp slots
+    corrupt(e);
+    sb.observe(0, 0, e);
+    return sb.ok();
+  };
+  EXPECT_TRUE(run([](cq::CompletionEntry&) {}));
+  EXPECT_FALSE(run([](cq::CompletionEntry& e) { e.warp_instrs = 49; }));
+  EXPECT_FALSE(run([](cq::CompletionEntry& e) { e.thread_instrs = 0; }));
+  EXPECT_FALSE(run([](cq::CompletionEntry& e) { std::swap(e.div_branches, e.bar_releases); }));
+  EXPECT_FALSE(run([](cq::CompletionEntry& e) { e.ctas_done = 1; }));
+  EXPECT_FALSE(run([](cq::CompletionEntry& e) { e.reserved1 = 1; }));
+  EXPECT_FALSE(run([](cq::CompletionEntry& e) { e.ws_wait_mem = 7; }));  // 407 warp-cycles in 100 cycles
+  EXPECT_TRUE(run([](cq::CompletionEntry& e) { e.ws_idle = e.ws_ready = e.ws_issued = e.ws_exited = 0; }));
+  // A bad descriptor ran nothing.
+  cq::Scoreboard sb(1);
+  sb.expect(0, 0, cq::Expectation{7, cq::CplStatus::FAILED});
+  cq::CompletionEntry bad = entry(0, 0, 4, 7);
+  bad.status = uint8_t(cq::CplStatus::FAILED);
+  bad.error = uint8_t(cq::ErrorCode::BAD_DESCRIPTOR);
+  bad.thread_instrs = 1;
+  sb.observe(0, 0, bad);
+  EXPECT_FALSE(sb.ok());
 }
 
 TEST(Scoreboard, CatchesEveryKindOfBrokenDevice) {

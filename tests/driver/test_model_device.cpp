@@ -182,12 +182,12 @@ TEST(ModelDevice, CompletionBecomesVisibleWithThePhaseWordLast) {
   ASSERT_EQ(token, 0xABCDEFu);
   cq::CompletionEntry e;
   uint32_t phase = 0;
-  r.dev.mem_read(slot + 60, &phase, 4);
+  r.dev.mem_read(slot + offsetof(cq::CompletionEntry, phase), &phase, 4);
   EXPECT_EQ(phase, 0u) << "phase word written with the first piece";
   EXPECT_EQ(r.qp[0].peek(&e), 0) << "a consumer sees a half-written entry";
   EXPECT_EQ(r.reg(regs::qp(0, QpReg::CQ_TAIL)), 0u);
   r.dev.tick();  // second piece: body complete, phase still old
-  r.dev.mem_read(slot + 60, &phase, 4);
+  r.dev.mem_read(slot + offsetof(cq::CompletionEntry, phase), &phase, 4);
   EXPECT_EQ(phase, 0u);
   EXPECT_EQ(r.qp[0].peek(&e), 0);
   r.dev.tick();  // phase word
@@ -330,7 +330,7 @@ TEST(ModelDevice, CountersSnapshotTheHighWord) {
   const uint32_t lo = r.reg(regs::CYCLES_LO);
   EXPECT_EQ(lo, 1234u);
   EXPECT_EQ(r.reg(regs::CYCLES_HI), 0u);
-  EXPECT_EQ(r.reg(regs::VERSION), 0x01020001u);
+  EXPECT_EQ(r.reg(regs::VERSION), 0x01020002u);
   EXPECT_EQ(r.reg(regs::CONFIG4), r.dev.config().mem_bytes);
 }
 

@@ -2,7 +2,9 @@
 // tests/formal/fv_cp.sv says what is checked. The first group are the
 // properties, the second the invariants a k-induction would need (the check
 // is bounded; docs/verification.md says why). Written for the wrapper's
-// 64-byte line: one body beat, strobes as constants.
+// 64-byte line: a 128-byte entry is two body beats (line 0 whole, then line 1
+// up to the phase word) and the phase beat (line 1's last word); strobes as
+// constants.
 `ifdef FORMAL
   logic fv_fetched;   // past the fetch of the launch in flight, before its entry is complete
   logic fv_writing;   // writing the completion entry
@@ -51,9 +53,9 @@
 
 `ifdef FV_PROOF_CP_ENGINE
   // What fv_cp_queues proves of the (here cut) queue pairs' ring positions:
-  // whole 64-byte records inside memory.
+  // whole records (64-byte descriptors, CPL_BYTES completion entries) inside memory.
   always @* if (rst_ni && (q_pick_valid || q_active)) assume (q_cpl_slot[5:0] == 6'd0);
-  always @* if (rst_ni && (q_pick_valid || q_active)) assume (64'(q_cpl_slot) + 64'd64 <= MEM_END);
+  always @* if (rst_ni && (q_pick_valid || q_active)) assume (64'(q_cpl_slot) + 64'(CPL_BYTES) <= MEM_END);
   always @* if (rst_ni && (q_pick_valid || q_active)) assume (q_desc_addr[5:0] == 6'd0);
   always @* if (rst_ni && (q_pick_valid || q_active)) assume (64'(q_desc_addr) + 64'd64 <= MEM_END);
 `endif
@@ -76,15 +78,21 @@
     // a_busy_is_flight here, a_take_when_free .. a_one_event there).
     // Completion writer: into the slot reserved for the launch.
     if (fv_fetched) assert (cpl_slot_q == fv_slot);
-    // It writes nothing but this entry: the body (bytes 0..59) first, the
-    // phase word (60..63) after every body write was acknowledged, with the
-    // slot's expected phase.
+    // It writes nothing but this entry: the body (bytes 0..123: line 0,
+    // then line 1) first, the phase word (124..127) after every body write
+    // was acknowledged, with the slot's expected phase.
     if (fv_wr) begin
-      assert (fv_writing && mreq_addr_q == fv_slot);
-      if (state_q == E_WBODY) assert (mreq_wstrb_q == {4'h0, 60'hFFF_FFFF_FFFF_FFFF});
+      assert (fv_writing);
+      if (state_q == E_WBODY) begin
+        assert (fv_body_acks_q < 8'(CBEATS));
+        assert (mreq_addr_q == fv_slot + 32'(fv_body_acks_q) * 32'd64);
+        if (fv_body_acks_q == 8'd0) assert (mreq_wstrb_q == {64{1'b1}});
+        else assert (mreq_wstrb_q == {4'h0, 60'hFFF_FFFF_FFFF_FFFF});
+      end
       if (state_q == E_WPHASE) begin
+        assert (mreq_addr_q == fv_slot + 32'd64);
         assert (mreq_wstrb_q == {4'hF, 60'h0});
-        assert (fv_body_acks_q == 8'(BEATS));
+        assert (fv_body_acks_q == 8'(CBEATS));
         assert (mreq_wdata_q[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] == fv_phase);
       end
     end
@@ -97,19 +105,19 @@
       assert (beat_q == '0);
     end
     if (fv_fetched) assert (phase_q == fv_phase);
-    if (busy) assert (cpl_slot_q[5:0] == 6'd0 && 64'(cpl_slot_q) + 64'd64 <= MEM_END);
+    if (busy) assert (cpl_slot_q[5:0] == 6'd0 && 64'(cpl_slot_q) + 64'(CPL_BYTES) <= MEM_END);
     if (state_q == E_FETCH) assert (rec_addr_q[5:0] == 6'd0 && 64'(rec_addr_q) + 64'd64 <= MEM_END);
-    if (fv_writing) assert (rec_addr_q == cpl_slot_q && beat_q == '0);
-    if (state_q == E_WBODY) assert (fv_body_acks_q == '0);
+    if (fv_writing) assert (rec_addr_q == cpl_slot_q);
+    if (state_q == E_WBODY) assert (32'(fv_body_acks_q) == 32'(beat_q) && fv_body_acks_q < 8'(CBEATS));
     if (!fv_writing && state_q != E_IDLE && state_q != E_HALT) assert (fv_body_acks_q == '0);
-    if (state_q == E_IDLE || state_q == E_HALT) assert (fv_body_acks_q == '0 || fv_body_acks_q == 8'(BEATS));
-    if (state_q == E_WPHASE) assert (fv_body_acks_q == 8'(BEATS));
+    if (state_q == E_IDLE || state_q == E_HALT) assert (fv_body_acks_q <= 8'(CBEATS));
+    if (state_q == E_WPHASE) assert (fv_body_acks_q == 8'(CBEATS) && 32'(beat_q) == 32'(CBEATS - 1));
     // The engine's memory transaction belongs to a state that makes one.
     if (mbusy) assert (state_q == E_FETCH || state_q == E_WIN || state_q == E_WBODY || state_q == E_WPHASE);
     if (mreq_valid_q && (state_q == E_FETCH || state_q == E_WIN)) assert (mreq_op_q == 2'd0);
     if (state_q == E_WIN && mbusy) assert (!went_hit && mreq_addr_q == (went_addr & LINE_MASK));
     if (mreq_valid_q && fv_writing) begin
-      assert (mreq_op_q == 2'd1 && mreq_addr_q == cpl_slot_q);
+      assert (mreq_op_q == 2'd1 && mreq_addr_q == cpl_slot_q + 32'(beat_q) * 32'd64);
       assert (mreq_wstrb_q == ((state_q == E_WBODY) ? wr_body_strb : wr_phase_strb));
       assert (mreq_wdata_q[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] == phase_q);
     end

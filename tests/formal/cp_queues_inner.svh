@@ -42,9 +42,10 @@
       assert (cur_sq_head != cur_sq_tail);
       assert (desc_addr_o == fv_desc_q && seq_o == fv_seq_q);
     end
-    // Whole 64-byte records inside memory (fv_cp's engine proof assumes it).
+    // Whole records (64-byte descriptors, CPL_BYTES completion entries)
+    // inside memory (fv_cp's engine proof assumes it).
     if (pick_valid_o || active_o) begin
-      assert (cpl_slot_o[5:0] == 6'd0 && 64'(cpl_slot_o) + 64'd64 <= MEM_END);
+      assert (cpl_slot_o[5:0] == 6'd0 && 64'(cpl_slot_o) + 64'(baresm_ring_pkg::CPL_BYTES) <= MEM_END);
       assert (desc_addr_o[5:0] == 6'd0 && 64'(desc_addr_o) + 64'd64 <= MEM_END);
     end
     assert (flight_q != 2'd3);

@@ -1,6 +1,6 @@
 // Formal proof: the command processor (baresm_cp) with 2 queue pairs and a
-// 64-byte memory line (a descriptor is one read, a completion entry one body
-// write and one phase-word write). The host is free: any register read or
+// 64-byte memory line (a descriptor is one read, a 128-byte completion entry
+// two body writes, one per line, and one phase-word write). The host is free: any register read or
 // write on any cycle, soft resets included. The memory takes requests when
 // it likes and answers each one once, later; the SM side (launch ready,
 // done, fault fields, counters, idle) is free. A bounded check from reset
@@ -12,8 +12,9 @@
 //     exceeds SQ_SIZE (the free-running indices wrap at 2^32: induction
 //     starts from any index, so the wrap is covered);
 //   - completion writer: the entry of descriptor i goes to slot i, which is
-//     free (CQ_TAIL - CQ_HEAD < CQ_SIZE: never past the host's head); the 60
-//     body bytes are written and acknowledged before the phase word, which
+//     free (CQ_TAIL - CQ_HEAD < CQ_SIZE: never past the host's head); the 124
+//     body bytes (line 0, then line 1) are written and acknowledged before
+//     the phase word (the last 4 bytes of line 1), which
 //     carries the slot's expected phase; the writer writes nothing else;
 //   - one entry per launch: SQ_HEAD - CQ_TAIL is 1 for the queue of the
 //     launch in flight (after its fetch) and 0 otherwise.
@@ -49,7 +50,14 @@ module fv_cp #(
   input logic [63:0]       sm_instrs_i,
   input logic [63:0]       sm_stalls_i,
   input logic [31:0]       sm_smem_passes_i,
-  input logic [63:0]       sm_ctas_i
+  input logic [63:0]       sm_ctas_i,
+  input logic [63:0]       sm_cycles_i,
+  input logic [63:0]       sm_tinstrs_i,
+  input logic [63:0]       sm_div_i,
+  input logic [63:0]       sm_bars_i,
+  input logic [31:0]       sm_gmem_reqs_i,
+  input logic [31:0]       sm_ifills_i,
+  input logic [baresm_sm_pkg::NUM_WS*64-1:0] sm_states_i
 );
   logic mmio_req_ready_o, mmio_rsp_valid_o, irq_o;
   logic [31:0] mmio_rsp_rdata_o;
