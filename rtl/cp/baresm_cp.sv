@@ -93,7 +93,7 @@ module baresm_cp #(
   input  logic [63:0]                  sm_bars_i,          // this launch's barrier releases
   input  logic [31:0]                  sm_gmem_reqs_i,     // since reset
   input  logic [31:0]                  sm_ifills_i,        // this launch's instruction fills
-  input  logic [baresm_sm_pkg::NUM_WS*64-1:0] sm_states_i, // this launch's warp-cycles per state
+  input  logic [baresm_state_pkg::NUM_WS*64-1:0] sm_states_i, // this launch's warp-cycles per state
 
   // ---- status (tracing, board LEDs) -------------------------------------------
   output logic [3:0]                   state_o,            // engine state (E_*)
@@ -267,7 +267,7 @@ module baresm_cp #(
   logic [31:0] c_pc_q, c_addr_q, c_cta_q, c_instrs_q, c_stalls_q, c_smem_q, c_ctas_q;
   // The second line's counters, XC words in rings.def order from thread_instrs
   // to ws_exited (xcnt: the SM's, now).
-  localparam int XC = 6 + baresm_sm_pkg::NUM_WS;
+  localparam int XC = 6 + baresm_state_pkg::NUM_WS;
   logic [XC*32-1:0] c_xcnt_q, xcnt;
   logic [31:0]      gmem_base_q;
 
@@ -423,7 +423,7 @@ module baresm_cp #(
     xcnt[3*32 +: 32] = sm_gmem_reqs_i - gmem_base_q;
     xcnt[4*32 +: 32] = sm_ifills_i;
     xcnt[5*32 +: 32] = sat32(sm_cycles_i);
-    for (int s = 0; s < baresm_sm_pkg::NUM_WS; s++) xcnt[(6 + s)*32 +: 32] = sat32(sm_states_i[s*64 +: 64]);
+    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) xcnt[(6 + s)*32 +: 32] = sat32(sm_states_i[s*64 +: 64]);
   end
 
   // A soft reset ends when its minimum time has passed and memory is drained.

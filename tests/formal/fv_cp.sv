@@ -57,7 +57,7 @@ module fv_cp #(
   input logic [63:0]       sm_bars_i,
   input logic [31:0]       sm_gmem_reqs_i,
   input logic [31:0]       sm_ifills_i,
-  input logic [baresm_sm_pkg::NUM_WS*64-1:0] sm_states_i
+  input logic [baresm_state_pkg::NUM_WS*64-1:0] sm_states_i
 );
   logic mmio_req_ready_o, mmio_rsp_valid_o, irq_o;
   logic [31:0] mmio_rsp_rdata_o;
