@@ -21,10 +21,12 @@ test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
 
 # Every sample on the verilated device (command processor + SM) through the
-# host driver, each result checked, with a waveform of the first cycles.
+# host driver, each result checked, with a waveform of the first cycles: one
+# line per sample and a summary; DEMO_FLAGS=-v adds every launch's details.
 DEMO_TRACE ?= $(BUILD)/demo.fst
+DEMO_FLAGS ?=
 demo: build
-	@$(BUILD)/sim/baresm run --all --backend rtl --trace $(DEMO_TRACE) --trace-window 0:20000
+	@$(BUILD)/sim/baresm run --all --backend rtl --trace $(DEMO_TRACE) --trace-window 0:20000 $(DEMO_FLAGS)
 	@echo "waveform: $(DEMO_TRACE)  (scripts/view-wave.sh $(DEMO_TRACE))"
 
 # Thousands of random programs in lockstep (scripts/soak.sh): SEEDS=FIRST:COUNT

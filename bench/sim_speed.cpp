@@ -85,7 +85,6 @@ int main(int argc, char** argv) {
 #if SIM_SPEED_TOP
     cosim::RtlBackendOptions o;
     o.device.mem = bench_memory();
-    o.verbose = false;
     o.default_watchdog = uint32_t(watchdog);
     std::unique_ptr<samples::Backend> be = cosim::make_rtl_backend(o);
     cosim::Testbench& tb = cosim::Testbench::get();

@@ -2,29 +2,9 @@
 
 #include <cstring>
 
-#include "samples/model_backend.h"
+#include "host_driver/model_transport.h"
 
 namespace baresm::samples {
-
-const char* status_name(Status s) {
-  switch (s) {
-    case Status::OK:
-      return "OK";
-    case Status::OUT_OF_MEMORY:
-      return "OUT_OF_MEMORY";
-    case Status::INVALID_VALUE:
-      return "INVALID_VALUE";
-    case Status::INVALID_IMAGE:
-      return "INVALID_IMAGE";
-    case Status::NO_BINARY_FOR_DEVICE:
-      return "NO_BINARY_FOR_DEVICE";
-    case Status::NOT_FOUND:
-      return "NOT_FOUND";
-    case Status::DEVICE_ERROR:
-      return "DEVICE_ERROR";
-  }
-  return "UNKNOWN";
-}
 
 Arg Arg::u32(uint32_t v) {
   Arg a;
@@ -66,10 +46,15 @@ bool pack_params(const isa::KernelInfo& k, const std::vector<Arg>& args, std::ve
 
 namespace {
 std::vector<BackendEntry>& registry() {
+  // The functional device model: cq_model's command processor around the
+  // golden ISS, with its default configuration. Its watchdog counts
+  // warp-instructions; its completion entries carry no SM counters.
   static std::vector<BackendEntry> r = {
-      {"model", "golden functional model (isa/iss), in process",
-       [] { return std::unique_ptr<Backend>(new ModelBackend()); },
-       {}},
+      {"model", "functional device model (cq_model + isa/iss) through the host driver",
+       [](const DeviceSettings&) {
+         return std::unique_ptr<drv::Transport>(new drv::ModelTransport(cq::ModelDeviceConfig{}));
+       },
+       {}, 50'000'000, 0},
   };
   return r;
 }
@@ -87,6 +72,12 @@ void register_backend(BackendEntry e) {
 
 const std::vector<BackendEntry>& backends() {
   return registry();
+}
+
+std::string backend_names() {
+  std::string s;
+  for (const auto& b : registry()) s += (s.empty() ? "" : ", ") + b.name;
+  return s;
 }
 
 const BackendEntry* find_backend(const std::string& name) {

@@ -2,41 +2,44 @@
 //
 // Deliberately small: device memory (alloc/free/copy), module load with the
 // device-limits check, and one synchronous launch that returns the fault
-// report and statistics. The functional model implements it here
-// (model_backend.h); the host driver implements the same interface over its
-// transports (verilated RTL, FPGA board), so a sample written once runs on all
-// of them and must leave identical memory behind.
+// report and statistics. Every device of the registry below is a host-driver
+// transport, and the samples reach it through drv::Device
+// (driver_backend.h): the functional device model, the verilated RTL, an
+// FPGA board. Two in-process implementations remain for what the driver
+// cannot give: the ISS alone (model_backend.h), and the bare verilated SM
+// (sim/harness/rtl_backend.h), which share one heap so that their memories
+// can be compared byte for byte; and tools/h200 implements it over CUDA.
 //
-// Every call returns a Status; on anything but OK, last_error() says why.
+// Every call returns the driver's Status; on anything but OK, last_error() says why.
 // A launch that *ran* returns OK even when the kernel faulted: the fault is in
 // LaunchReport::fault (a faulting kernel is a result, not a call error).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "host_driver/status.h"
 #include "isa/iss.h"
 #include "isa/module.h"
+#include "sim/harness/state_names.h"
 
 namespace baresm::drv {
 class Transport;
-}
+struct LaunchReport;
+}  // namespace baresm::drv
 
 namespace baresm::samples {
 
-enum class Status {
-  OK,
-  OUT_OF_MEMORY,         // alloc: no free range large enough
-  INVALID_VALUE,         // a bad argument: unknown buffer, range outside a buffer, bad dims ...
-  INVALID_IMAGE,         // load_module: the bytes are not a valid .bsm image
-  NO_BINARY_FOR_DEVICE,  // load_module: the module needs more than the device has
-  NOT_FOUND,             // unknown module handle or kernel name
-  DEVICE_ERROR,          // the transport or the device failed (not a kernel fault)
-};
-const char* status_name(Status s);  // "INVALID_VALUE", ...
+// The driver's status codes (host_driver/status.h), with their names and
+// layers: a backend returns OUT_OF_MEMORY, INVALID_VALUE, INVALID_IMAGE,
+// NO_BINARY_FOR_DEVICE, NOT_FOUND, DEVICE_ERROR, or whatever the driver
+// said when the backend is the driver.
+using Status = drv::Status;
+using drv::status_name;  // "INVALID_VALUE", ...
 
 // A range of device memory returned by alloc. addr is a device byte address.
 struct Buffer {
@@ -59,7 +62,15 @@ struct LaunchConfig {
 
 struct LaunchReport {
   iss::FaultInfo fault;  // kind NONE when the grid completed
+  // stats.thread_instrs, divergent_branches and barriers are meaningful only
+  // when sm_counters is set; warp_instrs and ctas always are.
   iss::LaunchStats stats;
+  bool sm_counters = false;
+  // From the completion entry, on a backend behind the driver: device cycles
+  // from start to end, and the engine's stall cycles and shared-memory passes.
+  uint64_t cycles = 0;
+  uint64_t stall_cycles = 0, shared_passes = 0;
+  std::array<uint64_t, sim::kNumWarpStates> state_cycles{};  // warp-cycles per state (all 0 on the model)
   // Device address of the module's first instruction word: fault.pc -
   // code_base is the byte offset into Module::code.
   uint32_t code_base = 0;
@@ -119,22 +130,40 @@ struct Arg {
 bool pack_params(const isa::KernelInfo& k, const std::vector<Arg>& args, std::vector<uint8_t>* out,
                  std::string* error);
 
-// ---- backend registry ----------------------------------------------------------
-// The command line picks a backend by name from this list. The model is
-// always there; other components add theirs with register_backend() (see
-// sim/CMakeLists.txt for how a library hooks its registration in).
+// ---- device registry -----------------------------------------------------------
+// The command line picks a device by name from this list; every device is a
+// host-driver transport (host_driver/transport.h) that the samples drive
+// through drv::Device (driver_backend.h), `baresm launch` and `baresm info`
+// directly. The functional device model (cq_model + ISS) is always there;
+// other components add theirs with register_backend() (see sim/CMakeLists.txt
+// for how a library hooks its registration in).
+
+// What the command line says about the device, typed (no environment
+// variables). A device ignores what it has no use for; the command line
+// refuses the RTL-only settings on the model.
+struct DeviceSettings {
+  std::string trace_file;  // FST waveform of the device, "" none
+  uint64_t trace_start = 0, trace_end = UINT64_MAX;  // the cycles traced
+  uint32_t mem_latency = 0;  // fixed device-memory latency in cycles; 0 = the device's default
+  uint64_t mem_seed = 1;     // seed of the device-memory model (stalls, reordering)
+  std::string timeline_file;  // warp timeline (docs/timeline.md), written at exit; "" none
+};
+
 struct BackendEntry {
   std::string name;
   std::string description;
-  std::function<std::unique_ptr<Backend>()> make;
-  // The same device as a host-driver transport (host_driver/transport.h),
-  // for the commands that drive it through drv::Device themselves (`baresm
-  // launch`, `baresm info`); empty when the backend has none. The CLI adds
-  // the model's (this library does not link the driver).
-  std::function<std::unique_ptr<drv::Transport>()> open_transport;
+  // The device at power-on, for drv::Device::open; nullptr when it cannot be started.
+  std::function<std::unique_ptr<drv::Transport>(const DeviceSettings&)> open_transport;
+  // Watchdog budget of a sample launch that asks for the default, in the
+  // device's unit (warp-instructions on the model, cycles on the RTL).
+  uint32_t default_watchdog = 0;
+  // drv::DeviceOptions::sync_timeout_ns for the samples (0: the driver's default).
+  uint64_t sync_timeout_ns = 0;
 };
 void register_backend(BackendEntry e);  // replaces an entry of the same name
 const std::vector<BackendEntry>& backends();
 const BackendEntry* find_backend(const std::string& name);
+// "model, rtl"
+std::string backend_names();
 
 }  // namespace baresm::samples

@@ -45,6 +45,7 @@ Status ModelBackend::launch(ModuleHandle m, const std::string& kernel, const Lau
 
   out->fault = r.fault;
   out->stats = r.stats;
+  out->sm_counters = true;  // the model counts everything (no cycles: it has no clock)
   out->code_base = p.code.addr;
   return Status::OK;
 }

@@ -3,7 +3,7 @@
 //   baresm asm IN.s [-o OUT.bsm]    assemble (every diagnostic printed, exit 1 on errors)
 //   baresm ptx IN.ptx [-o OUT.bsm] [--emit-asm]   PTX front end (asm picks it for .ptx too)
 //   baresm dis IN.bsm               disassemble (loader errors with their status name)
-//   baresm run SAMPLE | --list | --all [--backend NAME] [--seed S] [--kernels DIR]
+//   baresm run SAMPLE | --list | --all [-v] [--backend NAME] [--seed S] [--kernels DIR]
 //              [--trace FILE.fst] [--trace-window START:END] [--mem-latency N] [--mem-seed S]
 //   baresm gen --seed S [--profile P] [-o OUT.s] [--run] | --list-profiles
 //   baresm launch MODULE.bsm|KERNEL.s|KERNEL.ptx --grid X[,Y[,Z]] --block X[,Y[,Z]] [--kernel NAME]
@@ -13,15 +13,18 @@
 //
 // Exit status: 0 success; 1 the work failed (assembly errors, an unreadable
 // module, a sample that did not match, a fault); 2 a bad command line.
-// Backends come from the samples library's registry (samples/backend.h);
-// other components add theirs through sim/CMakeLists.txt. `launch` and
-// `info` drive a backend's device through the host driver (sim/cli_device.h).
+// Devices come from the samples library's registry (samples/backend.h), each
+// a host-driver transport opened from typed settings; other components add
+// theirs through sim/CMakeLists.txt. `run` drives it through the driver for
+// the samples (samples/driver_backend.h), `launch` and `info` themselves
+// (sim/cli_device.h).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -42,10 +45,12 @@
 #include "isa/progen.h"
 #include "isa/ptx.h"
 #include "samples/backend.h"
+#include "samples/driver_backend.h"
 #include "samples/samples.h"
 #include "sim/cli_commands.h"
 #include "sim/cli_device.h"
 #include "sim/cli_util.h"
+#include "sim/harness/state_names.h"
 
 namespace po = boost::program_options;
 using namespace baresm;
@@ -362,9 +367,9 @@ extern "C" void on_trace_sigbus(int) {
   _exit(kExitFail);
 }
 
-// Opens PATH for --trace and points the backend at the private copy; exit
-// code on failure.
-int open_trace_output(const std::string& path) {
+// Opens PATH for --trace and points the device's settings at the private
+// copy; exit code on failure.
+int open_trace_output(const std::string& path, samples::DeviceSettings* settings) {
   const auto not_regular = [&](mode_t m) {
     const char* what = S_ISDIR(m)    ? "a directory"
                        : S_ISCHR(m)  ? "a character device"
@@ -407,35 +412,68 @@ int open_trace_output(const std::string& path) {
   struct sigaction sa = {};
   sa.sa_handler = on_trace_sigbus;
   sigaction(SIGBUS, &sa, nullptr);
-  setenv("BARESM_TRACE", g_trace.file.c_str(), 1);
+  settings->trace_file = g_trace.file;
   return kExitOk;
 }
 
-std::string backend_names() {
-  std::string s;
-  for (const auto& b : samples::backends()) s += (s.empty() ? "" : ", ") + b.name;
+// The per-launch details: what each launch was, then the device's report of
+// it (completion entry: cycles, IPC, stall cycles, shared passes; the SM's
+// warp-state breakdown where the device has its counters).
+void print_launches(const samples::SampleResult& r, const std::string& device) {
+  for (const auto& l : r.launches) {
+    const samples::LaunchReport& rep = l.report;
+    std::printf("  %-18s grid %-6s block %-6s warp-instrs %8llu  thread-instrs %9s  %s%s\n", l.kernel.c_str(),
+                dim_text(l.grid).c_str(), dim_text(l.block).c_str(), (unsigned long long)rep.stats.warp_instrs,
+                rep.sm_counters ? std::to_string(rep.stats.thread_instrs).c_str() : "-", l.note.c_str(),
+                rep.fault.ok() ? "" : "  -> FAULT");
+    std::printf("    [%s] %llu cycles, %llu warp-instrs, IPC %.3f, stall cycles %llu, shared passes %llu",
+                device.c_str(), (unsigned long long)rep.cycles, (unsigned long long)rep.stats.warp_instrs,
+                rep.cycles ? double(rep.stats.warp_instrs) / double(rep.cycles) : 0.0,
+                (unsigned long long)rep.stall_cycles, (unsigned long long)rep.shared_passes);
+    if (!rep.fault.ok()) std::printf(", %s", iss::fault_kind_name(rep.fault.kind));
+    std::printf("\n");
+    if (!rep.sm_counters) continue;
+    uint64_t total = 0;
+    for (uint64_t x : rep.state_cycles) total += x;
+    if (total == 0) continue;  // a device without warp-state counters (the model)
+    const auto pct = [total](uint64_t x) { return total ? 100.0 * double(x) / double(total) : 0.0; };
+    std::printf("    [%s] warp-cycles:", device.c_str());
+    for (int st = 1; st < sim::kNumWarpStates; ++st)
+      std::printf(" %s %.1f%%", sim::kWarpStateNames[st], pct(rep.state_cycles[size_t(st)]));
+    std::printf(" (idle slots %.1f%%)\n", pct(rep.state_cycles[0]));
+  }
+}
+
+uint64_t device_cycles(const samples::SampleResult& r) {
+  uint64_t n = 0;
+  for (const auto& l : r.launches) n += l.report.cycles;
+  return n;
+}
+
+std::string thousands(uint64_t v) {
+  std::string s = std::to_string(v);
+  for (int i = int(s.size()) - 3; i > 0; i -= 3) s.insert(size_t(i), ",");
   return s;
 }
 
-void print_launches(const samples::SampleResult& r) {
-  for (const auto& l : r.launches) {
-    std::printf("  %-18s grid %-6s block %-6s warp-instrs %8llu  thread-instrs %9llu  %s%s\n",
-                l.kernel.c_str(), dim_text(l.grid).c_str(), dim_text(l.block).c_str(),
-                (unsigned long long)l.report.stats.warp_instrs,
-                (unsigned long long)l.report.stats.thread_instrs, l.note.c_str(),
-                l.report.fault.ok() ? "" : "  -> FAULT");
-  }
+const char* verdict(const samples::Sample& s, const samples::SampleResult& r) {
+  return s.is_fault ? (r.passed ? "FAULT OK" : "FAIL") : (r.passed ? "PASS" : "FAIL");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // One sample, verbose. Exit 0 only for a normal sample that matched.
 int run_one(const samples::Sample& s, samples::Backend& be, const samples::RunOptions& o) {
   std::printf("sample %s: %s\n  kernel %s, backend %s, seed %llu\n", s.name.c_str(), s.description.c_str(),
               samples::kernel_file_for(s, o.source).c_str(), be.name().c_str(), (unsigned long long)o.seed);
+  std::fflush(stdout);
   const samples::SampleResult r = samples::run_sample(s, be, o);
-  print_launches(r);
-  std::printf("  total: %zu launch%s, %llu warp-instructions, %llu thread-instructions\n", r.launches.size(),
+  print_launches(r, be.name());
+  std::printf("  total: %zu launch%s, %llu warp-instructions, %llu device cycles\n", r.launches.size(),
               r.launches.size() == 1 ? "" : "es", (unsigned long long)r.warp_instrs(),
-              (unsigned long long)r.thread_instrs());
+              (unsigned long long)device_cycles(r));
   // fnv1a64 over the buffers read back (samples/checksum.h); tools/h200 prints the H200's.
   std::printf("  checksum: fnv1a64 0x%016llx over %llu bytes read back\n", (unsigned long long)r.checksum,
               (unsigned long long)r.checksum_bytes);
@@ -452,7 +490,11 @@ int run_one(const samples::Sample& s, samples::Backend& be, const samples::RunOp
   return r.passed ? kExitOk : kExitFail;
 }
 
-int run_all(samples::Backend& be, const samples::RunOptions& o) {
+// Every sample: one line each (verdict, name, launches, device cycles, wall
+// time; a failure's reason below it) and a summary line. With verbose, each
+// sample's launches and the device's report of each first, and the table of
+// instruction counts and checksums before the summary.
+int run_all(samples::Backend& be, const samples::RunOptions& o, bool verbose) {
   struct Row {
     const samples::Sample* s;
     samples::SampleResult r;
@@ -465,52 +507,63 @@ int run_all(samples::Backend& be, const samples::RunOptions& o) {
     if (!samples::kernel_file_for(s, o.source).empty()) list.push_back(&s);
   if (o.source == samples::KernelSource::CUDA)
     for (const auto& s : samples::cuda_only_samples()) list.push_back(&s);
+  const auto t_all = std::chrono::steady_clock::now();
   for (const samples::Sample* sp : list) {
     const samples::Sample& s = *sp;
+    if (verbose) {
+      std::printf("sample %s: %s\n", s.name.c_str(), s.description.c_str());
+      std::fflush(stdout);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
     Row row{&s, samples::run_sample(s, be, o)};
-    const char* verdict =
-        s.is_fault ? (row.r.passed ? "FAULT OK" : "FAIL") : (row.r.passed ? "PASS" : "FAIL");
-    std::printf("[%-8s] %-24s %10llu warp-instrs  %s\n", verdict, s.name.c_str(),
-                (unsigned long long)row.r.warp_instrs(), row.r.message.c_str());
+    const double secs = seconds_since(t0);
+    if (verbose) {
+      print_launches(row.r, be.name());
+      if (row.r.faulted) std::printf("%s", row.r.fault_report.c_str());
+    }
+    const size_t n = row.r.launches.size();
+    std::printf("%-8s  %-22s %3zu launch%s %14s cycles %7.2f s", verdict(s, row.r), s.name.c_str(), n,
+                n == 1 ? " " : "es", thousands(device_cycles(row.r)).c_str(), secs);
+    if (s.is_fault && row.r.faulted) std::printf("  %s", iss::fault_kind_name(row.r.fault.kind));
+    std::printf("\n");
+    if (!row.r.passed || verbose) std::printf("          %s\n", row.r.message.c_str());
     std::fflush(stdout);
     rows.push_back(std::move(row));
   }
-  int normal = 0, normal_ok = 0, faults = 0, faults_ok = 0;
-  std::printf("\n%-24s %-9s %8s %12s %14s  %s\n", "sample", "result", "launches", "warp-instrs",
-              "thread-instrs", "checksum");
-  for (const auto& row : rows) {
-    const bool ok = row.r.passed;
-    if (row.s->is_fault) {
-      ++faults;
-      faults_ok += ok;
-    } else {
-      ++normal;
-      normal_ok += ok;
+  int passed = 0, faults_ok = 0, failed = 0;
+  for (const auto& row : rows) (row.r.passed ? (row.s->is_fault ? faults_ok : passed) : failed)++;
+  if (verbose) {
+    std::printf("\n%-24s %-9s %8s %12s %14s  %s\n", "sample", "result", "launches", "warp-instrs",
+                "thread-instrs", "checksum");
+    for (const auto& row : rows) {
+      bool counted = true;
+      for (const auto& l : row.r.launches) counted &= l.report.sm_counters;
+      std::printf("%-24s %-9s %8zu %12llu %14s  0x%016llx\n", row.s->name.c_str(), verdict(*row.s, row.r),
+                  row.r.launches.size(), (unsigned long long)row.r.warp_instrs(),
+                  counted ? std::to_string(row.r.thread_instrs()).c_str() : "-",
+                  (unsigned long long)row.r.checksum);
     }
-    std::string result = row.s->is_fault ? (ok ? "FAULT OK" : "FAIL") : (ok ? "PASS" : "FAIL");
-    std::printf("%-24s %-9s %8zu %12llu %14llu", row.s->name.c_str(), result.c_str(), row.r.launches.size(),
-                (unsigned long long)row.r.warp_instrs(), (unsigned long long)row.r.thread_instrs());
-    std::printf("  0x%016llx", (unsigned long long)row.r.checksum);
-    if (row.s->is_fault && row.r.faulted) std::printf("  %s", iss::fault_kind_name(row.r.fault.kind));
     std::printf("\n");
   }
-  const bool all_ok = normal_ok == normal && faults_ok == faults;
-  std::printf("\n%d/%d samples passed, %d/%d fault samples produced their expected fault: %s\n", normal_ok,
-              normal, faults_ok, faults, all_ok ? "ALL OK" : "FAILED");
-  return all_ok ? kExitOk : kExitFail;
+  std::printf("%zu samples on %s: %d passed, %d produced their expected fault, %d failed (%.1f s): %s\n",
+              rows.size(), be.name().c_str(), passed, faults_ok, failed, seconds_since(t_all),
+              failed ? "FAILED" : "ALL OK");
+  return failed ? kExitFail : kExitOk;
 }
 
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description desc(
       "usage: baresm run SAMPLE [options]\n"
       "       baresm run --list\n"
-      "       baresm run --all [options]\n"
-      "Runs sample kernels on a backend and checks each result against its C++\n"
-      "reference. A fault sample prints its fault report and exits non-zero even\n"
-      "when the fault is the expected one. --all exits 0 when every sample passed\n"
-      "and every fault sample produced its expected fault.\n\noptions");
+      "       baresm run --all [-v] [options]\n"
+      "Runs sample kernels on a device, through the host driver, and checks each\n"
+      "result against its C++ reference. A fault sample prints its fault report and\n"
+      "exits non-zero even when the fault is the expected one. --all prints one line\n"
+      "per sample and a summary, and exits 0 when every sample passed and every fault\n"
+      "sample produced its expected fault.\n\noptions");
   desc.add_options()("help,h", "show this help")("list", "list the samples (name, then description)")(
       "all", "run every sample, then every fault sample, and print a summary")(
+      "verbose,v", "--all: also every launch of every sample with the device's report of it")(
       "backend", po::value<std::string>()->default_value("model"), "where to run (see the list below)")(
       "seed", po::value<std::string>()->default_value("1"), "seed of the generated inputs")(
       "kernels", po::value<std::string>(),
@@ -548,36 +601,36 @@ int cmd_run(const std::vector<std::string>& args) {
   const std::string backend = vm["backend"].as<std::string>();
   const samples::BackendEntry* be_entry = samples::find_backend(backend);
   if (!be_entry)
-    return usage_error("run", "unknown backend '" + backend + "' (available: " + backend_names() + ")");
+    return usage_error("run",
+                       "unknown backend '" + backend + "' (available: " + samples::backend_names() + ")");
   samples::RunOptions o;
   if (!number_option("run", vm, "seed", 0, UINT64_MAX, &o.seed, &rc)) return rc;
+  // The device's settings, typed, for the backend to open its device with.
+  samples::DeviceSettings settings;
+  uint64_t mem_latency = 0;
   // Above 1000 cycles a sample runs for many minutes without a word.
-  uint64_t mem_latency = 0, mem_seed = 0, win_start = 0, win_end = UINT64_MAX;
-  std::string window;  // as the backend reads it: decimal, either side may be empty
   if (vm.count("mem-latency") && !number_option("run", vm, "mem-latency", 1, 1000, &mem_latency, &rc))
     return rc;
-  if (vm.count("mem-seed") && !number_option("run", vm, "mem-seed", 0, UINT64_MAX, &mem_seed, &rc)) return rc;
+  settings.mem_latency = uint32_t(mem_latency);
+  if (vm.count("mem-seed") && !number_option("run", vm, "mem-seed", 0, UINT64_MAX, &settings.mem_seed, &rc))
+    return rc;
   if (vm.count("trace-window")) {
     const std::string w = vm["trace-window"].as<std::string>();
     const size_t colon = w.find(':');
     if (colon == std::string::npos || w.find(':', colon + 1) != std::string::npos)
       return bad_value("run", "--trace-window", w, "expected START:END (one ':', either side may be empty)");
     const std::string a = w.substr(0, colon), b = w.substr(colon + 1);
-    if ((!a.empty() && !parse_number(a, 0, UINT64_MAX, &win_start)) ||
-        (!b.empty() && !parse_number(b, 0, UINT64_MAX, &win_end)))
+    if ((!a.empty() && !parse_number(a, 0, UINT64_MAX, &settings.trace_start)) ||
+        (!b.empty() && !parse_number(b, 0, UINT64_MAX, &settings.trace_end)))
       return bad_value("run", "--trace-window", w, "START and END must be whole numbers of cycles");
-    if (win_start > win_end) return bad_value("run", "--trace-window", w, "START is after END");
-    window = (a.empty() ? "" : std::to_string(win_start)) + ":" + (b.empty() ? "" : std::to_string(win_end));
+    if (settings.trace_start > settings.trace_end)
+      return bad_value("run", "--trace-window", w, "START is after END");
   }
   if (backend != "rtl" &&
       (vm.count("trace") || vm.count("trace-window") || vm.count("mem-latency") || vm.count("mem-seed")))
     return usage_error("run", "--trace, --trace-window, --mem-latency and --mem-seed need --backend rtl");
-  // Device-side settings travel to the backend as its documented BARESM_*
-  // environment variables (docs/cosim.md), so the options and the variables
-  // are one mechanism; a backend that has no such setting ignores them.
-  if (vm.count("trace-window")) setenv("BARESM_TRACE_WINDOW", window.c_str(), 1);
-  if (vm.count("mem-latency")) setenv("BARESM_MEM_LATENCY", std::to_string(mem_latency).c_str(), 1);
-  if (vm.count("mem-seed")) setenv("BARESM_MEM_SEED", std::to_string(mem_seed).c_str(), 1);
+  if (vm.count("verbose") && !vm.count("all"))
+    return usage_error("run", "-v goes with --all (one sample always prints every launch)");
   if (vm.count("kernels")) o.kernels_dir = vm["kernels"].as<std::string>();
   const std::string source = vm["source"].as<std::string>();
   if (source != "asm" && source != "cuda")
@@ -594,21 +647,21 @@ int cmd_run(const std::vector<std::string>& args) {
                                     ? "sample '" + s->name + "' has no CUDA version (kernels/cuda/" + s->name + ".cu)"
                                     : "sample '" + s->name + "' exists only in CUDA: add --source cuda");
   }
-  if (vm.count("trace") && (rc = open_trace_output(vm["trace"].as<std::string>())) != kExitOk) return rc;
+  if (vm.count("trace") && (rc = open_trace_output(vm["trace"].as<std::string>(), &settings)) != kExitOk) return rc;
   if ((rc = check_timeline_backend("run", vm, backend)) != kExitOk ||
-      (rc = open_timeline_output("run", vm)) != kExitOk)
+      (rc = open_timeline_output("run", vm, &settings)) != kExitOk)
     return rc;
-  std::unique_ptr<samples::Backend> be = be_entry->make();
+  std::string error;
+  std::unique_ptr<samples::Backend> be = samples::make_device_backend(*be_entry, settings, &error);
   if (!be) {
-    std::cerr << "baresm run: backend '" << backend << "' could not be started\n";
+    std::cerr << "baresm run: " << error << "\n";
     return kExitFail;
   }
-  const int run_rc = s ? run_one(*s, *be, o) : run_all(*be, o);
+  const int run_rc = s ? run_one(*s, *be, o) : run_all(*be, o, vm.count("verbose") > 0);
   // The results reach standard output before the backend closes a trace (its
   // writer can still fail then, see on_trace_sigbus).
   return finish_stdout("run", run_rc);
 }
-
 
 // ---- gen ----------------------------------------------------------------------------
 int cmd_gen(const std::vector<std::string>& args) {
@@ -710,7 +763,6 @@ int cmd_gen(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   baresm_register_cli_backends();
-  register_model_transport();
   if (argc < 2) {
     std::cerr << kToolHelp;
     return kExitUsage;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "samples/backend.h"
 #include "sim/cli_util.h"
 
 namespace baresm::cli {
@@ -15,9 +16,9 @@ int cmd_timeline(const std::vector<std::string>& args);  // sim/cmd_timeline.cpp
 
 // --timeline FILE of `run` and `launch` (sim/cmd_timeline.cpp): refused in
 // one line (the exit status is returned) on a backend other than rtl, or
-// when FILE cannot be written; else handed to the backend
-// (BARESM_TIMELINE). kExitOk when absent or accepted.
+// when FILE cannot be written; else its path goes into *settings for the
+// device. kExitOk when absent or accepted.
 int check_timeline_backend(const std::string& cmd, const po::variables_map& vm, const std::string& backend);
-int open_timeline_output(const std::string& cmd, const po::variables_map& vm);
+int open_timeline_output(const std::string& cmd, const po::variables_map& vm, samples::DeviceSettings* settings);
 
 }  // namespace baresm::cli

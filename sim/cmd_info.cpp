@@ -56,7 +56,7 @@ int cmd_info(const std::vector<std::string>& args) {
     return usage_error("info", "unexpected argument '" + vm["extra"].as<std::string>() + "'");
   const samples::BackendEntry* be = find_device_backend("info", vm["backend"].as<std::string>(), &rc);
   if (!be) return rc;
-  std::unique_ptr<OpenDevice> d = open_device("info", *be, drv::DeviceOptions{});
+  std::unique_ptr<OpenDevice> d = open_device("info", *be, samples::DeviceSettings{}, drv::DeviceOptions{});
   if (!d) return kExitFail;
   const drv::DeviceProps& p = d->dev.props();
   const drv::DeviceOptions& o = d->dev.options();

@@ -467,8 +467,9 @@ int cmd_launch(const std::vector<std::string>& args) {
   // time: 1e8 cycles at 100 MHz); with --watchdog 0 only that timeout does.
   drv::DeviceOptions dopt;
   dopt.watchdog = uint32_t(watchdog);
-  if ((rc = open_timeline_output(kCmd, vm)) != kExitOk) return rc;
-  std::unique_ptr<OpenDevice> d = open_device(kCmd, *be, dopt);
+  samples::DeviceSettings settings;
+  if ((rc = open_timeline_output(kCmd, vm, &settings)) != kExitOk) return rc;
+  std::unique_ptr<OpenDevice> d = open_device(kCmd, *be, settings, dopt);
   if (!d) return kExitFail;
   drv::Device& dev = d->dev;
   drv::Context ctx;

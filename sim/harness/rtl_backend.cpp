@@ -74,6 +74,8 @@ Status RtlBackend::launch(samples::ModuleHandle m, const std::string& kernel,
   out->stats.ctas = r.counters.ctas;
   out->stats.divergent_branches = r.counters.divergent_branches;
   out->stats.barriers = r.counters.barrier_releases;
+  out->sm_counters = true;
+  out->cycles = r.counters.cycles;
   out->code_base = p.code.addr;
   return Status::OK;
 }

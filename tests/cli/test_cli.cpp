@@ -142,13 +142,69 @@ TEST(CliRunCmd, FaultSampleReportsAndExitsNonZero) {
   EXPECT_TRUE(has(r.out, "expected fault observed")) << r.out;
 }
 
-TEST(CliRunCmd, AllPassesWithSummary) {
+// One line per sample (verdict, name, launches, cycles, time) and a summary
+// line; nothing else without -v.
+TEST(CliRunCmd, AllPassesWithOneLineEach) {
   const CliRun r = baresm("run --all");
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  const auto& all = baresm::samples::all_samples();
+  size_t normal = 0;
+  for (const auto& s : all) {
+    normal += !s.is_fault;
+    const std::string verdict = s.is_fault ? "FAULT OK" : "PASS    ";
+    const size_t at = r.out.find(verdict + "  " + s.name + " ");
+    ASSERT_NE(at, std::string::npos) << s.name << "\n" << r.out;
+    const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+    EXPECT_TRUE(has(line, " cycles ")) << line;
+    EXPECT_TRUE(has(line, " s")) << line;
+  }
+  std::istringstream lines(r.out);
+  std::string line;
+  size_t n = 0;
+  while (std::getline(lines, line)) ++n;
+  EXPECT_EQ(n, all.size() + 1) << "one line per sample and the summary\n" << r.out;
+  EXPECT_TRUE(has(r.out, std::to_string(all.size()) + " samples on model: " + std::to_string(normal) +
+                             " passed, " + std::to_string(all.size() - normal) +
+                             " produced their expected fault, 0 failed ("))
+      << r.out;
   EXPECT_TRUE(has(r.out, "ALL OK")) << r.out;
-  for (const auto& s : baresm::samples::all_samples()) EXPECT_TRUE(has(r.out, "\n" + s.name + " ")) << s.name;
+  EXPECT_FALSE(has(r.out, "warp-instrs")) << "per-launch details only with -v\n" << r.out;
   // The normal samples come first, then the faults.
-  EXPECT_LT(r.out.find("] transpose"), r.out.find("] fault_"));
+  EXPECT_LT(r.out.find("  transpose "), r.out.find("  fault_"));
+}
+
+// -v: every launch with the device's report of it, the table of counts and
+// checksums, then the same summary.
+TEST(CliRunCmd, AllVerboseShowsEveryLaunch) {
+  const CliRun r = baresm("run --all -v");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "sample vec_add: ")) << r.out;
+  EXPECT_TRUE(has(r.out, "  vec_add            grid ")) << r.out;
+  EXPECT_TRUE(has(r.out, "    [model] ")) << r.out;
+  EXPECT_TRUE(has(r.out, " cycles, ")) << r.out;
+  EXPECT_TRUE(has(r.out, "IPC ")) << r.out;
+  EXPECT_TRUE(has(r.out, "fault: TRAP")) << "fault reports\n" << r.out;
+  EXPECT_TRUE(has(r.out, "checksum")) << r.out;
+  EXPECT_TRUE(has(r.out, "ALL OK")) << r.out;
+  EXPECT_EQ(baresm("run vec_add -v").rc, 2) << "-v goes with --all";
+}
+
+// A failing sample: its line says FAIL with the reason under it, the summary
+// counts it, the exit status is 1.
+TEST(CliRunCmd, AllWithABrokenKernelFails) {
+  const std::string dir = tmp("broken_all");
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && cp -r " + kKernels + " " + dir).c_str()), 0);
+  std::string src = slurp(dir + "/vec_add.s");
+  const size_t p = src.find("FADD R5, R5, R6;");
+  ASSERT_NE(p, std::string::npos);
+  src.replace(p, 4, "FSUB");
+  std::ofstream(dir + "/vec_add.s") << src;
+  const CliRun r = baresm("run --all --kernels " + dir);
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_TRUE(has(r.out, "FAIL      vec_add ")) << r.out;
+  EXPECT_TRUE(has(r.out, "\n          n=1: c[0] = ")) << "the reason under it\n" << r.out;
+  EXPECT_TRUE(has(r.out, " 1 failed (")) << r.out;
+  EXPECT_TRUE(has(r.out, "FAILED")) << r.out;
 }
 
 TEST(CliRunCmd, BrokenKernelMakesRunFail) {
@@ -552,7 +608,7 @@ TEST(CliPtx, RunFromCudaOnTheModel) {
   EXPECT_TRUE(has(r.out, "\nPASS vec_add: ")) << r.out;
   const CliRun all = baresm("run --all --source cuda");
   EXPECT_EQ(all.rc, 0) << all.out;
-  EXPECT_TRUE(has(all.out, "10/10 samples passed")) << all.out;
+  EXPECT_TRUE(has(all.out, "10 samples on model: 10 passed, 0 produced their expected fault, 0 failed")) << all.out;
   const CliRun asm_only = baresm("run warp_stats");
   EXPECT_EQ(asm_only.rc, 2);
   EXPECT_TRUE(has(asm_only.err, "exists only in CUDA")) << asm_only.err;

@@ -37,7 +37,6 @@ TEST_P(SampleOnRtl, PassesThroughTheDriver) {
   ASSERT_NE(s, nullptr);
   cosim::RtlBackendOptions o;
   o.device.mem = cosimtest::test_memory(GetParam().seed + 100);
-  o.verbose = false;
   std::unique_ptr<samples::Backend> be = cosim::make_rtl_backend(o);
   ASSERT_NE(be, nullptr);
   samples::RunOptions ro;

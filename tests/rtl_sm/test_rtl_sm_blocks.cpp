@@ -429,8 +429,11 @@ TEST(SmBarrier, RandomAgainstReference) {
     if (ref.dead) {
       ASSERT_EQ(int(tb.top.b_deadlock_cta_o), ref.dead_cta);
       ASSERT_EQ(tb.top.b_deadlock_warps_o, ref.dead_warps);
-      for (int v = 0; v < kWarps; v++)
-        if ((ref.dead_warps >> v) & 1) ASSERT_EQ(tb.top.b_bar_pc_o[v], ref.pc[v]);
+      for (int v = 0; v < kWarps; v++) {
+        if ((ref.dead_warps >> v) & 1) {
+          ASSERT_EQ(tb.top.b_bar_pc_o[v], ref.pc[v]);
+        }
+      }
     }
     releases += ref.rel != 0;
     ref.step(in);

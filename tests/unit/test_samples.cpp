@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "isa/assembler.h"
+#include "samples/driver_backend.h"
 #include "samples/model_backend.h"
 #include "samples/samples.h"
 
@@ -218,11 +219,47 @@ TEST(ModelBackend, LaunchGrantsOnlyTheGivenWindows) {
 TEST(Backends, RegistryHasTheModel) {
   const BackendEntry* m = find_backend("model");
   ASSERT_NE(m, nullptr);
-  auto be = m->make();
-  ASSERT_NE(be, nullptr);
+  std::string error;
+  auto be = make_device_backend(*m, DeviceSettings{}, &error);
+  ASSERT_NE(be, nullptr) << error;
   EXPECT_EQ(be->name(), "model");
   EXPECT_EQ(find_backend("rtl-that-does-not-exist"), nullptr);
 }
+
+// The samples through the host driver on the functional device model, as
+// `baresm run --backend model` runs them: every normal sample matches its
+// reference, every fault sample reports its fault where the in-process model
+// does, and the completion entries carry cycles but no SM counters.
+class SampleThroughDriver : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SampleThroughDriver, MatchesInProcessModel) {
+  const Sample* s = find_sample(GetParam());
+  ASSERT_NE(s, nullptr);
+  std::string error;
+  auto be = make_device_backend(*find_backend("model"), DeviceSettings{}, &error);
+  ASSERT_NE(be, nullptr) << error;
+  const SampleResult r = run_sample(*s, *be, opts());
+  EXPECT_TRUE(r.passed) << r.message << "\n" << r.fault_report;
+  ModelBackend local;
+  const SampleResult want = run_sample(*s, local, opts());
+  EXPECT_EQ(r.checksum, want.checksum) << "the same bytes read back";
+  ASSERT_EQ(r.launches.size(), want.launches.size());
+  for (size_t i = 0; i < r.launches.size(); ++i) {
+    const LaunchReport& got = r.launches[i].report;
+    EXPECT_EQ(got.stats.warp_instrs, want.launches[i].report.stats.warp_instrs) << "launch " << i;
+    EXPECT_EQ(int(got.fault.kind), int(want.launches[i].report.fault.kind)) << "launch " << i;
+    EXPECT_GT(got.cycles, 0u) << "launch " << i;
+    EXPECT_FALSE(got.sm_counters);
+  }
+}
+
+std::vector<std::string> all_names() {
+  std::vector<std::string> v;
+  for (const auto& s : all_samples()) v.push_back(s.name);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(All, SampleThroughDriver, ::testing::ValuesIn(all_names()),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
 

@@ -1,7 +1,9 @@
-// samples::Backend over the host driver (host_driver/driver.h) and any of
-// its transports: the samples and `baresm run` drive a device the way a
-// CUDA program does -- allocations, module load, launches through the rings,
-// completions -- instead of calling a model directly.
+// Backend over the host driver (host_driver/driver.h) and any of
+// its transports: the samples and `baresm run` drive every device (the
+// functional device model, the verilated RTL) the way a CUDA program does --
+// allocations, module load, launches through the rings, completions --
+// instead of calling a model directly. make_device_backend() opens a
+// registered device (backend.h) from typed settings.
 //
 // Contexts: buffers, modules and launches share one context, since the
 // driver grants a launch only windows inside its own context's allocations.
@@ -23,18 +25,15 @@
 #include "host_driver/driver.h"
 #include "samples/backend.h"
 
-namespace baresm::cosim {
+namespace baresm::samples {
 
 struct DriverBackendOptions {
   std::string name = "driver";
   drv::DeviceOptions device;      // for Device::open
   uint32_t default_watchdog = 0;  // budget when a launch asks for the default (device units)
-  // Called after every launch with the driver's report; it may add what the
-  // completion entry does not carry to the sample's report (statistics).
-  std::function<void(const drv::LaunchReport&, samples::LaunchReport*)> on_launch;
 };
 
-class DriverBackend : public samples::Backend {
+class DriverBackend : public Backend {
  public:
   DriverBackend(std::unique_ptr<drv::Transport> transport, DriverBackendOptions opt);
   ~DriverBackend() override;
@@ -49,22 +48,22 @@ class DriverBackend : public samples::Backend {
   uint32_t max_threads_per_cta() const override;
   std::string last_error() const override { return error_; }
 
-  samples::Status alloc(uint32_t bytes, samples::Buffer* out) override;
-  samples::Status free(const samples::Buffer& b) override;
-  samples::Status write(const samples::Buffer& b, uint32_t offset, const void* src, uint32_t bytes) override;
-  samples::Status read(const samples::Buffer& b, uint32_t offset, void* dst, uint32_t bytes) override;
-  samples::Status load_module(const std::vector<uint8_t>& image, samples::ModuleHandle* out) override;
-  samples::Status unload_module(samples::ModuleHandle m) override;
-  samples::Status launch(samples::ModuleHandle m, const std::string& kernel, const samples::LaunchConfig& cfg,
-                         const std::vector<uint8_t>& params, samples::LaunchReport* out) override;
+  Status alloc(uint32_t bytes, Buffer* out) override;
+  Status free(const Buffer& b) override;
+  Status write(const Buffer& b, uint32_t offset, const void* src, uint32_t bytes) override;
+  Status read(const Buffer& b, uint32_t offset, void* dst, uint32_t bytes) override;
+  Status load_module(const std::vector<uint8_t>& image, ModuleHandle* out) override;
+  Status unload_module(ModuleHandle m) override;
+  Status launch(ModuleHandle m, const std::string& kernel, const LaunchConfig& cfg,
+                         const std::vector<uint8_t>& params, LaunchReport* out) override;
 
   // The driver's report of the last launch.
   const drv::LaunchReport& last_report() const { return last_; }
 
  private:
-  samples::Status fail(samples::Status s, const std::string& msg);
-  samples::Status fail_driver(samples::Status s, const std::string& what);
-  samples::Status ensure_exec_context();
+  Status fail(Status s, const std::string& msg);
+  Status fail_driver(Status s, const std::string& what);
+  Status ensure_exec_context();
   void drop_if_unused(drv::Context c);  // destroys a retired context with no buffers left
 
   struct Loaded {
@@ -80,8 +79,8 @@ class DriverBackend : public samples::Backend {
   drv::Context exec_ctx_;              // the current context
   std::vector<drv::Context> retired_;  // faulted contexts that still own buffers
   uint64_t exec_epoch_ = 0;
-  std::map<samples::ModuleHandle, Loaded> modules_;
-  samples::ModuleHandle next_handle_ = 1;
+  std::map<ModuleHandle, Loaded> modules_;
+  ModuleHandle next_handle_ = 1;
   struct Buf {
     uint32_t size = 0;
     drv::Context ctx;  // the context that owns it
@@ -91,4 +90,9 @@ class DriverBackend : public samples::Backend {
   std::string error_;
 };
 
-}  // namespace baresm::cosim
+// The registered device `entry`, opened with `settings` and driven through
+// the driver; nullptr with *error set when it cannot be started or opened.
+std::unique_ptr<DriverBackend> make_device_backend(const BackendEntry& entry, const DeviceSettings& settings,
+                                                   std::string* error);
+
+}  // namespace baresm::samples

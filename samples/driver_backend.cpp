@@ -1,10 +1,8 @@
-#include "sim/systemc/driver_backend.h"
+#include "samples/driver_backend.h"
 
 #include "isa/module.h"
 
-namespace baresm::cosim {
-
-using samples::Status;
+namespace baresm::samples {
 
 DriverBackend::DriverBackend(std::unique_ptr<drv::Transport> transport, DriverBackendOptions opt)
     : transport_(std::move(transport)), opt_(std::move(opt)) {
@@ -29,9 +27,10 @@ Status DriverBackend::fail(Status s, const std::string& msg) {
   return s;
 }
 
+// The driver's own status where it gave one (s where it did not).
 Status DriverBackend::fail_driver(Status s, const std::string& what) {
   const drv::ErrorInfo& e = dev_.last_error();
-  return fail(s, what + ": " + drv::status_name(e.status) + ": " + e.detail);
+  return fail(e.status != Status::OK ? e.status : s, what + ": " + drv::status_name(e.status) + ": " + e.detail);
 }
 
 isa::DeviceLimits DriverBackend::limits() const {
@@ -46,7 +45,7 @@ uint32_t DriverBackend::max_threads_per_cta() const {
   return dev_.props().max_threads_per_block;
 }
 
-Status DriverBackend::alloc(uint32_t bytes, samples::Buffer* out) {
+Status DriverBackend::alloc(uint32_t bytes, Buffer* out) {
   if (!opened_) return fail(Status::DEVICE_ERROR, "device not open");
   Status st = ensure_exec_context();
   if (st != Status::OK) return st;
@@ -55,11 +54,11 @@ Status DriverBackend::alloc(uint32_t bytes, samples::Buffer* out) {
   if (s == drv::Status::OUT_OF_MEMORY) return fail_driver(Status::OUT_OF_MEMORY, "mem_alloc");
   if (s != drv::Status::OK) return fail_driver(Status::INVALID_VALUE, "mem_alloc");
   buffers_[p] = Buf{bytes, exec_ctx_};
-  *out = samples::Buffer{p, bytes};
+  *out = Buffer{p, bytes};
   return Status::OK;
 }
 
-Status DriverBackend::free(const samples::Buffer& b) {
+Status DriverBackend::free(const Buffer& b) {
   auto it = buffers_.find(b.addr);
   if (it == buffers_.end() || it->second.size != b.size) return fail(Status::INVALID_VALUE, "unknown buffer");
   const drv::Context owner = it->second.ctx;
@@ -80,7 +79,7 @@ void DriverBackend::drop_if_unused(drv::Context c) {
   }
 }
 
-Status DriverBackend::write(const samples::Buffer& b, uint32_t offset, const void* src, uint32_t bytes) {
+Status DriverBackend::write(const Buffer& b, uint32_t offset, const void* src, uint32_t bytes) {
   if (uint64_t(offset) + bytes > b.size) return fail(Status::INVALID_VALUE, "write outside the buffer");
   auto it = buffers_.find(b.addr);
   if (it == buffers_.end()) return fail(Status::INVALID_VALUE, "unknown buffer");
@@ -89,7 +88,7 @@ Status DriverBackend::write(const samples::Buffer& b, uint32_t offset, const voi
   return Status::OK;
 }
 
-Status DriverBackend::read(const samples::Buffer& b, uint32_t offset, void* dst, uint32_t bytes) {
+Status DriverBackend::read(const Buffer& b, uint32_t offset, void* dst, uint32_t bytes) {
   if (uint64_t(offset) + bytes > b.size) return fail(Status::INVALID_VALUE, "read outside the buffer");
   auto it = buffers_.find(b.addr);
   if (it == buffers_.end()) return fail(Status::INVALID_VALUE, "unknown buffer");
@@ -98,7 +97,7 @@ Status DriverBackend::read(const samples::Buffer& b, uint32_t offset, void* dst,
   return Status::OK;
 }
 
-Status DriverBackend::load_module(const std::vector<uint8_t>& image, samples::ModuleHandle* out) {
+Status DriverBackend::load_module(const std::vector<uint8_t>& image, ModuleHandle* out) {
   if (!opened_) return fail(Status::DEVICE_ERROR, "device not open");
   Status s = ensure_exec_context();
   if (s != Status::OK) return s;
@@ -110,13 +109,13 @@ Status DriverBackend::load_module(const std::vector<uint8_t>& image, samples::Mo
     return fail_driver(Status::NO_BINARY_FOR_DEVICE, "module_load_data");
   if (ds != drv::Status::OK) return fail_driver(Status::DEVICE_ERROR, "module_load_data");
   l.ctx_epoch = exec_epoch_;
-  const samples::ModuleHandle h = next_handle_++;
+  const ModuleHandle h = next_handle_++;
   modules_[h] = std::move(l);
   *out = h;
   return Status::OK;
 }
 
-Status DriverBackend::unload_module(samples::ModuleHandle m) {
+Status DriverBackend::unload_module(ModuleHandle m) {
   auto it = modules_.find(m);
   if (it == modules_.end()) return fail(Status::NOT_FOUND, "unknown module handle");
   if (it->second.ctx_epoch == exec_epoch_) dev_.module_unload(it->second.mod);
@@ -146,9 +145,9 @@ Status DriverBackend::ensure_exec_context() {
   return Status::OK;
 }
 
-Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
-                             const samples::LaunchConfig& cfg, const std::vector<uint8_t>& params,
-                             samples::LaunchReport* out) {
+Status DriverBackend::launch(ModuleHandle m, const std::string& kernel,
+                             const LaunchConfig& cfg, const std::vector<uint8_t>& params,
+                             LaunchReport* out) {
   if (!opened_) return fail(Status::DEVICE_ERROR, "device not open");
   auto it = modules_.find(m);
   if (it == modules_.end()) return fail(Status::NOT_FOUND, "unknown module handle");
@@ -163,7 +162,7 @@ Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
   drv::Function fn;
   if (dev_.module_get_function(l.mod, kernel.c_str(), &fn) != drv::Status::OK)
     return fail_driver(Status::NOT_FOUND, "module_get_function");
-  for (const samples::Buffer& w : cfg.windows) {
+  for (const Buffer& w : cfg.windows) {
     auto b = buffers_.upper_bound(w.addr);
     if (b == buffers_.begin() ||
         uint64_t(w.addr) + w.size > uint64_t(std::prev(b)->first) + std::prev(b)->second.size)
@@ -173,7 +172,7 @@ Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
                   "a window is inside a buffer of a context that faulted earlier; allocate it again");
   }
   std::vector<drv::Window> wins;
-  for (const samples::Buffer& w : cfg.windows) wins.push_back(drv::Window{w.addr, w.size});
+  for (const Buffer& w : cfg.windows) wins.push_back(drv::Window{w.addr, w.size});
   drv::LaunchConfig lc;
   lc.grid = drv::Dim3{cfg.grid.x, cfg.grid.y, cfg.grid.z};
   lc.block = drv::Dim3{cfg.block.x, cfg.block.y, cfg.block.z};
@@ -199,9 +198,12 @@ Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
   if (!r.from_device)
     return fail(Status::DEVICE_ERROR, std::string("the launch was lost: ") + drv::status_name(r.status));
 
-  samples::LaunchReport rep;
+  LaunchReport rep;
   rep.stats.warp_instrs = r.warp_instrs;
   rep.stats.ctas = r.ctas_done;
+  rep.cycles = r.end_cycle - r.start_cycle;
+  rep.stall_cycles = r.stall_cycles;
+  rep.shared_passes = r.shared_passes;
   drv::DevPtr code = 0;
   dev_.module_code_range(l.mod, &code, nullptr);
   rep.code_base = code;
@@ -232,9 +234,35 @@ Status DriverBackend::launch(samples::ModuleHandle m, const std::string& kernel,
       return fail(Status::DEVICE_ERROR,
                   std::string("the device failed the launch: ") + cq::error_code_name(r.error));
   }
-  if (opt_.on_launch) opt_.on_launch(r, &rep);
+  // The SM's counts of the launch, from its completion entry
+  // (docs/ring-formats.md); the model leaves the warp-state cycles at 0.
+  rep.sm_counters = true;
+  rep.stats.thread_instrs = r.stats.thread_instrs;
+  rep.stats.divergent_branches = r.stats.div_branches;
+  rep.stats.barriers = r.stats.bar_releases;
+  static_assert(sim::kNumWarpStates == drv::LaunchStats::kWarpStates, "one warp-state table");
+  for (size_t s = 0; s < rep.state_cycles.size(); ++s) rep.state_cycles[s] = r.stats.warp_state_cycles[s];
   *out = rep;
   return Status::OK;
 }
 
-}  // namespace baresm::cosim
+std::unique_ptr<DriverBackend> make_device_backend(const BackendEntry& entry, const DeviceSettings& settings,
+                                                   std::string* error) {
+  std::unique_ptr<drv::Transport> t = entry.open_transport ? entry.open_transport(settings) : nullptr;
+  if (!t) {
+    *error = "device '" + entry.name + "' could not be started";
+    return nullptr;
+  }
+  DriverBackendOptions o;
+  o.name = entry.name;
+  o.default_watchdog = entry.default_watchdog;
+  if (entry.sync_timeout_ns) o.device.sync_timeout_ns = entry.sync_timeout_ns;
+  auto be = std::make_unique<DriverBackend>(std::move(t), o);
+  if (!be->ok()) {
+    *error = "device '" + entry.name + "': " + be->last_error();
+    return nullptr;
+  }
+  return be;
+}
+
+}  // namespace baresm::samples
