@@ -54,7 +54,7 @@ std::vector<BackendEntry>& registry() {
        [](const DeviceSettings&) {
          return std::unique_ptr<drv::Transport>(new drv::ModelTransport(cq::ModelDeviceConfig{}));
        },
-       {}, 50'000'000, 0},
+       50'000'000, 0},
   };
   return r;
 }
