@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "host_driver/regs.h"
+#include "cq_model/regs.h"
 
 namespace baresm::cq {
 

@@ -1,6 +1,6 @@
 #include "cq_model/ring_io.h"
 
-#include "host_driver/regs.h"
+#include "cq_model/regs.h"
 
 namespace baresm::cq {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "host_driver/regs.h"
+#include "cq_model/regs.h"
 #include "isa/file_io.h"
 #include "isa/isa.h"
 #include "isa/module.h"

@@ -10,7 +10,7 @@
 rtl/sm/baresm_isa_pkg.sv        // opcodes (generated from isa/opcodes.def)
 rtl/sm/baresm_state_pkg.sv      // fault kinds, warp and CP states (generated from isa/faults.def, rtl/states.def)
 rtl/sm/baresm_sm_pkg.sv         // launch layout, decode and ALU functions
-rtl/cp/baresm_regs_pkg.sv       // register map (generated from host_driver/regmap.def)
+rtl/cp/baresm_regs_pkg.sv       // register map (generated from cq_model/regmap.def)
 rtl/cp/baresm_ring_pkg.sv       // ring formats (generated from cq_model/rings.def)
 
 // ---- primitives ----------------------------------------------------------------
@@ -34,7 +34,7 @@ rtl/sm/baresm_sm_stack.sv
 rtl/sm/baresm_sm.sv
 
 // ---- the command processor (top: baresm_cp) -------------------------------------
-rtl/cp/baresm_cp_regs.sv        // register block (generated from host_driver/regmap.def)
+rtl/cp/baresm_cp_regs.sv        // register block (generated from cq_model/regmap.def)
 rtl/cp/baresm_cp_check.sv
 rtl/cp/baresm_cp_queues.sv
 rtl/cp/baresm_cp.sv

@@ -9,7 +9,7 @@
 #
 #   table                      generator         generated files
 #   isa/opcodes.def            gen_isa_pkg       rtl/sm/baresm_isa_pkg.sv
-#   host_driver/regmap.def     gen_regs          rtl/cp/baresm_regs_pkg.sv docs/registers.md
+#   cq_model/regmap.def        gen_regs          rtl/cp/baresm_regs_pkg.sv docs/registers.md
 #                                                rtl/cp/baresm_cp_regs.sv (the CP's register block)
 #   cq_model/rings.def         gen_rings         rtl/cp/baresm_ring_pkg.sv docs/ring-formats.md
 #   isa/faults.def,

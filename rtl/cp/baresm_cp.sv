@@ -5,7 +5,7 @@
 // functional reference it must match.
 //
 //   MMIO slave -> register block (baresm_cp_regs, generated from
-//                 host_driver/regmap.def: decode, the host-written global
+//                 cq_model/regmap.def: decode, the host-written global
 //                 registers, read mux; the NumQueues queue pairs, their pick
 //                 and the launch in flight in baresm_cp_queues)
 //   engine:  IDLE -> FETCH (descriptor from the submission ring) -> CHECK
@@ -173,7 +173,7 @@ module baresm_cp #(
   end
 
   // ===========================================================================
-  // Register block (generated from host_driver/regmap.def)
+  // Register block (generated from cq_model/regmap.def)
   // ===========================================================================
   logic [63:0] winstr;      // WARP_INSTRS: finished launches + the running one
   logic        sm_active_q;

@@ -7,7 +7,7 @@
 
 #include "Vbaresm_top.h"
 #include "Vbaresm_top___024root.h"
-#include "host_driver/regs.h"
+#include "cq_model/regs.h"
 #include "sim/harness/sm_harness.h"
 #include "sim/harness/state_names.h"
 #include "sim/harness/vl_bits.h"

@@ -14,7 +14,7 @@
 #include "cq_model/model_device.h"
 #include "cq_model/ring_io.h"
 #include "cq_model/scoreboard.h"
-#include "host_driver/regs.h"
+#include "cq_model/regs.h"
 #include "tests/cosim/cosim_util.h"
 #include "tests/driver/driver_harness.h"
 

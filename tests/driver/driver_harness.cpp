@@ -4,7 +4,7 @@
 #include <mutex>
 #include <random>
 
-#include "host_driver/regs.h"
+#include "cq_model/regs.h"
 #include "isa/assembler.h"
 
 namespace baresm::drvtest {

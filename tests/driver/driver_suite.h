@@ -28,7 +28,7 @@
 #include "cq_model/scoreboard.h"
 #include "host_driver/driver.h"
 #include "host_driver/model_transport.h"
-#include "host_driver/regs.h"
+#include "cq_model/regs.h"
 #include "isa/mem_poison.h"
 #include "isa/ptx.h"
 #include "tests/driver/driver_harness.h"

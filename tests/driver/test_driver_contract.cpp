@@ -11,7 +11,7 @@
 #include "cq_model/rings.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/allocator.h"
-#include "host_driver/regs.h"
+#include "cq_model/regs.h"
 #include "host_driver/status.h"
 
 namespace {
