@@ -43,29 +43,12 @@ constexpr uint16_t kOwnerDriver = 0xFFFF;
 // KIND_LMEM: a context's local-memory buffer, granted by the driver to the launches that need it.
 enum Kind : uint8_t { KIND_DATA = 0, KIND_CODE = 1, KIND_RING = 2, KIND_FREEING = 3, KIND_LMEM = 4 };
 
-// Handles: bits 7:0 = table index + 1, bits 31:8 = the slot's generation.
 // Functions: bits 3:0 module index, bits 7:4 kernel, bits 31:8 module
-// generation (never 0, so neither is the handle). A slot's generation only
-// grows; once it reaches kGenRetired the slot is never used again, so a
-// destroyed object's handle can never become valid again.
+// generation (never 0, so neither is the handle). The other handles are
+// HandleTable's (handle_table.h).
 static_assert(kMaxModules <= 16 && kMaxKernels <= 16, "function handles hold both in one byte");
-uint32_t make_handle(int index, uint32_t gen) {
-  return uint32_t(index + 1) | (gen << 8);
-}
-int handle_index(uint32_t id, int max) {
-  const int i = int(id & 0xFF) - 1;
-  return (i >= 0 && i < max) ? i : -1;
-}
-uint32_t handle_gen(uint32_t id) {
-  return id >> 8;
-}
 uint32_t make_function(int module, uint32_t kernel, uint32_t gen) {
   return uint32_t(module) | (kernel << 4) | (gen << 8);
-}
-// A slot that can take a new object: free and not retired.
-template <class Rec>
-bool slot_free(const Rec& r) {
-  return !r.used && r.gen < kGenRetired;
 }
 
 uint32_t align_up(uint32_t v, uint32_t a) {
@@ -116,41 +99,33 @@ Status Device::wr(uint32_t off, uint32_t v) {
 
 // ---- table lookups --------------------------------------------------------------------
 Device::ContextRec* Device::ctx_rec(Context c) {
-  const int i = handle_index(c.id, kMaxContexts);
-  if (i < 0 || !ctxs_[i].used || ctxs_[i].gen != handle_gen(c.id)) return nullptr;
-  return &ctxs_[i];
+  return ctxs_.find(c.id);
 }
 const Device::ContextRec* Device::ctx_rec(Context c) const {
-  return const_cast<Device*>(this)->ctx_rec(c);
+  return ctxs_.find(c.id);
 }
 Device::StreamRec* Device::stream_rec(Stream s) {
-  const int i = handle_index(s.id, kMaxStreams);
-  if (i < 0 || !streams_[i].used || streams_[i].gen != handle_gen(s.id)) return nullptr;
-  return &streams_[i];
+  return streams_.find(s.id);
 }
 const Device::StreamRec* Device::stream_rec(Stream s) const {
-  return const_cast<Device*>(this)->stream_rec(s);
+  return streams_.find(s.id);
 }
 Device::EventRec* Device::event_rec(Event e) {
-  const int i = handle_index(e.id, kMaxEvents);
-  if (i < 0 || !events_[i].used || events_[i].gen != handle_gen(e.id)) return nullptr;
-  return &events_[i];
+  return events_.find(e.id);
 }
 const Device::EventRec* Device::event_rec(Event e) const {
-  return const_cast<Device*>(this)->event_rec(e);
+  return events_.find(e.id);
 }
 Device::ModuleRec* Device::module_rec(Module m) {
-  const int i = handle_index(m.id, kMaxModules);
-  if (i < 0 || !modules_[i].used || modules_[i].gen != handle_gen(m.id)) return nullptr;
-  return &modules_[i];
+  return modules_.find(m.id);
 }
 const Device::KernelRec* Device::kernel_rec(Function fn, const ModuleRec** mod) const {
-  const int i = int(fn.id & 0xF);
-  if (i >= kMaxModules || !modules_[i].used || modules_[i].gen != handle_gen(fn.id)) return nullptr;
+  const ModuleRec* M = modules_.at(int(fn.id & 0xF), fn.id >> 8);
+  if (!M) return nullptr;
   const uint32_t k = (fn.id >> 4) & 0xF;
-  if (k >= modules_[i].num_kernels) return nullptr;
-  *mod = &modules_[i];
-  return &modules_[i].kernels[k];
+  if (k >= M->num_kernels) return nullptr;
+  *mod = M;
+  return &M->kernels[k];
 }
 
 // ---- open / close ------------------------------------------------------------------
@@ -341,27 +316,26 @@ void Device::deliver(uint32_t q, const Inflight& inf, LaunchReport& r) {
   else
     ++stats_.lost;
 
-  r.ctx = Context{make_handle(inf.ctx, inf.ctx_gen)};
-  ContextRec& C = ctxs_[inf.ctx];
-  if (C.used && C.gen == inf.ctx_gen) {
-    if (C.pending) --C.pending;
-    if (failed && C.sticky == Status::OK) {
-      C.sticky = r.status;
-      C.has_failure = true;
-      C.failure = r;
-      C.failure.raw = nullptr;
+  r.ctx = Context{ctxs_.make_handle(inf.ctx, inf.ctx_gen)};
+  if (ContextRec* C = ctxs_.at(inf.ctx, inf.ctx_gen)) {
+    if (C->pending) --C->pending;
+    if (failed && C->sticky == Status::OK) {
+      C->sticky = r.status;
+      C->has_failure = true;
+      C->failure = r;
+      C->failure.raw = nullptr;
     }
   }
-  r.stream = Stream{make_handle(inf.stream, inf.stream_gen)};
-  StreamRec& S = streams_[inf.stream];
-  if (S.used && S.gen == inf.stream_gen && S.pending) --S.pending;
+  r.stream = Stream{streams_.make_handle(inf.stream, inf.stream_gen)};
+  StreamRec* S = streams_.at(inf.stream, inf.stream_gen);
+  if (S && S->pending) --S->pending;
   if (inf.event < kMaxEvents) {
-    EventRec& E = events_[inf.event];
-    if (E.used && E.gen == inf.event_gen && E.token == inf.token) {
-      E.state = EventRec::DONE;
-      E.result = failed ? r.status : Status::OK;
-      E.timestamp = r.end_cycle;
-      E.epoch = epoch_;
+    EventRec* E = events_.at(inf.event, inf.event_gen);
+    if (E && E->token == inf.token) {
+      E->state = EventRec::DONE;
+      E->result = failed ? r.status : Status::OK;
+      E->timestamp = r.end_cycle;
+      E->epoch = epoch_;
     }
   }
   // The device stops on a failed launch (not on a rejected descriptor).
@@ -636,27 +610,16 @@ Status Device::read_counters(DeviceCounters* out) {
 Status Device::ctx_create(Context* out) {
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
-  int ci = -1, si = -1;
-  for (int i = 0; i < kMaxContexts && ci < 0; ++i)
-    if (slot_free(ctxs_[i])) ci = i;
-  for (int i = 0; i < kMaxStreams && si < 0; ++i)
-    if (slot_free(streams_[i])) si = i;
+  const int ci = ctxs_.free_slot(), si = streams_.free_slot();
   if (ci < 0 || si < 0)
     return fail(Status::OUT_OF_RESOURCES, Layer::API, "%s table full", ci < 0 ? "context" : "stream");
-  ContextRec& C = ctxs_[ci];
-  const uint32_t gen = C.gen + 1;
-  C = ContextRec{};
-  C.used = true;
-  C.gen = gen;
-  C.default_stream = uint8_t(si);
+  const uint32_t handle = ctxs_.create(ci);
+  ctxs_[ci].default_stream = uint8_t(si);
+  streams_.create(si);
   StreamRec& S = streams_[si];
-  const uint32_t sgen = S.gen + 1;
-  S = StreamRec{};
-  S.used = true;
-  S.gen = sgen;
   S.ctx = uint8_t(ci);
   S.queue = uint8_t(next_queue_++ % nq_);
-  *out = Context{make_handle(ci, gen)};
+  *out = Context{handle};
   return succeed();
 }
 
@@ -664,7 +627,7 @@ Status Device::ctx_destroy(Context c) {
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
-  const int ci = int(C - ctxs_);
+  const int ci = ctxs_.index(C);
   // Let its work finish; if it cannot (the context failed, or the device is
   // stopped), reset so that nothing of it stays queued on the device.
   if (C->pending && C->sticky == Status::OK) wait_until([&] { return C->pending == 0; }, kWaitDefault, ci);
@@ -707,7 +670,7 @@ Status Device::ctx_synchronize(Context c, uint64_t timeout_ns) {
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
-  Status st = wait_until([&] { return C->pending == 0; }, timeout_ns, int(C - ctxs_));
+  Status st = wait_until([&] { return C->pending == 0; }, timeout_ns, ctxs_.index(C));
   if (!ok(st)) return st;
   if (C->sticky != Status::OK)
     return fail(C->sticky, status_layer(C->sticky), "context error is sticky: %s", status_message(C->sticky));
@@ -718,7 +681,7 @@ Status Device::ctx_default_stream(Context c, Stream* out) const {
   const ContextRec* C = ctx_rec(c);
   if (!C) return Status::INVALID_HANDLE;
   if (!out) return Status::INVALID_VALUE;
-  *out = Stream{make_handle(C->default_stream, streams_[C->default_stream].gen)};
+  *out = Stream{streams_.handle(C->default_stream)};
   return Status::OK;
 }
 
@@ -729,7 +692,7 @@ Status Device::mem_alloc(Context c, uint32_t bytes, DevPtr* out) {
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (!out || bytes == 0)
     return fail(Status::INVALID_VALUE, Layer::API, "zero-size allocation or null output");
-  const uint16_t owner = uint16_t(C - ctxs_ + 1);
+  const uint16_t owner = uint16_t(ctxs_.index(C) + 1);
   uint32_t addr = 0;
   if (!alloc_waiting(owner, bytes, KIND_DATA, &addr))
     return fail(Status::OUT_OF_MEMORY, Layer::API,
@@ -762,9 +725,9 @@ Status Device::mem_free(Context c, DevPtr p) {
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   const Allocator::Block* b = alloc_.find(p, 1);
-  if (!b || b->addr != p || b->owner != uint16_t(C - ctxs_ + 1) || b->kind != KIND_DATA)
+  if (!b || b->addr != p || b->owner != uint16_t(ctxs_.index(C) + 1) || b->kind != KIND_DATA)
     return fail(Status::INVALID_VALUE, Layer::API, "0x%08x is not an allocation of this context", p);
-  free_after_queued(int(C - ctxs_), p, false);
+  free_after_queued(ctxs_.index(C), p, false);
   return succeed();
 }
 
@@ -847,7 +810,7 @@ Status Device::memcpy_htod(Context c, DevPtr dst, const void* src, uint32_t byte
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (bytes == 0) return succeed();
-  if (!src || !range_owned(int(C - ctxs_), dst, bytes))
+  if (!src || !range_owned(ctxs_.index(C), dst, bytes))
     return fail(Status::INVALID_VALUE, Layer::API,
                 "[0x%08x, +%u) is not inside an allocation of this context", dst, bytes);
   if (!ok(transport_->mem_write(dst, src, bytes)))
@@ -860,7 +823,7 @@ Status Device::memcpy_dtoh(Context c, void* dst, DevPtr src, uint32_t bytes) {
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (bytes == 0) return succeed();
-  if (!dst || !range_owned(int(C - ctxs_), src, bytes))
+  if (!dst || !range_owned(ctxs_.index(C), src, bytes))
     return fail(Status::INVALID_VALUE, Layer::API,
                 "[0x%08x, +%u) is not inside an allocation of this context", src, bytes);
   if (!ok(transport_->mem_read(src, dst, bytes)))
@@ -872,7 +835,7 @@ Status Device::memset_d8(Context c, DevPtr dst, uint8_t value, uint32_t bytes) {
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
-  if (bytes && !range_owned(int(C - ctxs_), dst, bytes))
+  if (bytes && !range_owned(ctxs_.index(C), dst, bytes))
     return fail(Status::INVALID_VALUE, Layer::API,
                 "[0x%08x, +%u) is not inside an allocation of this context", dst, bytes);
   uint8_t buf[512];
@@ -934,13 +897,11 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
       return fail(Status::OUT_OF_RESOURCES, Layer::LOAD, "kernel %s takes %u parameter bytes, slots hold %u",
                   k.name.c_str(), pbytes, opt_.max_param_bytes);
   }
-  int mi = -1;
-  for (int i = 0; i < kMaxModules && mi < 0; ++i)
-    if (slot_free(modules_[i])) mi = i;
+  const int mi = modules_.free_slot();
   if (mi < 0) return fail(Status::OUT_OF_RESOURCES, Layer::API, "module table full");
   const uint32_t code_bytes = uint32_t(m.code.size() * isa::kInstrBytes);
   if (code_bytes == 0) return fail(Status::INVALID_IMAGE, Layer::LOAD, "module has no code");
-  const int ci = int(C - ctxs_);
+  const int ci = ctxs_.index(C);
   DevPtr code = 0;
   if (!priv_.alloc(code_bytes, uint16_t(ci + 1), KIND_CODE, true, &code))
     return fail(Status::OUT_OF_MEMORY, Layer::LOAD,
@@ -952,11 +913,8 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
     priv_.free(code);
     return fail(Status::TRANSPORT_ERROR, Layer::TRANSPORT, "copying the code into device memory failed");
   }
+  const uint32_t handle = modules_.create(mi);
   ModuleRec& M = modules_[mi];
-  const uint32_t gen = M.gen + 1;
-  M = ModuleRec{};
-  M.used = true;
-  M.gen = gen;
   M.ctx = uint8_t(ci);
   M.code = code;
   M.code_bytes = code_bytes;
@@ -975,7 +933,7 @@ Status Device::module_load_data(Context c, const void* image, size_t size, Modul
     for (uint32_t j = 0; j < K.num_params; ++j)
       K.params[j] = ParamRec{k.params[j].offset, k.params[j].size, k.params[j].align};
   }
-  *out = Module{make_handle(mi, gen)};
+  *out = Module{handle};
   return succeed();
 }
 
@@ -1008,7 +966,7 @@ Status Device::module_get_function(Module m, const char* name, Function* out) {
   if (!name || !out) return fail(Status::INVALID_VALUE, Layer::API, "null name or output");
   for (uint32_t i = 0; i < M->num_kernels; ++i)
     if (std::strcmp(M->kernels[i].name, name) == 0) {
-      *out = Function{make_function(int(M - modules_), i, M->gen)};
+      *out = Function{make_function(modules_.index(M), i, M->gen)};
       return succeed();
     }
   return fail(Status::NOT_FOUND, Layer::LOAD, "no kernel named %s in the module", name);
@@ -1075,7 +1033,7 @@ Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRe
     const StreamRec* S = stream_rec(cfg.stream);
     if (!S || S->ctx != M->ctx)
       return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream for this context");
-    si = int(S - streams_);
+    si = streams_.index(S);
   }
   const Dim3& g = cfg.grid;
   const Dim3& b = cfg.block;
@@ -1392,26 +1350,21 @@ Status Device::stream_create(Context c, Stream* out) {
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
-  for (int i = 0; i < kMaxStreams; ++i) {
-    StreamRec& S = streams_[i];
-    if (!slot_free(S)) continue;
-    const uint32_t gen = S.gen + 1;
-    S = StreamRec{};
-    S.used = true;
-    S.gen = gen;
-    S.ctx = uint8_t(C - ctxs_);
-    // Streams spread over the queue pairs so independent streams do not contend.
-    S.queue = uint8_t(next_queue_++ % nq_);
-    *out = Stream{make_handle(i, gen)};
-    return succeed();
-  }
-  return fail(Status::OUT_OF_RESOURCES, Layer::API, "stream table full");
+  const int i = streams_.free_slot();
+  if (i < 0) return fail(Status::OUT_OF_RESOURCES, Layer::API, "stream table full");
+  const uint32_t handle = streams_.create(i);
+  StreamRec& S = streams_[i];
+  S.ctx = uint8_t(ctxs_.index(C));
+  // Streams spread over the queue pairs so independent streams do not contend.
+  S.queue = uint8_t(next_queue_++ % nq_);
+  *out = Stream{handle};
+  return succeed();
 }
 
 Status Device::stream_destroy(Stream s) {
   StreamRec* S = stream_rec(s);
   if (!S) return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream");
-  if (int(S - streams_) == ctxs_[S->ctx].default_stream)
+  if (streams_.index(S) == ctxs_[S->ctx].default_stream)
     return fail(Status::INVALID_HANDLE, Layer::API, "the default stream cannot be destroyed");
   // Work already queued still completes; its reports just no longer count for a stream.
   S->used = false;
@@ -1455,18 +1408,12 @@ Status Device::event_create(Context c, Event* out) {
   ContextRec* C = ctx_rec(c);
   if (!C) return fail(Status::INVALID_HANDLE, Layer::API, "invalid context");
   if (!out) return fail(Status::INVALID_VALUE, Layer::API, "null output");
-  for (int i = 0; i < kMaxEvents; ++i) {
-    EventRec& E = events_[i];
-    if (!slot_free(E)) continue;
-    const uint32_t gen = E.gen + 1;
-    E = EventRec{};
-    E.used = true;
-    E.gen = gen;
-    E.ctx = uint8_t(C - ctxs_);
-    *out = Event{make_handle(i, gen)};
-    return succeed();
-  }
-  return fail(Status::OUT_OF_RESOURCES, Layer::API, "event table full");
+  const int i = events_.free_slot();
+  if (i < 0) return fail(Status::OUT_OF_RESOURCES, Layer::API, "event table full");
+  const uint32_t handle = events_.create(i);
+  events_[i].ctx = uint8_t(ctxs_.index(C));
+  *out = Event{handle};
+  return succeed();
 }
 
 Status Device::event_destroy(Event e) {
@@ -1486,7 +1433,7 @@ Status Device::event_record(Event e, Stream s) {
     const StreamRec* S = stream_rec(s);
     if (!S || S->ctx != ci)
       return fail(Status::INVALID_HANDLE, Layer::API, "invalid stream for the event's context");
-    si = int(S - streams_);
+    si = streams_.index(S);
   }
   ContextRec& C = ctxs_[ci];
   if (C.sticky != Status::OK)
@@ -1505,7 +1452,7 @@ Status Device::event_record(Event e, Stream s) {
   inf.ctx_gen = C.gen;
   inf.stream = uint8_t(si);
   inf.stream_gen = streams_[si].gen;
-  inf.event = uint8_t(E - events_);
+  inf.event = uint8_t(events_.index(E));
   inf.event_gen = E->gen;
   inf.marker = true;
   inf.grid = Dim3{0, 0, 0};

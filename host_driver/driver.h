@@ -18,6 +18,7 @@
 #include "cq_model/ring_io.h"
 #include "cq_model/rings.h"
 #include "host_driver/allocator.h"
+#include "host_driver/handle_table.h"
 #include "host_driver/status.h"
 #include "host_driver/transport.h"
 
@@ -61,9 +62,7 @@ constexpr int kMaxNameLen = 48;
 constexpr int kMaxQueues = 8;
 constexpr int kMaxSqEntries = 256;
 constexpr int kMaxLaunchWindows = 16;
-// Handle generations are 24 bits; a table slot whose generation reaches this
-// is retired for good (a stale handle must never become valid again).
-constexpr uint32_t kGenRetired = 0xFFFFFF;
+// kGenRetired (handle generations are 24 bits): host_driver/handle_table.h.
 
 struct DeviceOptions {
   uint32_t queues = 0;                       // queue pairs to use; 0 = every one the device has
@@ -449,10 +448,10 @@ class Device {
   uint64_t epoch_ = 0;        // resets done
   bool dev_faulted_ = false;  // the device stopped on a failed launch (STATUS.FAULT)
   bool fault_irq_ = false;    // IRQ_STATUS.FAULT was seen and not yet looked into
-  ContextRec ctxs_[kMaxContexts];
-  StreamRec streams_[kMaxStreams];
-  EventRec events_[kMaxEvents];
-  ModuleRec modules_[kMaxModules];
+  HandleTable<ContextRec, kMaxContexts> ctxs_;
+  HandleTable<StreamRec, kMaxStreams> streams_;
+  HandleTable<EventRec, kMaxEvents> events_;
+  HandleTable<ModuleRec, kMaxModules> modules_;
   QueueState queues_[kMaxQueues];
   ResultRec results_[kResultHistory];
   PendingFree frees_[2 * Allocator::kMaxBlocks];  // one per block of alloc_ and priv_
