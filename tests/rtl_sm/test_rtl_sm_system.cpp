@@ -139,7 +139,9 @@ TEST_P(SampleOnRtl, MatchesModel) {
     }
     ASSERT_TRUE(refused || no_fpu || too_deep) << "model: " << want.message;
     EXPECT_FALSE(got.passed) << "the model fails this sample (" << want.message << "), the rtl passes it";
-    if (refused) EXPECT_EQ(got.message, want.message);
+    if (refused) {
+      EXPECT_EQ(got.message, want.message);
+    }
     std::printf("[limits] config=%s sample=%s %s: %s\n", RTL_SM_CONFIG, s->name.c_str(),
                 refused ? "refused on both" : too_deep ? "STACK_OVERFLOW on both" : "ILLEGAL_INSTR on both (no FPU)",
                 want.message.c_str());
@@ -154,7 +156,9 @@ TEST_P(SampleOnRtl, MatchesModel) {
     lanes += lr.stats.lane_values;
     bytes += lr.stats.store_bytes;
   }
-  if (!want.launches.empty()) EXPECT_GT(issues, 0u);
+  if (!want.launches.empty()) {
+    EXPECT_GT(issues, 0u);
+  }
   std::printf("[lockstep] config=%s sample=%s issues=%llu lane_values=%llu store_bytes=%llu\n", RTL_SM_CONFIG,
               s->name.c_str(), (unsigned long long)issues, (unsigned long long)lanes, (unsigned long long)bytes);
 
