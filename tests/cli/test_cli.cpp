@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cq_model/rings.h"
 #include "isa/assembler.h"
 #include "isa/module.h"
 #include "samples/samples.h"
@@ -891,10 +892,11 @@ TEST(CliInfo, ModelAndRtlReportTheirOwnConfiguration) {
   ASSERT_EQ(m.rc, 0) << m.err;
   const CliRun r = baresm("info --backend rtl");
   ASSERT_EQ(r.rc, 0) << r.err;
+  const std::string ring_row = "ring format version        " + std::to_string(baresm::cq::kDESC_VERSION);
   for (const CliRun* x : {&m, &r}) {
     for (const char* row :
          {"architecture               0x42534d31 (\"BSM1\")", "register map version       1.2",
-          "ring format version        1", "warp size                  32", "FPU                        yes", "CTA slots ",
+          ring_row.c_str(), "warp size                  32", "FPU                        yes", "CTA slots ",
           "registers per thread ", "shared memory ", "queue pairs ", "address windows ",
           "device memory              4194304 bytes (4 MiB)", "protected range "})
       EXPECT_TRUE(has(x->out, row)) << row << "\n" << x->out;

@@ -229,7 +229,9 @@ TEST(Backends, RegistryHasTheModel) {
 // The samples through the host driver on the functional device model, as
 // `baresm run --backend model` runs them: every normal sample matches its
 // reference, every fault sample reports its fault where the in-process model
-// does, and the completion entries carry cycles but no SM counters.
+// does, and the completion entries carry the cycles and the SM counters the
+// in-process model counts (thread-instructions, divergent branches, barrier
+// releases), but no warp-state cycles (the model has no clock).
 class SampleThroughDriver : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SampleThroughDriver, MatchesInProcessModel) {
@@ -249,7 +251,12 @@ TEST_P(SampleThroughDriver, MatchesInProcessModel) {
     EXPECT_EQ(got.stats.warp_instrs, want.launches[i].report.stats.warp_instrs) << "launch " << i;
     EXPECT_EQ(int(got.fault.kind), int(want.launches[i].report.fault.kind)) << "launch " << i;
     EXPECT_GT(got.cycles, 0u) << "launch " << i;
-    EXPECT_FALSE(got.sm_counters);
+    const LaunchReport& ref = want.launches[i].report;
+    EXPECT_TRUE(got.sm_counters) << "launch " << i;
+    EXPECT_EQ(got.stats.thread_instrs, ref.stats.thread_instrs) << "launch " << i;
+    EXPECT_EQ(got.stats.divergent_branches, ref.stats.divergent_branches) << "launch " << i;
+    EXPECT_EQ(got.stats.barriers, ref.stats.barriers) << "launch " << i;
+    for (uint64_t c : got.state_cycles) EXPECT_EQ(c, 0u) << "launch " << i;
   }
 }
 
