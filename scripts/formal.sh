@@ -106,11 +106,10 @@ proof() {
       DUT=rtl/cp/baresm_cp.sv
       FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_check.sv
              rtl/cp/baresm_cp_regs.sv rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
-      # Bounded only since the completion entry became two lines (ring format
-      # 2): the induction step fails from an unreachable start (an engine
-      # write whose address is not cpl_slot + 64*beat, cp_inner.svh) at any
-      # depth up to 5; the invariant that closes it is still to be written.
-      BMC=6; IND=0
+      # Induction depth 2: at depth 1 the step starts from states a
+      # request of an earlier cycle can still explain (baresm_cp's own
+      # a_* assertions on the engine's memory port).
+      BMC=6; IND=2
       PASSES='flatten; cutpoint w:*.f_cta w:*.dut.chk w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_xcnt_q w:*.gmem_base_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q w:*.u_queues.sq_*_q[*] w:*.u_queues.cq_*_q[*] w:*.u_queues.dberr_q w:*.u_queues.rr_q; opt_clean;'
       PREP_FILE=rtl/cp/baresm_cp_queues.sv
       PREP_SED='/BARESM_ASSERT(a_fetch_submitted/d; /BARESM_ASSERT(a_cpl_slot_free/d'

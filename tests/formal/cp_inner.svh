@@ -63,6 +63,16 @@
   logic fv_wr;
   assign fv_wr = mreq_valid_q && mreq_op_q == 2'd1;
 
+  // The phase bit inside the write data of the beat that carries it (the
+  // last one): the entry's bit, moved to the chunk's position in the line.
+  localparam int FvPhaseBit = baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT;
+  logic fv_wphase_bit;
+  always_comb begin
+    fv_wphase_bit = 1'b0;
+    for (int p = 0; p < POS; p++)
+      if (beat_pos == 32'(p)) fv_wphase_bit = mreq_wdata_q[p*CHUNK*8 + FvPhaseBit % (CHUNK*8)];
+  end
+
   // ---- properties ---------------------------------------------------------
   always @* if (rst_ni) begin
     // Submission fetch: at the ring position baresm_cp_queues gives for the
@@ -93,7 +103,7 @@
         assert (mreq_addr_q == fv_slot + 32'd64);
         assert (mreq_wstrb_q == {4'hF, 60'h0});
         assert (fv_body_acks_q == 8'(CBEATS));
-        assert (mreq_wdata_q[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] == fv_phase);
+        assert (fv_wphase_bit == fv_phase);
       end
     end
   end
@@ -113,13 +123,16 @@
     if (state_q == E_IDLE || state_q == E_HALT) assert (fv_body_acks_q <= 8'(CBEATS));
     if (state_q == E_WPHASE) assert (fv_body_acks_q == 8'(CBEATS) && 32'(beat_q) == 32'(CBEATS - 1));
     // The engine's memory transaction belongs to a state that makes one.
+    // A request is presented, then awaited: never both (a response to an
+    // awaited request cannot overtake one not yet presented).
+    assert (!(mreq_valid_q && mwait_q));
     if (mbusy) assert (state_q == E_FETCH || state_q == E_WIN || state_q == E_WBODY || state_q == E_WPHASE);
     if (mreq_valid_q && (state_q == E_FETCH || state_q == E_WIN)) assert (mreq_op_q == 2'd0);
     if (state_q == E_WIN && mbusy) assert (!went_hit && mreq_addr_q == (went_addr & LINE_MASK));
     if (mreq_valid_q && fv_writing) begin
       assert (mreq_op_q == 2'd1 && mreq_addr_q == cpl_slot_q + 32'(beat_q) * 32'd64);
       assert (mreq_wstrb_q == ((state_q == E_WBODY) ? wr_body_strb : wr_phase_strb));
-      assert (mreq_wdata_q[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] == phase_q);
+      if (32'(beat_q) == 32'(CBEATS - 1)) assert (fv_wphase_bit == phase_q);
     end
     if (mwait_q && fv_writing) assert (mreq_op_q == 2'd1);
     // The memory's view (fv_cp.sv): outstanding exactly while awaited.
