@@ -70,7 +70,8 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/kernels/ DESTINATION ${CMAKE_INSTALL_DATAD
 # loader and functional model include (the .def X-macro tables too).
 foreach(dir isa cq_model host_driver)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/ DESTINATION ${BARESM_INSTALL_INCLUDEDIR}/${dir}
-    FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
+    FILES_MATCHING PATTERN "*.h" PATTERN "*.def"
+    PATTERN "*_impl.h" EXCLUDE)  # private: shared by one library's .cpp files only
 endforeach()
 if(BARESM_INSTALL_COSIM)
   # The RTL transport: sc_transport.h -> testbench.h -> sim/harness/mem_model.h.

@@ -91,7 +91,9 @@ opt; memory -nomap; opt_clean; $s -run map_memory:" ;;
     echo "== $cfg ($p) -- $tech: $run${blackbox:+, black boxes:$blackbox}, $secs s"
     lut=$(python3 - "$base.json" "$tech" <<'EOF'
 import json, sys, re
-stat = json.load(open(sys.argv[1]))
+# Yosys 0.23's `stat -json -top` prints the submodules of a submodule as
+# plain text lines inside the JSON: drop every line that is not JSON.
+stat = json.loads("".join(l for l in open(sys.argv[1]) if l.strip()[:1] in ('{', '}', '[', ']', '"', '')))
 tech = sys.argv[2]
 def cls(cell):
     if tech == "ice40":

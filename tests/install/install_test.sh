@@ -20,6 +20,10 @@ for f in bin/baresm share/baresm/kernels/vec_add.s include/baresm/host_driver/dr
          lib/cmake/baresm/baresmConfig.cmake lib/pkgconfig/baresm.pc lib/libbaresm_driver.a; do
   [ -e "$prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
+# Private headers (the driver's internals shared by its .cpp files) stay out.
+if [ -n "$(find "$prefix/include/baresm" -name '*_impl.h')" ]; then
+  echo "private headers installed:"; find "$prefix/include/baresm" -name '*_impl.h'; exit 1
+fi
 # An installed package must not point back into the checkout or the build.
 if grep -n -e "$src/" -e "$build/" "$prefix"/lib/cmake/baresm/*.cmake "$prefix"/lib/pkgconfig/*.pc; then
   echo "the installed package refers to the source or build tree (above)"
