@@ -2,6 +2,7 @@
 // simulation speed"): simulated cycles per second of wall time for the idle
 // design and for one sample. Built twice from this file:
 //   sim_speed_sm   the bare SM harness (sim/harness) on c32w16, no lockstep;
+//                  the sample through the host driver (sim::BareSmTransport);
 //   sim_speed_top  the SystemC top (command processor + SM, sim/systemc),
 //                  the sample through the host driver, no lockstep.
 // Usage: sim_speed_{sm,top} idle CYCLES | sample NAME [WATCHDOG]
@@ -24,7 +25,8 @@
 #include "sim/systemc/sc_transport.h"
 #include "sim/systemc/testbench.h"
 #else
-#include "sim/harness/rtl_backend.h"
+#include "samples/driver_backend.h"
+#include "sim/harness/bare_sm_transport.h"
 #include "sim/harness/sm_harness.h"
 #endif
 
@@ -95,15 +97,24 @@ int main(int argc, char** argv) {
     dt = now_s() - t0;
     cycles = tb.cycle() - c0;
 #else
-    sim::RtlBackendConfig rc;
-    rc.run.mem = bench_memory();
-    rc.lockstep = false;
-    rc.default_watchdog = watchdog;
-    sim::RtlBackend rtl(sim::make_sm_dut(), rc);
+    sim::BareSmConfig rc;
+    rc.sm.run.mem = bench_memory();
+    rc.sm.lockstep = false;
+    auto t = std::make_unique<sim::BareSmTransport>(sim::make_sm_dut(), rc);
+    sim::BareSmExecutor& sm = t->sm();
+    samples::DriverBackendOptions bo;
+    bo.name = "bare-sm";
+    bo.default_watchdog = uint32_t(watchdog);
+    bo.device.sync_timeout_ns = 10'000'000'000ull;  // beyond the watchdog: a stuck device only
+    samples::DriverBackend be(std::move(t), bo);
+    if (!be.ok()) {
+      std::fprintf(stderr, "sim_speed: %s\n", be.last_error().c_str());
+      return 1;
+    }
     const double t0 = now_s();
-    const samples::SampleResult r = samples::run_sample(*s, rtl, ro);
+    const samples::SampleResult r = samples::run_sample(*s, be, ro);
     dt = now_s() - t0;
-    for (const auto& run : rtl.runs()) cycles += run.cycles;
+    for (const auto& run : sm.runs()) cycles += run.cycles;
 #endif
     ok = r.passed;
   } else {

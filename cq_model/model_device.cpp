@@ -1,19 +1,17 @@
 // The functional device model (model_device.h). The command processor is a
-// small state machine stepped once per tick; the SM is iss::FunctionalModel
-// running as a coroutine that pauses after every instrs_per_tick retired
-// warp-instructions (SlicedRunner). Everything runs on the caller's thread,
-// so the model is deterministic and the host may touch device memory freely
-// between ticks.
+// small state machine stepped once per tick; the SM is the launch executor
+// (launch_executor.h), by default iss::FunctionalModel running as a coroutine
+// that pauses after every instrs_per_tick retired warp-instructions
+// (iss_executor.h). Everything runs on the caller's thread, so the model is
+// deterministic and the host may touch device memory freely between ticks.
 #include "cq_model/model_device.h"
-
-#include <ucontext.h>
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
 #include <string>
 #include <vector>
 
+#include "cq_model/iss_executor.h"
 #include "cq_model/regs.h"
 
 namespace baresm::cq {
@@ -22,127 +20,6 @@ namespace {
 
 using regs::QpReg;
 namespace f = regs::f;
-
-// ---------------------------------------------------------------------------
-// Runs one launch on the functional model in slices of retired instructions.
-// The model runs on its own stack (a ucontext coroutine): the retire callback
-// switches back to the tick after every `budget` warp-instructions, and the
-// next step() switches in again. Single-threaded, so deterministic and cheap
-// (a switch is a few hundred ns); an abort resumes the coroutine with a flag
-// that makes the callback throw, unwinding the model on its own stack.
-class SlicedRunner {
- public:
-  SlicedRunner(iss::DeviceMemory& mem, const iss::ModelConfig& cfg) : model_(mem, cfg), stack_(kStackBytes) {
-    model_.set_retire_callback([this](const iss::RetireEvent& ev) { on_retire(ev); });
-  }
-  ~SlicedRunner() { abort(); }
-  SlicedRunner(const SlicedRunner&) = delete;
-  SlicedRunner& operator=(const SlicedRunner&) = delete;
-
-  // Prepares a launch; it starts running at the first step().
-  void start(const iss::LaunchParams& p) {
-    params_ = p;
-    result_ = iss::LaunchResult{};
-    internal_error_ = false;
-    internal_msg_.clear();
-    retired_ = shared_ = cta_switches_ = 0;
-    have_cta_ = false;
-    state_ = READY;
-  }
-
-  // Lets the launch retire up to `budget` warp-instructions. True when it has ended.
-  bool step(uint32_t budget) {
-    if (state_ == DONE) return true;
-    if (state_ != READY && state_ != PAUSED) return false;
-    credit_ = budget ? budget : 1;
-    if (state_ == READY) {
-      getcontext(&run_ctx_);
-      run_ctx_.uc_stack.ss_sp = stack_.data();
-      run_ctx_.uc_stack.ss_size = stack_.size();
-      run_ctx_.uc_link = nullptr;
-      const uintptr_t self = reinterpret_cast<uintptr_t>(this);
-      makecontext(&run_ctx_, reinterpret_cast<void (*)()>(&SlicedRunner::trampoline), 2, unsigned(self >> 32),
-                  unsigned(self & 0xFFFFFFFFu));
-    }
-    state_ = RUNNING;
-    swapcontext(&host_ctx_, &run_ctx_);
-    return state_ == DONE;
-  }
-
-  // Ends a started launch without finishing it (the reset path).
-  void abort() {
-    if (state_ == PAUSED) {
-      abort_req_ = true;
-      state_ = RUNNING;
-      swapcontext(&host_ctx_, &run_ctx_);  // the callback throws; the model unwinds
-      abort_req_ = false;
-    }
-    state_ = IDLE;
-  }
-
-  const iss::LaunchResult& result() const { return result_; }
-  bool internal_error() const { return internal_error_; }
-  const std::string& internal_message() const { return internal_msg_; }
-  // Counters of the current launch so far.
-  uint64_t retired() const { return retired_; }
-  uint64_t shared_accesses() const { return shared_; }
-  uint64_t cta_switches() const { return cta_switches_; }
-
- private:
-  enum State { IDLE, READY, RUNNING, PAUSED, DONE };
-  struct Abort {};  // thrown from the retire callback to unwind the model
-  static constexpr size_t kStackBytes = 1u << 20;
-
-  static void trampoline(unsigned hi, unsigned lo) {
-    reinterpret_cast<SlicedRunner*>((uintptr_t(hi) << 32) | uintptr_t(lo))->body();
-  }
-
-  // Runs on the coroutine's stack; never returns (the context is abandoned
-  // at DONE and rebuilt by the next start()).
-  void body() {
-    try {
-      result_ = model_.run(params_);
-    } catch (const Abort&) {
-      result_ = iss::LaunchResult{};
-    } catch (const std::exception& e) {
-      internal_error_ = true;
-      internal_msg_ = e.what();
-    }
-    state_ = DONE;
-    swapcontext(&run_ctx_, &host_ctx_);
-  }
-
-  void on_retire(const iss::RetireEvent& ev) {
-    ++retired_;
-    const isa::Op op = ev.instr.op;
-    if (op == isa::Op::LDS || op == isa::Op::STS || op == isa::Op::ATOMS) ++shared_;
-    if (!have_cta_) {
-      have_cta_ = true;
-      cta_ = ev.cta_linear;
-    } else if (ev.cta_linear != cta_) {
-      cta_ = ev.cta_linear;
-      ++cta_switches_;  // CTAs run in order: the previous one retired
-    }
-    if (--credit_ > 0) return;
-    state_ = PAUSED;
-    swapcontext(&run_ctx_, &host_ctx_);
-    if (abort_req_) throw Abort{};
-  }
-
-  iss::FunctionalModel model_;
-  std::vector<char> stack_;
-  ucontext_t host_ctx_{}, run_ctx_{};
-  State state_ = IDLE;
-  bool abort_req_ = false;
-  iss::LaunchParams params_;
-  iss::LaunchResult result_;
-  bool internal_error_ = false;
-  std::string internal_msg_;
-  uint32_t credit_ = 0;
-  uint64_t retired_ = 0, shared_ = 0, cta_switches_ = 0;
-  bool have_cta_ = false;
-  uint32_t cta_ = 0;
-};
 
 ErrorCode error_for(iss::FaultKind k) {
   switch (k) {  // the fault table, isa/faults.def
@@ -165,8 +42,10 @@ uint32_t sat32(uint64_t v) {
 
 // ---------------------------------------------------------------------------
 struct ModelDevice::Impl {
-  explicit Impl(const ModelDeviceConfig& c)
-      : cfg(c), mem(c.mem_bytes), runner(mem, iss::ModelConfig{c.stack_depth, 0, c.has_fpu}) {
+  Impl(const ModelDeviceConfig& c, const ExecutorFactory& make_executor)
+      : cfg(c),
+        mem(c.mem_bytes),
+        runner(make_executor ? make_executor(mem) : make_iss_executor(mem, iss::ModelConfig{c.stack_depth, 0, c.has_fpu})) {
     cfg.num_queues = std::clamp<uint32_t>(cfg.num_queues, 1, regs::MAX_QUEUES);
     cfg.completion_write_ticks = std::clamp<uint32_t>(cfg.completion_write_ticks, 1, 3);
     cfg.max_windows = std::min<uint32_t>(cfg.max_windows, 255);
@@ -184,7 +63,7 @@ struct ModelDevice::Impl {
 
   ModelDeviceConfig cfg;
   iss::DeviceMemory mem;
-  SlicedRunner runner;
+  std::unique_ptr<LaunchExecutor> runner;
   Stats stats;
   uint64_t total_ticks = 0;
 
@@ -208,6 +87,7 @@ struct ModelDevice::Impl {
   CompletionEntry entry;  // the completion being built / written
   uint32_t write_step = 0;
   uint64_t launch_retired_seen = 0, launch_ctas_seen = 0;
+  uint64_t hold_left = 0;  // ticks the launch still occupies the device (clocked executors)
   void reset_state() {
     enable = false;
     watchdog = scratch = irq_mask = 0;
@@ -450,7 +330,7 @@ struct ModelDevice::Impl {
 
   void soft_reset() {
     if (engine == Engine::RUNNING) ++stats.aborted;
-    runner.abort();
+    runner->abort();
     ++stats.resets;
     reset_state();
     engine = Engine::RESETTING;
@@ -460,7 +340,7 @@ struct ModelDevice::Impl {
   // The reset pin: everything at once, as at power-on (memory is kept).
   void pin_reset() {
     if (engine == Engine::RUNNING) ++stats.aborted;
-    runner.abort();
+    runner->abort();
     ++stats.resets;
     reset_state();
     engine = Engine::IDLE;
@@ -555,7 +435,8 @@ struct ModelDevice::Impl {
     }
     grid_x = d.grid_x;
     grid_y = d.grid_y;
-    runner.start(p);
+    runner->start(p);
+    hold_left = 0;
     ++stats.launches_run;
     launch_retired_seen = launch_ctas_seen = 0;
     engine = Engine::RUNNING;
@@ -618,28 +499,50 @@ struct ModelDevice::Impl {
   }
 
   void run_slice() {
-    const bool done = runner.step(cfg.instrs_per_tick);
+    // A clocked executor has ended the launch already: the device stays busy
+    // for the rest of the SM's cycles.
+    if (hold_left) {
+      if (--hold_left) return;
+      finish_launch();
+      return;
+    }
+    const bool done = runner->step(cfg.instrs_per_tick);
     // Account what the slice retired.
-    const uint64_t r = runner.retired();
+    const uint64_t r = runner->retired();
     warp_instrs += r - launch_retired_seen;
     launch_retired_seen = r;
-    const uint64_t c = runner.cta_switches();
+    const uint64_t c = runner->cta_switches();
     progress += uint32_t(c - launch_ctas_seen);
     launch_ctas_seen = c;
     if (!done) return;
+    const LaunchOutcome& out = runner->outcome();
+    const uint64_t elapsed = cycles - entry.start_cycle;
+    if (out.clocked && out.sm_cycles > elapsed) {
+      hold_left = out.sm_cycles - elapsed;
+      return;
+    }
+    finish_launch();
+  }
 
-    const iss::LaunchResult& res = runner.result();
+  void finish_launch() {
+    const LaunchOutcome& out = runner->outcome();
+    const iss::LaunchResult& res = out.result;
     entry.end_cycle = cycles;
     entry.warp_instrs = sat32(res.stats.warp_instrs);
-    entry.shared_passes = sat32(runner.shared_accesses());
-    entry.stall_cycles = 0;
-    // The second line: what the ISS counts; no pipeline, so no warp states,
-    // line requests or instruction fills (0, docs/ring-formats.md).
+    entry.shared_passes = sat32(out.shared_passes);
+    // The second line: what the executor counts. The ISS has no pipeline, so
+    // no stalls, warp states, line requests or instruction fills (0,
+    // docs/ring-formats.md), and its SM cycles are the device's end - start.
     entry.thread_instrs = sat32(res.stats.thread_instrs);
     entry.div_branches = sat32(res.stats.divergent_branches);
     entry.bar_releases = sat32(res.stats.barriers);
-    entry.sm_cycles = sat32(entry.end_cycle - entry.start_cycle);
-    if (runner.internal_error() || res.launch_error) {
+    entry.sm_cycles = sat32(out.clocked ? out.sm_cycles : entry.end_cycle - entry.start_cycle);
+    entry.stall_cycles = sat32(out.stall_cycles);
+    entry.gmem_requests = sat32(out.gmem_requests);
+    entry.ifetch_fills = sat32(out.ifetch_fills);
+    for (int i = 0; i < CompletionEntry::kWarpStates; ++i)
+      entry.set_warp_state_cycles(i, sat32(out.warp_state_cycles[size_t(i)]));
+    if (out.internal_error || res.launch_error) {
       entry.status = uint8_t(CplStatus::FAILED);
       entry.error = uint8_t(ErrorCode::INTERNAL);
       entry.ctas_done = 0;
@@ -655,7 +558,8 @@ struct ModelDevice::Impl {
       entry.fault_lane = uint8_t(fi.lane);
       entry.fault_cta =
           uint32_t(fi.cta.x + uint64_t(fi.cta.y) * grid_x + uint64_t(fi.cta.z) * grid_x * grid_y);
-      entry.ctas_done = entry.fault_cta;  // CTAs run in order: the ones before it finished
+      // The ISS runs CTAs in order: the ones before it finished. The SM counts its own.
+      entry.ctas_done = out.clocked ? sat32(res.stats.ctas) : entry.fault_cta;
     } else {
       entry.status = uint8_t(CplStatus::COMPLETED);
       entry.ctas_done = sat32(res.stats.ctas);
@@ -731,7 +635,8 @@ struct ModelDevice::Impl {
 };
 
 // ---------------------------------------------------------------------------
-ModelDevice::ModelDevice(const ModelDeviceConfig& cfg) : impl_(new Impl(cfg)) {}
+ModelDevice::ModelDevice(const ModelDeviceConfig& cfg, const ExecutorFactory& make_executor)
+    : impl_(new Impl(cfg, make_executor)) {}
 ModelDevice::~ModelDevice() = default;
 
 uint32_t ModelDevice::reg_read(uint32_t offset) {
@@ -781,6 +686,9 @@ const ModelDeviceConfig& ModelDevice::config() const {
 }
 iss::DeviceMemory& ModelDevice::memory() {
   return impl_->mem;
+}
+LaunchExecutor& ModelDevice::executor() {
+  return *impl_->runner;
 }
 const ModelDevice::Stats& ModelDevice::stats() const {
   return impl_->stats;

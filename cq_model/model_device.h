@@ -1,7 +1,9 @@
 // The functional device model: a whole baresm device as the host sees it --
 // the register block of docs/registers.md, the rings of
-// docs/ring-formats.md, device memory -- with the golden functional model
-// (iss::FunctionalModel) executing the launches.
+// docs/ring-formats.md, device memory -- with a launch executor
+// (launch_executor.h) running the launches: the golden functional model
+// (iss::FunctionalModel) unless the caller gives another (the bare verilated
+// SM, sim/harness/bare_sm_transport.h).
 //
 // Time is discrete: the host (a transport) calls tick() and each tick is one
 // engine cycle. In a cycle the command processor does one step (fetch and
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "cq_model/launch_executor.h"
 #include "cq_model/rings.h"
 #include "isa/iss.h"
 
@@ -42,7 +45,9 @@ struct ModelDeviceConfig {
 
 class ModelDevice {
  public:
-  explicit ModelDevice(const ModelDeviceConfig& cfg = {});
+  // make_executor: what runs the launches (empty: the ISS, with cfg's
+  // stack_depth and has_fpu).
+  explicit ModelDevice(const ModelDeviceConfig& cfg = {}, const ExecutorFactory& make_executor = {});
   ~ModelDevice();
   ModelDevice(const ModelDevice&) = delete;
   ModelDevice& operator=(const ModelDevice&) = delete;
@@ -67,6 +72,7 @@ class ModelDevice {
   // ---- for tests and tools (not part of the register contract) ----
   const ModelDeviceConfig& config() const;
   iss::DeviceMemory& memory();
+  LaunchExecutor& executor();
   struct Stats {
     uint64_t ticks = 0;
     uint64_t fetched = 0;       // descriptors fetched

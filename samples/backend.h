@@ -2,13 +2,12 @@
 //
 // Deliberately small: device memory (alloc/free/copy), module load with the
 // device-limits check, and one synchronous launch that returns the fault
-// report and statistics. Every device of the registry below is a host-driver
-// transport, and the samples reach it through drv::Device
-// (driver_backend.h): the functional device model, the verilated RTL, an
-// FPGA board. Two in-process implementations remain for what the driver
-// cannot give: the ISS alone (model_backend.h), and the bare verilated SM
-// (sim/harness/rtl_backend.h), which share one heap so that their memories
-// can be compared byte for byte; and tools/h200 implements it over CUDA.
+// report and statistics. Every baresm device is a host-driver transport
+// (host_driver/transport.h) that the samples reach through drv::Device
+// (driver_backend.h): the functional device model, the bare verilated SM
+// (sim/harness/bare_sm_transport.h), the SystemC RTL, an FPGA board. The
+// only other implementation is tools/h200's, over CUDA, which cannot be a
+// register-level transport: this interface is the seam for it.
 //
 // Every call returns the driver's Status; on anything but OK, last_error() says why.
 // A launch that *ran* returns OK even when the kernel faulted: the fault is in

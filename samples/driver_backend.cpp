@@ -1,5 +1,6 @@
 #include "samples/driver_backend.h"
 
+#include "host_driver/model_transport.h"
 #include "isa/module.h"
 
 namespace baresm::samples {
@@ -263,6 +264,14 @@ std::unique_ptr<DriverBackend> make_device_backend(const BackendEntry& entry, co
     return nullptr;
   }
   return be;
+}
+
+std::unique_ptr<DriverBackend> make_model_backend(const cq::ModelDeviceConfig& cfg) {
+  const BackendEntry* model = find_backend("model");
+  DriverBackendOptions o;
+  o.name = "model";
+  o.default_watchdog = model ? model->default_watchdog : 0;
+  return std::make_unique<DriverBackend>(std::make_unique<drv::ModelTransport>(cfg), o);
 }
 
 }  // namespace baresm::samples

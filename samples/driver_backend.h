@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "cq_model/model_device.h"
 #include "host_driver/driver.h"
 #include "samples/backend.h"
 
@@ -94,5 +95,11 @@ class DriverBackend : public Backend {
 // the driver; nullptr with *error set when it cannot be started or opened.
 std::unique_ptr<DriverBackend> make_device_backend(const BackendEntry& entry, const DeviceSettings& settings,
                                                    std::string* error);
+
+// The functional device model (cq_model: command processor + ISS) through
+// the driver, as the registry's `model` device but with the given
+// configuration (tests and tools that need other memory or limits). Check
+// ok() on the result.
+std::unique_ptr<DriverBackend> make_model_backend(const cq::ModelDeviceConfig& cfg = {});
 
 }  // namespace baresm::samples

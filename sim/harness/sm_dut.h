@@ -3,7 +3,7 @@
 // Every parameter set of rtl/sm/baresm_sm.sv is its own Verilator build with
 // its own port widths; each build's library defines make_sm_dut() (in
 // sim/harness/verilated_sm.cpp, compiled once per configuration) and the rest
-// of the harness (sm_harness.h, rtl_backend.h) only ever talks to SmDut.
+// of the harness (sm_harness.h, bare_sm_executor.h) only ever talks to SmDut.
 #pragma once
 
 #include <array>

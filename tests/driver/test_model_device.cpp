@@ -42,7 +42,7 @@ class ModelBus : public cq::RingBus {
 
 // A device with vec_add / the endless loop in memory and queue pairs set up by hand.
 struct Rig {
-  explicit Rig(cq::ModelDeviceConfig cfg = {}) : dev(cfg), bus(dev) {
+  explicit Rig(cq::ModelDeviceConfig cfg = {}, const cq::ExecutorFactory& exec = {}) : dev(cfg, exec), bus(dev) {
     place("vec_add", kVecAddCode);
     place("fault_endless_loop", kSpinCode);
     // a, b, c of 256 words; the window covers all three.
@@ -197,6 +197,114 @@ TEST(ModelDevice, CompletionBecomesVisibleWithThePhaseWordLast) {
   EXPECT_EQ(r.reg(regs::qp(0, QpReg::CQ_TAIL)), 1u);
   EXPECT_EQ(r.reg(regs::LAUNCHES), 1u);
   EXPECT_TRUE(r.dev.irq_line());
+}
+
+// An executor with a clock, as the bare SM's (sim/harness/bare_sm_executor.h):
+// the whole launch at the first step, ending with the outcome it was given.
+class ScriptedExecutor final : public cq::LaunchExecutor {
+ public:
+  ScriptedExecutor(const cq::LaunchOutcome& o, std::vector<iss::LaunchParams>* started)
+      : out_(o), started_(started) {}
+  void start(const iss::LaunchParams& p) override {
+    started_->push_back(p);
+    steps_ = 0;
+  }
+  bool step(uint32_t) override {
+    ++steps_;
+    return true;
+  }
+  void abort() override {}
+  const cq::LaunchOutcome& outcome() const override { return out_; }
+  uint64_t retired() const override { return steps_ ? out_.result.stats.warp_instrs : 0; }
+  uint64_t cta_switches() const override { return 0; }
+
+ private:
+  cq::LaunchOutcome out_;
+  std::vector<iss::LaunchParams>* started_;
+  int steps_ = 0;
+};
+
+// Ticks until queue 0 has a completion entry (at most max_ticks); the ticks run.
+int tick_to_completion(Rig& r, cq::CompletionEntry* e, int max_ticks) {
+  int t = 0;
+  while (t < max_ticks && r.qp[0].peek(e) == 0) {
+    r.dev.tick();
+    ++t;
+  }
+  return t;
+}
+
+TEST(ModelDevice, ClockedExecutorKeepsTheDeviceBusyForItsCyclesAndFillsTheEntry) {
+  cq::LaunchOutcome o;
+  o.clocked = true;
+  o.sm_cycles = 500;
+  o.stall_cycles = 7;
+  o.gmem_requests = 9;
+  o.ifetch_fills = 3;
+  o.shared_passes = 5;
+  for (size_t i = 0; i < o.warp_state_cycles.size(); ++i) o.warp_state_cycles[i] = 100 + i;
+  o.result.stats.warp_instrs = 40;
+  o.result.stats.thread_instrs = 1000;
+  o.result.stats.ctas = 4;
+  o.result.stats.divergent_branches = 2;
+  o.result.stats.barriers = 1;
+  std::vector<iss::LaunchParams> started;
+  Rig r({}, [&](iss::DeviceMemory&) { return std::make_unique<ScriptedExecutor>(o, &started); });
+  r.setup_queue(0, 8, 8);
+  r.enable();
+  uint32_t idx;
+  cq::LaunchDescriptor d = r.vec_add(0x77);
+  d.watchdog = 12345;
+  ASSERT_TRUE(r.qp[0].write_descriptor(d, &idx));
+  ASSERT_TRUE(r.qp[0].ring_doorbell());
+  cq::CompletionEntry e;
+  const int before = tick_to_completion(r, &e, 400);
+  EXPECT_EQ(r.qp[0].peek(&e), 0) << "completed after " << before << " ticks, the SM took 500";
+  EXPECT_TRUE(rf::STATUS_BUSY.get(r.reg(regs::STATUS)));
+  tick_to_completion(r, &e, 1000);
+  ASSERT_EQ(r.qp[0].peek(&e), 1);
+  // The executor got the descriptor's launch.
+  ASSERT_EQ(started.size(), 1u);
+  EXPECT_EQ(started[0].entry_pc, Rig::kVecAddCode);
+  EXPECT_EQ(started[0].grid.x, 4u);
+  EXPECT_EQ(started[0].block.x, 64u);
+  ASSERT_EQ(started[0].windows.size(), 1u);
+  EXPECT_EQ(started[0].windows[0].base, Rig::kA);
+  EXPECT_EQ(started[0].instr_budget, 12345u);
+  // Its counters are in the entry, and device time covers its cycles.
+  EXPECT_EQ(e.cpl_status(), cq::CplStatus::COMPLETED);
+  EXPECT_EQ(e.end_cycle - e.start_cycle, 500u);
+  EXPECT_EQ(e.sm_cycles, 500u);
+  EXPECT_EQ(e.stall_cycles, 7u);
+  EXPECT_EQ(e.gmem_requests, 9u);
+  EXPECT_EQ(e.ifetch_fills, 3u);
+  EXPECT_EQ(e.shared_passes, 5u);
+  EXPECT_EQ(e.warp_instrs, 40u);
+  EXPECT_EQ(e.thread_instrs, 1000u);
+  EXPECT_EQ(e.ctas_done, 4u);
+  EXPECT_EQ(e.div_branches, 2u);
+  EXPECT_EQ(e.bar_releases, 1u);
+  for (int s = 0; s < cq::CompletionEntry::kWarpStates; ++s) EXPECT_EQ(e.warp_state_cycles(s), 100u + s);
+  EXPECT_EQ(r.reg(regs::WARP_INSTRS_LO), 40u);
+}
+
+TEST(ModelDevice, ExecutorThatCannotRunTheLaunchFailsItAsInternal) {
+  cq::LaunchOutcome o;
+  o.internal_error = true;
+  o.internal_message = "the SM refused";
+  std::vector<iss::LaunchParams> started;
+  Rig r({}, [&](iss::DeviceMemory&) { return std::make_unique<ScriptedExecutor>(o, &started); });
+  r.setup_queue(0, 8, 8);
+  r.enable();
+  uint32_t idx;
+  ASSERT_TRUE(r.qp[0].write_descriptor(r.vec_add(0x78), &idx));
+  ASSERT_TRUE(r.qp[0].ring_doorbell());
+  cq::CompletionEntry e;
+  tick_to_completion(r, &e, 100);
+  ASSERT_EQ(r.qp[0].peek(&e), 1);
+  EXPECT_EQ(e.cpl_status(), cq::CplStatus::FAILED);
+  EXPECT_EQ(e.error_code(), cq::ErrorCode::INTERNAL);
+  EXPECT_TRUE(rf::STATUS_FAULT.get(r.reg(regs::STATUS)));
 }
 
 TEST(ModelDevice, SpinningKernelRetiresInstructionsButMakesNoProgress) {

@@ -1,9 +1,14 @@
 // System tests of the SM: every sample kernel (samples/, kernels/) runs on the
 // verilated SM of this build's configuration and on the functional model,
-// with the same seed and the same allocation sequence. A normal sample must
-// pass its own reference check on the RTL and leave device memory
-// byte-identical to the model's; a fault sample must report the model's
-// fault kind, pc, CTA, warp and lane. Every launch also runs in lockstep
+// both through the host driver (samples::DriverBackend): the SM as
+// sim::BareSmTransport, the model as the functional device model configured
+// like the SM. Same seed, same driver calls, so the driver's allocator gives
+// both the same addresses. A normal sample must pass its own reference check
+// on the RTL and leave device memory byte-identical to the model's outside
+// the driver's protected range (rings, descriptors, parameters, code: no
+// kernel can write there, and the completion entries differ by design in
+// their cycle counts); a fault sample must report the model's fault kind,
+// pc, CTA, warp and lane. Every launch also runs in lockstep
 // with the model (sim/harness/lockstep.h): each issued instruction, register,
 // predicate and global store is compared as it happens. Memory settings: "fast", in order
 // with latencies 1..4, and "slow_ooo", latencies 1..200 with random stalls,
@@ -14,10 +19,13 @@
 // On an SM smaller than a sample needs (micro: 16 registers per thread, 2 KB
 // of shared memory, 128 threads per CTA, no FPU) the model runs with the same
 // limits and the same has_fpu, and the sample must fail identically on both:
-// refused by the same configuration check (module load or launch), or the
-// same fault in lockstep: ILLEGAL_INSTR for FPU instructions on an SM without
-// the FPU, STACK_OVERFLOW for divergence deeper than its stack (the model
-// runs the sample clean at its default depth).
+// refused by the same check of the driver (module load: registers, or FPU
+// instructions on an SM without the FPU; launch: block size, windows,
+// register file), or the same fault in lockstep: STACK_OVERFLOW for
+// divergence deeper than its stack (the model runs the sample clean at its
+// default depth). ILLEGAL_INSTR for an FPU instruction on the SM without the
+// FPU is the directed kernel FpuInstructionsNeedTheFpu's (the driver never
+// loads such a module).
 //
 // Built once per SM configuration (tests/rtl_sm/CMakeLists.txt); the
 // configuration's name is RTL_SM_CONFIG. Cycles and IPC of every sample are
@@ -27,9 +35,10 @@
 #include <cstdio>
 #include <cstring>
 
-#include "samples/model_backend.h"
+#include "host_driver/model_transport.h"
+#include "samples/driver_backend.h"
 #include "samples/samples.h"
-#include "sim/harness/rtl_backend.h"
+#include "sim/harness/bare_sm_transport.h"
 
 #ifndef RTL_SM_CONFIG
 #define RTL_SM_CONFIG "unknown"
@@ -44,13 +53,36 @@
 namespace {
 
 using baresm::samples::all_samples;
-using baresm::samples::ModelBackend;
-using baresm::samples::ModelBackendConfig;
+using baresm::samples::DriverBackend;
+using baresm::samples::DriverBackendOptions;
 using baresm::samples::RunOptions;
 using baresm::samples::Sample;
+using baresm::sim::BareSmConfig;
+using baresm::sim::BareSmTransport;
 using baresm::sim::MemModelConfig;
-using baresm::sim::RtlBackend;
-using baresm::sim::RtlBackendConfig;
+
+// Watchdog budgets of a launch that asks for the default: SM cycles on the
+// RTL, warp-instructions on the model.
+constexpr uint32_t kRtlWatchdog = 20'000'000;
+constexpr uint32_t kModelWatchdog = 50'000'000;
+// Beyond the watchdog only a stuck device needs the driver's own timeout.
+constexpr uint64_t kSyncTimeoutNs = 10'000'000'000ull;
+
+std::unique_ptr<DriverBackend> open_backend(std::unique_ptr<baresm::drv::Transport> t, const char* name,
+                                            uint32_t watchdog) {
+  DriverBackendOptions o;
+  o.name = name;
+  o.default_watchdog = watchdog;
+  o.device.sync_timeout_ns = kSyncTimeoutNs;
+  auto be = std::make_unique<DriverBackend>(std::move(t), o);
+  EXPECT_TRUE(be->ok()) << name << ": " << be->last_error();
+  return be;
+}
+
+// The functional device model configured like the SM, stack depth and FPU included.
+std::unique_ptr<DriverBackend> open_model(const baresm::cq::ModelDeviceConfig& cfg) {
+  return open_backend(std::make_unique<baresm::drv::ModelTransport>(cfg), "model", kModelWatchdog);
+}
 
 struct MemSetting {
   const char* name;
@@ -100,57 +132,58 @@ TEST_P(SampleOnRtl, MatchesModel) {
   RunOptions opts;
   opts.seed = 7;
 
-  // The model, with the SM's stack depth and limits.
-  RtlBackendConfig rc;
-  rc.run.mem = ms.mem;
-  rc.run.gto = ms.gto;
-  rc.lockstep = true;
-  RtlBackend rtl(baresm::sim::make_sm_dut(), rc);
-  const auto& p = rtl.harness().params();
-  ModelBackendConfig mc;
-  mc.model.stack_depth = p.stack_depth;
-  mc.model.has_fpu = p.has_fpu;
-  mc.max_regs_per_thread = p.regs;
-  mc.max_shared_per_cta = p.shared_bytes;
-  mc.max_threads_per_cta = rtl.max_threads_per_cta();
-  ModelBackend model(mc);
+  BareSmConfig rc;
+  rc.sm.run.mem = ms.mem;
+  rc.sm.run.gto = ms.gto;
+  rc.sm.lockstep = true;
+  auto rtl_t = std::make_unique<BareSmTransport>(baresm::sim::make_sm_dut(), rc);
+  BareSmTransport& bare = *rtl_t;
+  const auto& p = bare.params();
+  const baresm::cq::ModelDeviceConfig mc = BareSmTransport::device_config(p, rc.mem_bytes);
+  auto rtl = open_backend(std::move(rtl_t), "rtl", kRtlWatchdog);
+  auto model = open_model(mc);
+  ASSERT_TRUE(rtl->ok() && model->ok());
+  const auto& sm = bare.sm();
 
-  const auto want = baresm::samples::run_sample(*s, model, opts);
-  const auto got = baresm::samples::run_sample(*s, rtl, opts);
+  const auto want = baresm::samples::run_sample(*s, *model, opts);
+  const auto got = baresm::samples::run_sample(*s, *rtl, opts);
   if (want.passed) {
-    EXPECT_TRUE(got.passed) << "rtl: " << got.message << "\n" << got.fault_report;
+    EXPECT_TRUE(got.passed) << "rtl: " << got.message << "\n"
+                            << got.fault_report << sm.outcome().internal_message;
   } else {
     // Only an SM smaller than the sample needs may make the model fail it.
+    // (The driver refuses a block larger than the SM as INVALID_CONFIGURATION,
+    // too many windows as INVALID_VALUE, registers that do not fit as
+    // LAUNCH_OUT_OF_RESOURCES.)
     const bool refused = want.message.rfind("load_module: NO_BINARY_FOR_DEVICE", 0) == 0 ||
-                         want.message.rfind("backend launch failed: INVALID_VALUE", 0) == 0;
-    const bool no_fpu = !p.has_fpu && want.faulted &&
-                        want.fault.kind == baresm::iss::FaultKind::ILLEGAL_INSTR &&
-                        want.fault.detail.find("needs the FPU") != std::string::npos;
+                         want.message.rfind("backend launch failed: INVALID_CONFIGURATION", 0) == 0 ||
+                         want.message.rfind("backend launch failed: INVALID_VALUE", 0) == 0 ||
+                         want.message.rfind("backend launch failed: LAUNCH_OUT_OF_RESOURCES", 0) == 0;
     // A normal sample whose divergence is deeper than this SM's stack: the
     // model must run it clean with the model's default depth.
     bool too_deep = false;
     if (!s->is_fault && want.faulted && want.fault.kind == baresm::iss::FaultKind::STACK_OVERFLOW) {
-      ModelBackendConfig deep = mc;
-      deep.model.stack_depth = baresm::iss::ModelConfig{}.stack_depth;
-      ModelBackend deep_model(deep);
-      const auto r = baresm::samples::run_sample(*s, deep_model, opts);
+      baresm::cq::ModelDeviceConfig deep = mc;
+      deep.stack_depth = baresm::iss::ModelConfig{}.stack_depth;
+      auto deep_model = open_model(deep);
+      const auto r = baresm::samples::run_sample(*s, *deep_model, opts);
       too_deep = r.passed;
-      EXPECT_TRUE(r.passed) << "model with stack depth " << deep.model.stack_depth << ": " << r.message;
+      EXPECT_TRUE(r.passed) << "model with stack depth " << deep.stack_depth << ": " << r.message;
     }
-    ASSERT_TRUE(refused || no_fpu || too_deep) << "model: " << want.message;
+    ASSERT_TRUE(refused || too_deep) << "model: " << want.message;
     EXPECT_FALSE(got.passed) << "the model fails this sample (" << want.message << "), the rtl passes it";
     if (refused) {
       EXPECT_EQ(got.message, want.message);
     }
     std::printf("[limits] config=%s sample=%s %s: %s\n", RTL_SM_CONFIG, s->name.c_str(),
-                refused ? "refused on both" : too_deep ? "STACK_OVERFLOW on both" : "ILLEGAL_INSTR on both (no FPU)",
+                refused ? "refused on both" : "STACK_OVERFLOW on both",
                 want.message.c_str());
   }
   ASSERT_EQ(got.launches.size(), want.launches.size());
   // Every launch ran in lockstep with the model, every instruction checked.
-  ASSERT_EQ(rtl.lockstep_runs().size(), rtl.runs().size());
+  ASSERT_EQ(sm.lockstep_runs().size(), sm.runs().size());
   uint64_t issues = 0, lanes = 0, bytes = 0;
-  for (const auto& lr : rtl.lockstep_runs()) {
+  for (const auto& lr : sm.lockstep_runs()) {
     EXPECT_TRUE(lr.ok) << lr.report;
     issues += lr.stats.issues;
     lanes += lr.stats.lane_values;
@@ -185,12 +218,21 @@ TEST_P(SampleOnRtl, MatchesModel) {
     }
   }
 
-  // Device memory: identical everywhere.
-  const auto& a = model.memory().bytes();
-  const auto& b = rtl.memory();
+  // Device memory: identical outside the driver's protected range (which
+  // both drivers placed alike).
+  const auto& mp = model->device().props();
+  const auto& rp = rtl->device().props();
+  ASSERT_EQ(mp.protected_base, rp.protected_base);
+  ASSERT_EQ(mp.protected_bytes, rp.protected_bytes);
+  ASSERT_GT(mp.protected_bytes, 0u);
+  auto& model_t = static_cast<baresm::drv::ModelTransport&>(model->transport());
+  const auto& a = model_t.device().memory().bytes();
+  const auto& b = bare.device().memory().bytes();
   ASSERT_EQ(a.size(), b.size());
+  const size_t prot_lo = mp.protected_base, prot_hi = size_t(mp.protected_base) + mp.protected_bytes;
   size_t diffs = 0, first = 0;
   for (size_t i = 0; i < a.size(); i++) {
+    if (i >= prot_lo && i < prot_hi) continue;
     if (a[i] != b[i]) {
       if (!diffs) first = i;
       diffs++;
@@ -199,13 +241,31 @@ TEST_P(SampleOnRtl, MatchesModel) {
   EXPECT_EQ(diffs, 0u) << diffs << " bytes differ, first at 0x" << std::hex << first << ": model 0x"
                        << int(a[first]) << " rtl 0x" << int(b[first]);
 
+  // The SM's counters come back through the driver's completion entries
+  // (every launch of a passing sample reached the SM).
+  if (got.passed) {
+    EXPECT_EQ(got.launches.size(), sm.runs().size());
+  }
+  if (got.launches.size() == sm.runs().size()) {
+    for (size_t i = 0; i < got.launches.size(); i++) {
+      const auto& rep = got.launches[i].report;
+      const auto& run = sm.runs()[i];
+      EXPECT_EQ(rep.stats.warp_instrs, run.counters.instrs) << "launch " << i;
+      EXPECT_EQ(rep.stats.thread_instrs, run.counters.thread_instrs) << "launch " << i;
+      EXPECT_EQ(rep.stall_cycles, run.counters.stalls) << "launch " << i;
+      EXPECT_GE(rep.cycles, run.counters.cycles) << "launch " << i << ": device time covers the SM's cycles";
+      for (size_t st = 0; st < rep.state_cycles.size(); st++)
+        EXPECT_EQ(rep.state_cycles[st], run.counters.state_cycles[st]) << "launch " << i << " state " << st;
+    }
+  }
+
   uint64_t cycles = 0, instrs = 0;
-  for (const auto& r : rtl.runs()) {
+  for (const auto& r : sm.runs()) {
     cycles += r.counters.cycles;
     instrs += r.counters.instrs;
   }
   std::printf("[perf] config=%s sample=%s mem=%s launches=%zu cycles=%llu warp_instrs=%llu ipc=%.3f\n",
-              RTL_SM_CONFIG, s->name.c_str(), ms.name, rtl.runs().size(), (unsigned long long)cycles,
+              RTL_SM_CONFIG, s->name.c_str(), ms.name, sm.runs().size(), (unsigned long long)cycles,
               (unsigned long long)instrs, cycles ? double(instrs) / double(cycles) : 0.0);
 }
 

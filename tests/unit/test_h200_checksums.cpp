@@ -9,12 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "samples/model_backend.h"
+#include "samples/driver_backend.h"
 #include "samples/samples.h"
 
 using namespace baresm::samples;
 
 namespace {
+
+// The functional device model through the driver (samples/driver_backend.h).
+std::unique_ptr<DriverBackend> model_backend(const baresm::cq::ModelDeviceConfig& cfg = {}) {
+  auto be = make_model_backend(cfg);
+  EXPECT_TRUE(be->ok()) << be->last_error();
+  return be;
+}
 struct Row {
   std::string name;
   uint64_t checksum = 0, bytes = 0;
@@ -69,7 +76,8 @@ TEST(H200Checksums, ModelMatchesH200) {
     o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
     o.seed = 1;
     o.source = KernelSource::CUDA;
-    ModelBackend be;
+    auto be_ = model_backend();
+    DriverBackend& be = *be_;
     const SampleResult r = run_sample(*s, be, o);
     EXPECT_TRUE(r.passed) << row.name << ": " << r.message;
     EXPECT_EQ(r.checksum_bytes, row.bytes) << row.name;

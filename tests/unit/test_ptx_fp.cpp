@@ -11,6 +11,7 @@
 //  - .ftz and .sat against a C++ model of their PTX semantics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <cstdio>
@@ -21,13 +22,20 @@
 #include "isa/fp32.h"
 #include "isa/ptx.h"
 #include "isa/rng.h"
-#include "samples/model_backend.h"
+#include "samples/driver_backend.h"
 #include "samples/samples.h"
 
 using namespace baresm;
 using namespace baresm::samples;
 
 namespace {
+
+// The functional device model through the driver (samples/driver_backend.h).
+std::unique_ptr<DriverBackend> model_backend(const cq::ModelDeviceConfig& cfg = {}) {
+  auto be = make_model_backend(cfg);
+  EXPECT_TRUE(be->ok()) << be->last_error();
+  return be;
+}
 
 
 // Runs tests/ptx/NAME.ptx over in.size() / 2 threads (thread i reads
@@ -40,9 +48,13 @@ std::vector<uint32_t> run_grid(const std::string& name, const std::vector<uint32
       isa::translate_ptx_file(std::string(BARESM_SOURCE_DIR) + "/tests/ptx/" + name + ".ptx");
   EXPECT_TRUE(ptx.ok()) << ptx.format_errors();
   if (!ptx.ok()) return {};
-  ModelBackendConfig mc;
-  mc.memory_bytes = uint32_t(in.size() * 4 + n * k * 4 + (1u << 20));
-  ModelBackend be(mc);
+  // Room for both buffers, plus the eighth of memory the driver keeps for
+  // module code and a margin for its rings, rounded to MiB.
+  const uint64_t need = in.size() * 4 + n * k * 4;
+  cq::ModelDeviceConfig mc;
+  mc.mem_bytes = uint32_t(std::max<uint64_t>(mc.mem_bytes, (need + need / 4 + (2u << 20)) >> 20 << 20));
+  auto be_ = model_backend(mc);
+  DriverBackend& be = *be_;
   ModuleHandle h = 0;
   EXPECT_EQ(be.load_module(isa::write_module(ptx.module), &h), Status::OK) << be.last_error();
   Buffer bin, bout;

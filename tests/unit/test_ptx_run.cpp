@@ -17,13 +17,20 @@
 #include "isa/fp32.h"
 #include "isa/ptx.h"
 #include "isa/rng.h"
-#include "samples/model_backend.h"
+#include "samples/driver_backend.h"
 #include "samples/samples.h"
 
 using namespace baresm;
 using namespace baresm::samples;
 
 namespace {
+
+// The functional device model through the driver (samples/driver_backend.h).
+std::unique_ptr<DriverBackend> model_backend(const cq::ModelDeviceConfig& cfg = {}) {
+  auto be = make_model_backend(cfg);
+  EXPECT_TRUE(be->ok()) << be->last_error();
+  return be;
+}
 
 std::string feature_path(const std::string& name) {
   return std::string(BARESM_SOURCE_DIR) + "/tests/ptx/" + name + ".ptx";
@@ -44,7 +51,8 @@ FeatureRun run_feature(const std::string& name, iss::Dim3 grid, iss::Dim3 block,
   r.ptx = isa::translate_ptx_file(feature_path(name));
   EXPECT_TRUE(r.ptx.ok()) << r.ptx.format_errors();
   if (!r.ptx.ok()) return r;
-  ModelBackend be;
+  auto be_ = model_backend();
+  DriverBackend& be = *be_;
   ModuleHandle h = 0;
   EXPECT_EQ(be.load_module(isa::write_module(r.ptx.module), &h), Status::OK) << be.last_error();
   Buffer bin, bout;
@@ -507,7 +515,8 @@ TEST(PtxFeature, ParamsAtCudaOffsets) {
   EXPECT_EQ(p.kernels[0].param_bytes, 40u);
 
   // Packed by hand, byte by byte, as a host would lay out cuLaunchKernel's arguments.
-  ModelBackend be;
+  auto be_ = model_backend();
+  DriverBackend& be = *be_;
   ModuleHandle h = 0;
   ASSERT_EQ(be.load_module(isa::write_module(p.module), &h), Status::OK) << be.last_error();
   Buffer out;
@@ -546,7 +555,8 @@ TEST(PtxFeature, ParamsAtCudaOffsets) {
 TEST(PtxFeature, SyntaxOfNvccOutput) {
   const isa::PtxResult p = isa::translate_ptx_file(feature_path("syntax"));
   ASSERT_TRUE(p.ok()) << p.format_errors();
-  ModelBackend be;
+  auto be_ = model_backend();
+  DriverBackend& be = *be_;
   ModuleHandle h = 0;
   ASSERT_EQ(be.load_module(isa::write_module(p.module), &h), Status::OK);
   Buffer out;
@@ -595,7 +605,8 @@ TEST_P(CudaSample, MatchesReferenceOnModel) {
     o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
     o.seed = seed;
     o.source = KernelSource::CUDA;
-    ModelBackend be;
+    auto be_ = model_backend();
+    DriverBackend& be = *be_;
     const SampleResult r = run_sample(*s, be, o);
     EXPECT_TRUE(r.passed) << "seed " << seed << ": " << r.message;
     EXPECT_FALSE(r.faulted) << r.fault_report;
@@ -612,7 +623,8 @@ TEST(CudaSamples, CudaOnlySampleNeedsSourceCuda) {
   EXPECT_TRUE(s->kernel_file.empty());
   RunOptions o;
   o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
-  ModelBackend be;
+  auto be_ = model_backend();
+  DriverBackend& be = *be_;
   const SampleResult r = run_sample(*s, be, o);
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("exists only in CUDA"), std::string::npos) << r.message;
@@ -633,7 +645,8 @@ TEST(CudaSamples, SampleWithoutTwinFailsClearly) {
   RunOptions o;
   o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
   o.source = KernelSource::CUDA;
-  ModelBackend be;
+  auto be_ = model_backend();
+  DriverBackend& be = *be_;
   const SampleResult r = run_sample(*s, be, o);
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("has no CUDA version"), std::string::npos) << r.message;
