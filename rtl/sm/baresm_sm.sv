@@ -832,6 +832,7 @@ module baresm_sm #(
   baresm_sm_exec #(
     .NumLanes(NumLanes),
     .NumWarps(NumWarps),
+    .NumRegs(NumRegs),
     .RfDepth(RfDepth),
     .FpuLatency(FpuLatency),
     .HasFpu(HasFpu)
@@ -863,9 +864,8 @@ module baresm_sm #(
     .sq_ready_o      (sq_ready),
     .gather_free_o   (gather_free),
     .warp_base_i     (rf_base_q),
-    .inval_i         (place_valid),
-    .inval_lo_i      ((AddrW + 1)'(rf_base_q[place_warp*AddrW +: AddrW])),
-    .inval_hi_i      ((AddrW + 1)'(rf_base_q[place_warp*AddrW +: AddrW]) + (AddrW + 1)'(rf_per_warp)),
+    .place_i         (place_valid),
+    .place_warp_i    (place_warp),
     .clr_valid_o     (clr_valid),
     .clr_warp_o      (clr_warp),
     .clr_rd_o        (clr_rd),

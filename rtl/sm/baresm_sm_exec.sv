@@ -24,6 +24,7 @@
 module baresm_sm_exec #(
   parameter int NumLanes = 32,
   parameter int NumWarps = 16,
+  parameter int NumRegs = 63,
   parameter int RfDepth = 1008,
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,    // 0: no FPU lanes (the issue stage never sends CL_FPU)
@@ -60,9 +61,8 @@ module baresm_sm_exec #(
   output logic                     gather_free_o,
 
   input  logic [NumWarps*AddrW-1:0] warp_base_i,
-  input  logic                     inval_i,     // a warp was placed: its registers read 0
-  input  logic [AddrW:0]           inval_lo_i,
-  input  logic [AddrW:0]           inval_hi_i,
+  input  logic                     place_i,     // a warp was placed: its registers read 0
+  input  logic [WarpW-1:0]         place_warp_i,
 
   // ---- scoreboard: register written (beat 0), predicate written (last beat)
   output logic [2:0]               clr_valid_o,
@@ -188,6 +188,9 @@ module baresm_sm_exec #(
   // ---- register file ----------------------------------------------------------
   logic [LW-1:0] rd_a, rd_b, rd_c;
   logic wa_en, wb_en, wc_en;
+  logic wa_first, wb_first, wc_first;   // beat 0 of the instruction's write
+  logic [WarpW-1:0] wa_warp, wb_warp, wc_warp;
+  logic [5:0] wa_reg, wb_reg, wc_reg;
   logic [AddrW-1:0] wa_addr, wb_addr, wc_addr;
   logic [NumLanes-1:0] wa_mask, wb_mask, wc_mask;
   logic [LW-1:0] wa_data, wb_data, wc_data;
@@ -199,15 +202,22 @@ module baresm_sm_exec #(
 
   baresm_sm_rf #(
     .NumLanes(NumLanes),
-    .Depth(RfDepth),
-    .AddrW(AddrW)
+    .NumWarps(NumWarps),
+    .NumRegs (NumRegs),
+    .Depth   (RfDepth),
+    .AddrW   (AddrW),
+    .WarpW   (WarpW)
   ) u_rf (
     .clk_i,
     .rst_ni,
-    .inval_i   (inval_i),
-    .inval_lo_i(inval_lo_i),
-    .inval_hi_i(inval_hi_i),
+    .clr_i     (place_i),
+    .clr_warp_i(place_warp_i),
     .ren_i     (sq_valid_q),
+    .rfirst_i  (sq_beat_q == '0),
+    .rwarp_i   (sq_warp_q),
+    .rreg_a_i  (sq_sa_q),
+    .rreg_b_i  (sq_sb_q),
+    .rreg_c_i  (sq_sc_q),
     .raddr_a_i (ra_addr),
     .raddr_b_i (rb_addr),
     .raddr_c_i (rc_addr),
@@ -215,14 +225,23 @@ module baresm_sm_exec #(
     .rdata_b_o (rd_b),
     .rdata_c_o (rd_c),
     .we_a_i    (wa_en),
+    .wfirst_a_i(wa_first),
+    .wwarp_a_i (wa_warp),
+    .wreg_a_i  (wa_reg),
     .waddr_a_i (wa_addr),
     .wmask_a_i (wa_mask),
     .wdata_a_i (wa_data),
     .we_b_i    (wb_en),
+    .wfirst_b_i(wb_first),
+    .wwarp_b_i (wb_warp),
+    .wreg_b_i  (wb_reg),
     .waddr_b_i (wb_addr),
     .wmask_b_i (wb_mask),
     .wdata_b_i (wb_data),
     .we_c_i    (wc_en),
+    .wfirst_c_i(wc_first),
+    .wwarp_c_i (wc_warp),
+    .wreg_c_i  (wc_reg),
     .waddr_c_i (wc_addr),
     .wmask_c_i (wc_mask),
     .wdata_c_i (wc_data)
@@ -368,7 +387,12 @@ module baresm_sm_exec #(
     end
   end
 
-  assign wa_en = wb_valid_q && !wb_preg_q && wb_rd_q != RZ && wb_lmask_q != '0;
+  // Every beat goes to the register file, an empty lane mask included: a
+  // register's first write fills all of its beats (baresm_sm_rf).
+  assign wa_en = wb_valid_q && !wb_preg_q && wb_rd_q != RZ;
+  assign wa_first = wb_beat_q == '0;
+  assign wa_warp = wb_warp_q;
+  assign wa_reg = wb_rd_q;
   assign wa_addr = rf_addr(wb_base_q, wb_rd_q, wb_beat_q);
   assign wa_mask = wb_lmask_q;
   assign wa_data = wb_data_q;
@@ -466,7 +490,10 @@ module baresm_sm_exec #(
       fpu_pbits[p] = baresm_sm_pkg::pcomb(ft_comb_q[FL], fpu_cmp[p], ft_pvec_q[FL][p]);
   end
 
-  assign wb_en = fo_valid && !ft_setp_q[FL] && ft_rd_q[FL] != RZ && ft_lmask_q[FL] != '0;
+  assign wb_en = fo_valid && !ft_setp_q[FL] && ft_rd_q[FL] != RZ;
+  assign wb_first = ft_first_q[FL];
+  assign wb_warp = ft_warp_q[FL];
+  assign wb_reg = ft_rd_q[FL];
   assign wb_addr = rf_addr(ft_base_q[FL], ft_rd_q[FL], ft_beat_q[FL]);
   assign wb_mask = ft_lmask_q[FL];
   assign wb_data = fpu_res;
@@ -662,7 +689,10 @@ module baresm_sm_exec #(
     end
   end
 
-  assign wc_en = wr_valid_q && wr_mask_q[wr_beat_q*NumLanes +: NumLanes] != '0;
+  assign wc_en = wr_valid_q;
+  assign wc_first = wr_beat_q == '0;
+  assign wc_warp = wr_warp_q;
+  assign wc_reg = wr_rd_q;
   assign wc_addr = rf_addr(warp_base_i[wr_warp_q*AddrW +: AddrW], wr_rd_q, wr_beat_q);
   assign wc_mask = wr_mask_q[wr_beat_q*NumLanes +: NumLanes];
   assign wc_data = wr_shfl_q ? shfl_beat : wr_data_q[wr_beat_q*LW +: LW];
@@ -776,7 +806,9 @@ module baresm_sm_exec #(
   `BARESM_ASSERT(a_writer_free, !((cpl_take && cpl_needs_wr) || shfl_take) || wr_free)
 
 `ifndef SYNTHESIS
-  assign trace_rf_we_o = {wc_en, wb_en, wa_en};
+  // The architectural writes: beats with lanes of the instruction (a first
+  // write's zero fill is not one; what is read back from it is checked).
+  assign trace_rf_we_o = {wc_en && wc_mask != '0, wb_en && wb_mask != '0, wa_en && wa_mask != '0};
   assign trace_rf_addr_o = {wc_addr, wb_addr, wa_addr};
   assign trace_rf_mask_o = {wc_mask, wb_mask, wa_mask};
   assign trace_rf_data_o = {wc_data, wb_data, wa_data};
