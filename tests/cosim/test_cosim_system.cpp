@@ -493,6 +493,7 @@ TEST(CosimSystem, ALaunchWithMoreWindowsThanTheDeviceIsRefusedOnRtlAndModelAlike
     ASSERT_TRUE(raw.qp.commit_head());
   }
   EXPECT_EQ(refusal[0], refusal[1]);
+  std::printf("model: %s\nrtl:   %s\n", refusal[0].c_str(), refusal[1].c_str());
 }
 
 // ---- completion ring wrap, raw protocol ----------------------------------------------------
