@@ -183,15 +183,21 @@ module baresm_sm #(
   logic [31:0] cta_sbase_q [CtaSlots];
 
   // A window past the SM's NumWindows with a nonzero size: the launch asks for
-  // more windows than this SM checks (the CP never sends one: it refuses a
-  // window_count above CONFIG1.MAX_WINDOWS).
+  // more windows than this SM checks, and is refused (the CP never sends one:
+  // it refuses a window_count above CONFIG1.MAX_WINDOWS). One flop taken at
+  // accept, so lq's slots past NumWindows are not kept (synthesis drops them).
   logic extra_windows;
   if (NumWindows < baresm_sm_pkg::MAX_WINDOWS) begin : g_extra_windows
     localparam int Rest = 32 * (baresm_sm_pkg::MAX_WINDOWS - NumWindows);
-    assign extra_windows = |lq[baresm_sm_pkg::LD_WIN_SIZE + 32*NumWindows +: Rest];
-    // Their bases are don't-cares (a window of size 0 is unused).
-    logic unused_window_bases;
-    assign unused_window_bases = ^lq[baresm_sm_pkg::LD_WIN_BASE + 32*NumWindows +: Rest];
+    logic extra_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) extra_q <= 1'b0;
+      else if (accept) extra_q <= |launch_i[baresm_sm_pkg::LD_WIN_SIZE + 32*NumWindows +: Rest];
+    end
+    assign extra_windows = extra_q;
+    logic unused_windows;
+    assign unused_windows = ^{lq[baresm_sm_pkg::LD_WIN_BASE + 32*NumWindows +: Rest],
+                              lq[baresm_sm_pkg::LD_WIN_SIZE + 32*NumWindows +: Rest]};
   end else begin : g_no_extra_windows
     assign extra_windows = 1'b0;
   end
