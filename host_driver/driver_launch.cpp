@@ -61,7 +61,8 @@ Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRe
                 "a CTA of %llu warps at %u registers needs %llu registers, the register file has %u",
                 (unsigned long long)warps, regs, (unsigned long long)(warps * 32 * regs), P.regfile_regs);
   if (cfg.num_windows > P.max_windows || cfg.num_windows > uint32_t(kMaxLaunchWindows))
-    return fail(Status::INVALID_VALUE, L, "%u windows, the device takes %u", cfg.num_windows, P.max_windows);
+    return fail(Status::INVALID_VALUE, L, "%u windows, the device takes %u (CONFIG1.MAX_WINDOWS)", cfg.num_windows,
+                P.max_windows < uint32_t(kMaxLaunchWindows) ? P.max_windows : uint32_t(kMaxLaunchWindows));
   if (cfg.num_windows && !cfg.windows)
     return fail(Status::INVALID_VALUE, L, "%u windows and a null window list", cfg.num_windows);
   for (uint32_t i = 0; i < cfg.num_windows; ++i) {

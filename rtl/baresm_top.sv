@@ -31,6 +31,7 @@ module baresm_top #(
   parameter bit HasFpu = 1'b1,         // 0: an SM without the FPU (CONFIG6.HAS_FPU reads it)
   parameter int IcLines = 16,
   parameter int LsuIdWidth = 4,
+  parameter int NumWindows = 4,        // windows a launch may use (CONFIG1.MAX_WINDOWS)
   // Command processor and device.
   parameter int NumQueues = 4,
   parameter int MemBytes = 4194304,
@@ -120,7 +121,8 @@ module baresm_top #(
     .StackDepth(StackDepth),
     .SharedBytes(SharedBytes),
     .RegfileRegs(RegfileRegs),
-    .HasFpu(HasFpu)
+    .HasFpu(HasFpu),
+    .NumWindows(NumWindows)
   ) u_cp (
     .clk_i,
     .rst_ni,
@@ -226,7 +228,8 @@ module baresm_top #(
     .FpuLatency(FpuLatency),
     .HasFpu(HasFpu),
     .IcLines(IcLines),
-    .LsuIdWidth(LsuIdWidth)
+    .LsuIdWidth(LsuIdWidth),
+    .NumWindows(NumWindows)
   ) u_sm (
     .clk_i,
     .rst_ni           (sm_rst_n),

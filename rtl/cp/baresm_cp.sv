@@ -38,6 +38,7 @@ module baresm_cp #(
   parameter int StackDepth = 16,
   parameter int SharedBytes = 32768,
   parameter int RegfileRegs = 16384,
+  parameter int NumWindows = 4,         // CONFIG1.MAX_WINDOWS (the SM's NumWindows)
   parameter bit HasFpu = 1'b1           // CONFIG6.HAS_FPU
 ) (
   input  logic                         clk_i,
@@ -104,7 +105,7 @@ module baresm_cp #(
   // ===========================================================================
   // Constants
   // ===========================================================================
-  localparam int NUM_WINDOWS = baresm_sm_pkg::NUM_WINDOWS;
+  localparam int NUM_WINDOWS = NumWindows;
   localparam int CHUNK = (MemLineBytes < 64) ? MemLineBytes : 64;  // bytes of a 64-byte record per beat
   localparam int CW = $clog2(CHUNK);
   localparam int BEATS = 64 / CHUNK;                                // beats per 64-byte descriptor

@@ -31,6 +31,7 @@ module baresm_sm #(
   parameter bit HasFpu = 1'b1,     // 0: no FPU is built; FPU instructions are ILLEGAL_INSTR
   parameter int IcLines = 16,      // instruction-cache lines of MemLineBytes
   parameter int LsuIdWidth = 4,    // LSU transaction ids; the port has one more bit
+  parameter int NumWindows = 4,    // address windows a launch may use (1..MAX_WINDOWS)
   parameter int StarveLimit = 32,
   parameter int SmId = 0
 ) (
@@ -181,11 +182,31 @@ module baresm_sm #(
   logic [CtaSlots-1:0] cta_usable_q;
   logic [31:0] cta_sbase_q [CtaSlots];
 
+  // A window past the SM's NumWindows with a nonzero size: the launch asks for
+  // more windows than this SM checks, and is refused (the CP never sends one:
+  // it refuses a window_count above CONFIG1.MAX_WINDOWS). One flop taken at
+  // accept, so lq's slots past NumWindows are not kept (synthesis drops them).
+  logic extra_windows;
+  if (NumWindows < baresm_sm_pkg::MAX_WINDOWS) begin : g_extra_windows
+    localparam int Rest = 32 * (baresm_sm_pkg::MAX_WINDOWS - NumWindows);
+    logic extra_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) extra_q <= 1'b0;
+      else if (accept) extra_q <= |launch_i[baresm_sm_pkg::LD_WIN_SIZE + 32*NumWindows +: Rest];
+    end
+    assign extra_windows = extra_q;
+    logic unused_windows;
+    assign unused_windows = ^{lq[baresm_sm_pkg::LD_WIN_BASE + 32*NumWindows +: Rest],
+                              lq[baresm_sm_pkg::LD_WIN_SIZE + 32*NumWindows +: Rest]};
+  end else begin : g_no_extra_windows
+    assign extra_windows = 1'b0;
+  end
+
   logic cfg_bad;
   assign cfg_bad = l_regs == 8'd0 || 32'(l_regs) > 32'(NumRegs) || threads_full == 48'd0 ||
                    threads_full > 48'd1024 || l_grid_x == 32'd0 || l_grid_y == 32'd0 ||
                    l_grid_z == 32'd0 || {1'b0, warps_per_cta} > nusable_q ||
-                   l_shared > 32'(SharedBytes);
+                   l_shared > 32'(SharedBytes) || extra_windows;
 
   // Fault state (first fault wins).
   logic        fault_q;
@@ -931,7 +952,7 @@ module baresm_sm #(
     .SharedBytes(SharedBytes),
     .MemLineBytes(MemLineBytes),
     .MemIdWidth(LsuIdWidth),
-    .NumWindows(baresm_sm_pkg::NUM_WINDOWS)
+    .NumWindows(NumWindows)
   ) u_lsu (
     .clk_i,
     .rst_ni,
@@ -949,8 +970,8 @@ module baresm_sm #(
     .req_smem_size_i (l_shared),
     .param_base_i    (l_param_addr),
     .param_size_i    (l_param_size),
-    .win_base_i      (lq[baresm_sm_pkg::LD_WIN_BASE +: 32*baresm_sm_pkg::NUM_WINDOWS]),
-    .win_size_i      (lq[baresm_sm_pkg::LD_WIN_SIZE +: 32*baresm_sm_pkg::NUM_WINDOWS]),
+    .win_base_i      (lq[baresm_sm_pkg::LD_WIN_BASE +: 32*NumWindows]),
+    .win_size_i      (lq[baresm_sm_pkg::LD_WIN_SIZE +: 32*NumWindows]),
     .prot_base_i     (lq[baresm_sm_pkg::LD_PROT_BASE +: 32]),
     .prot_size_i     (lq[baresm_sm_pkg::LD_PROT_SIZE +: 32]),
     .cpl_valid_o     (cpl_valid),
@@ -1298,7 +1319,7 @@ module baresm_sm #(
   assign config_o[3*32 +: 32] = 32'(SharedBytes);
   assign config_o[4*32 +: 32] = {8'(NumBanks), 8'(CtaSlots), 8'(FpuLatency), 8'(IcLines)};
   assign config_o[5*32 +: 32] = 32'(MemLineBytes);
-  assign config_o[6*32 +: 32] = {8'(LsuIdWidth + 1), 8'(baresm_sm_pkg::NUM_WINDOWS), 8'(SmId), 8'd1};
+  assign config_o[6*32 +: 32] = {8'(LsuIdWidth + 1), 8'(NumWindows), 8'(SmId), 8'd1};
   assign config_o[7*32 +: 32] = {31'd0, HasFpu};
 
   // =========================================================================
@@ -1366,6 +1387,8 @@ module baresm_sm #(
                                                                        : (i_ballot == i_exec))
                                 ? 32'hFFFF_FFFF : 32'd0, pw_bits};
 `endif
+
+  `BARESM_ASSERT(a_num_windows, NumWindows >= 1 && NumWindows <= baresm_sm_pkg::MAX_WINDOWS)
 
   // Stack outputs only used by tracing and barrier statistics.
   logic unused_top;

@@ -36,14 +36,16 @@ package baresm_sm_pkg;
   localparam int LD_PARAM_ADDR = 256;  // 32
   localparam int LD_PARAM_SIZE = 288;  // 32
   localparam int LD_SHARED = 320;      // 32
-  localparam int LD_WIN_BASE = 352;    // 4 x 32
-  localparam int LD_WIN_SIZE = 480;    // 4 x 32
-  localparam int LD_WATCHDOG = 608;    // 64 (cycles, 0 = none)
-  localparam int LD_PROT_BASE = 672;   // 32: protected range (the CP's PROT_BASE)
-  localparam int LD_PROT_SIZE = 704;   // 32: its size (0 = nothing protected)
-  localparam int LAUNCH_W = 736;
+  localparam int LD_WIN_BASE = 352;    // MAX_WINDOWS x 32 (window w at + 32 w)
+  localparam int LD_WIN_SIZE = 608;    // MAX_WINDOWS x 32 (0: no window)
+  localparam int LD_WATCHDOG = 864;    // 64 (cycles, 0 = none)
+  localparam int LD_PROT_BASE = 928;   // 32: protected range (the CP's PROT_BASE)
+  localparam int LD_PROT_SIZE = 960;   // 32: its size (0 = nothing protected)
+  localparam int LAUNCH_W = 992;
 
-  localparam int NUM_WINDOWS = 4;
+  // Windows the launch vector can carry (the functional model's limit); an SM
+  // checks its NumWindows (1..MAX_WINDOWS) of them, the rest are 0.
+  localparam int MAX_WINDOWS = 8;
 
   // ---- decode -------------------------------------------------------------------
   // True when the modifier byte holds a value the opcode accepts (isa.cpp

@@ -28,8 +28,10 @@ struct SmParams {
   bool has_fpu = true;         // HasFpu: without it FPU instructions are ILLEGAL_INSTR
 };
 
-// Launch descriptor bit layout (baresm_sm_pkg::LD_*), 736 bits.
-constexpr int kLaunchBits = 736;
+// Launch descriptor bit layout (baresm_sm_pkg::LD_*), 992 bits, room for
+// kLaunchWindows windows (baresm_sm_pkg::MAX_WINDOWS).
+constexpr int kLaunchBits = 992;
+constexpr int kLaunchWindows = 8;
 constexpr int kLaunchWords = kLaunchBits / 32;
 
 struct SmStatus {

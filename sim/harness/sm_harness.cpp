@@ -10,7 +10,7 @@ namespace {
 constexpr int LD_ENTRY_PC = 0, LD_CODE_BASE = 32, LD_CODE_SIZE = 64, LD_GRID_X = 96, LD_GRID_Y = 128,
               LD_GRID_Z = 160, LD_BLOCK_X = 192, LD_BLOCK_Y = 208, LD_BLOCK_Z = 224, LD_REGS = 240,
               LD_SMID = 248, LD_PARAM_ADDR = 256, LD_PARAM_SIZE = 288, LD_SHARED = 320, LD_WIN_BASE = 352,
-              LD_WIN_SIZE = 480, LD_WATCHDOG = 608, LD_PROT_BASE = 672, LD_PROT_SIZE = 704;
+              LD_WIN_SIZE = 608, LD_WATCHDOG = 864, LD_PROT_BASE = 928, LD_PROT_SIZE = 960;
 
 void put(std::array<uint32_t, kLaunchWords>& d, int lsb, int width, uint64_t v) {
   for (int i = 0; i < width; i++) {
@@ -37,7 +37,7 @@ std::array<uint32_t, kLaunchWords> pack_launch(const SmLaunch& l) {
   put(d, LD_PARAM_ADDR, 32, l.param_addr);
   put(d, LD_PARAM_SIZE, 32, l.param_size);
   put(d, LD_SHARED, 32, l.shared_bytes);
-  for (size_t w = 0; w < l.windows.size() && w < 4; w++) {
+  for (size_t w = 0; w < l.windows.size() && w < size_t(kLaunchWindows); w++) {
     put(d, LD_WIN_BASE + 32 * int(w), 32, l.windows[w].base);
     put(d, LD_WIN_SIZE + 32 * int(w), 32, l.windows[w].size);
   }
@@ -71,7 +71,7 @@ SmLaunch unpack_launch(const std::array<uint32_t, kLaunchWords>& d) {
   l.param_addr = uint32_t(get(d, LD_PARAM_ADDR, 32));
   l.param_size = uint32_t(get(d, LD_PARAM_SIZE, 32));
   l.shared_bytes = uint32_t(get(d, LD_SHARED, 32));
-  for (int w = 0; w < 4; w++) {
+  for (int w = 0; w < kLaunchWindows; w++) {
     const iss::Window win{uint32_t(get(d, LD_WIN_BASE + 32 * w, 32)), uint32_t(get(d, LD_WIN_SIZE + 32 * w, 32))};
     if (win.size) l.windows.push_back(win);
   }

@@ -21,7 +21,7 @@ struct SmLaunch {
   iss::Dim3 grid, block;
   uint32_t regs = 0, smid = 0;
   uint32_t param_addr = 0, param_size = 0, shared_bytes = 0;
-  std::vector<iss::Window> windows;  // at most 4
+  std::vector<iss::Window> windows;  // the SM's NumWindows (config word 6) at most; more: cfg_error
   uint64_t watchdog_cycles = 0;      // 0 = none
   iss::Window protect;               // the CP's protected range (size 0: none)
 };

@@ -37,6 +37,7 @@ struct TopParams {
   static constexpr uint32_t kClockKhz = BARESM_TOP_ClockKhz;
   static constexpr uint32_t kNumQueues = BARESM_TOP_NumQueues;
   static constexpr uint32_t kIdBits = BARESM_TOP_LsuIdWidth + 2;
+  static constexpr uint32_t kNumWindows = BARESM_TOP_NumWindows;  // CONFIG1.MAX_WINDOWS
 };
 
 // Cycle window of an FST trace: cycles [start, end] are dumped.

@@ -10,7 +10,7 @@ const char* top_configuration() {
   return "NumLanes=" BARESM_STR(BARESM_TOP_NumLanes) " NumWarps=" BARESM_STR(BARESM_TOP_NumWarps)
       " CtaSlots=" BARESM_STR(BARESM_TOP_CtaSlots) " SharedBytes=" BARESM_STR(BARESM_TOP_SharedBytes)
       " MemLineBytes=" BARESM_STR(BARESM_TOP_MemLineBytes) " NumQueues=" BARESM_STR(BARESM_TOP_NumQueues)
-      " MemBytes=" BARESM_STR(BARESM_TOP_MemBytes);
+      " MemBytes=" BARESM_STR(BARESM_TOP_MemBytes) " NumWindows=" BARESM_STR(BARESM_TOP_NumWindows);
 #undef BARESM_STR
 #undef BARESM_STR2
 }

@@ -36,7 +36,7 @@ cq::ModelDeviceConfig model_like_rtl() {
   c.max_regs = BARESM_TOP_NumRegs;
   c.stack_depth = BARESM_TOP_StackDepth;
   c.num_queues = BARESM_TOP_NumQueues;
-  c.max_windows = 4;
+  c.max_windows = BARESM_TOP_NumWindows;
   c.shared_bytes = BARESM_TOP_SharedBytes;
   c.regfile_regs = BARESM_TOP_RegfileRegs;
   c.mem_bytes = BARESM_TOP_MemBytes;
@@ -90,6 +90,7 @@ TEST(CommandProcessor, PowerOnValuesMatchTheMapAndTheModel) {
   EXPECT_EQ(f::CONFIG0_NUM_LANES.get(c0), TopParams::kNumLanes);
   EXPECT_EQ(f::CONFIG0_NUM_WARPS.get(c0), TopParams::kNumWarps);
   EXPECT_EQ(f::CONFIG1_NUM_QUEUES.get(c1), TopParams::kNumQueues);
+  EXPECT_EQ(f::CONFIG1_MAX_WINDOWS.get(c1), TopParams::kNumWindows);
   EXPECT_EQ(bus.reg(regs::CONFIG4), TopParams::kMemBytes);
   EXPECT_EQ(bus.reg(regs::CONFIG5), TopParams::kClockKhz);
   EXPECT_EQ(bus.reg(regs::CONFIG6), f::CONFIG6_HAS_FPU.put(1));

@@ -412,6 +412,90 @@ TEST(CosimSystem, TwoStreamsRunConcurrentlyWithEventsInOrder) {
   EXPECT_EQ(h.reports.size(), size_t(2 * (2 * kLaunches + 1)));
 }
 
+// ---- windows ----------------------------------------------------------------------------
+// The device's SM checks CONFIG1.MAX_WINDOWS windows (baresm_top's NumWindows,
+// 4 here). On the RTL and on the functional device model configured alike:
+// the driver refuses an 8-window launch (INVALID_VALUE, the same message,
+// nothing submitted); a raw descriptor with window_count 8 fails at the
+// command processor's descriptor check (BAD_DESCRIPTOR, WINDOW_COUNT);
+// a launch with MAX_WINDOWS windows runs.
+TEST(CosimSystem, ALaunchWithMoreWindowsThanTheDeviceIsRefusedOnRtlAndModelAlike) {
+  constexpr uint32_t kWindows = cosim::TopParams::kNumWindows;
+  static_assert(kWindows < 8, "the test needs a device with fewer than 8 windows");
+  std::string refusal[2];
+  for (int rtl = 0; rtl < 2; ++rtl) {
+    SCOPED_TRACE(rtl ? "rtl" : "model");
+    std::unique_ptr<drv::Transport> t;
+    if (rtl) {
+      t = cosimtest::rtl_device();
+    } else {
+      cq::ModelDeviceConfig mc;
+      mc.max_windows = kWindows;
+      t = std::make_unique<drv::ModelTransport>(mc);
+    }
+    Harness h;
+    drv::DeviceOptions o = fast_options();
+    o.queues = 1;  // queue 1 is the raw one below
+    ASSERT_EQ(h.open(std::move(t), o), Status::OK) << h.last_error_text();
+    drv::Device& d = h.dev;
+    EXPECT_EQ(d.props().max_windows, kWindows);
+    drv::Context c;
+    ASSERT_EQ(d.ctx_create(&c), Status::OK);
+    drvtest::TransportBus bus(h.transport.get());
+    drvtest::RawVecAddQueue raw;
+    ASSERT_TRUE(raw.setup(d, c, &bus, 1, 8, 8, 256, 9));
+    VecAdd& va = raw.va;
+    drv::LaunchArg args[4] = {{&va.a, 4}, {&va.b, 4}, {&va.c, 4}, {&va.n, 4}};
+    drv::LaunchConfig cfg;
+    cfg.grid = drv::Dim3{va.n / 64, 1, 1};
+    cfg.block = drv::Dim3{64, 1, 1};
+    // 8 windows, each inside the context's own allocations.
+    drv::Window w8[8];
+    for (uint32_t i = 0; i < 8; ++i) w8[i] = drv::Window{va.a + 4 * i, 4};
+    cfg.windows = w8;
+    cfg.num_windows = 8;
+    const uint64_t submitted0 = d.stats().submitted;
+    EXPECT_EQ(d.launch(va.fn, cfg, args, 4, nullptr), Status::INVALID_VALUE);
+    EXPECT_EQ(d.last_error().layer, drv::Layer::LAUNCH_CONFIG);
+    refusal[rtl] = h.last_error_text();
+    EXPECT_NE(refusal[rtl].find("8 windows, the device takes " + std::to_string(kWindows)), std::string::npos)
+        << refusal[rtl];
+    EXPECT_EQ(d.stats().submitted, submitted0);
+    // MAX_WINDOWS windows: a, b and c, then more of a.
+    drv::Window wm[8];
+    wm[0] = drv::Window{va.a, va.n * 4};
+    wm[1] = drv::Window{va.b, va.n * 4};
+    wm[2] = drv::Window{va.c, va.n * 4};
+    for (uint32_t i = 3; i < kWindows; ++i) wm[i] = drv::Window{va.a, 4};
+    cfg.num_windows = kWindows;
+    cfg.windows = wm;
+    ASSERT_EQ(d.launch(va.fn, cfg, args, 4, nullptr), Status::OK) << h.last_error_text();
+    ASSERT_EQ(d.ctx_synchronize(c), Status::OK) << h.last_error_text();
+    EXPECT_TRUE(va.check(d, c));
+    // The same refusal from the device itself, for a descriptor the driver did not write.
+    cq::LaunchDescriptor x = raw.desc;
+    x.token = 0x77;
+    x.window_count = 8;
+    uint32_t idx = 0;
+    ASSERT_TRUE(raw.qp.write_descriptor(x, &idx));
+    ASSERT_TRUE(raw.qp.ring_doorbell());
+    cq::CompletionEntry e;
+    int r = 0;
+    for (int guard = 0; guard < 1000 && (r = raw.qp.peek(&e)) == 0; ++guard)
+      ASSERT_EQ(h.transport->delay(10'000), Status::OK);
+    ASSERT_EQ(r, 1);
+    EXPECT_EQ(e.token, 0x77u);
+    EXPECT_EQ(e.cpl_status(), cq::CplStatus::FAILED);
+    EXPECT_EQ(e.error_code(), cq::ErrorCode::BAD_DESCRIPTOR);
+    EXPECT_EQ(cq::DescCheck(e.fault_addr), cq::DescCheck::WINDOW_COUNT)
+        << cq::desc_check_name(cq::DescCheck(e.fault_addr));
+    raw.qp.pop();
+    ASSERT_TRUE(raw.qp.commit_head());
+  }
+  EXPECT_EQ(refusal[0], refusal[1]);
+  std::printf("model: %s\nrtl:   %s\n", refusal[0].c_str(), refusal[1].c_str());
+}
+
 // ---- completion ring wrap, raw protocol ----------------------------------------------------
 // A 2-entry completion ring, 160 descriptors (launches, markers and bad
 // descriptors), and a consumer that takes one entry every 700 cycles: the

@@ -33,6 +33,8 @@ constexpr uint32_t kParam = 0x8000;
 constexpr uint32_t kData = 0x10000;   // window 0: [kData, kData + kDataSize)
 constexpr uint32_t kDataSize = 0x40000;
 uint32_t g_code_trim = 0;  // bytes cut from the end of the launch's code range
+// The launch's windows when not empty (default: the one window [kData, kData + kDataSize)).
+std::vector<baresm::iss::Window> g_windows;
 
 SmHarness& harness() {
   static SmHarness h(baresm::sim::make_sm_dut());
@@ -74,6 +76,7 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
   p.regs_per_thread = k.regs;
   p.shared_bytes = k.shared_bytes;
   p.windows = {baresm::iss::Window{kData, kDataSize}};
+  if (!g_windows.empty()) p.windows = g_windows;
   p.instr_budget = watchdog;
 
   r.model_mem = mem;
@@ -891,12 +894,74 @@ TEST(SmKernels, ConfigWords) {
   const auto& p = harness().params();
   EXPECT_EQ(p.arch_id, baresm::isa::kArchId);
   EXPECT_EQ(p.version, 1u);
-  EXPECT_EQ(p.windows, 4u);
+  EXPECT_TRUE(p.windows >= 1 && p.windows <= uint32_t(baresm::sim::kLaunchWindows)) << p.windows;
   EXPECT_TRUE(p.lanes >= 1 && p.lanes <= 32 && 32 % p.lanes == 0) << p.lanes;
   EXPECT_EQ(p.rf_depth, p.warps * p.regs * (32 / p.lanes));
   EXPECT_GE(p.cta_slots, 1u);
   EXPECT_GE(p.stack_depth, 1u);
   EXPECT_EQ(p.line_bytes % 4, 0u);
+}
+
+// Every one of the SM's NumWindows windows (config word 6) grants its bytes
+// and nothing past them: thread w stores into window w (all of them at once),
+// then the last window's thread stores one byte past its end (outside every
+// window) and faults OUT_OF_WINDOW at that address, as in the model. A launch
+// with one window more than NumWindows is refused.
+TEST(SmKernels, EveryWindowOfTheSm) {
+  const auto& p = harness().params();
+  const std::string src = R"(
+.kernel k
+.regs 8
+    S2R R0, SR_TID.X;
+    LDC R1, [0];
+    ISETP.GE.U32 P0, R0, R1;
+    @P0 EXIT;
+    SHL R2, R0, 2;
+    LDC R3, [R2 + 4];
+    LDC R4, [R2 + 36];
+    IADD R3, R3, R4;
+    STG [R3], R0;
+    EXIT;
+.end
+)";
+  const uint32_t n = p.windows;
+  ASSERT_GE(n, 1u);
+  g_windows.clear();
+  std::vector<uint32_t> params(17, 0);
+  params[0] = n;
+  for (uint32_t w = 0; w < n; w++) {
+    g_windows.push_back(baresm::iss::Window{kData + 0x1000 * w, 256});
+    params[1 + w] = kData + 0x1000 * w;
+  }
+  auto r = run_both(src, {1, 1, 1}, {32, 1, 1}, params);
+  expect_same(r);
+  EXPECT_TRUE(r.rtl.fault.ok()) << r.rtl.fault.describe();
+  params[9 + n - 1] = 256;  // one past the end of the last window
+  auto f = run_both(src, {1, 1, 1}, {32, 1, 1}, params);
+  g_windows.clear();
+  expect_same(f);
+  EXPECT_EQ(int(f.rtl.fault.kind), int(FaultKind::OUT_OF_WINDOW)) << f.rtl.fault.describe();
+  EXPECT_EQ(f.rtl.fault.addr, kData + 0x1000 * (n - 1) + 256);
+  EXPECT_EQ(f.rtl.fault.lane, n - 1);
+  std::printf("windows: %u, %s\n", n, f.rtl.describe().c_str());
+  // One window more than the SM checks (a nonzero size past its NumWindows)
+  // is refused (cfg_error_o), not run with the extra window dropped.
+  if (n < uint32_t(baresm::sim::kLaunchWindows)) {
+    auto& h = harness();
+    std::vector<uint8_t> mem(kMemBytes, 0);
+    baresm::sim::SmLaunch l;
+    l.entry_pc = l.code_base = kCode;
+    l.code_size = 8;
+    l.grid = {1, 1, 1};
+    l.block = {32, 1, 1};
+    l.regs = 4;
+    for (uint32_t w = 0; w <= n; w++) l.windows.push_back(baresm::iss::Window{kData + 0x1000 * w, 256});
+    const auto refused = h.run(l, mem, {});
+    EXPECT_TRUE(refused.completed);
+    EXPECT_TRUE(refused.cfg_error) << refused.describe();
+    l.windows.pop_back();
+    EXPECT_FALSE(h.run(l, mem, {}).cfg_error);
+  }
 }
 
 // FPU instructions need the FPU (baresm_sm HasFpu, CONFIG word 7 bit 0; the
