@@ -606,6 +606,19 @@ TEST(SmKernels, RefusedLaunches) {
   l.shared_bytes = 0;
   l.grid = {0, 1, 1};
   EXPECT_TRUE(h.run(l, mem, {}).cfg_error);
+  l.grid = {1, 1, 1};
+  // One window more than the SM checks (a nonzero size past its NumWindows)
+  // is refused, not run with the extra window dropped.
+  const uint32_t n = h.params().windows;
+  if (n < uint32_t(baresm::sim::kLaunchWindows)) {
+    for (uint32_t w = 0; w <= n; w++) l.windows.push_back(baresm::iss::Window{kData + 0x1000 * w, 256});
+    const auto refused = h.run(l, mem, {});
+    EXPECT_TRUE(refused.completed);
+    EXPECT_TRUE(refused.cfg_error) << refused.describe();
+    l.windows.pop_back();
+    EXPECT_FALSE(h.run(l, mem, {}).cfg_error);
+    l.windows.clear();
+  }
   // And the SM still runs a good launch afterwards.
   auto ok = run_both(".kernel k\n.regs 2\n    EXIT;\n.end\n", {3, 1, 1}, {32, 1, 1}, {kData});
   expect_same(ok);
@@ -905,8 +918,8 @@ TEST(SmKernels, ConfigWords) {
 // Every one of the SM's NumWindows windows (config word 6) grants its bytes
 // and nothing past them: thread w stores into window w (all of them at once),
 // then the last window's thread stores one byte past its end (outside every
-// window) and faults OUT_OF_WINDOW at that address, as in the model. A launch
-// with one window more than NumWindows is refused.
+// window) and faults OUT_OF_WINDOW at that address, as in the model. (A launch
+// with one window more than NumWindows is one of RefusedLaunches.)
 TEST(SmKernels, EveryWindowOfTheSm) {
   const auto& p = harness().params();
   const std::string src = R"(
@@ -944,24 +957,6 @@ TEST(SmKernels, EveryWindowOfTheSm) {
   EXPECT_EQ(f.rtl.fault.addr, kData + 0x1000 * (n - 1) + 256);
   EXPECT_EQ(f.rtl.fault.lane, n - 1);
   std::printf("windows: %u, %s\n", n, f.rtl.describe().c_str());
-  // One window more than the SM checks (a nonzero size past its NumWindows)
-  // is refused (cfg_error_o), not run with the extra window dropped.
-  if (n < uint32_t(baresm::sim::kLaunchWindows)) {
-    auto& h = harness();
-    std::vector<uint8_t> mem(kMemBytes, 0);
-    baresm::sim::SmLaunch l;
-    l.entry_pc = l.code_base = kCode;
-    l.code_size = 8;
-    l.grid = {1, 1, 1};
-    l.block = {32, 1, 1};
-    l.regs = 4;
-    for (uint32_t w = 0; w <= n; w++) l.windows.push_back(baresm::iss::Window{kData + 0x1000 * w, 256});
-    const auto refused = h.run(l, mem, {});
-    EXPECT_TRUE(refused.completed);
-    EXPECT_TRUE(refused.cfg_error) << refused.describe();
-    l.windows.pop_back();
-    EXPECT_FALSE(h.run(l, mem, {}).cfg_error);
-  }
 }
 
 // FPU instructions need the FPU (baresm_sm HasFpu, CONFIG word 7 bit 0; the
