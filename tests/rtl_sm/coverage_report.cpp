@@ -5,7 +5,8 @@
 // no counts at all (the recording is broken), 0 otherwise: which bins a run
 // reaches depends on which tests it ran. With the verilator_coverage tool,
 // the line and toggle coverage in DIR/rtl.*.dat (the c1w8cov SM) is merged,
-// annotated into DIR/annotated/ and its total added to the report.
+// annotated into DIR/annotated/ (points below 10 hits marked) and
+// DIR/annotated-unhit/ (points never hit), and both totals added to the report.
 #include <dirent.h>
 
 #include <cstdio>
@@ -61,23 +62,35 @@ int main(int argc, char** argv) {
   }
   std::ostringstream out;
   char line[200];
-  // Verilator's line + toggle coverage, when there is some.
+  // Verilator's line + toggle coverage, when there is some: the share of
+  // points hit at least once, then of those hit at least 10 times (Verilator's
+  // default threshold, below which the annotated sources mark a point).
   std::string rtl_line = "RTL line+toggle coverage: not measured (no rtl.*.dat)";
-  if (argc == 4 && *argv[3] && !dats.empty()) {
-    const std::string cmd = std::string("'") + argv[3] + "' --annotate '" + dir + "/annotated'" + dats + " 2>&1";
+  auto rtl_total = [&](const std::string& min_arg, const std::string& annotate_dir) {
+    const std::string cmd =
+        std::string("'") + argv[3] + "' " + min_arg + " --annotate '" + annotate_dir + "'" + dats + " 2>&1";
+    std::string total;
     if (FILE* p = popen(cmd.c_str(), "r")) {
       char buf[512];
-      while (std::fgets(buf, sizeof buf, p))
-        if (std::string(buf).find("Total coverage") != std::string::npos) {
-          rtl_line = std::string("RTL line+toggle coverage (Verilator, c1w8cov): ") + buf;
-          while (!rtl_line.empty() && rtl_line.back() == '\n') rtl_line.pop_back();
-        }
+      while (std::fgets(buf, sizeof buf, p)) {
+        const std::string l(buf);
+        const auto at = l.find("Total coverage (");
+        if (at != std::string::npos) total = l.substr(at + 15, l.find_last_not_of("\n") - at - 14);
+      }
       pclose(p);
     }
+    return total;
+  };
+  if (argc == 4 && *argv[3] && !dats.empty()) {
+    const std::string once = rtl_total("--annotate-min 1", dir + "/annotated-unhit");
+    const std::string ten = rtl_total("", dir + "/annotated");
+    if (!once.empty() && !ten.empty())
+      rtl_line = "RTL line+toggle coverage (Verilator, c1w8cov; toggles of signals up to 8 bits): " + once +
+                 " hit at least once, " + ten + " at least 10 times";
   }
   std::snprintf(line, sizeof line, "functional coverage: %zu of %zu bins hit (%.1f%%), from %zu test processes\n", hit,
                 universe.size(), 100.0 * double(hit) / double(universe.size()), files);
-  out << line << rtl_line << " (annotated sources: " << dir << "/annotated)\n\nby group (hit / bins):\n";
+  out << line << rtl_line << " (annotated sources: " << dir << "/annotated, " << dir << "/annotated-unhit)\n\nby group (hit / bins):\n";
   for (const auto& [g, hn] : groups) {
     std::snprintf(line, sizeof line, "  %-12s %5zu / %zu\n", g.c_str(), hn.first, hn.second);
     out << line;
