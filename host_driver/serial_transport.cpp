@@ -134,6 +134,7 @@ bool SerialTransport::fill(int timeout_ms) {
       stats_.bytes_in += uint64_t(n);
       continue;
     }
+    if (n == 0 && isatty(fd_)) break;  // a tty in raw mode (VMIN 0) reads 0 when empty
     if (n == 0) {
       closed_ = true;
       closed_why_ = "end of file";

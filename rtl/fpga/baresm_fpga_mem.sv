@@ -63,6 +63,9 @@ module baresm_fpga_mem #(
   logic [IdWidth-1:0] id_q;
   logic err_q, last_top_q;
   logic [2:0] bsel_q;
+  logic b_write_q;              // the bridge request, taken in M_IDLE
+  logic [AddrW-1:0] b_word_q;
+  logic [7:0] b_wdata_q;
 
   // RAM port.
   logic ram_en, ram_we;
@@ -116,10 +119,10 @@ module baresm_fpga_mem #(
       end
       M_BACC: begin
         ram_en = 1'b1;
-        ram_we = breq_write_i;
-        ram_addr = breq_addr_i[AddrW+2:3];
-        ram_wstrb = 8'(1) << breq_addr_i[2:0];
-        ram_wdata = {8{breq_wdata_i}};
+        ram_we = b_write_q;
+        ram_addr = b_word_q;
+        ram_wstrb = 8'(1) << bsel_q;
+        ram_wdata = {8{b_wdata_q}};
       end
       M_TRD: ram_en = 1'b1;
       M_TRDW: req_ready_o = (32'(beat_q) == Beats - 1);
@@ -142,8 +145,6 @@ module baresm_fpga_mem #(
     endcase
   end
 
-  // The bridge request is held (valid/ready) from M_IDLE through M_BACC: the
-  // bridge keeps it until its response.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= M_IDLE;
@@ -153,12 +154,19 @@ module baresm_fpga_mem #(
       err_q <= 1'b0;
       last_top_q <= 1'b0;
       bsel_q <= '0;
+      b_write_q <= 1'b0;
+      b_word_q <= '0;
+      b_wdata_q <= '0;
     end else begin
       unique case (st_q)
         M_IDLE: begin
           beat_q <= '0;
           if (pick_bridge) begin
             last_top_q <= 1'b0;
+            b_write_q <= breq_write_i;
+            b_word_q <= breq_addr_i[AddrW+2:3];
+            b_wdata_q <= breq_wdata_i;
+            bsel_q <= breq_addr_i[2:0];
             st_q <= M_BACC;
           end else if (req_valid_i) begin
             last_top_q <= 1'b1;
@@ -170,10 +178,7 @@ module baresm_fpga_mem #(
             else st_q <= M_TRD;                     // READ, and ATOMIC's read
           end
         end
-        M_BACC: begin
-          bsel_q <= breq_addr_i[2:0];
-          st_q <= M_BRSP;
-        end
+        M_BACC: st_q <= M_BRSP;
         M_BRSP: st_q <= M_IDLE;
         M_TRD: st_q <= (req_op_i == OP_ATOMIC) ? M_AWR : M_TRDW;
         M_TRDW: begin
@@ -209,10 +214,9 @@ module baresm_fpga_mem #(
   // ---- assertions -------------------------------------------------------------------
   `BARESM_ASSERT_HELD(a_req_held_mem, req_valid_i, req_ready_o,
                       {req_id_i, req_addr_i, req_op_i, req_amo_i, req_wdata_i, req_wstrb_i})
-  `BARESM_ASSERT(a_bridge_in_range, !(st_q == M_BACC) || breq_addr_i < 32'(MemBytes))
+  `BARESM_ASSERT(a_bridge_in_range, !breq_ready_o || !breq_valid_i || breq_addr_i < 32'(MemBytes))
   `BARESM_ASSERT(a_line_aligned, !(req_valid_i && req_op_i != OP_ATOMIC) ||
                  req_addr_i[$clog2(LineBytes)-1:0] == '0)
-  `BARESM_ASSERT(a_bridge_held, !(st_q == M_BACC) || breq_valid_i)
 
 endmodule
 
