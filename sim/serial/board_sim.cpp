@@ -136,6 +136,8 @@ void BoardSim::run() {
       slave_keep_ = -1;
     }
     local.unplugged = true;
+    std::lock_guard<std::mutex> l(mu_);
+    stats_.unplugged = true;
   };
 
   top.clk_i = 0;

@@ -312,6 +312,34 @@ baresm::cq::ModelDeviceConfig model_like(const drv::DeviceProps& p) {
   return c;
 }
 
+// The port closes while a launch runs: the wait ends with TRANSPORT_ERROR
+// naming the serial link and the closed port, and every later call fails the
+// same way at once (no hang, no wrong result).
+TEST(SerialLink, PortClosingMidLaunchEndsTheWaitWithAClearError) {
+  BoardSim b;
+  auto be = serial_backend(b);
+  ASSERT_TRUE(be && be->ok()) << (be ? be->last_error() : "");
+  const auto* s = baresm::samples::find_sample("fault_endless_loop");
+  ASSERT_NE(s, nullptr);
+  b.unplug_when_busy(2000);
+  baresm::samples::RunOptions opts;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto got = baresm::samples::run_sample(*s, *be, opts);
+  EXPECT_FALSE(got.passed);
+  for (int i = 0; i < 100 && !b.stats().unplugged; i++) usleep(10000);
+  EXPECT_TRUE(b.stats().unplugged) << "the port closed without an unplug";
+  EXPECT_NE(got.message.find("TRANSPORT_ERROR"), std::string::npos) << got.message;
+  auto& t = static_cast<drv::SerialTransport&>(be->transport());
+  EXPECT_TRUE(t.closed());
+  EXPECT_NE(t.last_error().find("serial link"), std::string::npos) << t.last_error();
+  EXPECT_NE(t.last_error().find("the port closed"), std::string::npos) << t.last_error();
+  uint32_t v = 0;
+  EXPECT_EQ(t.mmio_read32(regs::ID, &v), drv::Status::TRANSPORT_ERROR);
+  EXPECT_EQ(be->device().synchronize(1000000), drv::Status::TRANSPORT_ERROR);
+  EXPECT_LT(secs_since(t0), 30.0);
+  std::printf("[unplug] %s\n[unplug] transport: %s\n", got.message.c_str(), t.last_error().c_str());
+}
+
 class SampleOverSerial : public testing::TestWithParam<std::string> {};
 
 TEST_P(SampleOverSerial, MatchesModel) {
@@ -357,7 +385,7 @@ std::vector<std::string> sample_slice() {
   if (all && *all && std::string(all) != "0") {
     for (const auto& s : baresm::samples::all_samples()) names.push_back(s.name);
   } else {
-    names = {"histogram", "nested_divergence", "fault_trap"};
+    names = {"nested_divergence", "fault_out_of_window", "fault_barrier_deadlock", "fault_trap"};
   }
   return names;
 }
