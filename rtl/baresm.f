@@ -12,6 +12,7 @@ rtl/sm/baresm_state_pkg.sv      // fault kinds, warp and CP states (generated fr
 rtl/sm/baresm_sm_pkg.sv         // launch layout, decode and ALU functions
 rtl/cp/baresm_regs_pkg.sv       // register map (generated from cq_model/regmap.def)
 rtl/cp/baresm_ring_pkg.sv       // ring formats (generated from cq_model/rings.def)
+rtl/fpga/baresm_serial_pkg.sv   // serial-link frames (generated from host_driver/serial_protocol.def)
 
 // ---- primitives ----------------------------------------------------------------
 rtl/prim/baresm_ram_1r1w.sv     // synchronous RAM (iCE40 EBR, Xilinx block RAM)
@@ -42,3 +43,11 @@ rtl/cp/baresm_cp_memarb.sv
 
 // ---- the device (top: baresm_top) -----------------------------------------------
 rtl/baresm_top.sv
+
+// ---- the FPGA board (top: baresm_icebreaker_top) ---------------------------------
+rtl/fpga/baresm_uart_rx.sv
+rtl/fpga/baresm_uart_tx.sv
+rtl/fpga/baresm_uart_bridge.sv
+rtl/fpga/baresm_spram.sv
+rtl/fpga/baresm_fpga_mem.sv
+rtl/fpga/baresm_icebreaker_top.sv

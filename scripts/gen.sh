@@ -14,6 +14,8 @@
 #   cq_model/rings.def         gen_rings         rtl/cp/baresm_ring_pkg.sv docs/ring-formats.md
 #   isa/faults.def,
 #   rtl/states.def             gen_states        rtl/sm/baresm_state_pkg.sv
+#   host_driver/serial_protocol.def
+#                              gen_serial        rtl/fpga/baresm_serial_pkg.sv host_driver/serial_protocol.h
 #   all of the above           gen_gtkw_filters  sim/gtkw/filters/*.txt
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +30,7 @@ if [ $check = 1 ]; then
 else
   OUT=$ROOT
 fi
-mkdir -p "$OUT/rtl/sm" "$OUT/rtl/cp" "$OUT/docs" "$OUT/sim/gtkw/filters"
+mkdir -p "$OUT/rtl/sm" "$OUT/rtl/cp" "$OUT/rtl/fpga" "$OUT/host_driver" "$OUT/docs" "$OUT/sim/gtkw/filters"
 
 run() {  # run GENERATOR ARGS...: one line naming the generator when it fails
   if ! "$T/$1" "${@:2}"; then
@@ -40,6 +42,7 @@ run gen_isa_pkg "$OUT/rtl/sm/baresm_isa_pkg.sv"
 run gen_regs "$OUT/rtl/cp/baresm_regs_pkg.sv" "$OUT/docs/registers.md" "$OUT/rtl/cp/baresm_cp_regs.sv"
 run gen_rings "$OUT/rtl/cp/baresm_ring_pkg.sv" "$OUT/docs/ring-formats.md"
 run gen_states "$OUT/rtl/sm/baresm_state_pkg.sv"
+run gen_serial "$OUT/rtl/fpga/baresm_serial_pkg.sv" "$OUT/host_driver/serial_protocol.h"
 run gen_gtkw_filters "$OUT/sim/gtkw/filters"
 
 [ $check = 1 ] || exit 0

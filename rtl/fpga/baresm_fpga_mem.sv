@@ -1,0 +1,223 @@
+// baresm_fpga_mem: the board's device memory. MemBytes bytes in one
+// baresm_spram of 64-bit words (UP5K: the four SPRAMs side by side), shared
+// by two ports through a round-robin arbiter, one request at a time:
+//   device port  baresm_top's memory port (docs/lsu.md "Memory port"): line
+//                READ / WRITE (LineBytes per request, strobed) and 32-bit
+//                ATOMIC (baresm_lsu_amo, the SM's own ALU) with ids; one
+//                response per request, mem_rsp_err_o for an address outside
+//                memory (nothing is accessed then). The request is used while
+//                it is held (the top drives it from flops and holds it until
+//                accepted) and accepted in the cycle its last word is
+//                accessed; the response follows and is held until taken.
+//   bridge port  one byte per request, read or write (baresm_uart_bridge,
+//                which checks its bursts' ranges); a response (read data or
+//                write acknowledgement) one cycle after the access.
+// Timing: a line read takes 2 cycles per 64-bit word plus the response, a
+// line write 1 per word, an atomic 2; a bridge byte 3 cycles.
+`include "baresm_assert.svh"
+`default_nettype none
+
+module baresm_fpga_mem #(
+  parameter int MemBytes = 131072,
+  parameter int LineBytes = 16,     // a multiple of 8
+  parameter int IdWidth = 4
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+
+  // ---- device port (baresm_top mem_*) --------------------------------------------------
+  input  logic                   req_valid_i,
+  output logic                   req_ready_o,
+  input  logic [IdWidth-1:0]     req_id_i,
+  input  logic [31:0]            req_addr_i,
+  input  logic [1:0]             req_op_i,
+  input  logic [4:0]             req_amo_i,
+  input  logic [LineBytes*8-1:0] req_wdata_i,
+  input  logic [LineBytes-1:0]   req_wstrb_i,
+  output logic                   rsp_valid_o,
+  input  logic                   rsp_ready_i,
+  output logic [IdWidth-1:0]     rsp_id_o,
+  output logic [LineBytes*8-1:0] rsp_rdata_o,
+  output logic                   rsp_err_o,
+
+  // ---- bridge port (one byte) ----------------------------------------------------------
+  input  logic                   breq_valid_i,
+  output logic                   breq_ready_o,
+  input  logic                   breq_write_i,
+  input  logic [31:0]            breq_addr_i,
+  input  logic [7:0]             breq_wdata_i,
+  output logic                   brsp_valid_o,
+  output logic [7:0]             brsp_rdata_o
+);
+
+  localparam int Depth = MemBytes / 8;
+  localparam int AddrW = $clog2(Depth);
+  localparam int Beats = LineBytes / 8;
+  localparam int BeatW = (Beats > 1) ? $clog2(Beats) : 1;
+  localparam logic [1:0] OP_WRITE = 2'd1, OP_ATOMIC = 2'd2;   // and 0: READ
+
+  typedef enum logic [2:0] {M_IDLE, M_BACC, M_BRSP, M_TRD, M_TRDW, M_TWR, M_AWR, M_TRSP} state_e;
+  state_e st_q;
+  logic [BeatW-1:0] beat_q;
+  logic [LineBytes*8-1:0] line_q;
+  logic [IdWidth-1:0] id_q;
+  logic err_q, last_top_q;
+  logic [2:0] bsel_q;
+  logic b_write_q;              // the bridge request, taken in M_IDLE
+  logic [AddrW-1:0] b_word_q;
+  logic [7:0] b_wdata_q;
+
+  // RAM port.
+  logic ram_en, ram_we;
+  logic [AddrW-1:0] ram_addr;
+  logic [7:0] ram_wstrb;
+  logic [63:0] ram_wdata, ram_rdata;
+
+  baresm_spram #(
+    .Depth(Depth),
+    .Width(64)
+  ) u_ram (
+    .clk_i,
+    .en_i   (ram_en),
+    .we_i   (ram_we),
+    .addr_i (ram_addr),
+    .wstrb_i(ram_wstrb),
+    .wdata_i(ram_wdata),
+    .rdata_o(ram_rdata)
+  );
+
+  // The atomic's word and its new value.
+  logic [31:0] amo_old, amo_new;
+  assign amo_old = req_addr_i[2] ? ram_rdata[63:32] : ram_rdata[31:0];
+  baresm_lsu_amo u_amo (
+    .amo_i(req_amo_i),
+    .old_i(amo_old),
+    .b_i  (req_wdata_i[31:0]),
+    .c_i  (req_wdata_i[63:32]),
+    .new_o(amo_new)
+  );
+
+  logic in_range;
+  assign in_range = req_addr_i < 32'(MemBytes);
+  logic [AddrW-1:0] line_word;   // the word of beat beat_q
+  assign line_word = req_addr_i[AddrW+2:3] + AddrW'(beat_q);
+  logic pick_bridge;
+  assign pick_bridge = breq_valid_i && (last_top_q || !req_valid_i);
+
+  always_comb begin
+    ram_en = 1'b0;
+    ram_we = 1'b0;
+    ram_addr = line_word;
+    ram_wstrb = '0;
+    ram_wdata = '0;
+    req_ready_o = 1'b0;
+    breq_ready_o = 1'b0;
+    unique case (st_q)
+      M_IDLE: begin
+        breq_ready_o = pick_bridge;
+        req_ready_o = !pick_bridge && req_valid_i && !in_range;   // nothing to access
+      end
+      M_BACC: begin
+        ram_en = 1'b1;
+        ram_we = b_write_q;
+        ram_addr = b_word_q;
+        ram_wstrb = 8'(1) << bsel_q;
+        ram_wdata = {8{b_wdata_q}};
+      end
+      M_TRD: ram_en = 1'b1;
+      M_TRDW: req_ready_o = (32'(beat_q) == Beats - 1);
+      M_TWR: begin
+        ram_en = 1'b1;
+        ram_we = 1'b1;
+        ram_wstrb = req_wstrb_i[beat_q*8 +: 8];
+        ram_wdata = req_wdata_i[beat_q*64 +: 64];
+        req_ready_o = (32'(beat_q) == Beats - 1);
+      end
+      M_AWR: begin
+        ram_en = 1'b1;
+        ram_we = 1'b1;
+        ram_addr = req_addr_i[AddrW+2:3];
+        ram_wstrb = req_addr_i[2] ? 8'hF0 : 8'h0F;
+        ram_wdata = {amo_new, amo_new};
+        req_ready_o = 1'b1;
+      end
+      default: ;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= M_IDLE;
+      beat_q <= '0;
+      line_q <= '0;
+      id_q <= '0;
+      err_q <= 1'b0;
+      last_top_q <= 1'b0;
+      bsel_q <= '0;
+      b_write_q <= 1'b0;
+      b_word_q <= '0;
+      b_wdata_q <= '0;
+    end else begin
+      unique case (st_q)
+        M_IDLE: begin
+          beat_q <= '0;
+          if (pick_bridge) begin
+            last_top_q <= 1'b0;
+            b_write_q <= breq_write_i;
+            b_word_q <= breq_addr_i[AddrW+2:3];
+            b_wdata_q <= breq_wdata_i;
+            bsel_q <= breq_addr_i[2:0];
+            st_q <= M_BACC;
+          end else if (req_valid_i) begin
+            last_top_q <= 1'b1;
+            id_q <= req_id_i;
+            err_q <= !in_range;
+            line_q <= '0;
+            if (!in_range) st_q <= M_TRSP;          // accepted below, nothing accessed
+            else if (req_op_i == OP_WRITE) st_q <= M_TWR;
+            else st_q <= M_TRD;                     // READ, and ATOMIC's read
+          end
+        end
+        M_BACC: st_q <= M_BRSP;
+        M_BRSP: st_q <= M_IDLE;
+        M_TRD: st_q <= (req_op_i == OP_ATOMIC) ? M_AWR : M_TRDW;
+        M_TRDW: begin
+          line_q[beat_q*64 +: 64] <= ram_rdata;
+          if (32'(beat_q) == Beats - 1) begin
+            st_q <= M_TRSP;
+          end else begin
+            beat_q <= beat_q + 1'b1;
+            st_q <= M_TRD;
+          end
+        end
+        M_TWR: begin
+          if (32'(beat_q) == Beats - 1) st_q <= M_TRSP;
+          else beat_q <= beat_q + 1'b1;
+        end
+        M_AWR: begin
+          line_q[31:0] <= amo_old;
+          st_q <= M_TRSP;
+        end
+        M_TRSP: if (rsp_ready_i) st_q <= M_IDLE;
+        default: st_q <= M_IDLE;
+      endcase
+    end
+  end
+
+  assign rsp_valid_o = (st_q == M_TRSP);
+  assign rsp_id_o = id_q;
+  assign rsp_rdata_o = line_q;
+  assign rsp_err_o = err_q;
+  assign brsp_valid_o = (st_q == M_BRSP);
+  assign brsp_rdata_o = ram_rdata[bsel_q*8 +: 8];
+
+  // ---- assertions -------------------------------------------------------------------
+  `BARESM_ASSERT_HELD(a_req_held_mem, req_valid_i, req_ready_o,
+                      {req_id_i, req_addr_i, req_op_i, req_amo_i, req_wdata_i, req_wstrb_i})
+  `BARESM_ASSERT(a_bridge_in_range, !breq_ready_o || !breq_valid_i || breq_addr_i < 32'(MemBytes))
+  `BARESM_ASSERT(a_line_aligned, !(req_valid_i && req_op_i != OP_ATOMIC) ||
+                 req_addr_i[$clog2(LineBytes)-1:0] == '0)
+
+endmodule
+
+`default_nettype wire
