@@ -25,17 +25,17 @@ int ms_left(Clock::time_point deadline) {
   return d < 0 ? 0 : int(d);
 }
 
+struct BaudRate {
+  uint32_t baud;
+  speed_t c;
+};
+const BaudRate kRates[] = {{9600, B9600},       {19200, B19200},     {38400, B38400},     {57600, B57600},
+                           {115200, B115200},   {230400, B230400},   {460800, B460800},   {500000, B500000},
+                           {921600, B921600},   {1000000, B1000000}, {1500000, B1500000}, {2000000, B2000000},
+                           {3000000, B3000000}};
+
 bool baud_constant(uint32_t baud, speed_t* out) {
-  struct B {
-    uint32_t baud;
-    speed_t c;
-  };
-  static const B kRates[] = {{9600, B9600},       {19200, B19200},     {38400, B38400},
-                             {57600, B57600},     {115200, B115200},   {230400, B230400},
-                             {460800, B460800},   {500000, B500000},   {921600, B921600},
-                             {1000000, B1000000}, {1500000, B1500000}, {2000000, B2000000},
-                             {3000000, B3000000}};
-  for (const B& b : kRates)
+  for (const BaudRate& b : kRates)
     if (b.baud == baud) {
       *out = b.c;
       return true;
@@ -77,6 +77,17 @@ std::string hex(uint32_t v) {
 }
 
 }  // namespace
+
+bool serial_baud_supported(uint32_t baud) {
+  speed_t unused;
+  return baud_constant(baud, &unused);
+}
+
+std::string serial_baud_list() {
+  std::string l;
+  for (const BaudRate& b : kRates) l += (l.empty() ? "" : ", ") + std::to_string(b.baud);
+  return l;
+}
 
 std::unique_ptr<SerialTransport> SerialTransport::open(const std::string& path, const SerialOptions& o,
                                                        std::string* error) {

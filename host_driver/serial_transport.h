@@ -36,6 +36,11 @@ struct SerialOptions {
   int poll_slice_ms = 20;           // wait_irq()/delay(): STATUS this often
 };
 
+// The baud rates a serial port can be set to here (POSIX termios B-constants),
+// and them as "9600, 19200, ...".
+bool serial_baud_supported(uint32_t baud);
+std::string serial_baud_list();
+
 class SerialTransport : public Transport {
  public:
   // Opens a serial port (a tty: raw 8N1 at o.baud, no flow control). nullptr

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "host_driver/model_transport.h"
+#include "host_driver/serial_transport.h"
 
 namespace baresm::samples {
 
@@ -51,10 +52,24 @@ std::vector<BackendEntry>& registry() {
   // warp-instructions; its completion entries carry no SM counters.
   static std::vector<BackendEntry> r = {
       {"model", "functional device model (cq_model + isa/iss) through the host driver",
-       [](const DeviceSettings&) {
+       [](const DeviceSettings&, std::string*) {
          return std::unique_ptr<drv::Transport>(new drv::ModelTransport(cq::ModelDeviceConfig{}));
        },
        50'000'000, 0},
+      // An FPGA board (rtl/fpga) over its UART (docs/serial-protocol.md). Its
+      // watchdog counts cycles like the RTL's; the driver's own timeout is
+      // device time too (the bridge's cycle counter), so 10 s of the board.
+      {"serial", "an FPGA board (or its simulation) over a serial port: --port PATH [--baud N]",
+       [](const DeviceSettings& s, std::string* error) -> std::unique_ptr<drv::Transport> {
+         if (s.serial_port.empty()) {
+           *error = "serial link: no port given (--port PATH)";
+           return nullptr;
+         }
+         drv::SerialOptions o;
+         o.baud = s.serial_baud;
+         return drv::SerialTransport::open(s.serial_port, o, error);
+       },
+       20'000'000, 10'000'000'000ull},
   };
   return r;
 }

@@ -146,13 +146,16 @@ struct DeviceSettings {
   uint32_t mem_latency = 0;  // fixed device-memory latency in cycles; 0 = the device's default
   uint64_t mem_seed = 1;     // seed of the device-memory model (stalls, reordering)
   std::string timeline_file;  // warp timeline (docs/timeline.md), written at exit; "" none
+  std::string serial_port;    // serial: the board's UART (a tty or pty path)
+  uint32_t serial_baud = 1000000;  // serial: the link's baud rate (the board's default)
 };
 
 struct BackendEntry {
   std::string name;
   std::string description;
-  // The device at power-on, for drv::Device::open; nullptr when it cannot be started.
-  std::function<std::unique_ptr<drv::Transport>(const DeviceSettings&)> open_transport;
+  // The device at power-on, for drv::Device::open; nullptr with *error (one
+  // line naming the layer and the cause) when it cannot be started.
+  std::function<std::unique_ptr<drv::Transport>(const DeviceSettings&, std::string* error)> open_transport;
   // Watchdog budget of a sample launch that asks for the default, in the
   // device's unit (warp-instructions on the model, cycles on the RTL).
   uint32_t default_watchdog = 0;
@@ -162,7 +165,7 @@ struct BackendEntry {
 void register_backend(BackendEntry e);  // replaces an entry of the same name
 const std::vector<BackendEntry>& backends();
 const BackendEntry* find_backend(const std::string& name);
-// "model, rtl"
+// "model, serial, rtl"
 std::string backend_names();
 
 }  // namespace baresm::samples

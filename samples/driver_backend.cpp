@@ -249,9 +249,10 @@ Status DriverBackend::launch(ModuleHandle m, const std::string& kernel,
 
 std::unique_ptr<DriverBackend> make_device_backend(const BackendEntry& entry, const DeviceSettings& settings,
                                                    std::string* error) {
-  std::unique_ptr<drv::Transport> t = entry.open_transport ? entry.open_transport(settings) : nullptr;
+  std::string why;
+  std::unique_ptr<drv::Transport> t = entry.open_transport ? entry.open_transport(settings, &why) : nullptr;
   if (!t) {
-    *error = "device '" + entry.name + "' could not be started";
+    *error = "device '" + entry.name + "' could not be started" + (why.empty() ? "" : ": " + why);
     return nullptr;
   }
   DriverBackendOptions o;

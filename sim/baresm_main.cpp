@@ -5,11 +5,12 @@
 //   baresm dis IN.bsm               disassemble (loader errors with their status name)
 //   baresm run SAMPLE | --list | --all [-v] [--backend NAME] [--seed S] [--kernels DIR]
 //              [--trace FILE.fst] [--trace-window START:END] [--mem-latency N] [--mem-seed S]
+//              [--port PATH] [--baud N]           (--backend serial: an FPGA board)
 //   baresm gen --seed S [--profile P] [-o OUT.s] [--run] | --list-profiles
 //   baresm launch MODULE.bsm|KERNEL.s|KERNEL.ptx --grid X[,Y[,Z]] --block X[,Y[,Z]] [--kernel NAME]
 //              [--shared BYTES] [--arg KIND:VALUE]... [--out PARAM=FILE]... [--backend NAME]
-//              [--watchdog N]                        (sim/cmd_launch.cpp)
-//   baresm info [--backend NAME]                     (sim/cmd_info.cpp)
+//              [--watchdog N] [--port PATH] [--baud N]  (sim/cmd_launch.cpp)
+//   baresm info [--backend NAME] [--port PATH] [--baud N]  (sim/cmd_info.cpp)
 //
 // Exit status: 0 success; 1 the work failed (assembly errors, an unreadable
 // module, a sample that did not match, a fault); 2 a bad command line.
@@ -579,6 +580,7 @@ int cmd_run(const std::vector<std::string>& args) {
       "mem-seed", po::value<std::string>(), "rtl: seed of the device-memory model (stalls, reordering)")(
       "timeline", po::value<std::string>(),
       "rtl: write a warp timeline (Chrome/Perfetto trace-event JSON) of the run to FILE (docs/timeline.md)");
+  add_serial_options(&desc);
   po::variables_map vm;
   int rc = 0;
   if (!parse("run", args, desc, "sample", &vm, &rc)) return rc;
@@ -629,6 +631,7 @@ int cmd_run(const std::vector<std::string>& args) {
   if (backend != "rtl" &&
       (vm.count("trace") || vm.count("trace-window") || vm.count("mem-latency") || vm.count("mem-seed")))
     return usage_error("run", "--trace, --trace-window, --mem-latency and --mem-seed need --backend rtl");
+  if ((rc = read_serial_options("run", vm, backend, &settings)) != kExitOk) return rc;
   if (vm.count("verbose") && !vm.count("all"))
     return usage_error("run", "-v goes with --all (one sample always prints every launch)");
   if (vm.count("kernels")) o.kernels_dir = vm["kernels"].as<std::string>();

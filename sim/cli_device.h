@@ -2,7 +2,8 @@
 // (drv::Device over the device's transport), for the commands that talk to
 // the device themselves: `baresm launch` and `baresm info`. The transports
 // come from the device registry (samples/backend.h): the functional device
-// model and the verilated device (sim/systemc/rtl_cli.cpp), opened from the
+// model, an FPGA board over a serial port, and the verilated device
+// (sim/systemc/rtl_cli.cpp), opened from the
 // same typed settings as `baresm run`'s, so all three commands see the same
 // devices.
 #pragma once
@@ -12,6 +13,7 @@
 
 #include "host_driver/driver.h"
 #include "samples/backend.h"
+#include "sim/cli_util.h"
 
 namespace baresm::cli {
 
@@ -19,6 +21,15 @@ namespace baresm::cli {
 // the option (*exit_code = kExitUsage).
 const samples::BackendEntry* find_device_backend(const std::string& cmd, const std::string& name,
                                                  int* exit_code);
+
+// --port PATH and --baud N, the serial backend's settings (an FPGA board,
+// docs/serial-protocol.md).
+void add_serial_options(po::options_description* desc);
+// Reads them into *settings: --backend serial needs --port, the options are
+// refused on any other backend, and --baud must be a rate the port supports.
+// kExitOk, or kExitUsage after one line saying why.
+int read_serial_options(const std::string& cmd, const po::variables_map& vm, const std::string& backend,
+                        samples::DeviceSettings* settings);
 
 struct OpenDevice {
   const samples::BackendEntry* entry = nullptr;

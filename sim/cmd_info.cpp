@@ -38,13 +38,15 @@ std::string bytes_text(uint64_t b) {
 
 int cmd_info(const std::vector<std::string>& args) {
   po::options_description desc(
-      "usage: baresm info [--backend model|rtl]\n"
+      "usage: baresm info [--backend model|rtl|serial] [--port PATH] [--baud N]\n"
       "Opens the device through the host driver and prints what it reports about\n"
       "itself (ID, VERSION and CONFIG registers) and what the driver set up on it,\n"
       "like CUDA's deviceQuery.\n\noptions");
   desc.add_options()("help,h", "show this help")("backend", po::value<std::string>()->default_value("model"),
-                                                 "which device: model (functional device model) or rtl "
-                                                 "(verilated device under SystemC)");
+                                                 "which device: model (functional device model), rtl "
+                                                 "(verilated device under SystemC) or serial (an FPGA board "
+                                                 "over --port)");
+  add_serial_options(&desc);
   po::variables_map vm;
   int rc = 0;
   if (!parse("info", args, desc, "extra", &vm, &rc)) return rc;
@@ -56,7 +58,9 @@ int cmd_info(const std::vector<std::string>& args) {
     return usage_error("info", "unexpected argument '" + vm["extra"].as<std::string>() + "'");
   const samples::BackendEntry* be = find_device_backend("info", vm["backend"].as<std::string>(), &rc);
   if (!be) return rc;
-  std::unique_ptr<OpenDevice> d = open_device("info", *be, samples::DeviceSettings{}, drv::DeviceOptions{});
+  samples::DeviceSettings settings;
+  if ((rc = read_serial_options("info", vm, be->name, &settings)) != kExitOk) return rc;
+  std::unique_ptr<OpenDevice> d = open_device("info", *be, settings, drv::DeviceOptions{});
   if (!d) return kExitFail;
   const drv::DeviceProps& p = d->dev.props();
   const drv::DeviceOptions& o = d->dev.options();

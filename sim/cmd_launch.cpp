@@ -325,7 +325,8 @@ int cmd_launch(const std::vector<std::string>& args) {
   po::options_description desc(
       "usage: baresm launch MODULE.bsm|KERNEL.s|KERNEL.ptx --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
       "                     [--kernel NAME] [--shared BYTES] [--arg KIND:VALUE]... [--out PARAM=FILE]...\n"
-      "                     [--backend model|rtl] [--watchdog N] [--timeline FILE.json]\n"
+      "                     [--backend model|rtl|serial] [--port PATH] [--baud N] [--watchdog N]\n"
+      "                     [--timeline FILE.json]\n"
       "Launches one kernel through the host driver, as a CUDA program would: the\n"
       "buffers are allocated and uploaded, the arguments packed at the offsets of\n"
       "the kernel's parameter table, the launch synchronized and the outputs\n"
@@ -353,11 +354,13 @@ int cmd_launch(const std::vector<std::string>& args) {
       "arg", po::value<std::vector<std::string>>()->composing(), "one kernel argument, KIND:VALUE (above)")(
       "out", po::value<std::vector<std::string>>()->composing(), "write an output buffer, PARAM=FILE")(
       "backend", po::value<std::string>()->default_value("model"),
-      "model (functional device model) or rtl (verilated device under SystemC)")(
+      "model (functional device model), rtl (verilated device under SystemC) or serial (an FPGA "
+      "board over --port)")(
       "watchdog", po::value<std::string>()->default_value(std::to_string(kDefaultWatchdog)),
       "the launch's budget: cycles on the rtl, warp-instructions on the model; 0 = none")(
       "timeline", po::value<std::string>(),
       "rtl: write a warp timeline (Chrome/Perfetto trace-event JSON) to FILE (docs/timeline.md)");
+  add_serial_options(&desc);
   po::variables_map vm;
   int rc = 0;
   if (!parse(kCmd, args, desc, "module", &vm, &rc)) return rc;
@@ -371,6 +374,8 @@ int cmd_launch(const std::vector<std::string>& args) {
   const samples::BackendEntry* be = find_device_backend(kCmd, vm["backend"].as<std::string>(), &rc);
   if (!be) return rc;
   if ((rc = check_timeline_backend(kCmd, vm, be->name)) != kExitOk) return rc;
+  samples::DeviceSettings settings;
+  if ((rc = read_serial_options(kCmd, vm, be->name, &settings)) != kExitOk) return rc;
   drv::LaunchConfig cfg;
   uint64_t shared = 0, watchdog = 0;
   if (!parse_dim("--grid", vm["grid"].as<std::string>(), &cfg.grid, &rc) ||
@@ -467,7 +472,6 @@ int cmd_launch(const std::vector<std::string>& args) {
   // time: 1e8 cycles at 100 MHz); with --watchdog 0 only that timeout does.
   drv::DeviceOptions dopt;
   dopt.watchdog = uint32_t(watchdog);
-  samples::DeviceSettings settings;
   if ((rc = open_timeline_output(kCmd, vm, &settings)) != kExitOk) return rc;
   std::unique_ptr<OpenDevice> d = open_device(kCmd, *be, settings, dopt);
   if (!d) return kExitFail;

@@ -47,7 +47,7 @@ void register_rtl_backend() {
   samples::BackendEntry e;
   e.name = "rtl";
   e.description = "verilated baresm_top (command processor + SM) under SystemC, through the host driver";
-  e.open_transport = [](const samples::DeviceSettings& s) {
+  e.open_transport = [](const samples::DeviceSettings& s, std::string*) {
     return std::unique_ptr<drv::Transport>(open_rtl_device(rtl_device_options(s)));
   };
   e.default_watchdog = RtlBackendOptions{}.default_watchdog;

@@ -349,6 +349,11 @@ TEST(CliErrors, BadCommandLines) {
       {"run no_such_sample", "unknown sample 'no_such_sample'"},
       {"run vec_add --backend gpu", "baresm run: unknown backend 'gpu' (available: "},
       {"run vec_add --trace x.fst", "need --backend rtl"},
+      {"run vec_add --port /dev/ttyUSB1", "baresm run: --port and --baud need --backend serial"},
+      {"run vec_add --backend serial", "baresm run: --backend serial needs --port PATH"},
+      {"info --backend serial --port /dev/null --baud 12345",
+       "baresm info: --baud '12345': not a rate the serial port supports (9600, "},
+      {"launch x.s --grid 1 --block 32 --backend model --baud 9600", "--port and --baud need --backend serial"},
       {"run vec_add --frob", "unrecognised option '--frob'"},
       {"run vec_add --seed banana", "seed"},
       {"run vec_add --all", "only one of"},
@@ -366,6 +371,17 @@ TEST(CliErrors, BadCommandLines) {
     EXPECT_EQ(r.rc, 2) << c.args << "\n" << r.err;
     EXPECT_TRUE(has(r.err, c.message)) << c.args << "\nstderr: " << r.err;
     EXPECT_TRUE(r.out.empty()) << c.args << "\nstdout: " << r.out;
+  }
+}
+
+// A serial port that cannot be opened: exit 1, one line naming the link and the cause.
+TEST(CliErrors, SerialPortThatCannotBeOpened) {
+  for (const std::string cmd : {"info", "run vec_add"}) {
+    const CliRun r = baresm(cmd + " --backend serial --port " + tmp("no_such_tty"));
+    EXPECT_EQ(r.rc, 1) << cmd << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, "could not be started: serial link: cannot open " + tmp("no_such_tty") +
+                               ": No such file or directory"))
+        << cmd << "\n" << r.err;
   }
 }
 
@@ -843,10 +859,10 @@ TEST(CliLaunch, BadCommandLinesAreOneLineEach) {
       {vec + "--grid 1 --block 4" + ok_args + " --shared -1",
        "--shared '-1': not a whole number in 0..4294967295"},
       {vec + "--grid 1 --block 4" + ok_args + " --backend gpu",
-       "--backend 'gpu': unknown backend (available: model, rtl)"},
+       "--backend 'gpu': unknown backend (available: model, serial, rtl)"},
       {"launch " + tmp("nope.s") + " --grid 1 --block 4",
        "baresm launch: " + tmp("nope.s") + ": No such file"},
-      {"info --backend gpu", "baresm info: --backend 'gpu': unknown backend (available: model, rtl)"},
+      {"info --backend gpu", "baresm info: --backend 'gpu': unknown backend (available: model, serial, rtl)"},
   };
   for (const Case& c : cases) {
     const CliRun r = baresm(c.args);

@@ -9,12 +9,15 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "cq_model/regs.h"
@@ -118,8 +121,10 @@ TEST(SerialLink, MemoryBurstsOverThePty) {
 // Raw bytes on the line: the bridge answers garbage, a truncated frame and a
 // bad CRC with ERROR frames and keeps working.
 std::vector<uint8_t> frame(uint8_t cmd, uint8_t seq, const std::vector<uint8_t>& p) {
-  std::vector<uint8_t> f = {uint8_t(ser::kSync), cmd, seq, uint8_t(p.size())};
-  f.insert(f.end(), p.begin(), p.end());
+  std::vector<uint8_t> f;
+  f.reserve(p.size() + 6);
+  for (uint8_t b : {uint8_t(ser::kSync), cmd, seq, uint8_t(p.size())}) f.push_back(b);
+  for (uint8_t b : p) f.push_back(b);
   const uint16_t crc = ser::crc16(f.data() + 1, f.size() - 1);
   f.push_back(uint8_t(crc));
   f.push_back(uint8_t(crc >> 8));
@@ -365,7 +370,9 @@ TEST_P(SampleOverSerial, MatchesModel) {
   const auto got = baresm::samples::run_sample(*s, *be, opts);
   const double secs = secs_since(t0);
   EXPECT_EQ(got.passed, want.passed) << "serial: " << got.message << "\nmodel: " << want.message;
-  if (!want.passed) EXPECT_EQ(got.message, want.message);
+  if (!want.passed) {
+    EXPECT_EQ(got.message, want.message);
+  }
   ASSERT_EQ(got.launches.size(), want.launches.size());
   for (size_t i = 0; i < want.launches.size(); i++)
     EXPECT_EQ(int(got.launches[i].report.fault.kind), int(want.launches[i].report.fault.kind)) << "launch " << i;
@@ -394,3 +401,72 @@ INSTANTIATE_TEST_SUITE_P(Board, SampleOverSerial, testing::ValuesIn(sample_slice
                          [](const testing::TestParamInfo<std::string>& p) { return p.param; });
 
 }  // namespace
+
+// The command line over the link: `baresm info` and `baresm launch` with
+// --backend serial --port on the simulated board's pty, as a user would on
+// /dev/ttyUSB1. The kernel is vec_add with IADD for FADD (the board's
+// `micro` SM has no FPU), 100 elements in two CTAs of 64.
+namespace cli {
+
+struct Run {
+  int rc = -1;
+  std::string out;
+};
+
+Run baresm(const std::string& args) {
+  Run r;
+  const std::string cmd = std::string(BARESM_EXE) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace cli
+
+TEST(SerialCli, InfoAndLaunchOverThePty) {
+  BoardSim board;
+  ASSERT_TRUE(board.ok()) << board.error();
+  const std::string port = " --backend serial --port " + board.port();
+
+  const cli::Run info = cli::baresm("info" + port);
+  EXPECT_EQ(info.rc, 0) << info.out;
+  EXPECT_NE(info.out.find("transport serial"), std::string::npos) << info.out;
+
+  const std::string dir = ::testing::TempDir() + "/baresm_serial_cli_" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::string src = cli::slurp(std::string(BARESM_SOURCE_DIR) + "/kernels/vec_add.s");
+  const size_t at = src.find("FADD R5, R5, R6;");
+  ASSERT_NE(at, std::string::npos);
+  src.replace(at, 4, "IADD");
+  std::ofstream(dir + "/iadd.s") << src;
+  const uint32_t n = 100;
+  std::vector<uint32_t> a(n), b(n), want(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    a[i] = i * 2654435761u;
+    b[i] = 7 - i;
+    want[i] = a[i] + b[i];
+  }
+  std::ofstream(dir + "/a.bin", std::ios::binary).write(reinterpret_cast<const char*>(a.data()), n * 4);
+  std::ofstream(dir + "/b.bin", std::ios::binary).write(reinterpret_cast<const char*>(b.data()), n * 4);
+  const cli::Run r = cli::baresm("launch " + dir + "/iadd.s --grid 2 --block 64 --arg buf:in=" + dir +
+                                 "/a.bin --arg buf:in=" + dir + "/b.bin --arg buf:out=400 --arg u32:100 --out c=" +
+                                 dir + "/c.bin" + port);
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("on serial: COMPLETED"), std::string::npos) << r.out;
+  EXPECT_EQ(cli::slurp(dir + "/c.bin"),
+            std::string(reinterpret_cast<const char*>(want.data()), n * 4))
+      << "c.bin holds a + b";
+  std::system(("rm -rf " + dir).c_str());
+}
