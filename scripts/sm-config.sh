@@ -3,8 +3,9 @@
 #   scripts/sm-config.sh NAME             Name=Value ... (one line)
 #   scripts/sm-config.sh NAME --chparam   -set Name Value ... (Yosys chparam)
 #   scripts/sm-config.sh --list           the names
-#   scripts/sm-config.sh --check          fails when a name repeats or a
-#                                         parameter is not one of baresm_sm's
+#   scripts/sm-config.sh --check          fails when a name repeats, a
+#                                         parameter is not one of baresm_sm's,
+#                                         or the board top's defaults are not micro's
 set -euo pipefail
 cd "$(dirname "$0")/.."
 table() { sed -e 's/#.*//' rtl/configs.txt | awk 'NF > 0'; }
@@ -20,7 +21,15 @@ if [ "${1:-}" = "--check" ]; then
       [[ "${p#*=}" =~ ^[0-9]+$ ]] || { echo "rtl/configs.txt: $name: $p is not Name=number" >&2; status=1; }
     done
   done < <(table)
-  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's"
+  # The board top synthesizes without the table (Yosys reads its defaults):
+  # they must be the `micro` line, parameter by parameter.
+  board=rtl/fpga/baresm_icebreaker_top.sv
+  for p in $(table | awk '$1 == "micro"' | cut -d' ' -f2-); do
+    n=${p%%=*} v=${p#*=}
+    d=$(sed -n "s/^[[:space:]]*parameter \(int\|bit\) $n = \([0-9]*'b\)\?\([0-9]*\).*/\3/p" "$board")
+    [ "$d" = "$v" ] || { echo "$board: $n defaults to '${d:-nothing}', rtl/configs.txt micro says $v" >&2; status=1; }
+  done
+  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's; $board's defaults are micro's"
   exit $status
 fi
 [ $# -ge 1 ] || { echo "usage: scripts/sm-config.sh NAME [--chparam] | --list" >&2; exit 2; }
