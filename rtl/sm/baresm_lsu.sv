@@ -37,7 +37,8 @@
 //                c = wdata[63:32]; response rdata[31:0] = the old value.
 //   Exactly one response per request, in any order, matched by id. Requests
 //   take effect in the order they are accepted (atomics of one instruction
-//   are issued in lane order). mem_rsp_ready_o is always 1; responses whose
+//   are issued in lane order). mem_rsp_ready_o is 1 (NumLanes < 32: low while a
+//   read response's earlier beats take their data); responses whose
 //   id is not outstanding are dropped (e.g. after a reset of the SM).
 //   The request channel is driven from flops.
 // Timing: see docs/lsu.md (shared memory: one pass per cycle, two per pass
