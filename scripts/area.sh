@@ -94,11 +94,15 @@ opt; memory -nomap; opt_clean; $s -run map_memory:" ;;
     esac
     base="$out/$cfg-$tech"
     [ "$top" = baresm_sm ] || base="$out/$cfg-$top-$tech"
+    # A top whose parameters make Yosys derive it keeps its \$paramod name: name it back.
+    rentop=""
+    [ "$top" = baresm_sm ] || rentop="rename -top $top;"
+
     start=$(date +%s)
     bb=""
     [ -z "$blackbox" ] || bb="hierarchy -top $top; rename -top $top; blackbox${blackbox};"
     if ! "$YOSYS" -q -l "$base.log" -p "read_verilog -sv -Irtl/prim ${files[*]}; \
-        chparam${chparam} $top; ${bb} ${run}; tee -q -o $base.json stat -json -top $top" \
+        chparam${chparam} $top; ${bb} ${run}; ${rentop} tee -q -o $base.json stat -json -top $top" \
         >/dev/null 2>&1; then
       echo "area: $cfg $tech: yosys failed (see $base.log)" >&2
       status=1
