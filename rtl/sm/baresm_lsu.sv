@@ -900,7 +900,6 @@ module baresm_lsu #(
   assign mem_req_amo_o = mreq_amo_q;
   assign mem_req_wdata_o = mreq_wdata_q;
   assign mem_req_wstrb_o = mreq_wstrb_q;
-  assign mem_rsp_ready_o = 1'b1;
 
   assign idle_o = !a_valid_q && !d_valid_q && !c_valid_q;
   assign smem_passes_o = passes_q;
