@@ -15,6 +15,10 @@
 # SM, and the total multiplies each module by its instance count (Yosys
 # `stat -top`). Keeping the hierarchy stops optimisation across module
 # boundaries: a flattened run is a few percent smaller.
+# --lsu: synthesize only the load/store unit (top baresm_lsu, with the LSU's
+#   parameters taken from CONFIG: NumLanes, NumWarps, NumBanks, SharedBytes,
+#   MemLineBytes, NumWindows, LsuIdWidth as MemIdWidth): minutes instead of
+#   the whole SM's hour; the per-module rows are the LSU's sub-blocks.
 # --budget N: exit 1 when the ice40 LUT4 total of the (last) config exceeds N.
 # --blackbox MODULE (repeatable): leave MODULE out (a black box: its instance
 #   is counted as one cell of its own type, none of its contents). For the
@@ -31,6 +35,7 @@ config_params() { scripts/sm-config.sh "$1"; }   # the named configurations: rtl
 techs="ice40 xilinx"
 budget=""
 blackbox=""
+top=baresm_sm
 configs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,12 +43,13 @@ while [ $# -gt 0 ]; do
     --xilinx-only) techs="xilinx" ;;
     --budget) budget="$2"; shift ;;
     --blackbox) blackbox+=" *$2"; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --lsu) top=baresm_lsu ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) configs+=("$1") ;;
   esac
   shift
 done
-[ ${#configs[@]} -gt 0 ] || { echo "usage: scripts/area.sh [--ice40-only|--xilinx-only] [--budget N] [--blackbox MODULE]... CONFIG..." >&2; exit 2; }
+[ ${#configs[@]} -gt 0 ] || { echo "usage: scripts/area.sh [--ice40-only|--xilinx-only] [--budget N] [--blackbox MODULE]... [--lsu] CONFIG..." >&2; exit 2; }
 
 YOSYS=${YOSYS:-yosys}
 out=${AREA_OUT:-build/area}
@@ -54,7 +60,17 @@ status=0
 for cfg in "${configs[@]}"; do
   p=$(config_params "$cfg")
   chparam=""
-  for kv in $p; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
+  for kv in $p; do
+    k=${kv%%=*}
+    if [ "$top" = baresm_lsu ]; then
+      case "$k" in
+        NumLanes|NumWarps|NumBanks|SharedBytes|MemLineBytes|NumWindows) ;;
+        LsuIdWidth) k=MemIdWidth ;;
+        *) continue ;;
+      esac
+    fi
+    chparam+=" -set $k ${kv#*=}"
+  done
   for tech in $techs; do
     # Each flow as its own script with the one change that makes it finish
     # in minutes: no `share` (SAT-based resource sharing takes most of the
@@ -63,7 +79,7 @@ for cfg in "${configs[@]}"; do
     # Yosys 0.23's `synth_ice40 -dsp -noflatten` / `synth_xilinx -abc9`.
     case "$tech" in
       ice40)
-        s="synth_ice40 -dsp -noflatten -top baresm_sm"
+        s="synth_ice40 -dsp -noflatten -top $top"
         run="$s -run :coarse; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
 wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
 memory_dff; wreduce t:\$mul; techmap -map +/mul2dsp.v -map +/ice40/dsp_map.v -D DSP_A_MAXWIDTH=16 \
@@ -72,16 +88,21 @@ memory_dff; wreduce t:\$mul; techmap -map +/mul2dsp.v -map +/ice40/dsp_map.v -D 
 select -clear; ice40_dsp; chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; \
 opt_clean; $s -run map_ram:" ;;
       xilinx)
-        s="synth_xilinx -abc9 -top baresm_sm"
+        s="synth_xilinx -abc9 -top $top"
         run="$s -run :coarse; techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6; alumacc; \
 opt; memory -nomap; opt_clean; $s -run map_memory:" ;;
     esac
     base="$out/$cfg-$tech"
+    [ "$top" = baresm_sm ] || base="$out/$cfg-$top-$tech"
+    # A top whose parameters make Yosys derive it keeps its \$paramod name: name it back.
+    rentop=""
+    [ "$top" = baresm_sm ] || rentop="rename -top $top;"
+
     start=$(date +%s)
     bb=""
-    [ -z "$blackbox" ] || bb="hierarchy -top baresm_sm; rename -top baresm_sm; blackbox${blackbox};"
+    [ -z "$blackbox" ] || bb="hierarchy -top $top; rename -top $top; blackbox${blackbox};"
     if ! "$YOSYS" -q -l "$base.log" -p "read_verilog -sv -Irtl/prim ${files[*]}; \
-        chparam${chparam} baresm_sm; ${bb} ${run}; tee -q -o $base.json stat -json -top baresm_sm" \
+        chparam${chparam} $top; ${bb} ${run}; ${rentop} tee -q -o $base.json stat -json -top $top" \
         >/dev/null 2>&1; then
       echo "area: $cfg $tech: yosys failed (see $base.log)" >&2
       status=1
@@ -89,7 +110,7 @@ opt; memory -nomap; opt_clean; $s -run map_memory:" ;;
     fi
     secs=$(( $(date +%s) - start ))
     echo "== $cfg ($p) -- $tech: $run${blackbox:+, black boxes:$blackbox}, $secs s"
-    lut=$(python3 - "$base.json" "$tech" <<'EOF'
+    lut=$(python3 - "$base.json" "$tech" "$top" <<'EOF'
 import json, sys, re
 # Yosys 0.23's `stat -json -top` prints the submodules of a submodule as
 # plain text lines inside the JSON: drop every line that is not JSON.
@@ -138,7 +159,7 @@ for cell, n in design.get("num_cells_by_type", {}).items():
     k = cls(cell)
     if k == "bram" and cell.startswith("RAMB36"): n *= 2
     if k: tot[k] += n
-print("  %-22s" % "total (baresm_sm)" + "".join("%10d" % tot[k] for k in cols))
+print("  %-22s" % ("total (%s)" % sys.argv[3]) + "".join("%10d" % tot[k] for k in cols))
 print(tot["lut"], file=sys.stderr)
 EOF
     2>"$base.lut")

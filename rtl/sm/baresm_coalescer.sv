@@ -1,24 +1,30 @@
-// baresm_coalescer: picks the next device-memory request of a warp access.
-// Combinational; with nothing pending every output is 0 and the per-lane
-// loops are skipped (a verilated idle coalescer costs a compare). The leader is the lowest pending lane; for loads and stores
-// every pending lane in the leader's MemLineBytes-aligned line joins it (one
-// request per distinct line), for atomics the leader goes alone (one request
-// per lane, in lane order). For stores, wdata/wstrb merge the joining lanes'
-// bytes; when lanes write the same byte the highest lane wins, as if the
-// lanes had stored one after another. Atomics: wdata[31:0] = b,
-// wdata[63:32] = c, addr = the word's address.
+// baresm_coalescer: picks the next device-memory request of a warp access,
+// from the NumLanes lanes of one beat. Combinational; with nothing pending
+// every output is 0 and the per-lane loops are skipped (a verilated idle
+// coalescer costs a compare). The leader is the lowest pending lane; for
+// loads and stores every pending lane in the leader's MemLineBytes-aligned
+// line joins it (one request per distinct line), for atomics the leader goes
+// alone (one request per lane, in lane order). With form_i the line is
+// form_line_i instead (a request formed from earlier beats, which this beat's
+// lanes in that line join; baresm_lsu, docs/lsu.md). For stores, wdata/wstrb
+// merge the joining lanes' bytes; when lanes write the same byte the highest
+// lane wins, as if the lanes had stored one after another. Atomics:
+// wdata[31:0] = b, wdata[63:32] = c, addr = the word's address.
 `default_nettype none
 
 module baresm_coalescer #(
-  parameter int MemLineBytes = 128
+  parameter int MemLineBytes = 128,
+  parameter int NumLanes     = 32      // lanes looked at (one beat)
 ) (
-  input  logic [31:0]               pend_i,       // lanes still to be requested
-  input  logic [32*32-1:0]          addr_i,       // device byte addresses
-  input  logic [32*32-1:0]          data_i,       // store data / atomic b
-  input  logic [32*32-1:0]          swap_i,       // atomic c
+  input  logic [NumLanes-1:0]       pend_i,       // lanes still to be requested
+  input  logic [32*NumLanes-1:0]    addr_i,       // device byte addresses
+  input  logic [32*NumLanes-1:0]    data_i,       // store data / atomic b
+  input  logic [32*NumLanes-1:0]    swap_i,       // atomic c
   input  logic [1:0]                size_log2_i,
   input  logic                      atomic_i,
-  output logic [31:0]               match_o,      // lanes served by this request
+  input  logic                      form_i,       // join the line form_line_i (not atomic)
+  input  logic [31-$clog2(MemLineBytes):0] form_line_i,  // its line number (address >> log2 line)
+  output logic [NumLanes-1:0]       match_o,      // lanes served by this request
   output logic [31:0]               addr_o,
   output logic [MemLineBytes*8-1:0] wdata_o,
   output logic [MemLineBytes-1:0]   wstrb_o
@@ -27,49 +33,51 @@ module baresm_coalescer #(
   localparam int LineW = $clog2(MemLineBytes);
   localparam int LineWords = MemLineBytes / 4;
 
-  logic [31:0] lead_oh;    // the lowest pending lane, one-hot (pend & -pend)
+  logic [NumLanes-1:0] lead_oh;    // the lowest pending lane, one-hot (pend & -pend)
   logic [31:0] lead_addr;
   logic [31:0] lead_data;
   logic [31:0] lead_swap;
+  logic [31:LineW] line_addr;      // the line the lanes join
 
-  assign lead_oh = pend_i & (~pend_i + 32'd1);
+  assign lead_oh = pend_i & (~pend_i + NumLanes'(1));
 
   always_comb begin
     lead_addr = '0;
     lead_data = '0;
     lead_swap = '0;
-    if (pend_i != 32'd0) begin
-      for (int i = 0; i < 32; i++) begin
+    if (pend_i != '0) begin
+      for (int i = 0; i < NumLanes; i++) begin
         lead_addr = lead_addr | ({32{lead_oh[i]}} & addr_i[32*i +: 32]);
         lead_data = lead_data | ({32{lead_oh[i]}} & data_i[32*i +: 32]);
         lead_swap = lead_swap | ({32{lead_oh[i]}} & swap_i[32*i +: 32]);
       end
     end
   end
+  assign line_addr = form_i ? form_line_i : lead_addr[31:LineW];
 
   always_comb begin
     match_o = '0;
-    if (pend_i != 32'd0) begin
-      for (int i = 0; i < 32; i++) begin
+    if (pend_i != '0) begin
+      for (int i = 0; i < NumLanes; i++) begin
         match_o[i] = atomic_i ? lead_oh[i]
-                              : pend_i[i] && (addr_i[32*i + LineW +: 32 - LineW] == lead_addr[31:LineW]);
+                              : pend_i[i] && (addr_i[32*i + LineW +: 32 - LineW] == line_addr);
       end
     end
   end
 
-  assign addr_o = atomic_i ? lead_addr : {lead_addr[31:LineW], {LineW{1'b0}}};
+  assign addr_o = atomic_i ? lead_addr : {line_addr, {LineW{1'b0}}};
 
   // Store bytes: lane i covers bytes [off, off + size) of the line, with off
   // naturally aligned, so it stays inside one 32-bit word of the line.
-  logic [32*4-1:0]  lane_be;
-  logic [32*32-1:0] lane_wd;
+  logic [NumLanes*4-1:0]  lane_be;
+  logic [NumLanes*32-1:0] lane_wd;
   always_comb begin
     logic [3:0] be;
     be = (size_log2_i == 2'd0) ? 4'b0001 : (size_log2_i == 2'd1) ? 4'b0011 : 4'b1111;
     lane_be = '0;
     lane_wd = '0;
-    if (pend_i != 32'd0) begin
-      for (int i = 0; i < 32; i++) begin
+    if (pend_i != '0) begin
+      for (int i = 0; i < NumLanes; i++) begin
         lane_be[4*i +: 4] = be << addr_i[32*i +: 2];
         lane_wd[32*i +: 32] = data_i[32*i +: 32] << {addr_i[32*i +: 2], 3'b000};
       end
@@ -77,15 +85,15 @@ module baresm_coalescer #(
   end
 
   always_comb begin
-    logic [31:0] wr;
-    logic [31:0] r;
-    logic [31:0] h;
+    logic [NumLanes-1:0] wr;
+    logic [NumLanes-1:0] r;
+    logic [NumLanes-1:0] h;
     wr = '0;
     r = '0;
     h = '0;
     wdata_o = '0;
     wstrb_o = '0;
-    if (pend_i == 32'd0) begin
+    if (pend_i == '0) begin
       // Nothing pending: no lane matches, every output is 0 (skipped work).
     end else if (atomic_i) begin
       wdata_o[31:0] = lead_data;
@@ -94,15 +102,15 @@ module baresm_coalescer #(
       for (int w = 0; w < LineWords; w++) begin
         for (int k = 0; k < 4; k++) begin
           // The lanes writing byte k of word w; the highest one wins.
-          for (int i = 0; i < 32; i++) begin
+          for (int i = 0; i < NumLanes; i++) begin
             wr[i] = match_o[i] && lane_be[4*i + k] &&
                     (addr_i[32*i + 2 +: LineW - 2] == (LineW - 2)'(w));
           end
-          for (int i = 0; i < 32; i++) r[i] = wr[31 - i];
-          r = r & (~r + 32'd1);
-          for (int i = 0; i < 32; i++) h[i] = r[31 - i];
+          for (int i = 0; i < NumLanes; i++) r[i] = wr[NumLanes - 1 - i];
+          r = r & (~r + NumLanes'(1));
+          for (int i = 0; i < NumLanes; i++) h[i] = r[NumLanes - 1 - i];
           wstrb_o[4*w + k] = |wr;
-          for (int i = 0; i < 32; i++) begin
+          for (int i = 0; i < NumLanes; i++) begin
             wdata_o[32*w + 8*k +: 8] = wdata_o[32*w + 8*k +: 8] | ({8{h[i]}} & lane_wd[32*i + 8*k +: 8]);
           end
         end

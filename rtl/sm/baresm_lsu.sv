@@ -37,16 +37,27 @@
 //                c = wdata[63:32]; response rdata[31:0] = the old value.
 //   Exactly one response per request, in any order, matched by id. Requests
 //   take effect in the order they are accepted (atomics of one instruction
-//   are issued in lane order). mem_rsp_ready_o is always 1; responses whose
+//   are issued in lane order). mem_rsp_ready_o is 1 (NumLanes < 32: low while a
+//   read response's earlier beats take their data); responses whose
 //   id is not outstanding are dropped (e.g. after a reset of the SM).
 //   The request channel is driven from flops.
 // Timing: see docs/lsu.md (shared memory: one pass per cycle, two per pass
 //   for ATOMS; global: up to one request per cycle, at most 2**MemIdWidth
 //   outstanding).
+// NumLanes < 32: the per-lane logic (fault check, shared-memory passes,
+//   coalescer, response extraction) handles one beat of NumLanes lanes
+//   [b*NumLanes, (b+1)*NumLanes) per cycle, selected from the 32-lane
+//   registers. The check visits the active beats one per cycle before any
+//   access; a line request being formed absorbs the following beats' lanes
+//   in its line before it is sent; a read response is distributed one beat
+//   of its lanes per cycle (mem_rsp_ready_o low until the last). With
+//   NumLanes == 32 (one beat) the unit is cycle for cycle what it was with
+//   32 lanes per cycle: mem_rsp_ready_o is then always 1.
 `include "baresm_assert.svh"
 `default_nettype none
 
 module baresm_lsu #(
+  parameter int NumLanes     = 32,     // lanes handled per cycle (1, 2, 4, 8, 16, 32)
   parameter int NumWarps     = 16,
   parameter int NumBanks     = 32,     // shared-memory banks of 4 bytes (power of 2)
   parameter int SharedBytes  = 16384,  // shared memory of the SM (multiple of 4*NumBanks)
@@ -103,7 +114,7 @@ module baresm_lsu #(
   output logic [MemLineBytes*8-1:0]        mem_req_wdata_o,
   output logic [MemLineBytes-1:0]          mem_req_wstrb_o,
   input  logic                        mem_rsp_valid_i,
-  output logic                             mem_rsp_ready_o,
+  output logic                             mem_rsp_ready_o,  // 1 when NumLanes == 32
   input  logic [MemIdWidth-1:0]       mem_rsp_id_i,
   input  logic [MemLineBytes*8-1:0]   mem_rsp_rdata_i,
   input  logic                        mem_rsp_err_i,   // the request failed (bus/ECC error): no data, no effect
@@ -119,6 +130,10 @@ module baresm_lsu #(
   localparam int RowW = (Rows > 1) ? $clog2(Rows) : 1;
   localparam int LineW = $clog2(MemLineBytes);
   localparam int NumIds = 1 << MemIdWidth;
+  localparam int Beats = 32 / NumLanes;              // beats of a warp
+  localparam int BeatW = (Beats > 1) ? $clog2(Beats) : 1;
+  localparam int LaneLog = $clog2(NumLanes);         // lane index -> beat: >> LaneLog
+  localparam int LaneW = (NumLanes > 1) ? LaneLog : 1;  // a lane inside a beat
 
   localparam logic [1:0] SPACE_GLOBAL = 2'd0;
   localparam logic [1:0] SPACE_SHARED = 2'd1;
@@ -159,6 +174,40 @@ module baresm_lsu #(
     for (int i = 0; i < 32; i++) onehot_index = onehot_index | ({5{oh[i]}} & 5'(i));
   endfunction
 
+  // ---- beats: lanes [b*NumLanes, (b+1)*NumLanes) ----------------------------
+  // The beat of lane l (0 when Beats == 1).
+  function automatic logic [BeatW-1:0] beat_of(input logic [4:0] l);
+    beat_of = BeatW'(l >> LaneLog);
+  endfunction
+  // The 32-lane mask of beat b.
+  function automatic logic [31:0] beat_lanes(input logic [BeatW-1:0] b);
+    beat_lanes = '0;
+    for (int k = 0; k < Beats; k++) begin
+      if (b == BeatW'(k)) beat_lanes[NumLanes*k +: NumLanes] = '1;
+    end
+  endfunction
+  // Beat b of a 32-lane bit vector, and of a vector of 32 words.
+  function automatic logic [NumLanes-1:0] beat_bits(input logic [31:0] v, input logic [BeatW-1:0] b);
+    beat_bits = '0;
+    for (int k = 0; k < Beats; k++) begin
+      if (b == BeatW'(k)) beat_bits = v[NumLanes*k +: NumLanes];
+    end
+  endfunction
+  function automatic logic [32*NumLanes-1:0] beat_words(input logic [32*32-1:0] v,
+                                                        input logic [BeatW-1:0] b);
+    beat_words = '0;
+    for (int k = 0; k < Beats; k++) begin
+      if (b == BeatW'(k)) beat_words = v[32*NumLanes*k +: 32*NumLanes];
+    end
+  endfunction
+  // The lanes v of beat b, placed in a 32-lane vector.
+  function automatic logic [31:0] beat_spread(input logic [NumLanes-1:0] v, input logic [BeatW-1:0] b);
+    beat_spread = '0;
+    for (int k = 0; k < Beats; k++) begin
+      if (b == BeatW'(k)) beat_spread[NumLanes*k +: NumLanes] = v;
+    end
+  endfunction
+
   // ==========================================================================
   // Stage A: the instruction being executed (one at a time). a_acc_q starts
   // as the store data / atomic b and collects each lane's result as it comes.
@@ -175,6 +224,7 @@ module baresm_lsu #(
   logic [31:0]          a_sbase_q;
   logic [31:0]          a_ssize_q;
   logic [31:0]          a_pend_q;    // lanes not yet sent to shared memory / the port
+  logic [31:0]          a_unchk_q;   // active lanes of the beats not yet checked
   logic                 a_phase_q;   // ATOMS: 0 read pass, 1 write back
 
   logic a_lds, a_sts, a_atoms, a_ldg, a_ldc, a_stg, a_atomg;
@@ -200,18 +250,33 @@ module baresm_lsu #(
   assign a_sign = a_is_load & a_mod_q[0] & ~a_mod_q[2];
 
   // ---- fault check: all active lanes, before anything is accessed ----------
-  logic        flt;
+  // One beat per cycle, the lowest unchecked one (beats without an active
+  // lane are skipped); a fault stops the check at its beat, so the lowest
+  // faulting lane of the lowest faulting beat is the lowest of the warp.
+  // Accesses start once every beat has passed (chk_ok), at the earliest in
+  // the cycle of the last beat's check: with one beat, in the first cycle.
+  logic        flt;        // the beat checked this cycle faults
   logic [3:0]  flt_kind;
   logic [4:0]  flt_lane;
   logic [31:0] flt_addr;
+  logic [4:0]  chk_lane;   // the faulting lane inside the beat
+  logic [BeatW-1:0] chk_beat;
+  logic [31:0] chk_lanes;  // its lanes
+  logic        chk_ok;     // checked: no fault, nothing left to check after this cycle
+
+  assign chk_beat = beat_of(baresm_sm_pkg::lowest_lane(a_unchk_q));
+  assign chk_lanes = beat_lanes(chk_beat);
+  assign flt_lane = (5'(chk_beat) << LaneLog) | chk_lane;
+  assign chk_ok = !flt && ((a_unchk_q & ~chk_lanes) == 32'd0);
 
   baresm_lsu_check #(
-    .NumWindows(NumWindows)
+    .NumWindows(NumWindows),
+    .NumLanes  (NumLanes)
   ) u_check (
     .space_i     (a_space),
     .size_log2_i (a_size),
-    .mask_i      (a_valid_q ? a_mask_q : 32'd0),
-    .addr_i      (a_addr_q),
+    .mask_i      (a_valid_q ? beat_bits(a_unchk_q, chk_beat) : '0),
+    .addr_i      (beat_words(a_addr_q, chk_beat)),
     .smem_size_i (a_ssize_q),
     .param_size_i(param_size_i),
     .win_base_i  (win_base_i),
@@ -220,14 +285,24 @@ module baresm_lsu #(
     .prot_size_i (prot_size_i),
     .fault_o     (flt),
     .kind_o      (flt_kind),
-    .lane_o      (flt_lane),
+    .lane_o      (chk_lane),
     .addr_o      (flt_addr)
   );
 
-  // Physical addresses: shared offsets are relative to the CTA's region,
-  // param offsets to the parameter buffer.
-  logic [31:0]      a_offset;
-  logic [32*32-1:0] a_phys;
+  // The access beat: the lowest beat with a pending lane; its lanes go to
+  // the shared-memory pass and the coalescer.
+  logic [BeatW-1:0]       acc_beat;
+  logic [31:0]            acc_lanes;
+  logic [NumLanes-1:0]    acc_pend;
+  assign acc_beat = beat_of(baresm_sm_pkg::lowest_lane(a_pend_q));
+  assign acc_lanes = beat_lanes(acc_beat);
+  assign acc_pend = beat_bits(a_pend_q, acc_beat);
+
+  // Physical addresses of the access beat: shared offsets are relative to
+  // the CTA's region, param offsets to the parameter buffer.
+  logic [31:0]            a_offset;
+  logic [32*NumLanes-1:0] a_phys;
+  logic [32*NumLanes-1:0] acc_addr, acc_data;
   assign a_offset = a_shared ? a_sbase_q : a_ldc ? param_base_i : 32'd0;
   // Simulation speed: the per-lane logic below evaluates only while an
   // instruction is in stage A (each always_comb tests its valid first, so a
@@ -235,8 +310,12 @@ module baresm_lsu #(
   // never looked at then (every consumer is qualified by the same valid).
   always_comb begin
     a_phys = '0;
+    acc_addr = '0;
+    acc_data = '0;
     if (a_valid_q) begin
-      for (int i = 0; i < 32; i++) a_phys[32*i +: 32] = a_addr_q[32*i +: 32] + a_offset;
+      acc_addr = beat_words(a_addr_q, acc_beat);
+      acc_data = beat_words(a_acc_q, acc_beat);
+      for (int i = 0; i < NumLanes; i++) a_phys[32*i +: 32] = acc_addr[32*i +: 32] + a_offset;
     end
   end
 
@@ -247,13 +326,13 @@ module baresm_lsu #(
   // bank per pass (read, then write back the next cycle) so that lanes on the
   // same word are applied one after another in lane order.
   // ==========================================================================
-  logic [32*BankW-1:0] lane_bank;
-  logic [32*RowW-1:0]  lane_row;
+  logic [NumLanes*BankW-1:0] lane_bank;
+  logic [NumLanes*RowW-1:0]  lane_row;
   always_comb begin
     lane_bank = '0;
     lane_row = '0;
     if (a_valid_q && a_shared) begin
-      for (int i = 0; i < 32; i++) begin
+      for (int i = 0; i < NumLanes; i++) begin
         lane_bank[BankW*i +: BankW] = a_phys[32*i + 2 +: BankW];
         lane_row[RowW*i +: RowW] = a_phys[32*i + 2 + BankW +: RowW];
       end
@@ -262,10 +341,11 @@ module baresm_lsu #(
 
   // Per bank: its pending lanes, its leader (lowest pending lane, one-hot)
   // and the leader's row.
-  logic [NumBanks*32-1:0]   on_bank;
-  logic [NumBanks*32-1:0]   lead_oh;
-  logic [NumBanks*RowW-1:0] lead_row;
-  logic [31:0]              s_served;  // lanes this pass would serve
+  // (Lanes of the access beat: index i is lane acc_beat*NumLanes + i.)
+  logic [NumBanks*NumLanes-1:0] on_bank;
+  logic [NumBanks*NumLanes-1:0] lead_oh;
+  logic [NumBanks*RowW-1:0]     lead_row;
+  logic [NumLanes-1:0]          s_served;  // lanes this pass would serve
   always_comb begin
     on_bank = '0;
     lead_oh = '0;
@@ -273,35 +353,48 @@ module baresm_lsu #(
     s_served = '0;
     if (a_valid_q && a_shared) begin
       for (int b = 0; b < NumBanks; b++) begin
-        for (int i = 0; i < 32; i++) begin
-          on_bank[32*b + i] = a_pend_q[i] && (lane_bank[BankW*i +: BankW] == BankW'(b));
+        for (int i = 0; i < NumLanes; i++) begin
+          on_bank[NumLanes*b + i] = acc_pend[i] && (lane_bank[BankW*i +: BankW] == BankW'(b));
         end
-        lead_oh[32*b +: 32] = lowest_onehot(on_bank[32*b +: 32]);
-        for (int i = 0; i < 32; i++) begin
+        lead_oh[NumLanes*b +: NumLanes] = NumLanes'(lowest_onehot(32'(on_bank[NumLanes*b +: NumLanes])));
+        for (int i = 0; i < NumLanes; i++) begin
           lead_row[RowW*b +: RowW] = lead_row[RowW*b +: RowW] |
-                                     ({RowW{lead_oh[32*b + i]}} & lane_row[RowW*i +: RowW]);
+                                     ({RowW{lead_oh[NumLanes*b + i]}} & lane_row[RowW*i +: RowW]);
         end
-        for (int i = 0; i < 32; i++) begin
-          s_served[i] = s_served[i] | (on_bank[32*b + i] &&
-                        (a_atoms ? lead_oh[32*b + i]
+        for (int i = 0; i < NumLanes; i++) begin
+          s_served[i] = s_served[i] | (on_bank[NumLanes*b + i] &&
+                        (a_atoms ? lead_oh[NumLanes*b + i]
                                  : (lead_row[RowW*b +: RowW] == lane_row[RowW*i +: RowW])));
         end
       end
     end
   end
 
-  logic        pass_en;     // a pass (read, write, or ATOMS read) goes out this cycle
-  logic        atom_wb;     // ATOMS write-back cycle
-  logic [31:0] served;
-  assign pass_en = a_valid_q && a_shared && !flt && (a_pend_q != 32'd0) &&
+  logic          pass_en;     // a pass (read, write, or ATOMS read) goes out this cycle
+  logic          atom_wb;     // ATOMS write-back cycle
+  logic [NumLanes-1:0] served_l;
+  logic [31:0]   served;      // the same lanes, of all 32
+  assign pass_en = a_valid_q && a_shared && chk_ok && (a_pend_q != 32'd0) &&
                    !(a_atoms && a_phase_q);
   assign atom_wb = a_valid_q && a_atoms && a_phase_q;
-  assign served = pass_en ? s_served : 32'd0;
+  assign served_l = pass_en ? s_served : '0;
+  assign served = beat_spread(served_l, acc_beat);
 
-  // ATOMS read pass -> write-back: which lane each bank serves.
-  logic [NumBanks-1:0]      at_en_q, at_en_d;
-  logic [NumBanks*5-1:0]    at_lane_q, at_lane_d;
-  logic [NumBanks*RowW-1:0] at_row_q, at_row_d;
+  // ATOMS read pass -> write-back: which lane (of the beat at_beat_q) each
+  // bank serves, and the beat's operands.
+  logic [NumBanks-1:0]       at_en_q, at_en_d;
+  logic [NumBanks*LaneW-1:0] at_lane_q, at_lane_d;
+  logic [NumBanks*RowW-1:0]  at_row_q, at_row_d;
+  logic [BeatW-1:0]          at_beat_q;
+  logic [32*NumLanes-1:0]    at_b, at_c;
+  always_comb begin
+    at_b = '0;
+    at_c = '0;
+    if (atom_wb) begin
+      at_b = beat_words(a_acc_q, at_beat_q);
+      at_c = beat_words(a_swap_q, at_beat_q);
+    end
+  end
 
   logic [NumBanks-1:0]      bank_en, bank_we;
   logic [NumBanks*RowW-1:0] bank_row;
@@ -314,32 +407,32 @@ module baresm_lsu #(
     baresm_lsu_amo u_amo (
       .amo_i (a_mod_q[4:0]),
       .old_i (bank_rdata[32*b +: 32]),
-      .b_i   (a_acc_q[32*at_lane_q[5*b +: 5] +: 32]),
-      .c_i   (a_swap_q[32*at_lane_q[5*b +: 5] +: 32]),
+      .b_i   (at_b[32*at_lane_q[LaneW*b +: LaneW] +: 32]),
+      .c_i   (at_c[32*at_lane_q[LaneW*b +: LaneW] +: 32]),
       .new_o (amo_new[32*b +: 32])
     );
   end
 
   // Per lane: the byte enables and the data placed in its word (stores).
-  logic [32*4-1:0]  lane_be;
-  logic [32*32-1:0] lane_wd;
+  logic [NumLanes*4-1:0]  lane_be;
+  logic [NumLanes*32-1:0] lane_wd;
   always_comb begin
     logic [3:0] be;
     be = (a_size == 2'd0) ? 4'b0001 : (a_size == 2'd1) ? 4'b0011 : 4'b1111;
     lane_be = '0;
     lane_wd = '0;
     if (pass_en) begin  // only read by the bank loop below, under pass_en
-      for (int i = 0; i < 32; i++) begin
+      for (int i = 0; i < NumLanes; i++) begin
         lane_be[4*i +: 4] = be << a_phys[32*i +: 2];
-        lane_wd[32*i +: 32] = a_acc_q[32*i +: 32] << {a_phys[32*i +: 2], 3'b000};
+        lane_wd[32*i +: 32] = acc_data[32*i +: 32] << {a_phys[32*i +: 2], 3'b000};
       end
     end
   end
 
   always_comb begin
-    logic [31:0] sel;
-    logic [31:0] wr;
-    logic [31:0] last;
+    logic [NumLanes-1:0] sel;
+    logic [NumLanes-1:0] wr;
+    logic [NumLanes-1:0] last;
     sel = '0;
     wr = '0;
     last = '0;
@@ -362,17 +455,17 @@ module baresm_lsu #(
       // Without a pass nothing is served: every bank output stays 0.
       if (pass_en) begin
         for (int b = 0; b < NumBanks; b++) begin
-          sel = served & on_bank[32*b +: 32];
+          sel = served_l & on_bank[NumLanes*b +: NumLanes];
           bank_en[b] = |sel;
           bank_we[b] = a_sts && |sel;
           at_en_d[b] = |sel;
-          at_lane_d[5*b +: 5] = onehot_index(sel);  // ATOMS: one lane per bank
+          at_lane_d[LaneW*b +: LaneW] = LaneW'(onehot_index(32'(sel)));  // ATOMS: one lane per bank
           for (int k = 0; k < 4; k++) begin
             // Of the lanes writing byte k, the highest one wins.
-            for (int i = 0; i < 32; i++) wr[i] = sel[i] && lane_be[4*i + k];
-            last = highest_onehot(wr);
+            for (int i = 0; i < NumLanes; i++) wr[i] = sel[i] && lane_be[4*i + k];
+            last = NumLanes'(highest_onehot(32'(wr)));
             bank_be[4*b + k] = a_sts && |wr;
-            for (int i = 0; i < 32; i++) begin
+            for (int i = 0; i < NumLanes; i++) begin
               bank_wdata[32*b + 8*k +: 8] = bank_wdata[32*b + 8*k +: 8] |
                                             ({8{last[i]}} & lane_wd[32*i + 8*k +: 8]);
             end
@@ -399,23 +492,25 @@ module baresm_lsu #(
   );
 
   // Read-data stage: what each lane of the previous cycle's load pass takes.
-  logic                rd_valid_q, rd_valid_d;
-  logic [31:0]         rd_served_q;
-  logic [32*BankW-1:0] rd_bank_q;
-  logic [32*2-1:0]     rd_off_q, rd_off_d;
-  logic [1:0]          rd_size_q;
-  logic                rd_sign_q;
-  logic                rd_to_d_q, rd_to_d_d;  // its instruction has left stage A
-  logic [32*32-1:0]    rd_val;
+  // (rd_served_q: of all 32 lanes, inside one beat; rd_bank_q, rd_off_q and
+  // rd_val: that beat's lanes.)
+  logic                      rd_valid_q, rd_valid_d;
+  logic [31:0]               rd_served_q;
+  logic [NumLanes*BankW-1:0] rd_bank_q;
+  logic [NumLanes*2-1:0]     rd_off_q, rd_off_d;
+  logic [1:0]                rd_size_q;
+  logic                      rd_sign_q;
+  logic                      rd_to_d_q, rd_to_d_d;  // its instruction has left stage A
+  logic [NumLanes*32-1:0]    rd_val;
 
   assign rd_valid_d = pass_en && a_lds;
   always_comb begin
-    for (int i = 0; i < 32; i++) rd_off_d[2*i +: 2] = a_phys[32*i +: 2];
+    for (int i = 0; i < NumLanes; i++) rd_off_d[2*i +: 2] = a_phys[32*i +: 2];
   end
   always_comb begin
     rd_val = '0;
     if (rd_valid_q) begin
-      for (int i = 0; i < 32; i++) begin
+      for (int i = 0; i < NumLanes; i++) begin
         rd_val[32*i +: 32] = load_extend(bank_rdata[32*rd_bank_q[BankW*i +: BankW] +: 32],
                                          rd_off_q[2*i +: 2], rd_size_q, rd_sign_q);
       end
@@ -426,22 +521,35 @@ module baresm_lsu #(
   // Global memory port: the coalescer forms one request per cycle at most,
   // held in flops until accepted; ids index the table of outstanding
   // requests (which lanes each one serves).
+  // With several beats a line request is formed in the request flops before
+  // it is offered (form_q, mem_req_valid_o low): it starts from the access
+  // beat's leader and absorbs the lanes of the following beats that fall in
+  // its line, one beat per cycle; it is offered (closed) as soon as a beat
+  // has pending lanes outside the line, or nothing is left pending, or at
+  // once for atomics. With one beat every request closes where it starts.
   // ==========================================================================
-  logic [31:0]              co_match;
+  logic [NumLanes-1:0]      co_match_l;
+  logic [31:0]              co_match;  // the same lanes, of all 32
   logic [31:0]              co_addr;
   logic [MemLineBytes*8-1:0] co_wdata;
   logic [MemLineBytes-1:0]  co_wstrb;
+  logic                     form_q;    // the request flops hold a request being formed
+  logic [32*NumLanes-1:0]   acc_swap;
+  assign acc_swap = (a_valid_q && a_atomg) ? beat_words(a_swap_q, acc_beat) : '0;
 
   baresm_coalescer #(
-    .MemLineBytes(MemLineBytes)
+    .MemLineBytes(MemLineBytes),
+    .NumLanes    (NumLanes)
   ) u_coalescer (
-    .pend_i      ((a_valid_q && a_gport) ? a_pend_q : 32'd0),  // 0: the coalescer idles
+    .pend_i      ((a_valid_q && a_gport) ? acc_pend : '0),  // 0: the coalescer idles
     .addr_i      (a_phys),
-    .data_i      (a_acc_q),
-    .swap_i      (a_swap_q),
+    .data_i      (acc_data),
+    .swap_i      (acc_swap),
     .size_log2_i (a_size),
     .atomic_i    (a_atomg),
-    .match_o     (co_match),
+    .form_i      (form_q),
+    .form_line_i (mreq_addr_q[31:LineW]),
+    .match_o     (co_match_l),
     .addr_o      (co_addr),
     .wdata_o     (co_wdata),
     .wstrb_o     (co_wstrb)
@@ -458,9 +566,21 @@ module baresm_lsu #(
   logic [4:0]               mreq_amo_q;
   logic [MemLineBytes*8-1:0] mreq_wdata_q;
   logic [MemLineBytes-1:0]  mreq_wstrb_q;
-  logic                     req_load;   // a new request enters the request flops
+  logic                     req_load;   // the request flops take lanes (start or absorb)
+  logic                     g_go;       // global lanes pending, the check passed
+  logic                     g_start;    // a new request starts in the request flops
+  logic                     g_absorb;   // the request being formed takes this beat's lanes
+  logic                     g_close;    // ... and is offered (mem_req_valid_o next cycle)
+  logic                     form_flush; // the request being formed is offered as it is
   logic                     rsp_hit;    // a response of an outstanding request
   logic [31:0]              rsp_lanes;
+  logic [31:0]              rsp_left;   // its lanes not yet given their data
+  logic [31:0]              rsp_done_q; // lanes of the presented response already done
+  logic [BeatW-1:0]         rsp_beat;   // the beat whose lanes take their data this cycle
+  logic [31:0]              rsp_blanes;
+  logic                     rsp_data;   // the response carries data for its lanes
+  logic                     rsp_last;   // this cycle finishes the presented response
+  logic                     rsp_take;   // ... and it is taken
 
   always_comb begin
     free_id = '0;
@@ -473,10 +593,46 @@ module baresm_lsu #(
     end
   end
 
-  assign req_load = a_valid_q && a_gport && !flt && (a_pend_q != 32'd0) && have_free &&
-                    (!mreq_valid_q || mem_req_ready_i);
+  assign co_match = beat_spread(co_match_l, acc_beat);
+  assign g_go = a_valid_q && a_gport && chk_ok && (a_pend_q != 32'd0);
+  assign g_start = g_go && !form_q && have_free && (!mreq_valid_q || mem_req_ready_i);
+  assign g_absorb = g_go && form_q && (co_match_l != '0);
+  assign req_load = g_start || g_absorb;
+  // Close: atomics go alone; a beat with pending lanes outside the line ends
+  // the request, and so does having nothing pending after it. (One beat:
+  // always.)
+  assign g_close = a_atomg || ((a_pend_q & acc_lanes & ~co_match) != 32'd0) ||
+                   ((a_pend_q & ~co_match) == 32'd0);
+  assign form_flush = form_q && !g_absorb;
+
+  // Responses: the lanes of a read response take their data one beat per
+  // cycle, the lowest first; the response is taken in the cycle of its last
+  // beat (mem_rsp_ready_o low before). Write acknowledgements, atomics (one
+  // lane) and errors take one cycle. With one beat: always one cycle.
   assign rsp_hit = mem_rsp_valid_i && busy_q[mem_rsp_id_i];
   assign rsp_lanes = id_lanes_q[32*mem_rsp_id_i +: 32];
+  assign rsp_left = rsp_lanes & ~rsp_done_q;
+  assign rsp_beat = beat_of(baresm_sm_pkg::lowest_lane(rsp_left));
+  assign rsp_blanes = beat_lanes(rsp_beat);
+  assign rsp_data = !a_stg && !mem_rsp_err_i;
+  assign rsp_last = !rsp_data || a_atomg || ((rsp_left & ~rsp_blanes) == 32'd0);
+  assign rsp_take = rsp_hit && rsp_last;
+  assign mem_rsp_ready_o = !busy_q[mem_rsp_id_i] || rsp_last;
+
+  // A request being formed: this beat's bytes over the earlier beats' (the
+  // higher lanes win, as within a beat).
+  logic [MemLineBytes*8-1:0] form_wdata;
+  logic [MemLineBytes-1:0]   form_wstrb;
+  always_comb begin
+    form_wdata = co_wdata;
+    form_wstrb = co_wstrb;
+    if (form_q) begin
+      form_wstrb = mreq_wstrb_q | co_wstrb;
+      for (int k = 0; k < MemLineBytes; k++) begin
+        if (!co_wstrb[k]) form_wdata[8*k +: 8] = mreq_wdata_q[8*k +: 8];
+      end
+    end
+  end
 
   // Memory errors of the instruction in stage A: the lowest lane served by a
   // failed request (responses come back in any order).
@@ -490,10 +646,31 @@ module baresm_lsu #(
   always_comb begin
     busy_d = busy_q;
     id_lanes_d = id_lanes_q;
-    if (rsp_hit) busy_d[mem_rsp_id_i] = 1'b0;
-    if (req_load) begin
+    if (rsp_take) busy_d[mem_rsp_id_i] = 1'b0;
+    if (g_start) begin
       busy_d[free_id] = 1'b1;
       id_lanes_d[32*free_id +: 32] = co_match;
+    end
+    if (g_absorb) id_lanes_d[32*mreq_id_q +: 32] = id_lanes_q[32*mreq_id_q +: 32] | co_match;
+  end
+
+  // A read response: the value of each lane of the response beat (its word
+  // of the line, extended; the old value for ATOMG).
+  logic [32*NumLanes-1:0] rsp_val;
+  always_comb begin
+    logic [32*NumLanes-1:0] ra;
+    logic [LineW-1:0]       off;
+    ra = '0;
+    off = '0;
+    rsp_val = '0;
+    if (rsp_hit && rsp_data) begin
+      ra = beat_words(a_addr_q, rsp_beat);
+      for (int i = 0; i < NumLanes; i++) begin
+        off = ra[32*i +: LineW] + a_offset[LineW-1:0];  // the lane's physical line offset
+        rsp_val[32*i +: 32] = a_atomg ? mem_rsp_rdata_i[31:0]
+                                      : load_extend(mem_rsp_rdata_i[32*off[LineW-1:2] +: 32],
+                                                    off[1:0], a_size, a_sign);
+      end
     end
   end
 
@@ -502,37 +679,35 @@ module baresm_lsu #(
   // ==========================================================================
   logic [32*32-1:0] a_acc_m;  // a_acc_q with this cycle's results merged
   always_comb begin
-    logic [31:0] w;
-    logic        hit;
-    logic [31:0] old;
-    w = '0;
-    hit = 1'b0;
+    logic [NumLanes-1:0]    hit;
+    logic [32*NumLanes-1:0] old;
+    hit = '0;
     old = '0;
     a_acc_m = a_acc_q;
     if (rd_valid_q && !rd_to_d_q) begin
       for (int i = 0; i < 32; i++) begin
-        if (rd_served_q[i]) a_acc_m[32*i +: 32] = rd_val[32*i +: 32];
+        if (rd_served_q[i]) a_acc_m[32*i +: 32] = rd_val[32*(i % NumLanes) +: 32];
       end
     end
     if (atom_wb) begin
       // Each lane is served by one bank at most: AND-OR the old values.
-      for (int i = 0; i < 32; i++) begin
-        hit = 1'b0;
-        old = '0;
+      for (int j = 0; j < NumLanes; j++) begin
         for (int b = 0; b < NumBanks; b++) begin
-          hit = hit | (at_en_q[b] && at_lane_q[5*b +: 5] == 5'(i));
-          old = old | ({32{at_en_q[b] && at_lane_q[5*b +: 5] == 5'(i)}} & bank_rdata[32*b +: 32]);
+          hit[j] = hit[j] | (at_en_q[b] && at_lane_q[LaneW*b +: LaneW] == LaneW'(j));
+          old[32*j +: 32] = old[32*j +: 32] |
+                            ({32{at_en_q[b] && at_lane_q[LaneW*b +: LaneW] == LaneW'(j)}} &
+                             bank_rdata[32*b +: 32]);
         end
-        if (hit) a_acc_m[32*i +: 32] = old;
+      end
+      for (int i = 0; i < 32; i++) begin
+        if (BeatW'(i >> LaneLog) == at_beat_q && hit[i % NumLanes]) begin
+          a_acc_m[32*i +: 32] = old[32*(i % NumLanes) +: 32];
+        end
       end
     end
-    if (rsp_hit && !a_stg && !mem_rsp_err_i) begin
+    if (rsp_hit && rsp_data) begin
       for (int i = 0; i < 32; i++) begin
-        w = mem_rsp_rdata_i[32*a_phys[32*i + 2 +: LineW - 2] +: 32];
-        if (rsp_lanes[i]) begin
-          a_acc_m[32*i +: 32] = a_atomg ? mem_rsp_rdata_i[31:0]
-                                        : load_extend(w, a_phys[32*i +: 2], a_size, a_sign);
-        end
+        if (rsp_left[i] && rsp_blanes[i]) a_acc_m[32*i +: 32] = rsp_val[32*(i % NumLanes) +: 32];
       end
     end
   end
@@ -540,6 +715,7 @@ module baresm_lsu #(
   logic a_done;     // the instruction has nothing left to do in stage A
   always_comb begin
     if (flt || !(a_shared || a_gport)) a_done = 1'b1;
+    else if (!chk_ok) a_done = 1'b0;  // beats left to check
     else if (a_atoms) a_done = (a_pend_q == 32'd0);
     else if (a_shared) a_done = ((a_pend_q & ~served) == 32'd0);
     else a_done = (a_pend_q == 32'd0) && (busy_q == '0);
@@ -578,7 +754,7 @@ module baresm_lsu #(
     d_data_m = d_data_q;
     if (rd_valid_q && rd_to_d_q) begin
       for (int i = 0; i < 32; i++) begin
-        if (rd_served_q[i]) d_data_m[32*i +: 32] = rd_val[32*i +: 32];
+        if (rd_served_q[i]) d_data_m[32*i +: 32] = rd_val[32*(i % NumLanes) +: 32];
       end
     end
   end
@@ -590,6 +766,9 @@ module baresm_lsu #(
       a_valid_q <= 1'b0;
       merr_q <= 1'b0;
       a_pend_q <= '0;
+      a_unchk_q <= '0;
+      form_q <= 1'b0;
+      rsp_done_q <= '0;
       a_phase_q <= 1'b0;
       at_en_q <= '0;
       rd_valid_q <= 1'b0;
@@ -606,9 +785,12 @@ module baresm_lsu #(
       if (accept) begin
         a_valid_q <= 1'b1;
         a_pend_q <= req_mask_i;
+        a_unchk_q <= req_mask_i;
         a_phase_q <= 1'b0;
       end else begin
         if (a_release) a_valid_q <= 1'b0;
+        // A fault keeps its beat (and flt) until the instruction leaves.
+        if (a_valid_q && !flt) a_unchk_q <= a_unchk_q & ~chk_lanes;
         a_pend_q <= a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
         if (pass_en && a_atoms) a_phase_q <= 1'b1;
         else if (atom_wb) a_phase_q <= 1'b0;
@@ -617,8 +799,12 @@ module baresm_lsu #(
       rd_valid_q <= rd_valid_d;
       rd_to_d_q <= rd_to_d_d;
       busy_q <= busy_d;
-      if (req_load) mreq_valid_q <= 1'b1;
+      if ((req_load && g_close) || form_flush) mreq_valid_q <= 1'b1;
       else if (mem_req_ready_i) mreq_valid_q <= 1'b0;
+      if (req_load) form_q <= !g_close;
+      else if (form_flush) form_q <= 1'b0;
+      if (rsp_take) rsp_done_q <= '0;
+      else if (rsp_hit) rsp_done_q <= rsp_done_q | (rsp_lanes & rsp_blanes);
       if (a_release) begin
         d_valid_q <= 1'b1;
       end else begin
@@ -650,6 +836,7 @@ module baresm_lsu #(
     if (pass_en && a_atoms) begin
       at_lane_q <= at_lane_d;
       at_row_q <= at_row_d;
+      at_beat_q <= acc_beat;
     end
     if (rd_valid_d) begin
       rd_served_q <= served;
@@ -661,12 +848,12 @@ module baresm_lsu #(
     id_lanes_q <= id_lanes_d;
     if (merr_new) merr_lane_q <= rsp_low_lane;
     if (req_load) begin
-      mreq_id_q <= free_id;
+      if (!form_q) mreq_id_q <= free_id;
       mreq_addr_q <= co_addr;
       mreq_op_q <= a_atomg ? MEM_ATOMIC : a_stg ? MEM_WRITE : MEM_READ;
       mreq_amo_q <= a_mod_q[4:0];
-      mreq_wdata_q <= a_stg | a_atomg ? co_wdata : '0;
-      mreq_wstrb_q <= a_stg ? co_wstrb : '0;
+      mreq_wdata_q <= a_stg | a_atomg ? form_wdata : '0;
+      mreq_wstrb_q <= a_stg ? form_wstrb : '0;
     end
     if (a_release) begin
       d_warp_q <= a_warp_q;
@@ -713,7 +900,6 @@ module baresm_lsu #(
   assign mem_req_amo_o = mreq_amo_q;
   assign mem_req_wdata_o = mreq_wdata_q;
   assign mem_req_wstrb_o = mreq_wstrb_q;
-  assign mem_rsp_ready_o = 1'b1;
 
   assign idle_o = !a_valid_q && !d_valid_q && !c_valid_q;
   assign smem_passes_o = passes_q;
@@ -721,7 +907,7 @@ module baresm_lsu #(
 
   // Address bits the shared-memory map and the line offsets do not use.
   logic unused_bits;
-  assign unused_bits = ^{a_mod_q[7:5], a_phys};
+  assign unused_bits = ^{a_mod_q[7:5], a_phys, acc_addr};
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // Both output handshakes hold their offer until taken (the memory request
@@ -742,6 +928,23 @@ module baresm_lsu #(
   `BARESM_ASSERT(a_pass_pending, (served & ~a_pend_q) == 32'd0)
   // A fault names an active lane of the instruction.
   `BARESM_ASSERT(a_fault_lane_active, !(a_valid_q && flt) || a_mask_q[flt_lane])
+  // Beats: nothing is accessed before every active beat is checked; a pass
+  // and a request take lanes of the access beat only; the checked beats are
+  // active ones; a request being formed is not offered, its id is busy.
+  `BARESM_ASSERT(a_access_after_check, !(pass_en || req_load || form_q) ||
+                 ((a_unchk_q & ~chk_lanes) == 32'd0 && !flt))
+  `BARESM_ASSERT(a_check_active_lanes, (a_unchk_q & ~a_mask_q) == 32'd0 || !a_valid_q)
+  `BARESM_ASSERT(a_pass_in_beat, (served & ~acc_lanes) == 32'd0)
+  `BARESM_ASSERT(a_match_in_beat, !req_load || (co_match & ~acc_lanes) == 32'd0)
+  `BARESM_ASSERT(a_form_not_offered, !form_q || (a_valid_q && !mreq_valid_q && busy_q[mreq_id_q] &&
+                                                  !a_atomg && a_gport))
+  // A response is distributed while it is held: the lanes already done are
+  // its own. With one beat the response port is always ready.
+  `BARESM_ASSERT(a_rsp_done_own, rsp_done_q == 32'd0 ||
+                 (rsp_hit && (rsp_done_q & ~rsp_lanes) == 32'd0 && rsp_left != 32'd0))
+  `BARESM_ASSERT(a_rsp_ready_one_beat, Beats > 1 || mem_rsp_ready_o)
+  `BARESM_ASSUME_HELD(a_rsp_held, mem_rsp_valid_i, mem_rsp_ready_o,
+                      {mem_rsp_id_i, mem_rsp_err_i, mem_rsp_rdata_i})
   // Exactly one completion per accepted instruction: a count of accepted and
   // not yet completed instructions (never underflowing) always equals the
   // instructions held in stages A, D and C.

@@ -1,19 +1,22 @@
-// baresm_lsu_check: the fault check of one warp memory instruction, for all
-// active lanes at once, before any access is made (docs/isa.md, Faults).
+// baresm_lsu_check: the fault check of one warp memory instruction, for
+// NumLanes lanes at once (one beat of the warp; baresm_lsu checks the beats
+// one per cycle, all of them before any access is made; docs/isa.md, Faults).
 // Per lane, misalignment is checked before the window; the lowest faulting
 // lane is reported with its kind and effective address. A global access
 // that touches the protected range [prot_base_i, +prot_size_i) is out of
 // window whatever the windows say (the driver keeps its rings, descriptors,
-// parameter buffers and module code there). Combinational.
+// parameter buffers and module code there). Combinational. lane_o is the
+// lane's index inside the beat.
 `default_nettype none
 
 module baresm_lsu_check #(
-  parameter int NumWindows = 4
+  parameter int NumWindows = 4,
+  parameter int NumLanes   = 32     // lanes checked at once (1..32)
 ) (
   input  logic [1:0]                    space_i,      // SPACE_GLOBAL/SHARED/PARAM
   input  logic [1:0]                    size_log2_i,  // 0: 1 byte, 1: 2, 2: 4
-  input  logic [31:0]                   mask_i,
-  input  logic [32*32-1:0]              addr_i,       // effective addresses
+  input  logic [NumLanes-1:0]           mask_i,
+  input  logic [32*NumLanes-1:0]        addr_i,       // effective addresses
   input  logic [31:0]                   smem_size_i,
   input  logic [31:0]                   param_size_i,
   input  logic [32*NumWindows-1:0]      win_base_i,
@@ -29,8 +32,8 @@ module baresm_lsu_check #(
   localparam logic [1:0] SPACE_GLOBAL = 2'd0;
   localparam logic [1:0] SPACE_SHARED = 2'd1;
 
-  logic [31:0] misaligned;
-  logic [31:0] outside;
+  logic [NumLanes-1:0] misaligned;
+  logic [NumLanes-1:0] outside;
 
   logic [32:0] prot_end;
   assign prot_end = {1'b0, prot_base_i} + {1'b0, prot_size_i};
@@ -50,7 +53,7 @@ module baresm_lsu_check #(
     misaligned = '0;
     outside = '0;
     // No active lane, no fault: skip the per-lane checks (simulation speed).
-    if (mask_i != 32'd0) for (int i = 0; i < 32; i++) begin
+    if (mask_i != '0) for (int i = 0; i < NumLanes; i++) begin
       a = addr_i[32*i +: 32];
       a_end = {1'b0, a} + (33'd1 << size_log2_i);
       misaligned[i] = (size_log2_i == 2'd1 && a[0]) || (size_log2_i == 2'd2 && a[1:0] != 2'b00);
@@ -71,17 +74,17 @@ module baresm_lsu_check #(
   end
 
   // The lowest faulting lane, one-hot (f & -f), then its index and address.
-  logic [31:0] faulty;
-  logic [31:0] first;
+  logic [NumLanes-1:0] faulty;
+  logic [NumLanes-1:0] first;
   assign faulty = mask_i & (misaligned | outside);
-  assign first = faulty & (~faulty + 32'd1);
+  assign first = faulty & (~faulty + NumLanes'(1));
   assign fault_o = |faulty;
   assign kind_o = |(first & misaligned) ? baresm_state_pkg::FAULT_MISALIGNED : baresm_state_pkg::FAULT_OUT_OF_WINDOW;
 
   always_comb begin
     lane_o = '0;
     addr_o = '0;
-    if (first != 32'd0) for (int i = 0; i < 32; i++) begin
+    if (first != '0) for (int i = 0; i < NumLanes; i++) begin
       lane_o = lane_o | ({5{first[i]}} & 5'(i));
       addr_o = addr_o | ({32{first[i]}} & addr_i[32*i +: 32]);
     end

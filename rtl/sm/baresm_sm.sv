@@ -947,6 +947,7 @@ module baresm_sm #(
   logic [31:0] smem_passes, gmem_reqs;
 
   baresm_lsu #(
+    .NumLanes(NumLanes),
     .NumWarps(NumWarps),
     .NumBanks(NumBanks),
     .SharedBytes(SharedBytes),
