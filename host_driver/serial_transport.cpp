@@ -5,6 +5,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -274,7 +275,13 @@ Status SerialTransport::request(uint8_t cmd, const uint8_t* payload, size_t len,
     }
     ++stats_.attempts;
     if (!send(frame)) return fail_closed(what);
-    const auto deadline = Clock::now() + std::chrono::milliseconds(o_.response_timeout_ms);
+    // The timeout counts from the last byte that came in, not from the send:
+    // a long answer still arriving (a slow link, a simulated board on a busy
+    // host) is not cut off; a line that keeps chattering is, at 4x.
+    const auto timeout = std::chrono::milliseconds(o_.response_timeout_ms);
+    const auto hard_deadline = Clock::now() + 4 * timeout;
+    auto deadline = Clock::now() + timeout;
+    uint64_t bytes_seen = stats_.bytes_in;
     bool retry = false;
     while (!retry) {
       Frame f;
@@ -282,8 +289,13 @@ Status SerialTransport::request(uint8_t cmd, const uint8_t* payload, size_t len,
         case Rx::CLOSED:
           return fail_closed(what);
         case Rx::TIMEOUT:
+          if (stats_.bytes_in != bytes_seen && Clock::now() < hard_deadline) {
+            bytes_seen = stats_.bytes_in;
+            deadline = std::min(Clock::now() + timeout, hard_deadline);
+            break;
+          }
           ++stats_.timeouts;
-          last = "no answer within " + std::to_string(o_.response_timeout_ms) + " ms";
+          last = "no answer (nothing came in for " + std::to_string(o_.response_timeout_ms) + " ms)";
           retry = true;
           break;
         case Rx::BAD_CRC:

@@ -30,7 +30,7 @@ namespace baresm::drv {
 
 struct SerialOptions {
   uint32_t baud = 1000000;          // 12 MHz / 12: the board's default (rtl/fpga)
-  int response_timeout_ms = 1000;   // per attempt, wall clock
+  int response_timeout_ms = 1000;   // wall clock from the last byte in (4x at most per attempt)
   int quiet_ms = 30;                // the line must be quiet this long before a retry
   int max_attempts = 8;             // tries of one request
   int poll_slice_ms = 20;           // wait_irq()/delay(): STATUS this often

@@ -224,45 +224,45 @@ TEST(SerialLink, LinkFaultsAreRetriedNeverSilentlyWrong) {
   auto t = open_link(b);
   ASSERT_TRUE(t);
   std::mt19937 rng(17);
-  int failed = 0;
+  // A call may still fail (every attempt of one burst hit by a fault, or a
+  // busy host stretching the simulated link): then it must say so, as a
+  // transport error naming the serial link, and never hand back wrong data.
+  int calls = 0, failed = 0;
+  auto call_ok = [&](drv::Status s) {
+    ++calls;
+    if (drv::ok(s)) return true;
+    EXPECT_EQ(s, drv::Status::TRANSPORT_ERROR);
+    EXPECT_NE(t->last_error().find("serial link: "), std::string::npos) << t->last_error();
+    ++failed;
+    return false;
+  };
   uint32_t v = 0;
   for (int i = 0; i < 100; i++) {
     const uint32_t w = rng();
-    if (!drv::ok(t->mmio_write32(regs::SCRATCH, w))) {
-      ++failed;
-      continue;
-    }
-    const drv::Status s = t->mmio_read32(regs::SCRATCH, &v);
-    if (!drv::ok(s)) {
-      EXPECT_EQ(s, drv::Status::TRANSPORT_ERROR);
-      ++failed;
-      continue;
-    }
+    if (!call_ok(t->mmio_write32(regs::SCRATCH, w))) continue;
+    if (!call_ok(t->mmio_read32(regs::SCRATCH, &v))) continue;
     ASSERT_EQ(v, w) << "a wrong register value came through at " << i;
   }
   std::vector<uint8_t> w(2000), r(2000);
-  for (auto& x : w) x = uint8_t(rng());
   for (int k = 0; k < 2; k++) {
-    if (!drv::ok(t->mem_write(0x4000, w.data(), uint32_t(w.size())))) {
-      ++failed;
-      continue;
-    }
-    if (!drv::ok(t->mem_read(0x4000, r.data(), uint32_t(r.size())))) {
-      ++failed;
-      continue;
-    }
+    for (auto& x : w) x = uint8_t(rng());
+    if (!call_ok(t->mem_write(0x4000, w.data(), uint32_t(w.size())))) continue;
+    std::fill(r.begin(), r.end(), 0);
+    if (!call_ok(t->mem_read(0x4000, r.data(), uint32_t(r.size())))) continue;
     ASSERT_EQ(r, w) << "a wrong memory byte came through";
   }
   const auto st = b.stats();
   const auto& ts = t->stats();
   std::printf("[faults] injected: %llu dropped, %llu flipped, %llu duplicated; transport: %llu requests, "
-              "%llu retries, %llu bad CRCs, %llu timeouts, %llu bridge errors; %d calls failed\n",
+              "%llu retries, %llu bad CRCs, %llu timeouts, %llu bridge errors; %d of %d calls failed\n",
               (unsigned long long)st.dropped, (unsigned long long)st.flipped, (unsigned long long)st.duplicated,
               (unsigned long long)ts.requests, (unsigned long long)ts.retries, (unsigned long long)ts.bad_crc,
-              (unsigned long long)ts.timeouts, (unsigned long long)ts.device_errors, failed);
+              (unsigned long long)ts.timeouts, (unsigned long long)ts.device_errors, failed, calls);
   EXPECT_GT(st.dropped + st.flipped + st.duplicated, 5u);
   EXPECT_GT(ts.retries, 0u);
-  EXPECT_EQ(failed, 0) << "bounded retries should get through faults this rare";
+  // 0.3% of the bytes faulted each way: with retries a call fails about once
+  // in 3,000 runs of this test; with one attempt per call 23 of 186 failed.
+  EXPECT_LE(failed, 2) << "retries do not get calls through rare faults";
 }
 
 TEST(SerialLink, DeadLinkIsATransportErrorNamingTheLayer) {
