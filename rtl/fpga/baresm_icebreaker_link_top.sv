@@ -23,9 +23,10 @@
 //
 // Reset as baresm_icebreaker_top (power-on counter and the user button).
 // LEDs (LedActiveLow as baresm_icebreaker_top): idle = out of reset, busy =
-// a frame answered (lit for about 0.35 s), fault = a frame answered with
-// ERROR (the same), link = a heartbeat (about 0.7 s on, 0.7 s off) showing
-// that the bitstream runs.
+// a frame answered (lit for 2^LedHoldBits cycles, 0.35 s), fault = a frame
+// answered with ERROR (the same), link = a heartbeat (about 0.7 s on, 0.7 s
+// off) showing that the bitstream runs. The simulation (sim/serial) takes
+// LedActiveLow = 0 and a short LedHoldBits: it sleeps while idle && !busy.
 `include "baresm_assert.svh"
 `default_nettype none
 
@@ -34,7 +35,8 @@ module baresm_icebreaker_link_top #(
   parameter int TimeoutCycles = 120000,  // a frame's bytes may pause 10 ms at most
   parameter int ClockKhz = 12000,
   parameter int MemBytes = 131072,
-  parameter logic [3:0] LedActiveLow = 4'b0101   // iCEBreaker: LEDG (idle), LEDR (fault)
+  parameter logic [3:0] LedActiveLow = 4'b0101,  // iCEBreaker: LEDG (idle), LEDR (fault)
+  parameter int LedHoldBits = 22                  // busy/fault lit 2^22 cycles (0.35 s) after a frame
 ) (
   input  logic clk_i,          // 12 MHz
   input  logic btn_ni,         // user button, low = reset
@@ -229,7 +231,7 @@ module baresm_icebreaker_link_top #(
   );
 
   // ---- LEDs ---------------------------------------------------------------------------------
-  logic [21:0] ok_q, bad_q;   // about 0.35 s at 12 MHz after a frame
+  logic [LedHoldBits-1:0] ok_q, bad_q;
   logic [15:0] ok_seen_q, bad_seen_q;
   always_ff @(posedge clk_i or negedge rst_n) begin
     if (!rst_n) begin
