@@ -8,7 +8,7 @@
 #                                         where 400 were asked; and the
 #                                         link top's log, which must pass
 #   tests/fpga/check_planted.sh design D  the real flow on fpga_overfull.sv
-#                                         (6,000 flip-flops + XORs): Yosys'
+#                                         (5,600 flip-flops + XORs): Yosys'
 #                                         count stops it before nextpnr
 set -uo pipefail
 cd "$(dirname "$0")/../.."
