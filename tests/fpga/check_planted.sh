@@ -10,6 +10,8 @@
 #   tests/fpga/check_planted.sh design D  the real flow on fpga_overfull.sv
 #                                         (5,600 flip-flops + XORs): Yosys'
 #                                         count stops it before nextpnr
+#   tests/fpga/check_planted.sh flash     scripts/flash.sh refuses without
+#                                         iceprog or without a bitstream
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/fpga
@@ -50,7 +52,14 @@ case ${1:-} in
       scripts/fpga.sh -o "$out" overfull
     [ ! -e "$out/nextpnr.log" ] || { echo "FAIL nextpnr ran although Yosys' count was over"; status=1; }
     ;;
-  *) echo "usage: check_planted.sh logs | design OUT_DIR"; exit 2 ;;
+  flash)
+    # scripts/flash.sh cannot program a board here; it must refuse clearly.
+    expect_fail "flash without iceprog" '^flash: .* is not installed' \
+      env ICEPROG=/nonexistent/iceprog scripts/flash.sh icebreaker-link
+    expect_fail "flash without a bitstream" '^flash: no bitstream at /nonexistent/fpga/icebreaker/icebreaker\.bin' \
+      env BUILD=/nonexistent ICEPROG=true scripts/flash.sh icebreaker
+    ;;
+  *) echo "usage: check_planted.sh logs | design OUT_DIR | flash"; exit 2 ;;
 esac
 [ $status -eq 0 ] && echo "PASS"
 exit $status
