@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean gen isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth
+.PHONY: all deps configure build test demo lint clean gen isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth fpga flash
 
 all: build
 
@@ -73,6 +73,19 @@ synth: deps
 
 lint: deps
 	@scripts/lint.sh
+
+# The FPGA flow (scripts/fpga.sh, docs/fpga.md): Yosys -> nextpnr-ice40 ->
+# icepack, a bitstream in $(BUILD)/fpga/BOARD/BOARD.bin, the utilization and
+# the Fmax; fails with one line when the design does not fit or misses the
+# clock. BOARD=icebreaker is the whole device (it does not fit the UP5K yet),
+# BOARD=icebreaker-link the link and memory bring-up top. `make flash`
+# programs the board with iceprog (scripts/flash.sh).
+BOARD ?= icebreaker-link
+fpga: deps
+	@scripts/fpga.sh -o $(BUILD)/fpga/$(BOARD) $(BOARD)
+
+flash:
+	@BUILD=$(BUILD) scripts/flash.sh $(BOARD)
 
 # Formal proofs (BMC + k-induction) and their planted-bug self-tests
 # (docs/verification.md "Formal proofs").

@@ -149,6 +149,12 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   // CONFIG6 came with register map 1.2; every earlier device had the FPU.
   props_.has_fpu = props_.version_minor < 2 || f::CONFIG6_HAS_FPU.get(c[6]);
   props_.max_threads_per_block = props_.num_warps * 32 < 1024 ? props_.num_warps * 32 : 1024;
+  // A link and memory bring-up bitstream (rtl/fpga/baresm_icebreaker_link_top,
+  // docs/fpga.md) answers registers and memory but has no SM and no queues.
+  if (!props_.num_lanes && !props_.num_warps && !props_.num_queues)
+    return bail(fail(Status::DEVICE_ERROR, Layer::DEVICE,
+                     "the device has no SM and no queue pairs (CONFIG0, CONFIG1 read 0): a link and memory "
+                     "bring-up build (docs/fpga.md), it runs no kernels"));
   if (!props_.num_lanes || !props_.num_warps || !props_.cta_slots || !props_.max_regs_per_thread ||
       !props_.num_queues || !props_.regfile_regs || !props_.mem_bytes || !props_.clock_khz)
     return bail(fail(Status::DEVICE_ERROR, Layer::DEVICE, "CONFIG registers report a zero resource"));

@@ -51,3 +51,4 @@ rtl/fpga/baresm_uart_bridge.sv
 rtl/fpga/baresm_spram.sv
 rtl/fpga/baresm_fpga_mem.sv
 rtl/fpga/baresm_icebreaker_top.sv
+rtl/fpga/baresm_icebreaker_link_top.sv  // link and memory bring-up (docs/fpga.md)

@@ -11,10 +11,13 @@
 //
 // Reset: a power-on counter (iCE40 flops start at 0 after configuration)
 // and the user button (btn_ni, low when pressed), synchronized to the clock.
-// LEDs (active high here; the pin constraints invert them where the board's
-// LEDs are active low): idle, busy and sticky fault from the STATUS
-// register, and link activity (a frame answered with ERROR lights it for a
-// while).
+// LEDs: idle, busy and sticky fault from the STATUS register, and link
+// activity (a frame answered with ERROR lights it for a while). Each output
+// is inverted where LedActiveLow has its bit set (bit 0 idle, 1 busy, 2
+// fault, 3 link): an iCE40 pin constraint cannot invert, and
+// rtl/fpga/icebreaker.pcf puts idle and fault on the board's active-low green
+// and red LEDs (busy and link on the PMOD2 snap-off's active-high LED1/LED2).
+// The simulation (sim/serial) sets LedActiveLow = 0: all active high.
 //
 // The SM parameters are the `micro` line of rtl/configs.txt (RfDepth 2048 x 1
 // lane = RegfileRegs 2048); the test rtl_fpga_params checks that they agree.
@@ -26,6 +29,7 @@ module baresm_icebreaker_top #(
   parameter int TimeoutCycles = 120000,  // a frame's bytes may pause 10 ms at most
   parameter int ClockKhz = 12000,
   parameter int MemBytes = 131072,
+  parameter logic [3:0] LedActiveLow = 4'b0101,  // iCEBreaker: LEDG (idle), LEDR (fault)
   // `micro` (rtl/configs.txt)
   parameter int NumLanes = 1,
   parameter int NumWarps = 4,
@@ -241,10 +245,10 @@ module baresm_icebreaker_top #(
       else if (link_q != '0) link_q <= link_q - 1'b1;
     end
   end
-  assign led_idle_o = status[0];
-  assign led_busy_o = status[1];
-  assign led_fault_o = status[2];
-  assign led_link_o = (link_q != '0);
+  assign led_idle_o = status[0] ^ LedActiveLow[0];
+  assign led_busy_o = status[1] ^ LedActiveLow[1];
+  assign led_fault_o = status[2] ^ LedActiveLow[2];
+  assign led_link_o = (link_q != '0) ^ LedActiveLow[3];
 
   logic unused;
   assign unused = ^{rx_ferr, frames_ok, cp_state, cp_queue, sm_busy, warp_state, sm_cycles, sm_instrs,

@@ -13,7 +13,15 @@
 #include <random>
 #include <vector>
 
+// The verilated top: baresm_icebreaker_top, or (BARESM_BOARD_LINK_TOP, the
+// library baresm_board_sim_link) the link bring-up top, which has the same pins.
+#ifdef BARESM_BOARD_LINK_TOP
+#include "Vbaresm_icebreaker_link_top.h"
+using VBoardTop = Vbaresm_icebreaker_link_top;
+#else
 #include "Vbaresm_icebreaker_top.h"
+using VBoardTop = Vbaresm_icebreaker_top;
+#endif
 #include "verilated.h"
 
 #ifndef BARESM_BOARD_CLK_PER_BIT
@@ -24,7 +32,7 @@ namespace baresm::serialsim {
 
 struct BoardSim::Impl {
   VerilatedContext ctx;
-  std::unique_ptr<Vbaresm_icebreaker_top> top;
+  std::unique_ptr<VBoardTop> top;
   std::mt19937_64 rng;
   std::deque<uint8_t> to_dev;     // bytes waiting for the rx pin
   std::vector<uint8_t> to_host;   // bytes waiting for the port
@@ -39,7 +47,7 @@ uint32_t BoardSim::clk_per_bit() { return BARESM_BOARD_CLK_PER_BIT; }
 uint32_t BoardSim::clock_khz() { return BARESM_BOARD_CLOCK_KHZ; }
 
 BoardSim::BoardSim(const BoardSimOptions& o) : impl_(new Impl), o_(o) {
-  impl_->top = std::make_unique<Vbaresm_icebreaker_top>(&impl_->ctx);
+  impl_->top = std::make_unique<VBoardTop>(&impl_->ctx);
   impl_->rng.seed(o.seed);
   if (o.pty) {
     sim_fd_ = posix_openpt(O_RDWR | O_NOCTTY);
@@ -100,7 +108,7 @@ BoardSim::Stats BoardSim::stats() const {
 
 void BoardSim::run() {
   Impl& m = *impl_;
-  Vbaresm_icebreaker_top& top = *m.top;
+  VBoardTop& top = *m.top;
   const uint32_t cpb = BARESM_BOARD_CLK_PER_BIT;
   constexpr uint64_t kPowerOnCycles = 64;  // the board top's reset counter is 16
   const uint64_t quiet_cycles = uint64_t(BARESM_BOARD_TIMEOUT_CYCLES) + 40ull * cpb;

@@ -1,0 +1,262 @@
+// baresm_icebreaker_link_top: link and memory bring-up on the iCEBreaker
+// (iCE40 UP5K, 12 MHz) while the `micro` SM does not fit the part yet
+// (docs/fpga.md: tens of thousands of LUT4 against the UP5K's 5,280). It is
+// baresm_icebreaker_top without the device: the same UART (baresm_uart_rx/tx),
+// frame bridge (baresm_uart_bridge, docs/serial-protocol.md), 128 KB SPRAM
+// device memory (baresm_fpga_mem, its device port unused) and the generated
+// register block (baresm_cp_regs, cq_model/regmap.def), so that the host's
+// drv::SerialTransport connects to it unchanged and the serial tests' register,
+// memory-burst and link-fault parts can run against a real board.
+//
+//   uart_rx_i -> baresm_uart_rx -> baresm_uart_bridge -> baresm_uart_tx -> uart_tx_o
+//                                    |  mmio_*         | bridge port
+//                                 baresm_cp_regs    baresm_fpga_mem (SPRAM)
+//
+// Registers (honest about what is there): ID and VERSION as the real device;
+// CONFIG0..3 and CONFIG6 read 0 and CONFIG1.NUM_QUEUES 0 (no SM, no queue
+// pairs: the driver's Device::open refuses it with "no SM" instead of
+// queueing launches nothing would run); CONFIG4 = MemBytes, CONFIG5 =
+// ClockKhz; STATUS reads IDLE (and ENABLED as written); SCRATCH, WATCHDOG,
+// PROT_BASE/PROT_SIZE, IRQ_MASK are plain read/write; IRQ_STATUS.RESET_DONE
+// is set when a CONTROL.SOFT_RESET (which clears the registers) finishes;
+// CYCLES counts clock cycles; everything else reads 0.
+//
+// Reset as baresm_icebreaker_top (power-on counter and the user button).
+// LEDs (LedActiveLow as baresm_icebreaker_top): idle = out of reset, busy =
+// a frame answered (lit for 2^LedHoldBits cycles, 0.35 s), fault = a frame
+// answered with ERROR (the same), link = a heartbeat (about 0.7 s on, 0.7 s
+// off) showing that the bitstream runs. The simulation (sim/serial) takes
+// LedActiveLow = 0 and a short LedHoldBits: it sleeps while idle && !busy.
+`include "baresm_assert.svh"
+`default_nettype none
+
+module baresm_icebreaker_link_top #(
+  parameter int ClkPerBit = 12,          // 12 MHz / 12 = 1 Mbaud
+  parameter int TimeoutCycles = 120000,  // a frame's bytes may pause 10 ms at most
+  parameter int ClockKhz = 12000,
+  parameter int MemBytes = 131072,
+  parameter logic [3:0] LedActiveLow = 4'b0101,  // iCEBreaker: LEDG (idle), LEDR (fault)
+  parameter int LedHoldBits = 22                  // busy/fault lit 2^22 cycles (0.35 s) after a frame
+) (
+  input  logic clk_i,          // 12 MHz
+  input  logic btn_ni,         // user button, low = reset
+  input  logic uart_rx_i,      // from the host (FTDI TX)
+  output logic uart_tx_o,      // to the host (FTDI RX)
+  output logic led_idle_o,
+  output logic led_busy_o,
+  output logic led_fault_o,
+  output logic led_link_o
+);
+
+  // ---- reset (as baresm_icebreaker_top) ------------------------------------------------
+  logic [3:0] por_q;          // counts up from 0 after configuration
+  logic btn_s1_q, btn_s2_q, rst_n_q;
+  always_ff @(posedge clk_i) begin
+    btn_s1_q <= btn_ni;
+    btn_s2_q <= btn_s1_q;
+    if (por_q != 4'hF) por_q <= por_q + 4'd1;
+    rst_n_q <= (por_q == 4'hF) && btn_s2_q;
+  end
+  logic rst_n;
+  assign rst_n = rst_n_q;
+
+  // ---- UART and bridge ------------------------------------------------------------------
+  logic rx_valid, rx_ferr, tx_valid, tx_ready;
+  logic [7:0] rx_data, tx_data;
+
+  baresm_uart_rx #(.ClkPerBit(ClkPerBit)) u_rx (
+    .clk_i,
+    .rst_ni     (rst_n),
+    .rx_i       (uart_rx_i),
+    .valid_o    (rx_valid),
+    .data_o     (rx_data),
+    .frame_err_o(rx_ferr)
+  );
+  baresm_uart_tx #(.ClkPerBit(ClkPerBit)) u_tx (
+    .clk_i,
+    .rst_ni (rst_n),
+    .valid_i(tx_valid),
+    .ready_o(tx_ready),
+    .data_i (tx_data),
+    .tx_o   (uart_tx_o)
+  );
+
+  logic mmio_req_valid, mmio_req_write, mmio_rsp_valid, irq;
+  logic [9:0] mmio_req_addr;
+  logic [31:0] mmio_req_wdata, mmio_rsp_rdata;
+  logic breq_valid, breq_ready, breq_write, brsp_valid;
+  logic [31:0] breq_addr;
+  logic [7:0] breq_wdata, brsp_rdata;
+  logic [15:0] frames_ok, frames_bad;
+
+  baresm_uart_bridge #(
+    .MemBytes(MemBytes),
+    .TimeoutCycles(TimeoutCycles)
+  ) u_bridge (
+    .clk_i,
+    .rst_ni          (rst_n),
+    .rx_valid_i      (rx_valid),
+    .rx_data_i       (rx_data),
+    .tx_valid_o      (tx_valid),
+    .tx_ready_i      (tx_ready),
+    .tx_data_o       (tx_data),
+    .mmio_req_valid_o(mmio_req_valid),
+    .mmio_req_ready_i(1'b1),          // baresm_cp_regs takes one request per cycle
+    .mmio_req_addr_o (mmio_req_addr),
+    .mmio_req_write_o(mmio_req_write),
+    .mmio_req_wdata_o(mmio_req_wdata),
+    .mmio_rsp_valid_i(mmio_rsp_valid),
+    .mmio_rsp_rdata_i(mmio_rsp_rdata),
+    .irq_i           (irq),
+    .mem_req_valid_o (breq_valid),
+    .mem_req_ready_i (breq_ready),
+    .mem_req_write_o (breq_write),
+    .mem_req_addr_o  (breq_addr),
+    .mem_req_wdata_o (breq_wdata),
+    .mem_rsp_valid_i (brsp_valid),
+    .mem_rsp_rdata_i (brsp_rdata),
+    .frames_ok_o     (frames_ok),
+    .frames_bad_o    (frames_bad)
+  );
+
+  // ---- registers (generated block, no SM behind it) ----------------------------------------
+  logic [63:0] cycles_q;
+  logic soft_reset, reset_done_q;
+  logic [31:0] control, watchdog, scratch, irq_status, irq_mask, prot_base, prot_size;
+  logic qp_wr;
+  logic qp_q;
+  logic [5:0] qp_off;
+
+  logic [31:0] status;
+  always_comb begin
+    status = '0;
+    status[baresm_regs_pkg::STATUS_IDLE_LSB] = 1'b1;
+    status[baresm_regs_pkg::STATUS_ENABLED_LSB] = control[baresm_regs_pkg::CONTROL_ENABLE_LSB];
+  end
+
+  baresm_cp_regs #(
+    .NumQueues(1)
+  ) u_regs (
+    .clk_i,
+    .rst_ni              (rst_n),
+    .clear_i             (soft_reset),
+    .wr_block_i          (1'b0),
+    .req_valid_i         (mmio_req_valid),
+    .req_addr_i          (mmio_req_addr),
+    .req_write_i         (mmio_req_write),
+    .req_wdata_i         (mmio_req_wdata),
+    .rsp_valid_o         (mmio_rsp_valid),
+    .rsp_rdata_o         (mmio_rsp_rdata),
+    .qp_wr_o             (qp_wr),
+    .qp_q_o              (qp_q),
+    .qp_off_o            (qp_off),
+    .qp_rdata_i          (32'd0),     // no queue pairs
+    .id_i                (baresm_regs_pkg::ID_RESET),
+    .version_i           (baresm_regs_pkg::VERSION_RESET),
+    .config0_i           (32'd0),     // no lanes, warps, CTA slots, banks: no SM
+    .config1_i           (32'd0),     // no registers, stack, queue pairs, windows
+    .config2_i           (32'd0),
+    .config3_i           (32'd0),
+    .config4_i           (32'(MemBytes)),
+    .config5_i           (32'(ClockKhz)),
+    .config6_i           (32'd0),
+    .status_i            (status),
+    .fault_info_i        (32'd0),
+    .fault_pc_i          (32'd0),
+    .fault_addr_i        (32'd0),
+    .fault_cta_i         (32'd0),
+    .fault_token_lo_i    (32'd0),
+    .fault_token_hi_i    (32'd0),
+    .cycles_lo_i         (cycles_q[31:0]),
+    .cycles_hi_i         (cycles_q[63:32]),
+    .launches_i          (32'd0),
+    .failed_i            (32'd0),
+    .warp_instrs_lo_i    (32'd0),
+    .warp_instrs_hi_i    (32'd0),
+    .progress_i          (32'd0),
+    .control_o           (control),
+    .watchdog_o          (watchdog),
+    .scratch_o           (scratch),
+    .irq_status_set_i    (32'(reset_done_q) << baresm_regs_pkg::IRQ_STATUS_RESET_DONE_LSB),
+    .irq_status_o        (irq_status),
+    .irq_mask_o          (irq_mask),
+    .prot_base_o         (prot_base),
+    .prot_size_o         (prot_size),
+    .control_soft_reset_o(soft_reset)
+  );
+  assign irq = (irq_status & irq_mask) != '0;
+
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) begin
+      cycles_q <= '0;
+      reset_done_q <= 1'b0;
+    end else begin
+      cycles_q <= cycles_q + 64'd1;
+      reset_done_q <= soft_reset;     // the soft reset takes one cycle here
+    end
+  end
+
+  // ---- device memory: the bridge's port only ------------------------------------------------
+  logic mem_req_ready, mem_rsp_valid, mem_rsp_err;
+  logic [3:0] mem_rsp_id;
+  logic [127:0] mem_rsp_rdata;
+
+  baresm_fpga_mem #(
+    .MemBytes(MemBytes),
+    .LineBytes(16),
+    .IdWidth(4)
+  ) u_mem (
+    .clk_i,
+    .rst_ni      (rst_n),
+    .req_valid_i (1'b0),            // no SM
+    .req_ready_o (mem_req_ready),
+    .req_id_i    (4'd0),
+    .req_addr_i  (32'd0),
+    .req_op_i    (2'd0),
+    .req_amo_i   (5'd0),
+    .req_wdata_i (128'd0),
+    .req_wstrb_i (16'd0),
+    .rsp_valid_o (mem_rsp_valid),
+    .rsp_ready_i (1'b1),
+    .rsp_id_o    (mem_rsp_id),
+    .rsp_rdata_o (mem_rsp_rdata),
+    .rsp_err_o   (mem_rsp_err),
+    .breq_valid_i(breq_valid),
+    .breq_ready_o(breq_ready),
+    .breq_write_i(breq_write),
+    .breq_addr_i (breq_addr),
+    .breq_wdata_i(breq_wdata),
+    .brsp_valid_o(brsp_valid),
+    .brsp_rdata_o(brsp_rdata)
+  );
+
+  // ---- LEDs ---------------------------------------------------------------------------------
+  logic [LedHoldBits-1:0] ok_q, bad_q;
+  logic [15:0] ok_seen_q, bad_seen_q;
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) begin
+      ok_q <= '0;
+      bad_q <= '0;
+      ok_seen_q <= '0;
+      bad_seen_q <= '0;
+    end else begin
+      ok_seen_q <= frames_ok;
+      bad_seen_q <= frames_bad;
+      if (frames_ok != ok_seen_q) ok_q <= '1;
+      else if (ok_q != '0) ok_q <= ok_q - 1'b1;
+      if (frames_bad != bad_seen_q) bad_q <= '1;
+      else if (bad_q != '0) bad_q <= bad_q - 1'b1;
+    end
+  end
+  assign led_idle_o = rst_n ^ LedActiveLow[0];
+  assign led_busy_o = (ok_q != '0) ^ LedActiveLow[1];
+  assign led_fault_o = (bad_q != '0) ^ LedActiveLow[2];
+  assign led_link_o = cycles_q[23] ^ LedActiveLow[3];
+
+  logic unused;
+  assign unused = ^{rx_ferr, watchdog, scratch, prot_base, prot_size, qp_wr, qp_q, qp_off,
+                    mem_req_ready, mem_rsp_valid, mem_rsp_err, mem_rsp_id, mem_rsp_rdata};
+
+endmodule
+
+`default_nettype wire
