@@ -193,43 +193,63 @@ bool SerialTransport::send(const std::vector<uint8_t>& bytes) {
   return true;
 }
 
-// The next frame from the link: scans for SYNC, checks LEN and the CRC; a
-// frame that fails is dropped from its SYNC byte on (the next SYNC may start
-// the real one).
+// Finds a complete frame with a good CRC in what is buffered and moves it to
+// the front of rx_ (0), or -1 when there is none yet. Frames start at a SYNC
+// byte; a SYNC whose frame is known bad (LEN too long, CRC wrong) is dropped
+// and *bad set.
+//  - While the line is live (past_partial false) the earliest SYNC wins: a
+//    partial frame there is waited for, since a SYNC inside its payload must
+//    not be taken for a frame.
+//  - Once the line has been quiet (past_partial true) a partial frame will
+//    never complete (a byte of it was lost, or its LEN was corrupted and
+//    promises bytes that never come): it is skipped, so it cannot hide the
+//    good frames behind it, and dropped when nothing good follows.
+long SerialTransport::find_frame(bool past_partial, bool* bad) {
+  size_t i = 0;
+  while (i < rx_.size()) {
+    if (rx_[i] != ser::kSync) {
+      ++i;
+      continue;
+    }
+    if (i + 4 > rx_.size()) break;
+    const size_t len = rx_[i + 3];
+    if (len <= ser::kMaxPayload && i + len + ser::kOverhead > rx_.size()) {
+      if (!past_partial) break;  // a partial frame: wait for the rest
+      ++i;
+      continue;
+    }
+    if (len <= ser::kMaxPayload) {
+      const uint16_t crc = ser::crc16(rx_.data() + i + 1, 3 + len);
+      if (crc == uint16_t(rx_[i + 4 + len] | (rx_[i + 5 + len] << 8))) {
+        rx_.erase(rx_.begin(), rx_.begin() + long(i));
+        return 0;
+      }
+      ++stats_.bad_crc;
+    }
+    *bad = true;
+    rx_.erase(rx_.begin(), rx_.begin() + long(i + 1));
+    i = 0;
+  }
+  rx_.erase(rx_.begin(), rx_.begin() + long(past_partial ? rx_.size() : i));
+  return -1;
+}
+
+// The next frame from the link, or BAD_CRC when only bad ones came.
 SerialTransport::Rx SerialTransport::read_frame(int timeout_ms, Frame* f) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   bool bad = false;
   for (;;) {
-    // Parse what is buffered.
-    size_t i = 0;
-    while (i < rx_.size() && rx_[i] != ser::kSync) ++i;
-    rx_.erase(rx_.begin(), rx_.begin() + long(i));
-    if (rx_.size() >= 4) {
+    if (find_frame(false, &bad) == 0) {
       const size_t len = rx_[3];
-      if (len > ser::kMaxPayload) {
-        rx_.erase(rx_.begin());
-        bad = true;
-        continue;
+      f->cmd = rx_[1];
+      f->seq = rx_[2];
+      f->payload.assign(rx_.begin() + 4, rx_.begin() + 4 + long(len));
+      rx_.erase(rx_.begin(), rx_.begin() + long(len + ser::kOverhead));
+      if (f->cmd == uint8_t(ser::Evt::IRQ) && !f->payload.empty()) {
+        irq_level_ = f->payload[0] & 1;
+        ++stats_.irq_events;
       }
-      if (rx_.size() >= len + ser::kOverhead) {
-        const uint16_t crc = ser::crc16(rx_.data() + 1, 3 + len);
-        const uint16_t got = uint16_t(rx_[4 + len] | (rx_[5 + len] << 8));
-        if (crc != got) {
-          ++stats_.bad_crc;
-          rx_.erase(rx_.begin());
-          bad = true;
-          continue;
-        }
-        f->cmd = rx_[1];
-        f->seq = rx_[2];
-        f->payload.assign(rx_.begin() + 4, rx_.begin() + 4 + long(len));
-        rx_.erase(rx_.begin(), rx_.begin() + long(len + ser::kOverhead));
-        if (f->cmd == uint8_t(ser::Evt::IRQ) && !f->payload.empty()) {
-          irq_level_ = f->payload[0] & 1;
-          ++stats_.irq_events;
-        }
-        return Rx::FRAME;
-      }
+      return Rx::FRAME;
     }
     if (bad) return Rx::BAD_CRC;
     const int left = ms_left(deadline);
@@ -239,15 +259,18 @@ SerialTransport::Rx SerialTransport::read_frame(int timeout_ms, Frame* f) {
 }
 
 // Waits until the line has been quiet for quiet_ms (a bridge that timed out
-// a partial frame answers meanwhile). What arrived stays buffered: the next
-// read_frame() sees it (a late answer to the request in flight still counts;
-// anything else is skipped there).
+// a partial frame answers meanwhile). Complete frames stay buffered: the
+// next read_frame() sees them (a late answer to the request in flight still
+// counts; anything else is skipped there). A partial frame left at the end
+// will never complete once the line is quiet: it is dropped.
 void SerialTransport::drain_quiet() {
   for (int i = 0; i < 100; i++) {
     const uint64_t in_before = stats_.bytes_in;
     if (!fill(o_.quiet_ms)) return;
-    if (stats_.bytes_in == in_before) return;
+    if (stats_.bytes_in == in_before) break;
   }
+  bool bad = false;
+  find_frame(true, &bad);
 }
 
 Status SerialTransport::request(uint8_t cmd, const uint8_t* payload, size_t len, int rsp_len,

@@ -88,6 +88,7 @@ class SerialTransport : public Transport {
                  const std::string& what);
   Status status_frame(bool* irq, uint64_t* cycles);
   Rx read_frame(int timeout_ms, Frame* f);
+  long find_frame(bool past_partial, bool* bad);  // 0: a good frame starts rx_; -1: none yet
   bool fill(int timeout_ms);  // reads what is there (waiting up to timeout_ms); false: closed
   bool send(const std::vector<uint8_t>& bytes);
   void drain_quiet();

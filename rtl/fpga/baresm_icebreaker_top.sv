@@ -20,7 +20,8 @@
 // The simulation (sim/serial) sets LedActiveLow = 0: all active high.
 //
 // The SM parameters are the `micro` line of rtl/configs.txt (RfDepth 2048 x 1
-// lane = RegfileRegs 2048); the test rtl_fpga_params checks that they agree.
+// lane = RegfileRegs 2048); the test rtl_sm_configs (scripts/sm-config.sh
+// --check) fails when they drift apart.
 `include "baresm_assert.svh"
 `default_nettype none
 

@@ -50,7 +50,8 @@ module baresm_uart_rx #(
         if (cnt_q == HALF) begin
           cnt_d = '0;
           bit_d = '0;
-          state_d = sync2_q ? R_IDLE : R_DATA;  // a glitch, not a start bit
+          if (sync2_q) state_d = R_IDLE;  // a glitch, not a start bit
+          else state_d = R_DATA;
         end else begin
           cnt_d = cnt_q + 1'b1;
         end

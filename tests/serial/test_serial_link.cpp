@@ -18,6 +18,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "cq_model/regs.h"
@@ -207,6 +208,47 @@ TEST(SerialLink, BridgeAnswersBadFramesAndResynchronizes) {
     ASSERT_EQ(t.mmio_read32(regs::SCRATCH, &v), drv::Status::OK) << t.last_error();
     EXPECT_EQ(v, 0x1000 + i);
   }
+}
+
+// A corrupted answer header whose LEN promises bytes that never come must
+// not hide the answers after it: once the line is quiet the host drops the
+// partial frame (this once wedged a run: every retry's answer queued behind
+// a header waiting for 128 bytes).
+TEST(SerialLink, PartialAnswerDoesNotHideTheRetrysAnswer) {
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+  std::thread device([fd = sv[0]] {
+    // Answers each request frame: the first with a bare header claiming 128
+    // payload bytes, the others properly.
+    std::vector<uint8_t> in;
+    int answered = 0;
+    while (answered < 2) {
+      uint8_t buf[64];
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n <= 0) return;
+      in.insert(in.end(), buf, buf + n);
+      while (in.size() >= 4 && in.size() >= in[3] + ser::kOverhead) {
+        const uint8_t cmd = in[1], seq = in[2];
+        in.erase(in.begin(), in.begin() + long(in[3] + ser::kOverhead));
+        std::vector<uint8_t> a;
+        if (answered++ == 0) {
+          a = {uint8_t(ser::kSync), uint8_t(cmd | ser::kRspFlag), seq, 0x80};
+        } else {
+          a = frame(uint8_t(cmd | ser::kRspFlag), seq, {});
+        }
+        if (::write(fd, a.data(), a.size()) != ssize_t(a.size())) return;
+      }
+    }
+  });
+  drv::SerialOptions o = test_options();
+  o.response_timeout_ms = 100;
+  {
+    drv::SerialTransport t(sv[1], o, true);
+    EXPECT_EQ(t.mmio_write32(regs::SCRATCH, 5), drv::Status::OK) << t.last_error();
+    EXPECT_EQ(t.stats().retries, 1u);
+  }
+  device.join();
+  ::close(sv[0]);
 }
 
 // Seeded faults in both directions: every value that comes back is right;
