@@ -33,6 +33,7 @@ rtl/sm/baresm_sm_fetch.sv
 rtl/sm/baresm_sm_sched.sv
 rtl/sm/baresm_sm_stack.sv
 rtl/sm/baresm_sm_launch.sv      // launch control, descriptor, launch constants
+rtl/sm/baresm_sm_slots.sv       // warp and CTA slot tables, CTA retirement
 rtl/sm/baresm_sm_ibuf.sv        // instruction buffer, pre-decode, fetch requests
 rtl/sm/baresm_sm_scoreboard.sv  // pending registers/predicates, LSU counts, ready
 rtl/sm/baresm_sm_pred.sv        // predicate file

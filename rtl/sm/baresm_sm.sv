@@ -199,13 +199,13 @@ module baresm_sm #(
   assign l_block = {l_block_y, l_block_x};
 
   // =========================================================================
-  // Dispatcher, CTA slots and warp slots
+  // Dispatcher (baresm_sm_dispatch), CTA and warp slots (baresm_sm_slots)
   // =========================================================================
   logic [NumWarps-1:0] slot_used_q;
   logic [NumWarps*CtaW-1:0] slot_cta_q;
   logic [NumWarps*5-1:0] slot_wic_q;      // warp index in the CTA
-  logic [47:0] slot_tid_q [NumWarps];
-  logic [CtaSlots-1:0] cta_used_q, cta_run_q;
+  logic [47:0] i_tid0;
+  logic [CtaSlots-1:0] cta_used_q, cta_run_q, cta_retire;
   logic [CtaSlots*32-1:0] cta_x_q, cta_y_q, cta_z_q;
 
   logic place_valid, cta_start, cta_run_set;
@@ -254,56 +254,45 @@ module baresm_sm #(
   assign live = slot_used_q & ~st_empty;
   assign exited = slot_used_q & st_empty;
 
-  // A CTA retires when all its warps have exited and nothing of theirs is in flight.
-  logic [NumWarps-1:0] drained;
-  logic [CtaSlots-1:0] cta_retire;
-  logic [NumWarps-1:0] warp_retire;
-  always_comb begin
-    cta_retire = cta_run_q;
-    for (int w = 0; w < NumWarps; w++) begin
-      if (slot_used_q[w] && !(exited[w] && drained[w]))
-        cta_retire[slot_cta_q[w*CtaW +: CtaW]] = 1'b0;
-    end
-    for (int w = 0; w < NumWarps; w++) begin
-      warp_retire[w] = slot_used_q[w] && cta_retire[slot_cta_q[w*CtaW +: CtaW]];
-    end
-  end
-  assign any_cta = cta_used_q != '0;
+  logic [NumWarps-1:0] drained, warp_cta_run;
+  logic [WarpW-1:0] sel;       // the granted warp
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      slot_used_q <= '0;
-      cta_used_q <= '0;
-      cta_run_q <= '0;
-    end else if (clear) begin
-      slot_used_q <= '0;
-      cta_used_q <= '0;
-      cta_run_q <= '0;
-    end else begin
-      slot_used_q <= (slot_used_q & ~warp_retire) |
-                     (place_valid ? (NumWarps'(1) << place_warp) : '0);
-      cta_used_q <= (cta_used_q & ~cta_retire) | (cta_start ? (CtaSlots'(1) << start_cta) : '0);
-      cta_run_q <= (cta_run_q & ~cta_retire) | (cta_run_set ? (CtaSlots'(1) << place_cta) : '0);
-    end
-  end
+  baresm_sm_slots #(
+    .NumWarps(NumWarps),
+    .CtaSlots(CtaSlots)
+  ) u_slots (
+    .clk_i,
+    .rst_ni,
+    .clear_i       (clear),
+    .place_i       (place_valid),
+    .place_warp_i  (place_warp),
+    .place_cta_i   (place_cta),
+    .place_wic_i   (place_wic),
+    .place_tid_i   (place_tid),
+    .cta_start_i   (cta_start),
+    .start_cta_i   (start_cta),
+    .cta_x_i       (dcta_x),
+    .cta_y_i       (dcta_y),
+    .cta_z_i       (dcta_z),
+    .cta_run_i     (cta_run_set),
+    .exited_i      (exited),
+    .drained_i     (drained),
+    .warp_used_o   (slot_used_q),
+    .warp_cta_o    (slot_cta_q),
+    .warp_wic_o    (slot_wic_q),
+    .warp_cta_run_o(warp_cta_run),
+    .tid_warp_i    (sel),
+    .tid_o         (i_tid0),
+    .cta_used_o    (cta_used_q),
+    .cta_run_o     (cta_run_q),
+    .cta_x_o       (cta_x_q),
+    .cta_y_o       (cta_y_q),
+    .cta_z_o       (cta_z_q),
+    .cta_retire_o  (cta_retire),
+    .any_cta_o     (any_cta)
+  );
 
-  always_ff @(posedge clk_i) begin
-    if (cta_start) begin
-      cta_x_q[start_cta*32 +: 32] <= dcta_x;
-      cta_y_q[start_cta*32 +: 32] <= dcta_y;
-      cta_z_q[start_cta*32 +: 32] <= dcta_z;
-    end
-    if (place_valid) begin
-      slot_cta_q[place_warp*CtaW +: CtaW] <= place_cta;
-      slot_wic_q[place_warp*5 +: 5] <= place_wic;
-      slot_tid_q[place_warp] <= place_tid;
-    end
-  end
-
-  logic [NumWarps-1:0] warp_cta_run, eligible;
-  always_comb begin
-    for (int w = 0; w < NumWarps; w++) warp_cta_run[w] = cta_run_q[slot_cta_q[w*CtaW +: CtaW]];
-  end
+  logic [NumWarps-1:0] eligible;
   // Live, in a running CTA, stack top settled: may fetch and, with its
   // instruction buffered and free operands, issue.
   assign eligible = live & warp_cta_run & st_settled;
@@ -320,7 +309,6 @@ module baresm_sm #(
   logic [31:0] if_req_addr;
 
   logic issue;                 // an instruction issues this cycle (no fault)
-  logic [WarpW-1:0] sel;       // ... from this warp
   logic next_ok;               // ... and fetches its next word at once
   logic [31:0] next_pc;
 
@@ -689,7 +677,7 @@ module baresm_sm #(
     .iss_exec_i      (i_exec),
     .iss_pvec_i      (i_ppv),
     .iss_pc_i        (i_pc),
-    .iss_tid0_i      (slot_tid_q[sel]),
+    .iss_tid0_i      (i_tid0),
     .iss_sreg_i      (i_sreg),
     .iss_sbase_i     (i_sbase),
     .block_i         (l_block),
@@ -960,11 +948,8 @@ module baresm_sm #(
   // =========================================================================
   // Assertions (rtl/prim/baresm_assert.svh); each block checks its own too
   // =========================================================================
-  // Only a ready warp issues; a CTA slot is started only when free and runs
-  // only while used.
+  // Only a ready warp issues.
   `BARESM_ASSERT(a_issue_ready, !issue || ready[sel])
-  `BARESM_ASSERT(a_cta_start_free, !cta_start || !cta_used_q[start_cta])
-  `BARESM_ASSERT(a_cta_run_used, (cta_run_q & ~cta_used_q) == '0)
   // The memory request is held until taken.
   `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i,
                       {mem_req_id_o, mem_req_addr_o, mem_req_op_o, mem_req_amo_o, mem_req_wstrb_o,
