@@ -7,6 +7,13 @@
 //   resolved here) -> baresm_sm_exec (register file, ALU, FPU, gather
 //   buffer, shuffle, writeback) -> baresm_lsu -> memory arbiter -> port.
 //
+// Every stage is its own module (baresm_sm_launch, _slots, _ibuf,
+// _scoreboard, _issue, _pred, _faults, _status next to the dispatcher,
+// fetch, scheduler, stack, barrier, exec, LSU and arbiter; the list is in
+// docs/microarchitecture.md, "Where the logic lives"): this file wires them,
+// splits the memory port's responses, and holds the ID/CONFIG words and the
+// trace port.
+//
 // A launch: launch_valid_i/launch_ready_o with the descriptor (layout in
 // baresm_sm_pkg, LD_*). The SM sizes the launch (warp slots the register
 // file allows, CTA slots the shared memory allows), dispatches CTAs as
