@@ -32,6 +32,14 @@ rtl/sm/baresm_sm_dispatch.sv
 rtl/sm/baresm_sm_fetch.sv
 rtl/sm/baresm_sm_sched.sv
 rtl/sm/baresm_sm_stack.sv
+rtl/sm/baresm_sm_launch.sv      // launch control, descriptor, launch constants
+rtl/sm/baresm_sm_slots.sv       // warp and CTA slot tables, CTA retirement
+rtl/sm/baresm_sm_ibuf.sv        // instruction buffer, pre-decode, fetch requests
+rtl/sm/baresm_sm_scoreboard.sv  // pending registers/predicates, LSU counts, ready
+rtl/sm/baresm_sm_pred.sv        // predicate file
+rtl/sm/baresm_sm_issue.sv       // issue stage of the granted warp
+rtl/sm/baresm_sm_faults.sv      // fault state and reports
+rtl/sm/baresm_sm_status.sv      // warp states and counters
 rtl/sm/baresm_sm.sv
 
 // ---- the command processor (top: baresm_cp) -------------------------------------

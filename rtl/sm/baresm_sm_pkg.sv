@@ -19,6 +19,11 @@ package baresm_sm_pkg;
   localparam logic [2:0] CL_SHFL = 3'd3;  // operands gathered over all beats, then shuffled
   localparam logic [2:0] CL_LSU = 3'd4;   // operands gathered, then handed to the LSU
 
+  // Pre-decoded instruction (baresm_sm_ibuf's predecode), per buffered word:
+  //   [36:34] class  [33:28] sa  [27:22] sb  [21:16] sc  [15:10] rd (63 none)
+  //   [9:7] guard pred  [6:4] second pred read  [3:1] pred written  [0] illegal
+  localparam int DEC_W = 37;
+
   // ---- launch descriptor -----------------------------------------------------
   // Bit layout of launch_i (LSB first). The C++ side (sim/harness) packs
   // the same offsets; docs/microarchitecture.md has the table.

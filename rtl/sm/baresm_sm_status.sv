@@ -1,0 +1,146 @@
+// baresm_sm_status: what the SM shows of itself. Every warp slot is in
+// exactly one state each cycle (baresm_state_pkg::WS_*, first match):
+//   idle (no warp) > exited > waiting at a barrier > issued > ready >
+//   waiting on memory (an instruction-cache miss, an operand a load will
+//   write, or a BAR waiting for the warp's loads and stores) > waiting on the
+//   scoreboard (everything else: operands of the pipe, a busy unit, an
+//   empty instruction buffer, an unsettled stack top).
+// The states come out as warp_state_o and are counted (warp-cycles per
+// state), next to the launch's performance counters: cycles, warp- and
+// thread-instructions, stall cycles (live warps, no issue), instruction-
+// cache fills, divergent branches, barrier releases, CTAs completed. All
+// are 64-bit (32 for fills) and count from the launch's accept while the
+// engine is busy; clock_o (cycles since reset) is the S2R CLOCK register.
+`default_nettype none
+
+module baresm_sm_status #(
+  parameter int NumWarps = 16,
+  parameter int CtaSlots = 8,
+  parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic                    clear_i,
+  input  logic                    busy_i,
+  input  logic                    running_i,
+
+  // ---- each warp -------------------------------------------------------------------
+  input  logic [NumWarps-1:0]     used_i,         // the slot holds a warp
+  input  logic [NumWarps-1:0]     live_i,         // ... that has not exited
+  input  logic [NumWarps-1:0]     exited_i,       // its stack is empty
+  input  logic [NumWarps-1:0]     bar_wait_i,
+  input  logic [NumWarps-1:0]     ready_i,
+  input  logic [NumWarps-1:0]     ifetch_miss_i,  // waiting for an instruction-cache fill
+  input  logic [NumWarps-1:0]     ib_valid_i,
+  input  logic [NumWarps-1:0]     ib_ctrl_i,      // ... of class CL_CTRL (resolved at issue)
+  input  logic [NumWarps-1:0]     hazard_i,
+  input  logic [NumWarps-1:0]     hazard_mem_i,
+  input  logic [NumWarps-1:0]     unit_ok_i,
+
+  // ---- events -------------------------------------------------------------------------
+  input  logic                    issue_i,
+  input  logic [WarpW-1:0]        issue_warp_i,
+  input  logic [31:0]             issue_exec_i,   // lanes it executes
+  input  logic                    issue_diverge_i, // a divergent branch issues
+  input  logic                    bar_release_i,
+  input  logic [CtaSlots-1:0]     cta_retire_i,
+  input  logic                    ifill_i,        // an instruction-cache line request is taken
+
+  output logic [NumWarps*3-1:0]   warp_state_o,
+  output logic [63:0]             cycles_o,       // cycles of the launch
+  output logic [63:0]             clock_o,        // cycles since reset
+  output logic [63:0]             instrs_o,
+  output logic [63:0]             stalls_o,
+  output logic [31:0]             ifills_o,
+  output logic [baresm_state_pkg::NUM_WS*64-1:0] states_o,
+  output logic [4*64-1:0]         events_o        // {CTAs, thread-instructions, barrier releases, divergent branches}
+);
+
+  localparam int CtaW = (CtaSlots > 1) ? $clog2(CtaSlots) : 1;
+
+  logic [2:0] wstate [NumWarps];
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) begin
+      if (!used_i[w]) wstate[w] = baresm_state_pkg::WS_IDLE;
+      else if (exited_i[w]) wstate[w] = baresm_state_pkg::WS_EXITED;
+      else if (bar_wait_i[w]) wstate[w] = baresm_state_pkg::WS_WAIT_BAR;
+      else if (issue_i && issue_warp_i == WarpW'(w)) wstate[w] = baresm_state_pkg::WS_ISSUED;
+      else if (ready_i[w]) wstate[w] = baresm_state_pkg::WS_READY;
+      else if (ifetch_miss_i[w] || (ib_valid_i[w] && (hazard_mem_i[w] || (!hazard_i[w] && !unit_ok_i[w] &&
+               ib_ctrl_i[w]))))
+        wstate[w] = baresm_state_pkg::WS_WAIT_MEM;
+      else wstate[w] = baresm_state_pkg::WS_WAIT_SB;
+      warp_state_o[w*3 +: 3] = wstate[w];
+    end
+  end
+
+  logic [63:0] cyc_q, cyc_total_q;
+  logic [63:0] instr_q, stall_q, div_q, bars_q, tinstr_q, ctas_q;
+  logic [31:0] ifills_q;
+  logic [63:0] scnt_q [baresm_state_pkg::NUM_WS];
+  logic [5:0] in_state [baresm_state_pkg::NUM_WS];
+  logic [CtaW:0] cta_retire_count;
+  always_comb begin
+    cta_retire_count = '0;
+    for (int c = 0; c < CtaSlots; c++) cta_retire_count = cta_retire_count + (CtaW + 1)'(cta_retire_i[c]);
+  end
+  always_comb begin
+    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) begin
+      in_state[s] = '0;
+      for (int w = 0; w < NumWarps; w++) begin
+        if (wstate[w] == 3'(s)) in_state[s] = in_state[s] + 6'd1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cyc_q <= '0;
+      cyc_total_q <= '0;
+      instr_q <= '0;
+      stall_q <= '0;
+      ifills_q <= '0;
+      div_q <= '0;
+      bars_q <= '0;
+      tinstr_q <= '0;
+      ctas_q <= '0;
+      for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= '0;
+    end else begin
+      cyc_total_q <= cyc_total_q + 64'd1;
+      if (clear_i) begin
+        cyc_q <= '0;
+        instr_q <= '0;
+        stall_q <= '0;
+        ifills_q <= '0;
+        div_q <= '0;
+        bars_q <= '0;
+        tinstr_q <= '0;
+        ctas_q <= '0;
+        for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= '0;
+      end else if (busy_i) begin
+        cyc_q <= cyc_q + 64'd1;
+        if (issue_i) instr_q <= instr_q + 64'd1;
+        if (issue_i) tinstr_q <= tinstr_q + {58'd0, baresm_sm_pkg::popc32(issue_exec_i)};
+        if (issue_diverge_i) div_q <= div_q + 64'd1;
+        if (bar_release_i) bars_q <= bars_q + 64'd1;
+        ctas_q <= ctas_q + 64'(cta_retire_count);
+        if (running_i && live_i != '0 && !issue_i) stall_q <= stall_q + 64'd1;
+        if (ifill_i) ifills_q <= ifills_q + 32'd1;
+        for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= scnt_q[s] + 64'(in_state[s]);
+      end
+    end
+  end
+
+  assign cycles_o = cyc_q;
+  assign clock_o = cyc_total_q;
+  assign instrs_o = instr_q;
+  assign stalls_o = stall_q;
+  assign ifills_o = ifills_q;
+  always_comb begin
+    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) states_o[s*64 +: 64] = scnt_q[s];
+  end
+  assign events_o = {ctas_q, tinstr_q, bars_q, div_q};
+
+endmodule
+
+`default_nettype wire
