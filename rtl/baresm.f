@@ -56,6 +56,7 @@ rtl/baresm_top.sv
 rtl/fpga/baresm_uart_rx.sv
 rtl/fpga/baresm_uart_tx.sv
 rtl/fpga/baresm_uart_bridge.sv
+rtl/fpga/baresm_fpga_link.sv       // reset + UART + bridge, shared by the board tops
 rtl/fpga/baresm_spram.sv
 rtl/fpga/baresm_fpga_mem.sv
 rtl/fpga/baresm_icebreaker_top.sv

@@ -1,16 +1,16 @@
 // baresm_icebreaker_link_top: link and memory bring-up on the iCEBreaker
 // (iCE40 UP5K, 12 MHz) while the `micro` SM does not fit the part yet
 // (docs/fpga.md: tens of thousands of LUT4 against the UP5K's 5,280). It is
-// baresm_icebreaker_top without the device: the same UART (baresm_uart_rx/tx),
-// frame bridge (baresm_uart_bridge, docs/serial-protocol.md), 128 KB SPRAM
+// baresm_icebreaker_top without the device: the same reset, UART and frame
+// bridge (baresm_fpga_link, docs/serial-protocol.md), 128 KB SPRAM
 // device memory (baresm_fpga_mem, its device port unused) and the generated
 // register block (baresm_cp_regs, cq_model/regmap.def), so that the host's
 // drv::SerialTransport connects to it unchanged and the serial tests' register,
 // memory-burst and link-fault parts can run against a real board.
 //
-//   uart_rx_i -> baresm_uart_rx -> baresm_uart_bridge -> baresm_uart_tx -> uart_tx_o
-//                                    |  mmio_*         | bridge port
-//                                 baresm_cp_regs    baresm_fpga_mem (SPRAM)
+//   uart_rx_i/uart_tx_o <-> baresm_fpga_link --- mmio_* ---> baresm_cp_regs
+//                                  | bridge port
+//                               baresm_fpga_mem (SPRAM)
 //
 // Registers (honest about what is there): ID and VERSION as the real device;
 // CONFIG0..3 and CONFIG6 read 0 and CONFIG1.NUM_QUEUES 0 (no SM, no queue
@@ -21,7 +21,6 @@
 // is set when a CONTROL.SOFT_RESET (which clears the registers) finishes;
 // CYCLES counts clock cycles; everything else reads 0.
 //
-// Reset as baresm_icebreaker_top (power-on counter and the user button).
 // LEDs (LedActiveLow as baresm_icebreaker_top): idle = out of reset, busy =
 // a frame answered (lit for 2^LedHoldBits cycles, 0.35 s), fault = a frame
 // answered with ERROR (the same), link = a heartbeat (about 0.7 s on, 0.7 s
@@ -48,39 +47,8 @@ module baresm_icebreaker_link_top #(
   output logic led_link_o
 );
 
-  // ---- reset (as baresm_icebreaker_top) ------------------------------------------------
-  logic [3:0] por_q;          // counts up from 0 after configuration
-  logic btn_s1_q, btn_s2_q, rst_n_q;
-  always_ff @(posedge clk_i) begin
-    btn_s1_q <= btn_ni;
-    btn_s2_q <= btn_s1_q;
-    if (por_q != 4'hF) por_q <= por_q + 4'd1;
-    rst_n_q <= (por_q == 4'hF) && btn_s2_q;
-  end
+  // ---- reset, UART and frame bridge (baresm_fpga_link) ----------------------------------
   logic rst_n;
-  assign rst_n = rst_n_q;
-
-  // ---- UART and bridge ------------------------------------------------------------------
-  logic rx_valid, rx_ferr, tx_valid, tx_ready;
-  logic [7:0] rx_data, tx_data;
-
-  baresm_uart_rx #(.ClkPerBit(ClkPerBit)) u_rx (
-    .clk_i,
-    .rst_ni     (rst_n),
-    .rx_i       (uart_rx_i),
-    .valid_o    (rx_valid),
-    .data_o     (rx_data),
-    .frame_err_o(rx_ferr)
-  );
-  baresm_uart_tx #(.ClkPerBit(ClkPerBit)) u_tx (
-    .clk_i,
-    .rst_ni (rst_n),
-    .valid_i(tx_valid),
-    .ready_o(tx_ready),
-    .data_i (tx_data),
-    .tx_o   (uart_tx_o)
-  );
-
   logic mmio_req_valid, mmio_req_write, mmio_rsp_valid, irq;
   logic [9:0] mmio_req_addr;
   logic [31:0] mmio_req_wdata, mmio_rsp_rdata;
@@ -89,19 +57,18 @@ module baresm_icebreaker_link_top #(
   logic [7:0] breq_wdata, brsp_rdata;
   logic [15:0] frames_ok, frames_bad;
 
-  baresm_uart_bridge #(
-    .MemBytes(MemBytes),
-    .TimeoutCycles(TimeoutCycles)
-  ) u_bridge (
+  baresm_fpga_link #(
+    .ClkPerBit(ClkPerBit),
+    .TimeoutCycles(TimeoutCycles),
+    .MemBytes(MemBytes)
+  ) u_link (
     .clk_i,
-    .rst_ni          (rst_n),
-    .rx_valid_i      (rx_valid),
-    .rx_data_i       (rx_data),
-    .tx_valid_o      (tx_valid),
-    .tx_ready_i      (tx_ready),
-    .tx_data_o       (tx_data),
+    .btn_ni,
+    .uart_rx_i,
+    .uart_tx_o,
+    .rst_no          (rst_n),
     .mmio_req_valid_o(mmio_req_valid),
-    .mmio_req_ready_i(1'b1),          // baresm_cp_regs takes one request per cycle
+    .mmio_req_ready_i(1'b1),
     .mmio_req_addr_o (mmio_req_addr),
     .mmio_req_write_o(mmio_req_write),
     .mmio_req_wdata_o(mmio_req_wdata),
@@ -254,7 +221,7 @@ module baresm_icebreaker_link_top #(
   assign led_link_o = cycles_q[23] ^ LedActiveLow[3];
 
   logic unused;
-  assign unused = ^{rx_ferr, watchdog, scratch, prot_base, prot_size, qp_wr, qp_q, qp_off,
+  assign unused = ^{watchdog, scratch, prot_base, prot_size, qp_wr, qp_q, qp_off,
                     mem_req_ready, mem_rsp_valid, mem_rsp_err, mem_rsp_id, mem_rsp_rdata};
 
 endmodule

@@ -1,16 +1,14 @@
 // baresm_icebreaker_top: the device on an iCEBreaker board (Lattice iCE40
 // UP5K, 12 MHz oscillator): baresm_top with rtl/configs.txt's `micro` SM and
 // one queue pair, 128 KB of device memory (baresm_fpga_mem: the UP5K's
-// SPRAM), and the host link: a UART (baresm_uart_rx/tx, 8N1 at
-// 12 MHz / ClkPerBit baud: 1 Mbaud by default, which the board's FT2232H
-// carries) into the frame bridge (baresm_uart_bridge, docs/serial-protocol.md).
+// SPRAM), and the host link (baresm_fpga_link: the reset, a UART at
+// 12 MHz / ClkPerBit baud, 1 Mbaud by default, which the board's FT2232H
+// carries, and the frame bridge, docs/serial-protocol.md).
 //
-//   uart_rx_i -> baresm_uart_rx -> baresm_uart_bridge -> baresm_uart_tx -> uart_tx_o
-//                                    |  mmio_*, irq          | bridge port
-//                                 baresm_top --- mem_* --> baresm_fpga_mem
+//   uart_rx_i/uart_tx_o <-> baresm_fpga_link --- mmio_*, irq ---> baresm_top
+//                                  | bridge port                    | mem_*
+//                                  +----------> baresm_fpga_mem <---+
 //
-// Reset: a power-on counter (iCE40 flops start at 0 after configuration)
-// and the user button (btn_ni, low when pressed), synchronized to the clock.
 // LEDs: idle, busy and sticky fault from the STATUS register, and link
 // activity (a frame answered with ERROR lights it for a while). Each output
 // is inverted where LedActiveLow has its bit set (bit 0 idle, 1 busy, 2
@@ -57,39 +55,8 @@ module baresm_icebreaker_top #(
 
   localparam int MemIdWidth = LsuIdWidth + 2;
 
-  // ---- reset ----------------------------------------------------------------------------
-  logic [3:0] por_q;          // counts up from 0 after configuration
-  logic btn_s1_q, btn_s2_q, rst_n_q;
-  always_ff @(posedge clk_i) begin
-    btn_s1_q <= btn_ni;
-    btn_s2_q <= btn_s1_q;
-    if (por_q != 4'hF) por_q <= por_q + 4'd1;
-    rst_n_q <= (por_q == 4'hF) && btn_s2_q;
-  end
+  // ---- reset, UART and frame bridge (baresm_fpga_link) ----------------------------------
   logic rst_n;
-  assign rst_n = rst_n_q;
-
-  // ---- UART and bridge --------------------------------------------------------------------
-  logic rx_valid, rx_ferr, tx_valid, tx_ready;
-  logic [7:0] rx_data, tx_data;
-
-  baresm_uart_rx #(.ClkPerBit(ClkPerBit)) u_rx (
-    .clk_i,
-    .rst_ni     (rst_n),
-    .rx_i       (uart_rx_i),
-    .valid_o    (rx_valid),
-    .data_o     (rx_data),
-    .frame_err_o(rx_ferr)
-  );
-  baresm_uart_tx #(.ClkPerBit(ClkPerBit)) u_tx (
-    .clk_i,
-    .rst_ni (rst_n),
-    .valid_i(tx_valid),
-    .ready_o(tx_ready),
-    .data_i (tx_data),
-    .tx_o   (uart_tx_o)
-  );
-
   logic mmio_req_valid, mmio_req_ready, mmio_req_write, mmio_rsp_valid, irq;
   logic [9:0] mmio_req_addr;
   logic [31:0] mmio_req_wdata, mmio_rsp_rdata;
@@ -98,17 +65,16 @@ module baresm_icebreaker_top #(
   logic [7:0] breq_wdata, brsp_rdata;
   logic [15:0] frames_ok, frames_bad;
 
-  baresm_uart_bridge #(
-    .MemBytes(MemBytes),
-    .TimeoutCycles(TimeoutCycles)
-  ) u_bridge (
+  baresm_fpga_link #(
+    .ClkPerBit(ClkPerBit),
+    .TimeoutCycles(TimeoutCycles),
+    .MemBytes(MemBytes)
+  ) u_link (
     .clk_i,
-    .rst_ni          (rst_n),
-    .rx_valid_i      (rx_valid),
-    .rx_data_i       (rx_data),
-    .tx_valid_o      (tx_valid),
-    .tx_ready_i      (tx_ready),
-    .tx_data_o       (tx_data),
+    .btn_ni,
+    .uart_rx_i,
+    .uart_tx_o,
+    .rst_no          (rst_n),
     .mmio_req_valid_o(mmio_req_valid),
     .mmio_req_ready_i(mmio_req_ready),
     .mmio_req_addr_o (mmio_req_addr),
@@ -252,7 +218,7 @@ module baresm_icebreaker_top #(
   assign led_link_o = (link_q != '0) ^ LedActiveLow[3];
 
   logic unused;
-  assign unused = ^{rx_ferr, frames_ok, cp_state, cp_queue, sm_busy, warp_state, sm_cycles, sm_instrs,
+  assign unused = ^{frames_ok, cp_state, cp_queue, sm_busy, warp_state, sm_cycles, sm_instrs,
                     sm_stalls, sm_smem_passes, sm_gmem_reqs, sm_state_cycles, sm_events,
                     mem_outstanding, status[31:3]};
 

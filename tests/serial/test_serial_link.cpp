@@ -28,6 +28,7 @@
 #include "samples/driver_backend.h"
 #include "samples/samples.h"
 #include "sim/serial/board_sim.h"
+#include "tests/serial/serial_test_util.h"
 
 namespace {
 
@@ -38,20 +39,9 @@ using baresm::serialsim::BoardSim;
 using baresm::serialsim::BoardSimOptions;
 using baresm::serialsim::LinkFaults;
 
-drv::SerialOptions test_options() {
-  drv::SerialOptions o;
-  o.response_timeout_ms = 400;
-  o.quiet_ms = 20;
-  o.max_attempts = 10;
-  return o;
-}
-
-std::unique_ptr<drv::SerialTransport> open_link(BoardSim& b, const drv::SerialOptions& o = test_options()) {
-  std::string err;
-  auto t = drv::SerialTransport::open(b.port(), o, &err);
-  EXPECT_TRUE(t) << err;
-  return t;
-}
+using baresm::serialtest::FaultyLinkCalls;
+using baresm::serialtest::open_link;
+using baresm::serialtest::test_options;
 
 double secs_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -266,18 +256,8 @@ TEST(SerialLink, LinkFaultsAreRetriedNeverSilentlyWrong) {
   auto t = open_link(b);
   ASSERT_TRUE(t);
   std::mt19937 rng(17);
-  // A call may still fail (every attempt of one burst hit by a fault, or a
-  // busy host stretching the simulated link): then it must say so, as a
-  // transport error naming the serial link, and never hand back wrong data.
-  int calls = 0, failed = 0;
-  auto call_ok = [&](drv::Status s) {
-    ++calls;
-    if (drv::ok(s)) return true;
-    EXPECT_EQ(s, drv::Status::TRANSPORT_ERROR);
-    EXPECT_NE(t->last_error().find("serial link: "), std::string::npos) << t->last_error();
-    ++failed;
-    return false;
-  };
+  FaultyLinkCalls c{*t};
+  auto call_ok = [&](drv::Status s) { return c.ok(s); };
   uint32_t v = 0;
   for (int i = 0; i < 100; i++) {
     const uint32_t w = rng();
@@ -299,12 +279,12 @@ TEST(SerialLink, LinkFaultsAreRetriedNeverSilentlyWrong) {
               "%llu retries, %llu bad CRCs, %llu timeouts, %llu bridge errors; %d of %d calls failed\n",
               (unsigned long long)st.dropped, (unsigned long long)st.flipped, (unsigned long long)st.duplicated,
               (unsigned long long)ts.requests, (unsigned long long)ts.retries, (unsigned long long)ts.bad_crc,
-              (unsigned long long)ts.timeouts, (unsigned long long)ts.device_errors, failed, calls);
+              (unsigned long long)ts.timeouts, (unsigned long long)ts.device_errors, c.failed, c.calls);
   EXPECT_GT(st.dropped + st.flipped + st.duplicated, 5u);
   EXPECT_GT(ts.retries, 0u);
   // 0.3% of the bytes faulted each way: with retries a call fails about once
   // in 3,000 runs of this test; with one attempt per call 23 of 186 failed.
-  EXPECT_LE(failed, 2) << "retries do not get calls through rare faults";
+  EXPECT_LE(c.failed, 2) << "retries do not get calls through rare faults";
 }
 
 TEST(SerialLink, DeadLinkIsATransportErrorNamingTheLayer) {

@@ -1,0 +1,113 @@
+// baresm_fpga_link: what every board top has between its pins and the
+// device: the reset (a power-on counter, since iCE40 flops start at 0 after
+// configuration, and the user button, low when pressed, synchronized to the
+// clock) and the host link (baresm_uart_rx/tx, 8N1 at ClkPerBit clocks per
+// bit, into the frame bridge baresm_uart_bridge, docs/serial-protocol.md).
+//
+//   uart_rx_i -> baresm_uart_rx -> baresm_uart_bridge -> baresm_uart_tx -> uart_tx_o
+//                                    | mmio_*, irq_i  | mem_* (bytes)
+`include "baresm_assert.svh"
+`default_nettype none
+
+module baresm_fpga_link #(
+  parameter int ClkPerBit = 12,
+  parameter int TimeoutCycles = 120000,
+  parameter int MemBytes = 131072
+) (
+  input  logic        clk_i,
+  input  logic        btn_ni,
+  input  logic        uart_rx_i,
+  output logic        uart_tx_o,
+  output logic        rst_no,          // the board's reset, synchronous release
+
+  // ---- the device's register port ------------------------------------------------
+  output logic        mmio_req_valid_o,
+  input  logic        mmio_req_ready_i,
+  output logic [9:0]  mmio_req_addr_o,
+  output logic        mmio_req_write_o,
+  output logic [31:0] mmio_req_wdata_o,
+  input  logic        mmio_rsp_valid_i,
+  input  logic [31:0] mmio_rsp_rdata_i,
+  input  logic        irq_i,
+
+  // ---- device memory, a byte at a time -------------------------------------------
+  output logic        mem_req_valid_o,
+  input  logic        mem_req_ready_i,
+  output logic        mem_req_write_o,
+  output logic [31:0] mem_req_addr_o,
+  output logic [7:0]  mem_req_wdata_o,
+  input  logic        mem_rsp_valid_i,
+  input  logic [7:0]  mem_rsp_rdata_i,
+
+  output logic [15:0] frames_ok_o,     // frames executed
+  output logic [15:0] frames_bad_o     // frames answered with ERROR
+);
+
+  // ---- reset ----------------------------------------------------------------------------
+  logic [3:0] por_q;          // counts up from 0 after configuration
+  logic btn_s1_q, btn_s2_q, rst_n_q;
+  always_ff @(posedge clk_i) begin
+    btn_s1_q <= btn_ni;
+    btn_s2_q <= btn_s1_q;
+    if (por_q != 4'hF) por_q <= por_q + 4'd1;
+    rst_n_q <= (por_q == 4'hF) && btn_s2_q;
+  end
+  assign rst_no = rst_n_q;
+
+  // ---- UART and bridge --------------------------------------------------------------------
+  logic rx_valid, rx_ferr, tx_valid, tx_ready;
+  logic [7:0] rx_data, tx_data;
+
+  baresm_uart_rx #(.ClkPerBit(ClkPerBit)) u_rx (
+    .clk_i,
+    .rst_ni     (rst_n_q),
+    .rx_i       (uart_rx_i),
+    .valid_o    (rx_valid),
+    .data_o     (rx_data),
+    .frame_err_o(rx_ferr)      // the bridge's frame timeout and CRC catch the byte's loss
+  );
+  baresm_uart_tx #(.ClkPerBit(ClkPerBit)) u_tx (
+    .clk_i,
+    .rst_ni (rst_n_q),
+    .valid_i(tx_valid),
+    .ready_o(tx_ready),
+    .data_i (tx_data),
+    .tx_o   (uart_tx_o)
+  );
+
+  baresm_uart_bridge #(
+    .MemBytes(MemBytes),
+    .TimeoutCycles(TimeoutCycles)
+  ) u_bridge (
+    .clk_i,
+    .rst_ni          (rst_n_q),
+    .rx_valid_i      (rx_valid),
+    .rx_data_i       (rx_data),
+    .tx_valid_o      (tx_valid),
+    .tx_ready_i      (tx_ready),
+    .tx_data_o       (tx_data),
+    .mmio_req_valid_o,
+    .mmio_req_ready_i,
+    .mmio_req_addr_o,
+    .mmio_req_write_o,
+    .mmio_req_wdata_o,
+    .mmio_rsp_valid_i,
+    .mmio_rsp_rdata_i,
+    .irq_i,
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_write_o,
+    .mem_req_addr_o,
+    .mem_req_wdata_o,
+    .mem_rsp_valid_i,
+    .mem_rsp_rdata_i,
+    .frames_ok_o,
+    .frames_bad_o
+  );
+
+  logic unused;
+  assign unused = rx_ferr;
+
+endmodule
+
+`default_nettype wire
