@@ -257,20 +257,19 @@ TEST(SerialLink, LinkFaultsAreRetriedNeverSilentlyWrong) {
   ASSERT_TRUE(t);
   std::mt19937 rng(17);
   FaultyLinkCalls c{*t};
-  auto call_ok = [&](drv::Status s) { return c.ok(s); };
   uint32_t v = 0;
   for (int i = 0; i < 100; i++) {
     const uint32_t w = rng();
-    if (!call_ok(t->mmio_write32(regs::SCRATCH, w))) continue;
-    if (!call_ok(t->mmio_read32(regs::SCRATCH, &v))) continue;
+    if (!c.ok(t->mmio_write32(regs::SCRATCH, w))) continue;
+    if (!c.ok(t->mmio_read32(regs::SCRATCH, &v))) continue;
     ASSERT_EQ(v, w) << "a wrong register value came through at " << i;
   }
   std::vector<uint8_t> w(2000), r(2000);
   for (int k = 0; k < 2; k++) {
     for (auto& x : w) x = uint8_t(rng());
-    if (!call_ok(t->mem_write(0x4000, w.data(), uint32_t(w.size())))) continue;
+    if (!c.ok(t->mem_write(0x4000, w.data(), uint32_t(w.size())))) continue;
     std::fill(r.begin(), r.end(), 0);
-    if (!call_ok(t->mem_read(0x4000, r.data(), uint32_t(r.size())))) continue;
+    if (!c.ok(t->mem_read(0x4000, r.data(), uint32_t(r.size())))) continue;
     ASSERT_EQ(r, w) << "a wrong memory byte came through";
   }
   const auto st = b.stats();
