@@ -29,6 +29,7 @@ module baresm_sm #(
   parameter int NumWarps = 16,     // warp slots
   parameter int NumRegs = 63,      // registers per thread supported (<= 63)
   parameter int RfDepth = NumWarps * NumRegs * (32 / NumLanes),  // register-file entries per lane
+  parameter int RfBanks = 8,       // register-file RAMs (a power of two; at most 32/NumLanes when that is > 1)
   parameter int SharedBytes = 16384,
   parameter int NumBanks = 32,
   parameter int CtaSlots = 8,
@@ -124,6 +125,9 @@ module baresm_sm #(
   localparam int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1;
   localparam int CtaW = (CtaSlots > 1) ? $clog2(CtaSlots) : 1;
   localparam int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1;
+  // Banks of the register file: with several beats per warp register, no
+  // more banks than beats (baresm_sm_pkg::rf_bank).
+  localparam int RfBanksUsed = (NumLanes < 32 && 32 / NumLanes < RfBanks) ? 32 / NumLanes : RfBanks;
   localparam int DepthW = $clog2(StackDepth + 1);
   localparam int DecW = baresm_sm_pkg::DEC_W;
 
@@ -661,6 +665,7 @@ module baresm_sm #(
     .NumWarps(NumWarps),
     .NumRegs(NumRegs),
     .RfDepth(RfDepth),
+    .RfBanks(RfBanksUsed),
     .FpuLatency(FpuLatency),
     .HasFpu(HasFpu)
   ) u_exec (
@@ -950,7 +955,7 @@ module baresm_sm #(
   assign config_o[4*32 +: 32] = {8'(NumBanks), 8'(CtaSlots), 8'(FpuLatency), 8'(IcLines)};
   assign config_o[5*32 +: 32] = 32'(MemLineBytes);
   assign config_o[6*32 +: 32] = {8'(LsuIdWidth + 1), 8'(NumWindows), 8'(SmId), 8'd1};
-  assign config_o[7*32 +: 32] = {31'd0, HasFpu};
+  assign config_o[7*32 +: 32] = {16'd0, 8'(RfBanksUsed), 7'd0, HasFpu};
 
   // =========================================================================
   // Assertions (rtl/prim/baresm_assert.svh); each block checks its own too

@@ -1,21 +1,28 @@
 // baresm_sm_exec: everything between issue and register writeback.
 //
 //   issue -> SQ (beat sequencer: one beat of NumLanes threads per cycle,
-//            Beats = 32/NumLanes cycles per warp-instruction; the register
+//            Beats = 32/NumLanes beats per warp-instruction; the register
 //            file is read here)
 //         -> EX (operands arrive; lane ALU / FPU inputs / gather buffer)
-//         -> WB (ALU results written, port A)      FPU: Latency cycles after
-//                                                   EX, written from the
-//                                                   FPU outputs, port B
+//         -> the pipe: PipeLat cycles after EX for the ALU and the FPU alike
+//            (the FPU's latency, 1 without an FPU), then written through
+//            the register file's port P
 //   SHFL and memory instructions collect all 32 lanes' operands in the gather
 //   buffer; a shuffle is then computed at once and a memory instruction is
 //   handed to the LSU. LSU completions and shuffle results are written back
-//   by the writer (port C), one beat per cycle.
-// The sequencer never stalls: once issued, the beats of an instruction flow
-// on consecutive cycles, so each writer produces its beats back to back and
-// a register's scoreboard bit can be cleared one cycle before beat 0 is
-// written: a dependent instruction issues the cycle after the clear and
-// reads beat b two cycles after that, plus b, when beat b is already there.
+//   by the writer (port C), one beat per cycle when its bank is free.
+// The register file is RfBanks single-port-pair RAMs (baresm_sm_rf). Two
+// operands of an instruction in one bank at different entries are read in
+// successive cycles, the same for every beat (a "slow" instruction: 2 or 3
+// cycles per beat); otherwise a beat takes one cycle. One latency for the
+// ALU and the FPU means one pipe write per cycle at most; the writer takes
+// the cycles in which the pipe does not write its bank.
+// Once issued, an instruction's beats flow without stalling. A fast
+// instruction's beats are written back to back, so its register's
+// scoreboard bit is cleared one cycle before beat 0 is written: a dependent
+// instruction issues the cycle after the clear and reads beat b two cycles
+// after that, plus b, when beat b is already there. A slow instruction, and
+// the writer, clear one cycle before the last beat is written.
 // warp_busy_o keeps a warp slot from being reused while any of its beats is
 // still on the way.
 `default_nettype none
@@ -26,6 +33,7 @@ module baresm_sm_exec #(
   parameter int NumWarps = 16,
   parameter int NumRegs = 63,
   parameter int RfDepth = 1008,
+  parameter int RfBanks = 8,      // register-file RAMs: a power of two; 32/NumLanes is 1 or >= RfBanks
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,    // 0: no FPU lanes (the issue stage never sends CL_FPU)
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
@@ -122,10 +130,17 @@ module baresm_sm_exec #(
   localparam int LW = NumLanes * 32;
   localparam logic [5:0] RZ = 6'd63;
   localparam logic [2:0] PT = 3'd7;
+  localparam int BankBits = (RfBanks > 1) ? $clog2(RfBanks) : 0;
+  // Cycles from EX to the register-file write, the ALU's and the FPU's.
+  localparam int PipeLat = HasFpu ? FpuLatency : 1;
+  localparam int PL = PipeLat - 1;
 
   function automatic logic [AddrW-1:0] rf_addr(input logic [AddrW-1:0] base, input logic [5:0] r,
                                                input logic [BeatW-1:0] beat);
     rf_addr = base + (AddrW'(r) << $clog2(Beats)) + AddrW'(beat);
+  endfunction
+  function automatic logic [3:0] rf_bank(input logic [AddrW-1:0] e);
+    rf_bank = baresm_sm_pkg::rf_bank(16'(e), BankBits, $clog2(Beats));
   endfunction
 
   // =========================================================================
@@ -143,24 +158,59 @@ module baresm_sm_exec #(
   logic [WarpW-1:0] sq_warp_q;
   logic [AddrW-1:0] sq_base_q;
   logic [47:0] sq_tid0_q;
-  logic sq_last;
+  logic [1:0] sq_sub_q;   // read cycle within the beat
+  logic sq_last, sq_beat_done;
 
-  assign sq_last = sq_beat_q == BeatW'(Beats - 1);
+  // ---- operand reads: which cycle of the beat reads which operand ---------------
+  // Registers read from the file (RZ reads 0, an immediate b reads nothing)
+  // and their beat's entries; two operands that share a bank at different
+  // entries are read in different cycles (group 0, 1, 2), the same for every
+  // beat (baresm_sm_pkg::rf_bank).
+  logic [AddrW-1:0] ra_addr, rb_addr, rc_addr;
+  assign ra_addr = rf_addr(sq_base_q, sq_sa_q, sq_beat_q);
+  assign rb_addr = rf_addr(sq_base_q, sq_sb_q, sq_beat_q);
+  assign rc_addr = rf_addr(sq_base_q, sq_sc_q, sq_beat_q);
+
+  logic [2:0] sq_act;   // c, b, a
+  logic c_ab, c_ac, c_bc;
+  logic [1:0] grp_b, grp_c, sq_ngrp;
+  assign sq_act = {sq_sc_q != RZ, !sq_bimm_q && sq_sb_q != RZ, sq_sa_q != RZ};
+  assign c_ab = sq_act[0] && sq_act[1] && rf_bank(ra_addr) == rf_bank(rb_addr) && ra_addr != rb_addr;
+  assign c_ac = sq_act[0] && sq_act[2] && rf_bank(ra_addr) == rf_bank(rc_addr) && ra_addr != rc_addr;
+  assign c_bc = sq_act[1] && sq_act[2] && rf_bank(rb_addr) == rf_bank(rc_addr) && rb_addr != rc_addr;
+  assign grp_b = c_ab ? 2'd1 : 2'd0;
+  assign grp_c = (c_ac || (c_bc && !c_ab)) ? ((c_bc && c_ab) ? 2'd2 : 2'd1) : 2'd0;
+  assign sq_ngrp = (grp_b > grp_c) ? grp_b : grp_c;
+
+  logic [2:0] rf_ren;
+  assign rf_ren = sq_valid_q ? (sq_act & {grp_c == sq_sub_q, grp_b == sq_sub_q, sq_sub_q == 2'd0})
+                             : 3'b000;
+
+  assign sq_beat_done = sq_sub_q == sq_ngrp;
+  assign sq_last = sq_beat_q == BeatW'(Beats - 1) && sq_beat_done;
   assign sq_ready_o = !sq_valid_q || sq_last;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sq_valid_q <= 1'b0;
       sq_beat_q <= '0;
+      sq_sub_q <= '0;
     end else if (clear_i) begin
       sq_valid_q <= 1'b0;
       sq_beat_q <= '0;
+      sq_sub_q <= '0;
     end else if (iss_valid_i) begin
       sq_valid_q <= 1'b1;
       sq_beat_q <= '0;
+      sq_sub_q <= '0;
     end else if (sq_valid_q) begin
-      sq_valid_q <= !sq_last;
-      sq_beat_q <= sq_last ? '0 : sq_beat_q + BeatW'(1);
+      if (sq_beat_done) begin
+        sq_valid_q <= !sq_last;
+        sq_beat_q <= sq_last ? '0 : sq_beat_q + BeatW'(1);
+        sq_sub_q <= '0;
+      end else begin
+        sq_sub_q <= sq_sub_q + 2'd1;
+      end
     end
   end
 
@@ -187,24 +237,20 @@ module baresm_sm_exec #(
 
   // ---- register file ----------------------------------------------------------
   logic [LW-1:0] rd_a, rd_b, rd_c;
-  logic wa_en, wb_en, wc_en;
-  logic wa_first, wb_first, wc_first;   // beat 0 of the instruction's write
-  logic [WarpW-1:0] wa_warp, wb_warp, wc_warp;
-  logic [5:0] wa_reg, wb_reg, wc_reg;
-  logic [AddrW-1:0] wa_addr, wb_addr, wc_addr;
-  logic [NumLanes-1:0] wa_mask, wb_mask, wc_mask;
-  logic [LW-1:0] wa_data, wb_data, wc_data;
-  logic [AddrW-1:0] ra_addr, rb_addr, rc_addr;
-
-  assign ra_addr = rf_addr(sq_base_q, sq_sa_q, sq_beat_q);
-  assign rb_addr = rf_addr(sq_base_q, sq_sb_q, sq_beat_q);
-  assign rc_addr = rf_addr(sq_base_q, sq_sc_q, sq_beat_q);
+  logic wp_en, wc_en;
+  logic wp_first, wc_first;   // beat 0 of the instruction's write
+  logic [WarpW-1:0] wp_warp, wc_warp;
+  logic [5:0] wp_reg, wc_reg;
+  logic [AddrW-1:0] wp_addr, wc_addr;
+  logic [NumLanes-1:0] wp_mask, wc_mask;
+  logic [LW-1:0] wp_data, wc_data;
 
   baresm_sm_rf #(
     .NumLanes(NumLanes),
     .NumWarps(NumWarps),
     .NumRegs (NumRegs),
     .Depth   (RfDepth),
+    .Banks   (RfBanks),
     .AddrW   (AddrW),
     .WarpW   (WarpW)
   ) u_rf (
@@ -212,7 +258,7 @@ module baresm_sm_exec #(
     .rst_ni,
     .clr_i     (place_i),
     .clr_warp_i(place_warp_i),
-    .ren_i     (sq_valid_q),
+    .ren_i     (rf_ren),
     .rfirst_i  (sq_beat_q == '0),
     .rwarp_i   (sq_warp_q),
     .rreg_a_i  (sq_sa_q),
@@ -224,20 +270,13 @@ module baresm_sm_exec #(
     .rdata_a_o (rd_a),
     .rdata_b_o (rd_b),
     .rdata_c_o (rd_c),
-    .we_a_i    (wa_en),
-    .wfirst_a_i(wa_first),
-    .wwarp_a_i (wa_warp),
-    .wreg_a_i  (wa_reg),
-    .waddr_a_i (wa_addr),
-    .wmask_a_i (wa_mask),
-    .wdata_a_i (wa_data),
-    .we_b_i    (wb_en),
-    .wfirst_b_i(wb_first),
-    .wwarp_b_i (wb_warp),
-    .wreg_b_i  (wb_reg),
-    .waddr_b_i (wb_addr),
-    .wmask_b_i (wb_mask),
-    .wdata_b_i (wb_data),
+    .we_p_i    (wp_en),
+    .wfirst_p_i(wp_first),
+    .wwarp_p_i (wp_warp),
+    .wreg_p_i  (wp_reg),
+    .waddr_p_i (wp_addr),
+    .wmask_p_i (wp_mask),
+    .wdata_p_i (wp_data),
     .we_c_i    (wc_en),
     .wfirst_c_i(wc_first),
     .wwarp_c_i (wc_warp),
@@ -257,19 +296,22 @@ module baresm_sm_exec #(
   logic [7:0] ex_mod_q;
   logic [5:0] ex_rd_q;
   logic [2:0] ex_pd_q;
-  logic ex_rza_q, ex_rzb_q, ex_rzc_q, ex_bimm_q, ex_last_q;
+  logic ex_rza_q, ex_rzb_q, ex_rzc_q, ex_bimm_q, ex_last_q, ex_slow_q;
   logic [31:0] ex_imm_q, ex_exec_q, ex_pvec_q, ex_sreg_q;
   logic [WarpW-1:0] ex_warp_q;
   logic [AddrW-1:0] ex_base_q;
+  logic [2:0] ex_held_q;   // c, b, a: the operand was read before the beat's last read cycle
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) ex_valid_q <= 1'b0;
     else if (clear_i) ex_valid_q <= 1'b0;
-    else ex_valid_q <= sq_valid_q;
+    else ex_valid_q <= sq_valid_q && sq_beat_done;
   end
 
   always_ff @(posedge clk_i) begin
-    if (sq_valid_q) begin
+    if (sq_valid_q && sq_beat_done) begin
+      ex_slow_q <= sq_ngrp != 2'd0;
+      ex_held_q <= {grp_c != sq_ngrp, grp_b != sq_ngrp, sq_ngrp != 2'd0};
       ex_beat_q <= sq_beat_q;
       ex_last_q <= sq_last;
       ex_class_q <= sq_class_q;
@@ -290,11 +332,26 @@ module baresm_sm_exec #(
     end
   end
 
+  // Operands read in an earlier cycle of a slow beat wait in hold_*_q: taken
+  // from the file the cycle after their read, before their bank's output
+  // can change.
+  logic [2:0] hold_take_q;
+  logic [LW-1:0] hold_a_q, hold_b_q, hold_c_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) hold_take_q <= '0;
+    else hold_take_q <= rf_ren & {grp_c != sq_ngrp, grp_b != sq_ngrp, sq_ngrp != 2'd0};
+  end
+  always_ff @(posedge clk_i) begin
+    if (hold_take_q[0]) hold_a_q <= rd_a;
+    if (hold_take_q[1]) hold_b_q <= rd_b;
+    if (hold_take_q[2]) hold_c_q <= rd_c;
+  end
+
   // Operands of this beat's lanes.
   logic [LW-1:0] op_a, op_b, op_c;
-  assign op_a = ex_rza_q ? '0 : rd_a;
-  assign op_b = ex_bimm_q ? {NumLanes{ex_imm_q}} : (ex_rzb_q ? '0 : rd_b);
-  assign op_c = ex_rzc_q ? '0 : rd_c;
+  assign op_a = ex_rza_q ? '0 : (ex_held_q[0] ? hold_a_q : rd_a);
+  assign op_b = ex_bimm_q ? {NumLanes{ex_imm_q}} : (ex_rzb_q ? '0 : (ex_held_q[1] ? hold_b_q : rd_b));
+  assign op_c = ex_rzc_q ? '0 : (ex_held_q[2] ? hold_c_q : rd_c);
 
   // The lanes of this beat: exec mask and per-lane predicate operand.
   logic [NumLanes-1:0] ex_lmask, ex_lpvec;
@@ -308,12 +365,12 @@ module baresm_sm_exec #(
   logic [47:0] ex_tid_q, tid_adv;
   always_comb begin
     tid_adv = ex_tid_q;
-    if (sq_valid_q && sq_op_q == baresm_isa_pkg::OP_S2R && sq_beat_q != '0) begin
+    if (sq_valid_q && sq_beat_done && sq_op_q == baresm_isa_pkg::OP_S2R && sq_beat_q != '0) begin
       for (int p = 0; p < NumLanes; p++) tid_adv = baresm_sm_pkg::tid_next(tid_adv, block_i);
     end
   end
   always_ff @(posedge clk_i) begin
-    if (sq_valid_q) ex_tid_q <= (sq_beat_q == '0) ? sq_tid0_q : tid_adv;
+    if (sq_valid_q && sq_beat_done) ex_tid_q <= (sq_beat_q == '0) ? sq_tid0_q : tid_adv;
   end
 
   logic [LW-1:0] sreg_lane;
@@ -353,54 +410,11 @@ module baresm_sm_exec #(
     end
   end
 
-  // ---- WB (ALU): register port A and predicate port 0 ----------------------------------
-  logic wb_valid_q, wb_preg_q, wb_last_q;
-  logic [WarpW-1:0] wb_warp_q;
-  logic [AddrW-1:0] wb_base_q;
-  logic [BeatW-1:0] wb_beat_q;
-  logic [5:0] wb_rd_q;
-  logic [2:0] wb_pd_q;
-  logic [NumLanes-1:0] wb_lmask_q, wb_pbits_q;
-  logic [LW-1:0] wb_data_q;
-
-  logic ex_alu;
-  assign ex_alu = ex_valid_q && ex_class_q == baresm_sm_pkg::CL_ALU;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) wb_valid_q <= 1'b0;
-    else if (clear_i) wb_valid_q <= 1'b0;
-    else wb_valid_q <= ex_alu;
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (ex_alu) begin
-      wb_preg_q <= ex_op_q == baresm_isa_pkg::OP_ISETP;
-      wb_last_q <= ex_last_q;
-      wb_warp_q <= ex_warp_q;
-      wb_base_q <= ex_base_q;
-      wb_beat_q <= ex_beat_q;
-      wb_rd_q <= ex_rd_q;
-      wb_pd_q <= ex_pd_q;
-      wb_lmask_q <= ex_lmask;
-      wb_pbits_q <= alu_pred;
-      wb_data_q <= alu_res;
-    end
-  end
-
-  // Every beat goes to the register file, an empty lane mask included: a
-  // register's first write fills all of its beats (baresm_sm_rf).
-  assign wa_en = wb_valid_q && !wb_preg_q && wb_rd_q != RZ;
-  assign wa_first = wb_beat_q == '0;
-  assign wa_warp = wb_warp_q;
-  assign wa_reg = wb_rd_q;
-  assign wa_addr = rf_addr(wb_base_q, wb_rd_q, wb_beat_q);
-  assign wa_mask = wb_lmask_q;
-  assign wa_data = wb_data_q;
-
-  // ---- FPU: NumLanes pipelined lanes, a tag line of the same latency ------------------
+  // ---- FPU: NumLanes pipelined lanes ----------------------------------------------------
   // Without the FPU (HasFpu 0) no lane is built: an FPU instruction faults at
-  // issue, so ex_fpu is constant 0 and the tag line below is optimised away.
-  logic ex_fpu;
+  // issue, so ex_fpu is constant 0.
+  logic ex_alu, ex_fpu;
+  assign ex_alu = ex_valid_q && ex_class_q == baresm_sm_pkg::CL_ALU;
   assign ex_fpu = HasFpu && ex_valid_q && ex_class_q == baresm_sm_pkg::CL_FPU;
 
   logic [LW-1:0] fpu_res;
@@ -429,76 +443,116 @@ module baresm_sm_exec #(
     assign fpu_ovalid = '0;
   end
 
-  logic ft_valid_q [FpuLatency];
-  logic ft_setp_q [FpuLatency];
-  logic ft_first_q [FpuLatency];
-  logic ft_last_q [FpuLatency];
-  logic [1:0] ft_comb_q [FpuLatency];
-  logic [WarpW-1:0] ft_warp_q [FpuLatency];
-  logic [AddrW-1:0] ft_base_q [FpuLatency];
-  logic [BeatW-1:0] ft_beat_q [FpuLatency];
-  logic [5:0] ft_rd_q [FpuLatency];
-  logic [2:0] ft_pd_q [FpuLatency];
-  logic [NumLanes-1:0] ft_lmask_q [FpuLatency];
-  logic [NumLanes-1:0] ft_pvec_q [FpuLatency];
+  // ---- the pipe: PipeLat stages after EX, ALU and FPU beats alike -------------------------
+  // Stage PL is written to the register file (port P) or, for ISETP/FSETP,
+  // to the predicate file (port 0 for the ALU, 1 for the FPU). The ALU's
+  // results ride along in pt_data_q; the FPU's come out of its lanes.
+  logic pt_valid_q [PipeLat];
+  logic pt_alu_q [PipeLat];
+  logic pt_setp_q [PipeLat];
+  logic pt_first_q [PipeLat];
+  logic pt_last_q [PipeLat];
+  logic pt_slow_q [PipeLat];
+  logic [1:0] pt_comb_q [PipeLat];
+  logic [WarpW-1:0] pt_warp_q [PipeLat];
+  logic [AddrW-1:0] pt_base_q [PipeLat];
+  logic [BeatW-1:0] pt_beat_q [PipeLat];
+  logic [5:0] pt_rd_q [PipeLat];
+  logic [2:0] pt_pd_q [PipeLat];
+  logic [NumLanes-1:0] pt_lmask_q [PipeLat];
+  logic [NumLanes-1:0] pt_pvec_q [PipeLat];
+  logic [NumLanes-1:0] pt_pbits_q [PipeLat];   // ALU: ISETP's results
+  logic [LW-1:0] pt_data_q [PipeLat];          // ALU: the results
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < FpuLatency; i++) ft_valid_q[i] <= 1'b0;
+      for (int i = 0; i < PipeLat; i++) pt_valid_q[i] <= 1'b0;
     end else if (clear_i) begin
-      for (int i = 0; i < FpuLatency; i++) ft_valid_q[i] <= 1'b0;
+      for (int i = 0; i < PipeLat; i++) pt_valid_q[i] <= 1'b0;
     end else begin
-      ft_valid_q[0] <= ex_fpu;
-      for (int i = 1; i < FpuLatency; i++) ft_valid_q[i] <= ft_valid_q[i-1];
+      pt_valid_q[0] <= ex_alu || ex_fpu;
+      for (int i = 1; i < PipeLat; i++) pt_valid_q[i] <= pt_valid_q[i-1];
     end
   end
 
   always_ff @(posedge clk_i) begin
-    ft_setp_q[0] <= ex_op_q == baresm_isa_pkg::OP_FSETP;
-    ft_first_q[0] <= ex_beat_q == '0;
-    ft_last_q[0] <= ex_last_q;
-    ft_comb_q[0] <= ex_mod_q[5:4];
-    ft_warp_q[0] <= ex_warp_q;
-    ft_base_q[0] <= ex_base_q;
-    ft_beat_q[0] <= ex_beat_q;
-    ft_rd_q[0] <= ex_rd_q;
-    ft_pd_q[0] <= ex_pd_q;
-    ft_lmask_q[0] <= ex_lmask;
-    ft_pvec_q[0] <= ex_lpvec;
-    for (int i = 1; i < FpuLatency; i++) begin
-      ft_setp_q[i] <= ft_setp_q[i-1];
-      ft_first_q[i] <= ft_first_q[i-1];
-      ft_last_q[i] <= ft_last_q[i-1];
-      ft_comb_q[i] <= ft_comb_q[i-1];
-      ft_warp_q[i] <= ft_warp_q[i-1];
-      ft_base_q[i] <= ft_base_q[i-1];
-      ft_beat_q[i] <= ft_beat_q[i-1];
-      ft_rd_q[i] <= ft_rd_q[i-1];
-      ft_pd_q[i] <= ft_pd_q[i-1];
-      ft_lmask_q[i] <= ft_lmask_q[i-1];
-      ft_pvec_q[i] <= ft_pvec_q[i-1];
+    if (ex_alu || ex_fpu) begin
+      pt_alu_q[0] <= ex_alu;
+      pt_setp_q[0] <= ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP;
+      pt_first_q[0] <= ex_beat_q == '0;
+      pt_last_q[0] <= ex_last_q;
+      pt_slow_q[0] <= ex_slow_q;
+      pt_comb_q[0] <= ex_mod_q[5:4];
+      pt_warp_q[0] <= ex_warp_q;
+      pt_base_q[0] <= ex_base_q;
+      pt_beat_q[0] <= ex_beat_q;
+      pt_rd_q[0] <= ex_rd_q;
+      pt_pd_q[0] <= ex_pd_q;
+      pt_lmask_q[0] <= ex_lmask;
+      pt_pvec_q[0] <= ex_lpvec;
+    end
+    if (ex_alu) begin
+      pt_pbits_q[0] <= alu_pred;
+      pt_data_q[0] <= alu_res;
+    end
+    for (int i = 1; i < PipeLat; i++) begin
+      if (pt_valid_q[i-1]) begin
+        pt_alu_q[i] <= pt_alu_q[i-1];
+        pt_setp_q[i] <= pt_setp_q[i-1];
+        pt_first_q[i] <= pt_first_q[i-1];
+        pt_last_q[i] <= pt_last_q[i-1];
+        pt_slow_q[i] <= pt_slow_q[i-1];
+        pt_comb_q[i] <= pt_comb_q[i-1];
+        pt_warp_q[i] <= pt_warp_q[i-1];
+        pt_base_q[i] <= pt_base_q[i-1];
+        pt_beat_q[i] <= pt_beat_q[i-1];
+        pt_rd_q[i] <= pt_rd_q[i-1];
+        pt_pd_q[i] <= pt_pd_q[i-1];
+        pt_lmask_q[i] <= pt_lmask_q[i-1];
+        pt_pvec_q[i] <= pt_pvec_q[i-1];
+      end
+      if (pt_valid_q[i-1] && pt_alu_q[i-1]) begin
+        pt_pbits_q[i] <= pt_pbits_q[i-1];
+        pt_data_q[i] <= pt_data_q[i-1];
+      end
     end
   end
 
-  localparam int FL = FpuLatency - 1;
-  logic fo_valid;
-  assign fo_valid = ft_valid_q[FL];
-
-  logic [NumLanes-1:0] fpu_pbits;
+  logic [NumLanes-1:0] fpu_pbits, pt_pbits;
   always_comb begin
     for (int p = 0; p < NumLanes; p++)
-      fpu_pbits[p] = baresm_sm_pkg::pcomb(ft_comb_q[FL], fpu_cmp[p], ft_pvec_q[FL][p]);
+      fpu_pbits[p] = baresm_sm_pkg::pcomb(pt_comb_q[PL], fpu_cmp[p], pt_pvec_q[PL][p]);
+  end
+  assign pt_pbits = pt_alu_q[PL] ? pt_pbits_q[PL] : fpu_pbits;
+
+  // Every beat goes to the register file, an empty lane mask included: a
+  // register's first write fills all of its beats (baresm_sm_rf).
+  assign wp_en = pt_valid_q[PL] && !pt_setp_q[PL] && pt_rd_q[PL] != RZ;
+  assign wp_first = pt_first_q[PL];
+  assign wp_warp = pt_warp_q[PL];
+  assign wp_reg = pt_rd_q[PL];
+  assign wp_addr = rf_addr(pt_base_q[PL], pt_rd_q[PL], pt_beat_q[PL]);
+  assign wp_mask = pt_lmask_q[PL];
+  assign wp_data = pt_alu_q[PL] ? pt_data_q[PL] : fpu_res;
+
+  // The pipe's write of the next cycle (stage PL-1, or EX with one stage):
+  // the writer's look-ahead.
+  logic wp_next_en;
+  logic [AddrW-1:0] wp_next_addr;
+  always_comb begin
+    if (PipeLat >= 2) begin
+      wp_next_en = pt_valid_q[(PL >= 1) ? PL - 1 : 0] && !pt_setp_q[(PL >= 1) ? PL - 1 : 0] &&
+                   pt_rd_q[(PL >= 1) ? PL - 1 : 0] != RZ;
+      wp_next_addr = rf_addr(pt_base_q[(PL >= 1) ? PL - 1 : 0], pt_rd_q[(PL >= 1) ? PL - 1 : 0],
+                             pt_beat_q[(PL >= 1) ? PL - 1 : 0]);
+    end else begin
+      wp_next_en = (ex_alu || ex_fpu) && ex_op_q != baresm_isa_pkg::OP_ISETP &&
+                   ex_op_q != baresm_isa_pkg::OP_FSETP && ex_rd_q != RZ;
+      wp_next_addr = rf_addr(ex_base_q, ex_rd_q, ex_beat_q);
+    end
   end
 
-  assign wb_en = fo_valid && !ft_setp_q[FL] && ft_rd_q[FL] != RZ;
-  assign wb_first = ft_first_q[FL];
-  assign wb_warp = ft_warp_q[FL];
-  assign wb_reg = ft_rd_q[FL];
-  assign wb_addr = rf_addr(ft_base_q[FL], ft_rd_q[FL], ft_beat_q[FL]);
-  assign wb_mask = ft_lmask_q[FL];
-  assign wb_data = fpu_res;
-
-  // ---- predicate writes and scoreboard clears ------------------------------------------
+  // ---- predicate writes ------------------------------------------------------------------
   always_comb begin
     pw_valid_o = '0;
     pw_warp_o = '0;
@@ -506,21 +560,17 @@ module baresm_sm_exec #(
     pw_mask_o = '0;
     pw_bits_o = '0;
     pw_last_o = '0;
-    if (wb_valid_q && wb_preg_q && wb_pd_q != PT) begin
-      pw_valid_o[0] = 1'b1;
-      pw_warp_o[0 +: WarpW] = wb_warp_q;
-      pw_pd_o[2:0] = wb_pd_q;
-      pw_mask_o[wb_beat_q*NumLanes +: NumLanes] = wb_lmask_q;
-      pw_bits_o[wb_beat_q*NumLanes +: NumLanes] = wb_pbits_q;
-      pw_last_o[0] = wb_last_q;
-    end
-    if (fo_valid && ft_setp_q[FL] && ft_pd_q[FL] != PT) begin
-      pw_valid_o[1] = 1'b1;
-      pw_warp_o[WarpW +: WarpW] = ft_warp_q[FL];
-      pw_pd_o[5:3] = ft_pd_q[FL];
-      pw_mask_o[32 + ft_beat_q[FL]*NumLanes +: NumLanes] = ft_lmask_q[FL];
-      pw_bits_o[32 + ft_beat_q[FL]*NumLanes +: NumLanes] = fpu_pbits;
-      pw_last_o[1] = ft_last_q[FL];
+    if (pt_valid_q[PL] && pt_setp_q[PL] && pt_pd_q[PL] != PT) begin
+      for (int k = 0; k < 2; k++) begin
+        if (pt_alu_q[PL] == (k == 0)) begin
+          pw_valid_o[k] = 1'b1;
+          pw_warp_o[k*WarpW +: WarpW] = pt_warp_q[PL];
+          pw_pd_o[k*3 +: 3] = pt_pd_q[PL];
+          pw_mask_o[k*32 + pt_beat_q[PL]*NumLanes +: NumLanes] = pt_lmask_q[PL];
+          pw_bits_o[k*32 + pt_beat_q[PL]*NumLanes +: NumLanes] = pt_pbits;
+          pw_last_o[k] = pt_last_q[PL];
+        end
+      end
     end
   end
 
@@ -642,37 +692,75 @@ module baresm_sm_exec #(
   // =========================================================================
   // Writer: LSU completions and shuffle results, port C
   // =========================================================================
-  logic wr_valid_q;
+  logic wr_valid_q, wr_cleared_q;
   logic [BeatW-1:0] wr_beat_q;
   logic [WarpW-1:0] wr_warp_q;
   logic [5:0] wr_rd_q;
   logic [31:0] wr_mask_q;
   logic [32*32-1:0] wr_data_q;
-  logic wr_free, cpl_needs_wr, cpl_take;
+  logic wr_free, wr_go, wr_last, cpl_needs_wr, cpl_take, wr_start;
+  logic [WarpW-1:0] start_warp;
+  logic [5:0] start_rd;
 
-  assign wr_free = !wr_valid_q || wr_beat_q == BeatW'(Beats - 1);
-  assign shfl_done = wr_valid_q && wr_shfl_q && wr_beat_q == BeatW'(Beats - 1);
+  // The writer writes a beat when the pipe does not write that bank in the
+  // same cycle (wr_go), and takes a new job as its last beat goes.
+  assign wc_addr = rf_addr(warp_base_i[wr_warp_q*AddrW +: AddrW], wr_rd_q, wr_beat_q);
+  assign wr_go = wr_valid_q && !(wp_en && rf_bank(wp_addr) == rf_bank(wc_addr));
+  assign wr_last = wr_beat_q == BeatW'(Beats - 1);
+  assign wr_free = !wr_valid_q || (wr_go && wr_last);
+  assign shfl_done = wr_go && wr_last && wr_shfl_q;
   assign cpl_needs_wr = cpl_we_i && !cpl_fault_i && cpl_rd_i != RZ && !drain_i;
   assign cpl_ready_o = cpl_needs_wr ? wr_free : 1'b1;
   assign cpl_take = cpl_valid_i && cpl_ready_o;
   assign shfl_take = shfl_ready && wr_free && !(cpl_valid_i && cpl_needs_wr) && !drain_i;
+  assign wr_start = (cpl_take && cpl_needs_wr) || (shfl_take && g_rd_q != RZ);
+  assign start_warp = (cpl_take && cpl_needs_wr) ? cpl_warp_i : g_warp_q;
+  assign start_rd = (cpl_take && cpl_needs_wr) ? cpl_rd_i : g_rd_q;
+
+  // The scoreboard bit of the job's register is released one cycle before
+  // its last beat is written: in the cycle where the writer will be at that
+  // beat next cycle and the pipe's next write is in another bank (the pipe
+  // never waits, so that write is sure). From the incoming job when it has
+  // one beat, else from the job in progress.
+  logic [BeatW-1:0] wr_next_beat;
+  logic wr_clr;
+  logic [WarpW-1:0] wr_clr_warp;
+  logic [5:0] wr_clr_rd;
+  logic [AddrW-1:0] wr_clr_addr;
+  assign wr_next_beat = wr_go ? wr_beat_q + BeatW'(1) : wr_beat_q;
+  always_comb begin
+    wr_clr_warp = wr_start ? start_warp : wr_warp_q;
+    wr_clr_rd = wr_start ? start_rd : wr_rd_q;
+    wr_clr_addr = rf_addr(warp_base_i[wr_clr_warp*AddrW +: AddrW], wr_clr_rd,
+                          wr_start ? BeatW'(0) : wr_next_beat);
+    wr_clr = (wr_start ? (Beats == 1)
+                       : (wr_valid_q && !wr_cleared_q && !(wr_go && wr_last) &&
+                          wr_next_beat == BeatW'(Beats - 1))) &&
+             !(wp_next_en && rf_bank(wp_next_addr) == rf_bank(wr_clr_addr));
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wr_valid_q <= 1'b0;
+      wr_cleared_q <= 1'b0;
       wr_beat_q <= '0;
       wr_shfl_q <= 1'b0;
     end else if (clear_i) begin
       wr_valid_q <= 1'b0;
+      wr_cleared_q <= 1'b0;
       wr_beat_q <= '0;
       wr_shfl_q <= 1'b0;
-    end else if ((cpl_take && cpl_needs_wr) || (shfl_take && g_rd_q != RZ)) begin
+    end else if (wr_start) begin
       wr_valid_q <= 1'b1;
+      wr_cleared_q <= wr_clr;
       wr_beat_q <= '0;
       wr_shfl_q <= !(cpl_take && cpl_needs_wr);
-    end else if (wr_valid_q) begin
-      wr_valid_q <= wr_beat_q != BeatW'(Beats - 1);
-      wr_beat_q <= wr_beat_q + BeatW'(1);
+    end else begin
+      if (wr_clr) wr_cleared_q <= 1'b1;
+      if (wr_go) begin
+        wr_valid_q <= !wr_last;
+        wr_beat_q <= wr_beat_q + BeatW'(1);
+      end
     end
   end
 
@@ -689,31 +777,38 @@ module baresm_sm_exec #(
     end
   end
 
-  assign wc_en = wr_valid_q;
+  assign wc_en = wr_go;
   assign wc_first = wr_beat_q == '0;
   assign wc_warp = wr_warp_q;
   assign wc_reg = wr_rd_q;
-  assign wc_addr = rf_addr(warp_base_i[wr_warp_q*AddrW +: AddrW], wr_rd_q, wr_beat_q);
   assign wc_mask = wr_mask_q[wr_beat_q*NumLanes +: NumLanes];
   assign wc_data = wr_shfl_q ? shfl_beat : wr_data_q[wr_beat_q*LW +: LW];
 
-  // Scoreboard clears, one cycle ahead of the beat-0 write: ALU at EX (its
-  // write is at WB), FPU one tag stage before the output, writer when it
-  // accepts (beat 0 is written the next cycle).
-  localparam int FC = (FpuLatency >= 2) ? FpuLatency - 2 : 0;
-  logic fpu_clr;
-  logic [WarpW-1:0] fpu_clr_warp;
-  logic [5:0] fpu_clr_rd;
+  // Scoreboard clears: the pipe one stage before its write (stage PL-1, or
+  // EX with one stage) of beat 0, or of the last beat for a slow
+  // instruction; the writer as above. Port 0 for the ALU, 1 for the FPU.
+  logic pc_valid, pc_alu, pc_setp, pc_first, pc_last, pc_slow;
+  logic [WarpW-1:0] pc_warp;
+  logic [5:0] pc_rd;
   always_comb begin
-    if (FpuLatency >= 2) begin
-      fpu_clr = ft_valid_q[FC] && !ft_setp_q[FC] && ft_first_q[FC] && ft_rd_q[FC] != RZ;
-      fpu_clr_warp = ft_warp_q[FC];
-      fpu_clr_rd = ft_rd_q[FC];
+    if (PipeLat >= 2) begin
+      pc_valid = pt_valid_q[(PL >= 1) ? PL - 1 : 0];
+      pc_alu = pt_alu_q[(PL >= 1) ? PL - 1 : 0];
+      pc_setp = pt_setp_q[(PL >= 1) ? PL - 1 : 0];
+      pc_first = pt_first_q[(PL >= 1) ? PL - 1 : 0];
+      pc_last = pt_last_q[(PL >= 1) ? PL - 1 : 0];
+      pc_slow = pt_slow_q[(PL >= 1) ? PL - 1 : 0];
+      pc_warp = pt_warp_q[(PL >= 1) ? PL - 1 : 0];
+      pc_rd = pt_rd_q[(PL >= 1) ? PL - 1 : 0];
     end else begin
-      // Latency 1: the result is written the cycle after EX, like the ALU's.
-      fpu_clr = ex_fpu && ex_beat_q == '0 && ex_op_q != baresm_isa_pkg::OP_FSETP && ex_rd_q != RZ;
-      fpu_clr_warp = ex_warp_q;
-      fpu_clr_rd = ex_rd_q;
+      pc_valid = ex_alu || ex_fpu;
+      pc_alu = ex_alu;
+      pc_setp = ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP;
+      pc_first = ex_beat_q == '0;
+      pc_last = ex_last_q;
+      pc_slow = ex_slow_q;
+      pc_warp = ex_warp_q;
+      pc_rd = ex_rd_q;
     end
   end
 
@@ -721,24 +816,19 @@ module baresm_sm_exec #(
     clr_valid_o = '0;
     clr_warp_o = '0;
     clr_rd_o = '0;
-    if (ex_alu && ex_beat_q == '0 && ex_op_q != baresm_isa_pkg::OP_ISETP && ex_rd_q != RZ) begin
-      clr_valid_o[0] = 1'b1;
-      clr_warp_o[0 +: WarpW] = ex_warp_q;
-      clr_rd_o[5:0] = ex_rd_q;
+    if (pc_valid && !pc_setp && pc_rd != RZ && (pc_slow ? pc_last : pc_first)) begin
+      for (int k = 0; k < 2; k++) begin
+        if (pc_alu == (k == 0)) begin
+          clr_valid_o[k] = 1'b1;
+          clr_warp_o[k*WarpW +: WarpW] = pc_warp;
+          clr_rd_o[k*6 +: 6] = pc_rd;
+        end
+      end
     end
-    if (fpu_clr) begin
-      clr_valid_o[1] = 1'b1;
-      clr_warp_o[WarpW +: WarpW] = fpu_clr_warp;
-      clr_rd_o[11:6] = fpu_clr_rd;
-    end
-    if (cpl_take && cpl_needs_wr) begin
+    if (wr_clr) begin
       clr_valid_o[2] = 1'b1;
-      clr_warp_o[2*WarpW +: WarpW] = cpl_warp_i;
-      clr_rd_o[17:12] = cpl_rd_i;
-    end else if (shfl_take && g_rd_q != RZ) begin
-      clr_valid_o[2] = 1'b1;
-      clr_warp_o[2*WarpW +: WarpW] = g_warp_q;
-      clr_rd_o[17:12] = g_rd_q;
+      clr_warp_o[2*WarpW +: WarpW] = wr_clr_warp;
+      clr_rd_o[17:12] = wr_clr_rd;
     end
   end
 
@@ -747,9 +837,8 @@ module baresm_sm_exec #(
     warp_busy_o = '0;
     if (sq_valid_q) warp_busy_o[sq_warp_q] = 1'b1;
     if (ex_valid_q) warp_busy_o[ex_warp_q] = 1'b1;
-    if (wb_valid_q) warp_busy_o[wb_warp_q] = 1'b1;
-    for (int i = 0; i < FpuLatency; i++) begin
-      if (ft_valid_q[i]) warp_busy_o[ft_warp_q[i]] = 1'b1;
+    for (int i = 0; i < PipeLat; i++) begin
+      if (pt_valid_q[i]) warp_busy_o[pt_warp_q[i]] = 1'b1;
     end
     if (g_state_q != G_EMPTY) warp_busy_o[g_warp_q] = 1'b1;
     if (wr_valid_q) warp_busy_o[wr_warp_q] = 1'b1;
@@ -784,12 +873,12 @@ module baresm_sm_exec #(
   assign lsu_fault_addr_o = cpl_fault_addr_i;
   assign lsu_fault_pc_o = pcf_q[pcf_rd_q];
 
-  logic ft_any;
+  logic pt_any;
   always_comb begin
-    ft_any = 1'b0;
-    for (int i = 0; i < FpuLatency; i++) ft_any = ft_any | ft_valid_q[i];
+    pt_any = 1'b0;
+    for (int i = 0; i < PipeLat; i++) pt_any = pt_any | pt_valid_q[i];
   end
-  assign idle_o = !sq_valid_q && !ex_valid_q && !wb_valid_q && !ft_any &&
+  assign idle_o = !sq_valid_q && !ex_valid_q && !pt_any &&
                   g_state_q == G_EMPTY && !wr_valid_q && pcf_cnt_q == '0;
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
@@ -804,17 +893,25 @@ module baresm_sm_exec #(
   // The writer (port C) starts one job at a time, only when it is free.
   `BARESM_ASSERT(a_writer_one_job, !(cpl_take && cpl_needs_wr && shfl_take))
   `BARESM_ASSERT(a_writer_free, !((cpl_take && cpl_needs_wr) || shfl_take) || wr_free)
+  // The writer's last beat is written only after its scoreboard release.
+  `BARESM_ASSERT(a_writer_released, !(wr_go && wr_last && !wr_cleared_q))
+  // A slow instruction's reads take 2 or 3 cycles per beat; the groups stay
+  // in range.
+  `BARESM_ASSERT(a_read_groups, !sq_valid_q || (sq_ngrp <= 2'd2 && sq_sub_q <= sq_ngrp))
 
 `ifndef SYNTHESIS
   // The architectural writes: beats with lanes of the instruction (a first
   // write's zero fill is not one; what is read back from it is checked).
-  assign trace_rf_we_o = {wc_en && wc_mask != '0, wb_en && wb_mask != '0, wa_en && wa_mask != '0};
-  assign trace_rf_addr_o = {wc_addr, wb_addr, wa_addr};
-  assign trace_rf_mask_o = {wc_mask, wb_mask, wa_mask};
-  assign trace_rf_data_o = {wc_data, wb_data, wa_data};
+  // Ports: A the pipe's ALU beats, B its FPU beats, C the writer.
+  logic trace_alu;
+  assign trace_alu = wp_en && wp_mask != '0 && pt_alu_q[PL];
+  assign trace_rf_we_o = {wc_en && wc_mask != '0, wp_en && wp_mask != '0 && !pt_alu_q[PL], trace_alu};
+  assign trace_rf_addr_o = {wc_addr, wp_addr, wp_addr};
+  assign trace_rf_mask_o = {wc_mask, wp_mask, wp_mask};
+  assign trace_rf_data_o = {wc_data, wp_data, wp_data};
 `endif
 
-  // fpu_ovalid duplicates the tag line's valid bit; a shuffle source is a lane
+  // fpu_ovalid duplicates the pipe's valid bit; a shuffle source is a lane
   // number.
   logic unused;
   assign unused = ^{fpu_ovalid, ssrc[32:5], sl[31:5]};

@@ -217,6 +217,22 @@ package baresm_sm_pkg;
     lowest_lane = l;
   endfunction
 
+  // ---- register-file banks (baresm_sm_rf) -----------------------------------------
+  // Entry e (base + r * Beats + beat) lives in bank (e + (e >> shift)) mod
+  // 2^bank_bits, shift = max(bank_bits, beat_bits), at row e >> bank_bits of
+  // that bank: each row of 2^bank_bits entries is rotated by an amount of its
+  // own. With a warp base that is a multiple of Beats, the bank of beat b of
+  // register r is (b + base / Beats + r) mod banks when Beats >= banks, and
+  // a function of r alone when Beats is 1: two registers of one instruction
+  // share a bank at every beat or at none, so baresm_sm_exec schedules an
+  // instruction's reads once for all its beats.
+  function automatic logic [3:0] rf_bank(input logic [15:0] e, input int unsigned bank_bits,
+                                        input int unsigned beat_bits);
+    logic [15:0] rot;
+    rot = e + (e >> ((bank_bits > beat_bits) ? bank_bits : beat_bits));
+    rf_bank = 4'(rot & ((16'd1 << bank_bits) - 16'd1));
+  endfunction
+
 endpackage
 
 `default_nettype wire

@@ -26,6 +26,7 @@ struct SmParams {
   uint32_t line_bytes = 0;
   uint32_t id_bits = 0, windows = 0, smid = 0, version = 0;
   bool has_fpu = true;         // HasFpu: without it FPU instructions are ILLEGAL_INSTR
+  uint32_t rf_banks = 0;       // register-file RAMs (baresm_sm_pkg::rf_bank)
 };
 
 // Launch descriptor bit layout (baresm_sm_pkg::LD_*), 992 bits, room for

@@ -116,6 +116,7 @@ SmParams decode_sm_config(const uint32_t cfg[8]) {
   p.smid = (cfg[6] >> 8) & 0xFF;
   p.version = cfg[6] & 0xFF;
   p.has_fpu = (cfg[7] & 1) != 0;
+  p.rf_banks = (cfg[7] >> 8) & 0xFF;
   return p;
 }
 

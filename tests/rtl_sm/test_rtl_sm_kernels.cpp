@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "isa/assembler.h"
 #include "isa/disasm.h"
@@ -913,6 +914,10 @@ TEST(SmKernels, ConfigWords) {
   EXPECT_GE(p.cta_slots, 1u);
   EXPECT_GE(p.stack_depth, 1u);
   EXPECT_EQ(p.line_bytes % 4, 0u);
+  // Register-file banks: a power of two, no more than the beats of a warp
+  // register when there are several (baresm_sm_pkg::rf_bank).
+  EXPECT_TRUE(p.rf_banks >= 1 && (p.rf_banks & (p.rf_banks - 1)) == 0) << p.rf_banks;
+  EXPECT_TRUE(p.lanes == 32 || p.rf_banks <= 32 / p.lanes) << p.rf_banks;
 }
 
 // Every one of the SM's NumWindows windows (config word 6) grants its bytes
@@ -1001,6 +1006,77 @@ done:
     EXPECT_EQ(r.rtl.fault.lane, 5u);
   }
   std::printf("fpu_needs_fpu: has_fpu=%d %s\n", int(p.has_fpu), r.rtl.describe().c_str());
+}
+
+// The register file is banked (baresm_sm_rf, CONFIG word 7 bits 15:8): two
+// operands of an instruction in one bank at different entries are read in
+// successive cycles. The same chain of IMADs and IADDs runs twice on one
+// warp (slot 0, register-file base 0): once with the IMAD's three sources in
+// three banks, once with two of them in one bank (2 read cycles per beat).
+// Both must give the model's results in lockstep; the second must cost about
+// one more cycle per IMAD beat. 16 registers, so micro runs it too. The bank
+// of an entry mirrors baresm_sm_pkg::rf_bank.
+TEST(SmKernels, RegisterBankConflictsCostCyclesNotResults) {
+  const auto& p = harness().params();
+  ASSERT_GE(p.rf_banks, 2u);
+  const uint32_t beats = 32 / p.lanes;
+  uint32_t bank_bits = 0;
+  while ((1u << bank_bits) < p.rf_banks) bank_bits++;
+  uint32_t beat_bits = 0;
+  while ((1u << beat_bits) < beats) beat_bits++;
+  auto bank = [&](uint32_t reg) {
+    const uint32_t e = reg * beats;
+    return (e + (e >> std::max(bank_bits, beat_bits))) & (p.rf_banks - 1);
+  };
+  // Registers 1..10: x, y, z, the IMAD's sources (x and y in one bank when
+  // `clash`), and d, its destination; the others in banks of their own.
+  auto pick = [&](bool clash) {
+    std::vector<uint32_t> r{1};
+    if (clash)
+      for (uint32_t c = 2; c <= 10 && r.size() < 2; c++)
+        if (bank(c) == bank(1)) r.push_back(c);
+    for (uint32_t c = 2; c <= 10 && r.size() < 4; c++) {
+      bool ok = std::find(r.begin(), r.end(), c) == r.end();
+      for (uint32_t q : r) ok = ok && bank(c) != bank(q);
+      if (ok) r.push_back(c);
+    }
+    return r;
+  };
+  auto kernel = [](const std::vector<uint32_t>& r) {
+    auto R = [&](int i) { return "R" + std::to_string(r[size_t(i)]); };
+    std::string src = ".kernel k\n.regs 16\n    S2R R0, SR_TID.X;\n";
+    src += "    IADD " + R(0) + ", R0, 3;\n    IADD " + R(1) + ", R0, 5;\n    IADD " + R(2) + ", R0, 7;\n";
+    for (int i = 0; i < 16; i++) {
+      src += "    IMAD " + R(3) + ", " + R(0) + ", " + R(1) + ", " + R(2) + ";\n";
+      src += "    IADD " + R(0) + ", " + R(0) + ", " + R(3) + ";\n";
+    }
+    src += "    MOV R12, " + R(0) + ";\n    MOV R13, " + R(3) + ";\n    MOV R14, " + R(1) + ";\n";
+    src += R"(    SHL R15, R0, 4;
+    LDC R11, [0];
+    IADD R15, R15, R11;
+    STG [R15], R12;
+    STG [R15 + 4], R13;
+    STG [R15 + 8], R14;
+    EXIT;
+.end
+)";
+    return src;
+  };
+  const auto apart = pick(false), clash = pick(true);
+  ASSERT_EQ(apart.size(), 4u);
+  ASSERT_EQ(clash.size(), 4u);
+  auto fast = run_both(kernel(apart), {1, 1, 1}, {32, 1, 1}, {kData});
+  expect_same(fast);
+  auto slow = run_both(kernel(clash), {1, 1, 1}, {32, 1, 1}, {kData});
+  expect_same(slow);
+  EXPECT_TRUE(std::equal(fast.rtl_mem.begin() + kData, fast.rtl_mem.begin() + kData + 32 * 16,
+                         slow.rtl_mem.begin() + kData))
+      << "the same arithmetic on other registers";
+  EXPECT_GE(slow.rtl.cycles, fast.rtl.cycles + 16 * beats / 2)
+      << "two sources in one bank: " << slow.rtl.cycles << " cycles, in two: " << fast.rtl.cycles;
+  std::printf("bank conflicts: %u banks, R%u/R%u apart %llu cycles, R%u/R%u in one bank %llu cycles\n",
+              p.rf_banks, apart[0], apart[1], static_cast<unsigned long long>(fast.rtl.cycles), clash[0],
+              clash[1], static_cast<unsigned long long>(slow.rtl.cycles));
 }
 
 }  // namespace
