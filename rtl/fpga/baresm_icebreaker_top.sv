@@ -35,7 +35,7 @@ module baresm_icebreaker_top #(
   parameter int NumRegs = 16,
   parameter int RfDepth = 2048,
   parameter int SharedBytes = 2048,
-  parameter int NumBanks = 8,
+  parameter int NumBanks = 4,
   parameter int CtaSlots = 1,
   parameter int StackDepth = 4,
   parameter int MemLineBytes = 16,
