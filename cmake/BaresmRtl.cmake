@@ -34,6 +34,12 @@ function(baresm_rtl_files out)
   if(NOT files)
     message(FATAL_ERROR "baresm_rtl_files: no file of rtl/baresm.f matches '${A_MATCH}'")
   endif()
+  # Verilator's verilate() fixes the list of C++ files it generates when CMake
+  # configures, and their names carry hashes of the design: after an RTL edit
+  # the old list names files Verilator no longer writes (undefined references
+  # at link time). So an edit of any RTL file configures again.
+  file(GLOB headers ${BARESM_RTL_INCDIR}/*.svh)
+  set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${files} ${headers})
   set(${out} ${files} PARENT_SCOPE)
 endfunction()
 

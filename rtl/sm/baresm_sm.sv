@@ -413,7 +413,8 @@ module baresm_sm #(
   logic [WarpW-1:0] lsu_done_warp;
 
   baresm_sm_scoreboard #(
-    .NumWarps(NumWarps)
+    .NumWarps(NumWarps),
+    .NumRegs (NumRegs)
   ) u_scoreboard (
     .clk_i,
     .rst_ni,

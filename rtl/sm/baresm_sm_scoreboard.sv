@@ -12,12 +12,16 @@
 // A BAR waits for its warp's loads and stores (a memory fence). Bits rather
 // than counters per register: an instruction's operands are checked in one
 // cycle with a few multiplexers, and a register has one writer in flight.
+// One bit per register the SM holds (NumRegs): the pre-decode marks a word
+// naming a register at or past the launch's count illegal and puts RZ in the
+// fields an opcode ignores, so a register >= NumRegs (RZ) is never pending.
 // drained_o (nothing of the warp in flight) lets a CTA retire.
 `default_nettype none
 `include "baresm_assert.svh"
 
 module baresm_sm_scoreboard #(
   parameter int NumWarps = 16,
+  parameter int NumRegs = 63,     // registers per thread the SM holds (<= 63)
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1
 ) (
   input  logic                    clk_i,
@@ -62,31 +66,36 @@ module baresm_sm_scoreboard #(
 
   localparam int DecW = baresm_sm_pkg::DEC_W;
   localparam logic [5:0] RZ = 6'd63;
-  localparam logic [2:0] PT = 3'd7;
 
-  logic [NumWarps*64-1:0] pend_reg_q;   // register being written (bit 63 never set)
-  logic [NumWarps*64-1:0] pend_mem_q;   // ... by the LSU
+  logic [NumWarps*NumRegs-1:0] pend_reg_q;   // register being written
+  logic [NumWarps*NumRegs-1:0] pend_mem_q;   // ... by the LSU
   logic [NumWarps*8-1:0]  pend_pred_q;  // predicate being written (bit 7 never set)
   logic [2:0] lsu_cnt_q [NumWarps];     // memory instructions not completed
 
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
-      drained_o[w] = pend_reg_q[w*64 +: 64] == '0 && pend_pred_q[w*8 +: 8] == '0 &&
+      drained_o[w] = pend_reg_q[w*NumRegs +: NumRegs] == '0 && pend_pred_q[w*8 +: 8] == '0 &&
                      lsu_cnt_q[w] == 3'd0 && !exec_busy_i[w];
     end
   end
+
+  // Bit (w, r) of a pending vector; 0 for r >= NumRegs (RZ).
+  function automatic logic pend_of(input logic [NumWarps*NumRegs-1:0] v, input int w,
+                                   input logic [5:0] r);
+    pend_of = (32'(r) < NumRegs) ? v[w*NumRegs + 32'(r)] : 1'b0;
+  endfunction
 
   logic [DecW-1:0] d;
   always_comb begin
     d = '0;
     for (int w = 0; w < NumWarps; w++) begin
       d = ib_dec_i[w*DecW +: DecW];
-      hazard_o[w] = pend_reg_q[w*64 + 32'(d[33:28])] | pend_reg_q[w*64 + 32'(d[27:22])] |
-                    pend_reg_q[w*64 + 32'(d[21:16])] | pend_reg_q[w*64 + 32'(d[15:10])] |
+      hazard_o[w] = pend_of(pend_reg_q, w, d[33:28]) | pend_of(pend_reg_q, w, d[27:22]) |
+                    pend_of(pend_reg_q, w, d[21:16]) | pend_of(pend_reg_q, w, d[15:10]) |
                     pend_pred_q[w*8 + 32'(d[9:7])] | pend_pred_q[w*8 + 32'(d[6:4])] |
                     pend_pred_q[w*8 + 32'(d[3:1])];
-      hazard_mem_o[w] = pend_mem_q[w*64 + 32'(d[33:28])] | pend_mem_q[w*64 + 32'(d[27:22])] |
-                        pend_mem_q[w*64 + 32'(d[21:16])] | pend_mem_q[w*64 + 32'(d[15:10])];
+      hazard_mem_o[w] = pend_of(pend_mem_q, w, d[33:28]) | pend_of(pend_mem_q, w, d[27:22]) |
+                        pend_of(pend_mem_q, w, d[21:16]) | pend_of(pend_mem_q, w, d[15:10]);
       unique case (d[36:34])
         baresm_sm_pkg::CL_ALU, baresm_sm_pkg::CL_FPU: unit_ok_o[w] = sq_ready_i;
         baresm_sm_pkg::CL_SHFL, baresm_sm_pkg::CL_LSU: unit_ok_o[w] = sq_ready_i && gather_free_i;
@@ -115,21 +124,32 @@ module baresm_sm_scoreboard #(
       pend_pred_q <= '0;
       for (int w = 0; w < NumWarps; w++) lsu_cnt_q[w] <= '0;
     end else begin
-      for (int k = 0; k < 3; k++) begin
-        if (clr_valid_i[k]) begin
-          pend_reg_q[32'(clr_warp_i[k*WarpW +: WarpW])*64 + 32'(clr_rd_i[k*6 +: 6])] <= 1'b0;
-          pend_mem_q[32'(clr_warp_i[k*WarpW +: WarpW])*64 + 32'(clr_rd_i[k*6 +: 6])] <= 1'b0;
+      // Per bit: set at issue, else cleared by a release naming it (explicit
+      // decoders per warp and register rather than an index computation).
+      for (int w = 0; w < NumWarps; w++) begin
+        for (int r = 0; r < NumRegs; r++) begin
+          if (iss_pipe_i && iss_warp_i == WarpW'(w) && iss_rd_i == 6'(r)) begin
+            pend_reg_q[w*NumRegs + r] <= 1'b1;
+            pend_mem_q[w*NumRegs + r] <= iss_class_i == baresm_sm_pkg::CL_LSU;
+          end else if ((clr_valid_i[0] && clr_warp_i[0 +: WarpW] == WarpW'(w) && clr_rd_i[5:0] == 6'(r)) ||
+                       (clr_valid_i[1] && clr_warp_i[WarpW +: WarpW] == WarpW'(w) && clr_rd_i[11:6] == 6'(r)) ||
+                       (clr_valid_i[2] && clr_warp_i[2*WarpW +: WarpW] == WarpW'(w) &&
+                        clr_rd_i[17:12] == 6'(r))) begin
+            pend_reg_q[w*NumRegs + r] <= 1'b0;
+            pend_mem_q[w*NumRegs + r] <= 1'b0;
+          end
+        end
+        for (int p = 0; p < 7; p++) begin
+          if (iss_pipe_i && iss_warp_i == WarpW'(w) && iss_pd_i == 3'(p)) begin
+            pend_pred_q[w*8 + p] <= 1'b1;
+          end else if ((pw_valid_i[0] && pw_last_i[0] && pw_warp_i[0 +: WarpW] == WarpW'(w) &&
+                        pw_pd_i[2:0] == 3'(p)) ||
+                       (pw_valid_i[1] && pw_last_i[1] && pw_warp_i[WarpW +: WarpW] == WarpW'(w) &&
+                        pw_pd_i[5:3] == 3'(p))) begin
+            pend_pred_q[w*8 + p] <= 1'b0;
+          end
         end
       end
-      for (int k = 0; k < 2; k++) begin
-        if (pw_valid_i[k] && pw_last_i[k])
-          pend_pred_q[32'(pw_warp_i[k*WarpW +: WarpW])*8 + 32'(pw_pd_i[k*3 +: 3])] <= 1'b0;
-      end
-      if (iss_pipe_i && iss_rd_i != RZ) begin
-        pend_reg_q[32'(iss_warp_i)*64 + 32'(iss_rd_i)] <= 1'b1;
-        if (iss_class_i == baresm_sm_pkg::CL_LSU) pend_mem_q[32'(iss_warp_i)*64 + 32'(iss_rd_i)] <= 1'b1;
-      end
-      if (iss_pipe_i && iss_pd_i != PT) pend_pred_q[32'(iss_warp_i)*8 + 32'(iss_pd_i)] <= 1'b1;
       for (int w = 0; w < NumWarps; w++) begin
         lsu_cnt_q[w] <= lsu_cnt_q[w] +
             ((iss_pipe_i && iss_class_i == baresm_sm_pkg::CL_LSU && iss_warp_i == WarpW'(w)) ? 3'd1 : 3'd0) -
@@ -147,7 +167,7 @@ module baresm_sm_scoreboard #(
   always_comb begin
     for (int k = 0; k < 3; k++)
       clr_unheld[k] = clr_valid_i[k] &&
-                      !pend_reg_q[32'(clr_warp_i[k*WarpW +: WarpW])*64 + 32'(clr_rd_i[k*6 +: 6])];
+                      !pend_of(pend_reg_q, 32'(clr_warp_i[k*WarpW +: WarpW]), clr_rd_i[k*6 +: 6]);
     for (int k = 0; k < 2; k++)
       pw_unheld[k] = pw_valid_i[k] && pw_last_i[k] &&
                      !pend_pred_q[32'(pw_warp_i[k*WarpW +: WarpW])*8 + 32'(pw_pd_i[k*3 +: 3])];
@@ -161,6 +181,8 @@ module baresm_sm_scoreboard #(
   `BARESM_ASSERT(a_pred_release_held, pw_unheld == '0)
   `BARESM_ASSERT(a_lsu_cnt_no_underflow, lsu_cnt_under == '0)
   `BARESM_ASSERT(a_lsu_cnt_no_wrap, lsu_cnt_over == '0)
+  // Registers set pending are ones the SM holds (RZ is never set).
+  `BARESM_ASSERT(a_rd_held, !iss_pipe_i || iss_rd_i == RZ || 32'(iss_rd_i) < NumRegs)
 
 endmodule
 
