@@ -95,8 +95,7 @@ opt; memory -nomap; opt_clean; $s -run map_memory:" ;;
     base="$out/$cfg-$tech"
     [ "$top" = baresm_sm ] || base="$out/$cfg-$top-$tech"
     # A top whose parameters make Yosys derive it keeps its \$paramod name: name it back.
-    rentop=""
-    [ "$top" = baresm_sm ] || rentop="rename -top $top;"
+    rentop="rename -top $top;"
 
     start=$(date +%s)
     bb=""
