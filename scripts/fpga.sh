@@ -169,6 +169,9 @@ check_estimate() {
         rowf("BRAM (RAMB36 + RAMB18/2)", bram, a7bram)
         row("DSP (DSP48E1)", dsp, a7dsp)
         printf "%-30s %9d %8s\n", "CARRY4", carry, ""
+        # Yosys leaves inverters as INV cells (mostly on the active-low resets of
+        # the flops); Vivado folds them into LUTs or the inverting pins of flops.
+        printf "%-30s %9d %8s\n", "INV (not counted above)", n["INV"], ""
         printf "%-30s %9d %8s\n", "IO buffers", io, ""
         over = ""
         if (lut + lutram > a7lut) over = sprintf("LUT: Yosys maps %d LUTs (%d LUT RAM/SRL), the XC7A100T has %d (%.0f%%)", lut + lutram, lutram, a7lut, 100.0 * (lut + lutram) / a7lut)
@@ -325,7 +328,8 @@ if [ $estimate = 1 ]; then
   [ ${#files[@]} -gt 0 ] || die "$board: no RTL files"
   out=${out:-build/fpga/$board}
   run_estimate "$tech" "$top" "$board" "$out" "${files[@]}" || exit 1
-  echo "fpga: $board: an estimate only: place and route with scripts/vivado-arty.tcl or scripts/ecp5.mk (docs/fpga.md, untested here)"
+  case $tech in xilinx) pnr="Vivado: scripts/vivado-arty.tcl" ;; *) pnr="nextpnr-ecp5: make -f scripts/ecp5.mk" ;; esac
+  echo "fpga: $board: an estimate only; place and route with $pnr (docs/fpga.md; not run here)"
   exit 0
 fi
 
