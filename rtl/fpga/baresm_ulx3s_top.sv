@@ -15,8 +15,8 @@
 // LEDs (all active high on the ULX3S): led_o[0] idle, [1] busy, [2] sticky
 // fault, [3] a frame answered with ERROR (0.35 s), [4] link activity,
 // [7:5] off. Reset: the PWR button (BTN_PWRn, low when pressed).
-// wifi_gpio0_o is held high: the on-board ESP32 can otherwise pull the
-// FPGA's PROGRAMN low through its GPIO0 and reconfigure the board.
+// wifi_gpio0_o (the on-board ESP32's GPIO0) is held high, as the ULX3S
+// project's examples do, so that the ESP32 does not reboot the board.
 //
 // The SM parameters are rtl/configs.txt's `boards` line; the test
 // rtl_sm_configs (scripts/sm-config.sh --check) fails when they drift apart.
