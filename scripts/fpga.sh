@@ -332,6 +332,7 @@ if [ $estimate = 1 ]; then
   echo "fpga: $board: an estimate only; place and route with $pnr (docs/fpga.md; not run here)"
   exit 0
 fi
+[ -z "$blackbox" ] || die "$board: --blackbox is for the estimates (arty, ulx3s, --estimate), not a bitstream"
 
 # ---- boards --------------------------------------------------------------------------
 case $board in

@@ -29,8 +29,9 @@ expect_fail() {
     fail "$what: exit $rc, expected a failure matching /$re/; output:"; echo "$out"
   fi
 }
-# used ROW_REGEX LOG: the "used" column of the table row starting with ROW_REGEX.
-used() { grep -E "^$1" "$2" | head -n1 | sed -E "s/^$1 +([0-9.]+).*/\\1/"; }
+# used ROW_REGEX LOG: the "used" column of the table row starting with ROW_REGEX
+# (every row's label ends with ')'; the number follows it).
+used() { grep -E "^$1 " "$2" | head -n1 | sed -E 's#^.*[)] +([0-9.]+) .*#\1#'; }
 
 case ${1:-} in
   board)
@@ -54,6 +55,7 @@ case ${1:-} in
     for i in 0 1 2 3; do
       grep -qE "^${rows[$i]} +[0-9.]+ +${avail[$i]} " "$log" || { fail "no row /${rows[$i]}/ with the part's ${avail[$i]}"; continue; }
       u=$(used "${rows[$i]}" "$log")
+      [[ "$u" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { fail "${rows[$i]}: no number in its row"; continue; }
       awk -v u="$u" -v a="${avail[$i]}" 'BEGIN { exit !(u <= a) }' || fail "${rows[$i]}: $u over ${avail[$i]}"
       echo "ok   ${rows[$i]//\\/}: $u of ${avail[$i]}"
     done
