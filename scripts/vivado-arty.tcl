@@ -21,8 +21,10 @@
 # clock that reaches clk_i (100000 for the board's oscillator).
 
 set root [file normalize [file join [file dirname [info script]] ..]]
-set out [file normalize [expr {[llength $argv] > 0 ? [lindex $argv 0] : "$root/build/fpga/arty-vivado"}]]
-set allow_timing_fail [expr {[llength $argv] > 1 ? [lindex $argv 1] : 0}]
+set out $root/build/fpga/arty-vivado
+set allow_timing_fail 0
+if {[llength $argv] > 0} { set out [file normalize [lindex $argv 0]] }
+if {[llength $argv] > 1} { set allow_timing_fail [lindex $argv 1] }
 set part xc7a100tcsg324-1
 set top baresm_arty_top
 set generics {}

@@ -13,6 +13,10 @@
 #       RAM) through the real flow for both parts, and saved Yosys stats
 #       (data/yosys-stat-*.txt: hand-made over-full ones, and the board tops'
 #       real ones, which fit) through the checker alone
+#   tests/fpga/check_estimate.sh ecp5-makefile
+#       `make -n -f scripts/ecp5.mk` (the tools are not here): the intended
+#       yosys / nextpnr-ecp5 / ecppack / openFPGALoader commands, on files
+#       that exist
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/fpga
@@ -102,7 +106,29 @@ case ${1:-} in
       fi
     done
     ;;
-  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR"; exit 2 ;;
+  ecp5-makefile)
+    # scripts/ecp5.mk cannot run here (no nextpnr-ecp5, no ecppack): `make -n`
+    # shows that it would run the intended commands on existing files.
+    out=$(make -n -f scripts/ecp5.mk OUT=/nonexistent/ulx3s 2>&1) || fail "make -n -f scripts/ecp5.mk failed: $out"
+    for want in 'synth_ecp5 -top baresm_ulx3s_top -json /nonexistent/ulx3s/baresm_ulx3s_top.json' \
+                'nextpnr-ecp5 --85k --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25' \
+                'ecppack --compress /nonexistent/ulx3s/baresm_ulx3s_top.config /nonexistent/ulx3s/baresm_ulx3s_top.bit'; do
+      grep -qE -- "$want" <<<"$out" && echo "ok   make -n: /$want/" || fail "make -n -f scripts/ecp5.mk: no /$want/"
+    done
+    files=$(grep -o 'read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm [^;]*' <<<"$out" | cut -d' ' -f6-)
+    n=0
+    for f in $files; do
+      n=$((n + 1)); [ -f "$f" ] || fail "scripts/ecp5.mk reads $f, which does not exist"
+    done
+    [ "$n" -gt 40 ] && grep -qw rtl/fpga/baresm_ulx3s_top.sv <<<"$files" && ! grep -qw baresm_arty_top <<<"$files" &&
+      echo "ok   it reads $n files of rtl/baresm.f, the ULX3S top and not the others" ||
+      fail "scripts/ecp5.mk reads the wrong files: $files"
+    prog=$(make -n -f scripts/ecp5.mk OUT=/nonexistent/ulx3s prog flash 2>&1 | grep openFPGALoader)
+    grep -q -- '--board ulx3s /nonexistent/ulx3s/baresm_ulx3s_top.bit' <<<"$prog" &&
+      grep -q -- '--board ulx3s --write-flash' <<<"$prog" && echo "ok   prog and flash call openFPGALoader --board ulx3s" ||
+      fail "prog/flash: $prog"
+    ;;
+  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR | ecp5-makefile"; exit 2 ;;
 esac
 [ $status -eq 0 ] && echo "PASS"
 exit $status
