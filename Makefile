@@ -79,10 +79,15 @@ lint: deps
 # the Fmax; fails with one line when the design does not fit or misses the
 # clock. BOARD=icebreaker is the whole device (it does not fit the UP5K yet),
 # BOARD=icebreaker-link the link and memory bring-up top. `make flash`
-# programs the board with iceprog (scripts/flash.sh).
+# programs the board with iceprog (scripts/flash.sh). BOARD=arty and
+# BOARD=ulx3s (the bigger boards) print a Yosys utilization estimate against
+# the XC7A100T / LFE5U-85F (no place-and-route here: scripts/vivado-arty.tcl
+# and scripts/ecp5.mk, untested); FPGA_ARGS="--blackbox baresm_sm" leaves the
+# SM out (minutes instead of hours).
 BOARD ?= icebreaker-link
+FPGA_ARGS ?=
 fpga: deps
-	@scripts/fpga.sh -o $(BUILD)/fpga/$(BOARD) $(BOARD)
+	@scripts/fpga.sh -o $(BUILD)/fpga/$(BOARD) $(FPGA_ARGS) $(BOARD)
 
 flash:
 	@BUILD=$(BUILD) scripts/flash.sh $(BOARD)

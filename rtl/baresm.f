@@ -58,6 +58,12 @@ rtl/fpga/baresm_uart_tx.sv
 rtl/fpga/baresm_uart_bridge.sv
 rtl/fpga/baresm_fpga_link.sv       // reset + UART + bridge, shared by the board tops
 rtl/fpga/baresm_spram.sv
+rtl/fpga/baresm_bram.sv            // inferred block RAM (Artix-7, ECP5): the bigger boards' memory
 rtl/fpga/baresm_fpga_mem.sv
 rtl/fpga/baresm_icebreaker_top.sv
 rtl/fpga/baresm_icebreaker_link_top.sv  // link and memory bring-up (docs/fpga.md)
+
+// ---- the bigger boards (tops: baresm_arty_top, baresm_ulx3s_top; docs/fpga.md) ----
+rtl/fpga/baresm_fpga_board.sv      // link + device + block-RAM memory + LEDs
+rtl/fpga/baresm_arty_top.sv        // Digilent Arty A7-100T (Artix-7)
+rtl/fpga/baresm_ulx3s_top.sv       // ULX3S 85F (ECP5)

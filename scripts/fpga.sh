@@ -17,6 +17,27 @@
 #       only the place-and-route checker on an existing nextpnr log (the
 #       tests feed it canned logs of an over-full design and a missed clock)
 #
+# The bigger boards have no place-and-route here (no Vivado, and Debian has
+# no nextpnr-ecp5): for them the script makes a Yosys utilization ESTIMATE of
+# the board top and checks it against the part (docs/fpga.md "Bigger boards"):
+#   scripts/fpga.sh [-o DIR] [--blackbox MODULE]... BOARD
+#       BOARD  arty    baresm_arty_top, synth_xilinx -family xc7 -> XC7A100T
+#                      (63,400 LUT6, 126,800 FF, 135 RAMB36, 240 DSP48E1)
+#              ulx3s   baresm_ulx3s_top, synth_ecp5 -> LFE5U-85F (83,640 LUT4,
+#                      83,640 FF, 208 DP16KD EBR, 156 MULT18X18D)
+#       --blackbox MODULE  leave MODULE out (a black box, e.g. baresm_sm: the
+#                      rest of the top in a few minutes instead of hours)
+#       --estimate     the same for FPGA_TOP/FPGA_FILES with FPGA_TECH
+#                      (xilinx or ecp5); FPGA_CHPARAM="Name=Value ..." sets
+#                      the top's parameters
+#   scripts/fpga.sh --check-estimate STAT TECH
+#       only the estimate's checker on a saved Yosys `stat` (xilinx or ecp5)
+#   The estimate is Yosys' mapped cell count (without Yosys' `share` pass,
+#   as scripts/area.sh, unless FPGA_SHARE=1), not a place-and-route: the
+#   vendor tools pack and optimise differently (CONVENTIONS.md: Yosys LUT
+#   counts run about 1.0-1.6x a vendor tool's). Exit 1 when a resource is
+#   over the part.
+#
 # Environment: FPGA_TOP, FPGA_FILES (space-separated .sv), FPGA_PCF, FPGA_FREQ
 # override the board's; FPGA_ABC9=1 maps with ABC9 (Debian's berkeley-abc
 # aborts in &mfs on these designs with Yosys 0.23, so it is off by default,
@@ -110,30 +131,215 @@ check_synth() {
     }' "$stat"
 }
 
+# ---- estimates for the bigger boards (Yosys only) ------------------------------------
+# The parts (vendor data sheets; nextpnr-ecp5 counts the same for the 85k:
+# 41,820 slices of 2 LUT4 + 2 FF, 208 DP16KD, 156 MULT18X18D).
+A7_LUT=63400 A7_FF=126800 A7_BRAM36=135 A7_DSP=240
+ECP5_LUT=83640 ECP5_FF=83640 ECP5_EBR=208 ECP5_MULT=156
+
+# check_estimate STAT TECH NAME: the utilization table of a mapped Yosys
+# netlist (its `stat`) against the part of TECH (xilinx: XC7A100T, ecp5:
+# LFE5U-85F); fails when a resource is over.
+check_estimate() {
+  local stat=$1 tech=$2 name=$3
+  [ -s "$stat" ] || die "$name: no Yosys stat at $stat"
+  awk -v name="$name" -v tech="$tech" \
+      -v a7lut="$A7_LUT" -v a7ff="$A7_FF" -v a7bram="$A7_BRAM36" -v a7dsp="$A7_DSP" \
+      -v elut="$ECP5_LUT" -v eff="$ECP5_FF" -v eebr="$ECP5_EBR" -v emult="$ECP5_MULT" '
+    # "     LUT6                        1234"
+    NF == 2 && $2 ~ /^[0-9]+$/ { n[$1] += $2; cells++ }
+    END {
+      if (cells == 0) { printf "fpga: %s: the Yosys stat lists no cells\n", name; exit 1 }
+      if (tech == "xilinx") {
+        part = "XC7A100T (Arty A7-100T)"
+        lut = n["LUT1"] + n["LUT2"] + n["LUT3"] + n["LUT4"] + n["LUT5"] + n["LUT6"]
+        # LUT RAM and shift registers use SLICEM LUTs (UG474): LUTs per cell.
+        lutram = 4 * (n["RAM32M"] + n["RAM64M"] + n["RAM128X1D"] + n["RAM256X1S"]) + \
+                 2 * (n["RAM32X1D"] + n["RAM64X1D"] + n["RAM128X1S"]) + \
+                 n["RAM32X1S"] + n["RAM64X1S"] + n["SRL16E"] + n["SRLC16E"] + n["SRLC32E"]
+        ff = n["FDRE"] + n["FDSE"] + n["FDCE"] + n["FDPE"] + n["LDCE"] + n["LDPE"]
+        bram = n["RAMB36E1"] + 0.5 * n["RAMB18E1"]
+        dsp = n["DSP48E1"]
+        carry = n["CARRY4"]; io = n["IBUF"] + n["OBUF"] + n["IOBUF"] + n["OBUFT"]
+        printf "fpga: %s: Yosys synth_xilinx ESTIMATE for the %s, not a place-and-route\n", name, part
+        printf "%-30s %9s %8s %7s\n", "resource", "used", "avail", "use"
+        row("LUT (LUT1-6 + LUT RAM/SRL)", lut + lutram, a7lut)
+        printf "%-30s %9d %8s\n", "  of which LUT RAM/SRL", lutram, ""
+        row("FF (FDRE/FDSE/FDCE/FDPE)", ff, a7ff)
+        rowf("BRAM (RAMB36 + RAMB18/2)", bram, a7bram)
+        row("DSP (DSP48E1)", dsp, a7dsp)
+        printf "%-30s %9d %8s\n", "CARRY4", carry, ""
+        # Yosys leaves inverters as INV cells (mostly on the active-low resets of
+        # the flops); Vivado folds them into LUTs or the inverting pins of flops.
+        printf "%-30s %9d %8s\n", "INV (not counted above)", n["INV"], ""
+        printf "%-30s %9d %8s\n", "IO buffers", io, ""
+        over = ""
+        if (lut + lutram > a7lut) over = sprintf("LUT: Yosys maps %d LUTs (%d LUT RAM/SRL), the XC7A100T has %d (%.0f%%)", lut + lutram, lutram, a7lut, 100.0 * (lut + lutram) / a7lut)
+        else if (ff > a7ff) over = sprintf("FF: Yosys maps %d flip-flops, the XC7A100T has %d (%.0f%%)", ff, a7ff, 100.0 * ff / a7ff)
+        else if (bram > a7bram) over = sprintf("BRAM: Yosys maps %.1f RAMB36, the XC7A100T has %d", bram, a7bram)
+        else if (dsp > a7dsp) over = sprintf("DSP: Yosys maps %d DSP48E1, the XC7A100T has %d", dsp, a7dsp)
+      } else {
+        part = "LFE5U-85F (ULX3S 85F)"
+        # A CCU2C (2-bit carry) is two LUT4 sites; a 16x4 distributed RAM takes
+        # three slices (ECP5 family data sheet), six LUT4 sites.
+        lut = n["LUT4"]; carry = n["CCU2C"]; dpr = n["TRELLIS_DPR16X4"]
+        luts = lut + 2 * carry + 6 * dpr
+        ff = n["TRELLIS_FF"]; ebr = n["DP16KD"]; mult = n["MULT18X18D"]; alu = n["ALU54B"]
+        io = n["TRELLIS_IO"]
+        printf "fpga: %s: Yosys synth_ecp5 ESTIMATE for the %s, not a place-and-route\n", name, part
+        printf "%-30s %9s %8s %7s\n", "resource", "used", "avail", "use"
+        row("LUT4 sites (LUT4+2xCCU2C+RAM)", luts, elut)
+        printf "  of which %d LUT4, %d CCU2C (carry), %d TRELLIS_DPR16X4 (LUT RAM)\n", lut, carry, dpr
+        row("FF (TRELLIS_FF)", ff, eff)
+        row("EBR (DP16KD, 18 Kbit)", ebr, eebr)
+        row("DSP (MULT18X18D)", mult, emult)
+        printf "%-30s %9d %8s\n", "ALU54B", alu, ""
+        printf "%-30s %9d %8s\n", "IO (TRELLIS_IO)", io, ""
+        over = ""
+        if (luts > elut) over = sprintf("LUT4: Yosys maps %d LUT4 sites, the LFE5U-85F has %d (%.0f%%)", luts, elut, 100.0 * luts / elut)
+        else if (ff > eff) over = sprintf("FF: Yosys maps %d flip-flops, the LFE5U-85F has %d (%.0f%%)", ff, eff, 100.0 * ff / eff)
+        else if (ebr > eebr) over = sprintf("EBR: Yosys maps %d DP16KD, the LFE5U-85F has %d", ebr, eebr)
+        else if (mult > emult) over = sprintf("DSP: Yosys maps %d MULT18X18D, the LFE5U-85F has %d", mult, emult)
+      }
+      if (over != "") { printf "fpga: %s: does not fit (estimate): %s\n", name, over; exit 1 }
+      printf "fpga: %s: fits the %s by this estimate\n", name, part
+    }
+    function row(what, used, avail) { printf "%-30s %9d %8d %6.1f%%\n", what, used, avail, 100.0 * used / avail }
+    function rowf(what, used, avail) { printf "%-30s %9.1f %8d %6.1f%%\n", what, used, avail, 100.0 * used / avail }
+  ' "$stat"
+}
+
+# run_estimate TECH TOP NAME OUT FILES...: Yosys synth_xilinx / synth_ecp5 of
+# TOP (flattened), its stat in OUT/yosys-stat.txt, then check_estimate.
+run_estimate() {
+  local tech=$1 top=$2 name=$3 dir=$4; shift 4
+  local chparam="" flow s
+  for kv in ${FPGA_CHPARAM:-}; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
+  [ -z "$chparam" ] || chparam="chparam${chparam} $top;"
+  local libread=""
+  if [ -n "$blackbox" ]; then
+    # A black box is read as an interface only (read_verilog -lib: its ports
+    # and parameters), and the files that only it needs are not read at all:
+    # Yosys then never elaborates what is inside (for the SM, minutes).
+    local keep lib
+    keep=$(python3 - "$top" "$blackbox" "$@" <<'PYEOF'
+import re, sys, os
+top, boxes, files = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
+boxes = {b.lstrip("*") for b in boxes}
+mod_file, insts = {}, {}
+for f in files:
+    text = re.sub(r"//.*", "", open(f).read())
+    for m in re.finditer(r"^\s*module\s+(\w+)", text, re.M):
+        mod_file[m.group(1)] = f
+        insts[m.group(1)] = set(re.findall(r"^\s*(\w+)\s*(?:#\s*\(|\w+\s*\()", text, re.M))
+need, lib, todo = set(), set(), [top]
+while todo:
+    m = todo.pop()
+    if m in need or m not in mod_file: continue
+    if m in boxes: lib.add(mod_file[m]); continue
+    need.add(m); todo.extend(insts[m])
+want = {mod_file[m] for m in need}
+for f in files:
+    if f in lib: print("lib", f)
+    elif f in want or not re.search(r"^\s*module\s", re.sub(r"//.*", "", open(f).read()), re.M): print("read", f)
+PYEOF
+)
+    set -- $(awk '$1 == "read" { print $2 }' <<<"$keep")
+    lib=$(awk '$1 == "lib" { printf " %s", $2 }' <<<"$keep")
+    [ -n "$lib" ] || die "$name: no file declares the black box(es)$blackbox"
+    libread="read_verilog -sv -lib -DSYNTHESIS -Irtl/prim -Irtl/sm$lib;"
+  fi
+  case $tech in
+    xilinx)
+      s="synth_xilinx -family xc7 -flatten -top $top"
+      if [ "${FPGA_SHARE:-0}" = 1 ]; then flow="$s"
+      else
+        # synth_xilinx's script, its coarse step without `share`.
+        flow="$s -run :coarse; techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6; alumacc; opt; \
+memory -nomap; opt_clean; $s -run map_memory:"
+      fi ;;
+    ecp5)
+      s="synth_ecp5 -top $top"
+      if [ "${FPGA_SHARE:-0}" = 1 ]; then flow="$s"
+      else
+        # synth_ecp5's script (Yosys 0.23), its coarse step without `share`.
+        flow="$s -run :coarse; proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; \
+opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; \
+opt_expr; opt_clean; techmap -map +/mul2dsp.v -map +/ecp5/dsp_map.v -D DSP_A_MAXWIDTH=18 \
+-D DSP_B_MAXWIDTH=18 -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=\$__MUL18X18; \
+chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean; $s -run map_ram:"
+      fi ;;
+    *) die "$name: unknown FPGA_TECH '$tech' (xilinx, ecp5)" ;;
+  esac
+  mkdir -p "$dir"
+  echo "fpga: $name: yosys ${s%% *} -top $top${blackbox:+, black boxes:$blackbox} ($# files) -> $dir/yosys-stat.txt"
+  local t0; t0=$(date +%s)
+  if ! "$YOSYS" -q -l "$dir/yosys.log" -p "read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm $*; \
+       $libread $chparam $flow; tee -q -o $dir/yosys-stat.txt stat" >/dev/null 2>&1; then
+    die "$name: Yosys failed: $(grep -m1 'ERROR' "$dir/yosys.log" || tail -n1 "$dir/yosys.log") (log $dir/yosys.log)"
+  fi
+  if grep -q 'ABC: execution of command.*failed' "$dir/yosys.log"; then
+    die "$name: ABC aborted during technology mapping (Yosys went on with a partial result; see $dir/yosys.log)"
+  fi
+  echo "fpga: $name: yosys took $(( $(date +%s) - t0 )) s"
+  [ -z "$blackbox" ] || echo "fpga: $name: left out (black boxes, not counted):$blackbox"
+  check_estimate "$dir/yosys-stat.txt" "$tech" "$name"
+}
+
 # ---- command line ------------------------------------------------------------------
+if [ "${1:-}" = "--check-estimate" ]; then
+  [ $# -ge 3 ] || die "usage: scripts/fpga.sh --check-estimate YOSYS_STAT xilinx|ecp5"
+  check_estimate "$2" "$3" "$(basename "$2")" || exit 1
+  exit 0
+fi
 if [ "${1:-}" = "--check-log" ]; then
   [ $# -ge 2 ] || die "usage: scripts/fpga.sh --check-log NEXTPNR_LOG [FREQ_MHZ]"
   check_pnr "$2" "${3:-12}" "$(basename "$2")" || exit 1
   exit 0
 fi
 
-out="" synth_only=0 board=""
+out="" synth_only=0 board="" estimate=0 blackbox=""
 while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2; shift 2 ;;
     --synth-only) synth_only=1; shift ;;
+    --estimate) estimate=1; shift ;;
+    --blackbox) blackbox+=" *${2:?--blackbox needs a module name}"; shift 2 ;;
     -h|--help) sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1 (scripts/fpga.sh --help)" ;;
     *) board=$1; shift ;;
   esac
 done
-[ -n "$board" ] || die "usage: scripts/fpga.sh [-o DIR] [--synth-only] BOARD (icebreaker, icebreaker-link)"
+[ -n "$board" ] || die "usage: scripts/fpga.sh [-o DIR] [--synth-only] [--estimate] [--blackbox MODULE]... BOARD (icebreaker, icebreaker-link, arty, ulx3s)"
+
+# ---- the bigger boards: a Yosys estimate, no place-and-route here ---------------------
+case $board in
+  arty|ulx3s)
+    if [ "$board" = arty ]; then top=baresm_arty_top tech=xilinx; else top=baresm_ulx3s_top tech=ecp5; fi
+    mapfile -t files < <(scripts/rtl-files.sh | grep -v -e 'baresm_icebreaker' -e 'baresm_arty_top' -e 'baresm_ulx3s_top')
+    files+=("rtl/fpga/$top.sv")
+    estimate=1 ;;
+esac
+if [ $estimate = 1 ]; then
+  command -v "$YOSYS" >/dev/null || die "$YOSYS is not installed (scripts/install-deps.sh installs yosys)"
+  top=${FPGA_TOP:-${top:-}} tech=${FPGA_TECH:-${tech:-}}
+  [ -n "$top" ] || die "$board: --estimate needs FPGA_TOP and FPGA_TECH (xilinx or ecp5)"
+  if [ -n "${FPGA_FILES:-}" ]; then read -r -a files <<<"$FPGA_FILES"; fi
+  [ ${#files[@]} -gt 0 ] || die "$board: no RTL files"
+  out=${out:-build/fpga/$board}
+  run_estimate "$tech" "$top" "$board" "$out" "${files[@]}" || exit 1
+  case $tech in xilinx) pnr="Vivado: scripts/vivado-arty.tcl" ;; *) pnr="nextpnr-ecp5: make -f scripts/ecp5.mk" ;; esac
+  echo "fpga: $board: an estimate only; place and route with $pnr (docs/fpga.md; not run here)"
+  exit 0
+fi
+[ -z "$blackbox" ] || die "$board: --blackbox is for the estimates (arty, ulx3s, --estimate), not a bitstream"
 
 # ---- boards --------------------------------------------------------------------------
 case $board in
   icebreaker)
     top=baresm_icebreaker_top pcf=rtl/fpga/icebreaker.pcf freq=12
-    mapfile -t files < <(scripts/rtl-files.sh | grep -v 'baresm_icebreaker_link_top')
+    mapfile -t files < <(scripts/rtl-files.sh | grep -v -e 'baresm_icebreaker_link_top' -e 'baresm_fpga_board' \
+                         -e 'baresm_arty_top' -e 'baresm_ulx3s_top')
     ;;
   icebreaker-link)
     top=baresm_icebreaker_link_top pcf=rtl/fpga/icebreaker.pcf freq=12
@@ -141,7 +347,8 @@ case $board in
     # (the bridge's buffer), the register block, the atomic ALU of
     # baresm_fpga_mem, and rtl/fpga (not the full top).
     mapfile -t files < <(scripts/rtl-files.sh '_pkg\.sv$|^rtl/prim/|baresm_cp_regs|baresm_lsu_amo|^rtl/fpga/' |
-                         grep -v 'baresm_icebreaker_top\.sv$')
+                         grep -v -e 'baresm_icebreaker_top\.sv$' -e 'baresm_fpga_board' -e 'baresm_arty_top' \
+                              -e 'baresm_ulx3s_top')
     ;;
   *) [ -n "${FPGA_TOP:-}" ] || die "unknown board '$board' (icebreaker, icebreaker-link; or set FPGA_TOP, FPGA_FILES, FPGA_PCF)"
      top="" pcf="" freq=12 files=() ;;

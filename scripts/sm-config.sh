@@ -5,7 +5,8 @@
 #   scripts/sm-config.sh --list           the names
 #   scripts/sm-config.sh --check          fails when a name repeats, a
 #                                         parameter is not one of baresm_sm's,
-#                                         or the board top's defaults are not micro's
+#                                         or a board top's defaults are not its
+#                                         line's (iCEBreaker: micro; Arty, ULX3S: boards)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 table() { sed -e 's/#.*//' rtl/configs.txt | awk 'NF > 0'; }
@@ -21,15 +22,18 @@ if [ "${1:-}" = "--check" ]; then
       [[ "${p#*=}" =~ ^[0-9]+$ ]] || { echo "rtl/configs.txt: $name: $p is not Name=number" >&2; status=1; }
     done
   done < <(table)
-  # The board top synthesizes without the table (Yosys reads its defaults):
-  # they must be the `micro` line, parameter by parameter.
-  board=rtl/fpga/baresm_icebreaker_top.sv
-  for p in $(table | awk '$1 == "micro"' | cut -d' ' -f2-); do
-    n=${p%%=*} v=${p#*=}
-    d=$(sed -n "s/^[[:space:]]*parameter \(int\|bit\) $n = \([0-9]*'b\)\?\([0-9]*\).*/\3/p" "$board")
-    [ "$d" = "$v" ] || { echo "$board: $n defaults to '${d:-nothing}', rtl/configs.txt micro says $v" >&2; status=1; }
+  # The board tops synthesize without the table (Yosys and Vivado read their
+  # defaults): they must be their line's, parameter by parameter.
+  for pair in micro:rtl/fpga/baresm_icebreaker_top.sv boards:rtl/fpga/baresm_arty_top.sv \
+              boards:rtl/fpga/baresm_ulx3s_top.sv; do
+    cfg=${pair%%:*} board=${pair#*:}
+    for p in $(table | awk -v c="$cfg" '$1 == c' | cut -d' ' -f2-); do
+      n=${p%%=*} v=${p#*=}
+      d=$(sed -n "s/^[[:space:]]*parameter \(int\|bit\) $n = \([0-9]*'b\)\?\([0-9]*\).*/\3/p" "$board")
+      [ "$d" = "$v" ] || { echo "$board: $n defaults to '${d:-nothing}', rtl/configs.txt $cfg says $v" >&2; status=1; }
+    done
   done
-  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's; $board's defaults are micro's"
+  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's; the board tops' defaults are micro's (iCEBreaker) and boards' (Arty, ULX3S)"
   exit $status
 fi
 [ $# -ge 1 ] || { echo "usage: scripts/sm-config.sh NAME [--chparam] | --list" >&2; exit 2; }

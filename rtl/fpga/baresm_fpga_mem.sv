@@ -1,6 +1,7 @@
-// baresm_fpga_mem: the board's device memory. MemBytes bytes in one
-// baresm_spram of 64-bit words (UP5K: the four SPRAMs side by side), shared
-// by two ports through a round-robin arbiter, one request at a time:
+// baresm_fpga_mem: the board's device memory. MemBytes bytes in one RAM of
+// 64-bit words, baresm_spram (BlockRam = 0; UP5K: the four SPRAMs side by
+// side) or baresm_bram (BlockRam = 1: inferred block RAM, the Arty A7 and
+// ULX3S tops; the same timing), shared by two ports through a round-robin arbiter, one request at a time:
 //   device port  baresm_top's memory port (docs/lsu.md "Memory port"): line
 //                READ / WRITE (LineBytes per request, strobed) and 32-bit
 //                ATOMIC (baresm_lsu_amo, the SM's own ALU) with ids; one
@@ -20,7 +21,8 @@
 module baresm_fpga_mem #(
   parameter int MemBytes = 131072,
   parameter int LineBytes = 16,     // a multiple of 8
-  parameter int IdWidth = 4
+  parameter int IdWidth = 4,
+  parameter bit BlockRam = 1'b0     // 1: baresm_bram (block RAM) instead of baresm_spram
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -73,18 +75,33 @@ module baresm_fpga_mem #(
   logic [7:0] ram_wstrb;
   logic [63:0] ram_wdata, ram_rdata;
 
-  baresm_spram #(
-    .Depth(Depth),
-    .Width(64)
-  ) u_ram (
-    .clk_i,
-    .en_i   (ram_en),
-    .we_i   (ram_we),
-    .addr_i (ram_addr),
-    .wstrb_i(ram_wstrb),
-    .wdata_i(ram_wdata),
-    .rdata_o(ram_rdata)
-  );
+  if (BlockRam) begin : g_bram
+    baresm_bram #(
+      .Depth(Depth),
+      .Width(64)
+    ) u_ram (
+      .clk_i,
+      .en_i   (ram_en),
+      .we_i   (ram_we),
+      .addr_i (ram_addr),
+      .wstrb_i(ram_wstrb),
+      .wdata_i(ram_wdata),
+      .rdata_o(ram_rdata)
+    );
+  end else begin : g_spram
+    baresm_spram #(
+      .Depth(Depth),
+      .Width(64)
+    ) u_ram (
+      .clk_i,
+      .en_i   (ram_en),
+      .we_i   (ram_we),
+      .addr_i (ram_addr),
+      .wstrb_i(ram_wstrb),
+      .wdata_i(ram_wdata),
+      .rdata_o(ram_rdata)
+    );
+  end
 
   // The atomic's word and its new value.
   logic [31:0] amo_old, amo_new;

@@ -1,0 +1,245 @@
+// baresm_fpga_board: the device as the bigger board tops build it
+// (baresm_arty_top, baresm_ulx3s_top): the host link (baresm_fpga_link:
+// reset, a UART at Baud, the frame bridge of docs/serial-protocol.md),
+// baresm_top (the SM with the parameters below and the command processor
+// with one queue pair) and MemBytes of device memory in inferred block RAM
+// (baresm_fpga_mem with BlockRam = 1, i.e. baresm_bram), wired as in
+// baresm_icebreaker_top:
+//
+//   uart_rx_i/uart_tx_o <-> baresm_fpga_link --- mmio_*, irq ---> baresm_top
+//                                  | bridge port                    | mem_*
+//                                  +----------> baresm_fpga_mem <---+
+//
+// It has no parameter defaults of its own worth keeping: each board top
+// passes all of them (its clock, its baud, rtl/configs.txt's `boards` SM).
+//
+// LEDs, active high (the board top inverts where its LEDs need it):
+//   led_idle_o   STATUS.IDLE
+//   led_busy_o   STATUS.BUSY
+//   led_fault_o  STATUS.FAULT (sticky until the host clears it)
+//   led_error_o  a frame was answered with ERROR in the last LedHoldMs
+//   led_act_o    a frame was executed in the last LedHoldMs (link activity)
+`include "baresm_assert.svh"
+`default_nettype none
+
+module baresm_fpga_board #(
+  parameter int ClockKhz = 100000,
+  parameter int Baud = 1000000,
+  parameter int MemBytes = 262144,
+  parameter int LedHoldMs = 350,
+  // SM shape (baresm_sm parameters)
+  parameter int NumLanes = 8,
+  parameter int NumWarps = 16,
+  parameter int NumRegs = 32,
+  parameter int RfDepth = 256,
+  parameter int SharedBytes = 16384,
+  parameter int NumBanks = 16,
+  parameter int CtaSlots = 4,
+  parameter int StackDepth = 8,
+  parameter int MemLineBytes = 64,
+  parameter int FpuLatency = 3,
+  parameter bit HasFpu = 1'b1,
+  parameter int IcLines = 8,
+  parameter int LsuIdWidth = 4,
+  parameter int NumWindows = 4
+) (
+  input  logic clk_i,
+  input  logic btn_ni,         // reset button, low = reset
+  input  logic uart_rx_i,      // from the host
+  output logic uart_tx_o,      // to the host
+  output logic led_idle_o,
+  output logic led_busy_o,
+  output logic led_fault_o,
+  output logic led_error_o,
+  output logic led_act_o
+);
+
+  localparam int MemIdWidth = LsuIdWidth + 2;
+  // The UART's clocks per bit, rounded to the nearest (baresm_uart_rx samples
+  // each bit in its middle: keep Baud at most ClockKhz * 1000 / 8).
+  localparam int ClkPerBit = (ClockKhz * 1000 + Baud / 2) / Baud;
+  // A frame's bytes may pause 10 ms at most (as on the iCEBreaker).
+  localparam int TimeoutCycles = ClockKhz * 10;
+  localparam int HoldCycles = ClockKhz * LedHoldMs;
+  localparam int HoldW = $clog2(HoldCycles + 1);
+
+  // ---- reset, UART and frame bridge (baresm_fpga_link) ----------------------------------
+  logic rst_n;
+  logic mmio_req_valid, mmio_req_ready, mmio_req_write, mmio_rsp_valid, irq;
+  logic [9:0] mmio_req_addr;
+  logic [31:0] mmio_req_wdata, mmio_rsp_rdata;
+  logic breq_valid, breq_ready, breq_write, brsp_valid;
+  logic [31:0] breq_addr;
+  logic [7:0] breq_wdata, brsp_rdata;
+  logic [15:0] frames_ok, frames_bad;
+
+  baresm_fpga_link #(
+    .ClkPerBit(ClkPerBit),
+    .TimeoutCycles(TimeoutCycles),
+    .MemBytes(MemBytes)
+  ) u_link (
+    .clk_i,
+    .btn_ni,
+    .uart_rx_i,
+    .uart_tx_o,
+    .rst_no          (rst_n),
+    .mmio_req_valid_o(mmio_req_valid),
+    .mmio_req_ready_i(mmio_req_ready),
+    .mmio_req_addr_o (mmio_req_addr),
+    .mmio_req_write_o(mmio_req_write),
+    .mmio_req_wdata_o(mmio_req_wdata),
+    .mmio_rsp_valid_i(mmio_rsp_valid),
+    .mmio_rsp_rdata_i(mmio_rsp_rdata),
+    .irq_i           (irq),
+    .mem_req_valid_o (breq_valid),
+    .mem_req_ready_i (breq_ready),
+    .mem_req_write_o (breq_write),
+    .mem_req_addr_o  (breq_addr),
+    .mem_req_wdata_o (breq_wdata),
+    .mem_rsp_valid_i (brsp_valid),
+    .mem_rsp_rdata_i (brsp_rdata),
+    .frames_ok_o     (frames_ok),
+    .frames_bad_o    (frames_bad)
+  );
+
+  // ---- the device ---------------------------------------------------------------------------
+  logic mem_req_valid, mem_req_ready, mem_rsp_valid, mem_rsp_ready, mem_rsp_err;
+  logic [MemIdWidth-1:0] mem_req_id, mem_rsp_id;
+  logic [31:0] mem_req_addr;
+  logic [1:0] mem_req_op;
+  logic [4:0] mem_req_amo;
+  logic [MemLineBytes*8-1:0] mem_req_wdata, mem_rsp_rdata;
+  logic [MemLineBytes-1:0] mem_req_wstrb;
+  logic [31:0] status;
+  logic [3:0] cp_state;
+  logic [2:0] cp_queue;
+  logic sm_busy;
+  logic [NumWarps*3-1:0] warp_state;
+  logic [63:0] sm_cycles, sm_instrs, sm_stalls;
+  logic [31:0] sm_smem_passes, sm_gmem_reqs;
+  logic [baresm_state_pkg::NUM_WS*64-1:0] sm_state_cycles;
+  logic [4*64-1:0] sm_events;
+  logic [MemIdWidth:0] mem_outstanding;
+
+  baresm_top #(
+    .NumLanes(NumLanes),
+    .NumWarps(NumWarps),
+    .NumRegs(NumRegs),
+    .RegfileRegs(RfDepth * NumLanes),
+    .SharedBytes(SharedBytes),
+    .NumBanks(NumBanks),
+    .CtaSlots(CtaSlots),
+    .StackDepth(StackDepth),
+    .MemLineBytes(MemLineBytes),
+    .FpuLatency(FpuLatency),
+    .HasFpu(HasFpu),
+    .IcLines(IcLines),
+    .LsuIdWidth(LsuIdWidth),
+    .NumWindows(NumWindows),
+    .NumQueues(1),
+    .MemBytes(MemBytes),
+    .ClockKhz(ClockKhz)
+  ) u_top (
+    .clk_i,
+    .rst_ni           (rst_n),
+    .sched_gto_i      (1'b0),
+    .mmio_req_valid_i (mmio_req_valid),
+    .mmio_req_ready_o (mmio_req_ready),
+    .mmio_req_addr_i  (mmio_req_addr),
+    .mmio_req_write_i (mmio_req_write),
+    .mmio_req_wdata_i (mmio_req_wdata),
+    .mmio_rsp_valid_o (mmio_rsp_valid),
+    .mmio_rsp_rdata_o (mmio_rsp_rdata),
+    .irq_o            (irq),
+    .mem_req_valid_o  (mem_req_valid),
+    .mem_req_ready_i  (mem_req_ready),
+    .mem_req_id_o     (mem_req_id),
+    .mem_req_addr_o   (mem_req_addr),
+    .mem_req_op_o     (mem_req_op),
+    .mem_req_amo_o    (mem_req_amo),
+    .mem_req_wdata_o  (mem_req_wdata),
+    .mem_req_wstrb_o  (mem_req_wstrb),
+    .mem_rsp_valid_i  (mem_rsp_valid),
+    .mem_rsp_ready_o  (mem_rsp_ready),
+    .mem_rsp_id_i     (mem_rsp_id),
+    .mem_rsp_rdata_i  (mem_rsp_rdata),
+    .mem_rsp_err_i    (mem_rsp_err),
+    .status_o         (status),
+    .cp_state_o       (cp_state),
+    .cp_queue_o       (cp_queue),
+    .sm_busy_o        (sm_busy),
+    .warp_state_o     (warp_state),
+    .sm_cycles_o      (sm_cycles),
+    .sm_instrs_o      (sm_instrs),
+    .sm_stalls_o      (sm_stalls),
+    .sm_smem_passes_o (sm_smem_passes),
+    .sm_gmem_reqs_o   (sm_gmem_reqs),
+    .sm_state_cycles_o(sm_state_cycles),
+    .sm_events_o      (sm_events),
+    .mem_outstanding_o(mem_outstanding)
+  );
+
+  baresm_fpga_mem #(
+    .MemBytes(MemBytes),
+    .LineBytes(MemLineBytes),
+    .IdWidth(MemIdWidth),
+    .BlockRam(1'b1)
+  ) u_mem (
+    .clk_i,
+    .rst_ni      (rst_n),
+    .req_valid_i (mem_req_valid),
+    .req_ready_o (mem_req_ready),
+    .req_id_i    (mem_req_id),
+    .req_addr_i  (mem_req_addr),
+    .req_op_i    (mem_req_op),
+    .req_amo_i   (mem_req_amo),
+    .req_wdata_i (mem_req_wdata),
+    .req_wstrb_i (mem_req_wstrb),
+    .rsp_valid_o (mem_rsp_valid),
+    .rsp_ready_i (mem_rsp_ready),
+    .rsp_id_o    (mem_rsp_id),
+    .rsp_rdata_o (mem_rsp_rdata),
+    .rsp_err_o   (mem_rsp_err),
+    .breq_valid_i(breq_valid),
+    .breq_ready_o(breq_ready),
+    .breq_write_i(breq_write),
+    .breq_addr_i (breq_addr),
+    .breq_wdata_i(breq_wdata),
+    .brsp_valid_o(brsp_valid),
+    .brsp_rdata_o(brsp_rdata)
+  );
+
+  // ---- LEDs ---------------------------------------------------------------------------------
+  // STATUS: bit 0 IDLE, 1 BUSY, 2 FAULT (docs/registers.md). The two link
+  // LEDs stay lit HoldCycles after the frame counters move.
+  logic [HoldW-1:0] error_q, act_q;
+  logic [15:0] bad_seen_q, ok_seen_q;
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n) begin
+      error_q <= '0;
+      act_q <= '0;
+      bad_seen_q <= '0;
+      ok_seen_q <= '0;
+    end else begin
+      bad_seen_q <= frames_bad;
+      ok_seen_q <= frames_ok;
+      if (frames_bad != bad_seen_q) error_q <= HoldW'(HoldCycles);
+      else if (error_q != '0) error_q <= error_q - 1'b1;
+      if (frames_ok != ok_seen_q || frames_bad != bad_seen_q) act_q <= HoldW'(HoldCycles);
+      else if (act_q != '0) act_q <= act_q - 1'b1;
+    end
+  end
+  assign led_idle_o = status[0];
+  assign led_busy_o = status[1];
+  assign led_fault_o = status[2];
+  assign led_error_o = (error_q != '0);
+  assign led_act_o = (act_q != '0);
+
+  logic unused;
+  assign unused = ^{cp_state, cp_queue, sm_busy, warp_state, sm_cycles, sm_instrs,
+                    sm_stalls, sm_smem_passes, sm_gmem_reqs, sm_state_cycles, sm_events,
+                    mem_outstanding, status[31:3]};
+
+endmodule
+
+`default_nettype wire

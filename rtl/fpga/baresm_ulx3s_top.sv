@@ -1,0 +1,86 @@
+// baresm_ulx3s_top: the device on a Radiona ULX3S with the 85F part (Lattice
+// ECP5 LFE5U-85F-6BG381C, 25 MHz oscillator, FT231X USB-UART on US1):
+// baresm_fpga_board with rtl/configs.txt's `boards` SM (8 lanes, 16 warp
+// slots, FPU), the command processor with one queue pair and MemBytes (256 KB)
+// of device memory in block RAM (EBR), the host link at Baud (1 Mbaud by
+// default; the FT231X goes to 3 Mbaud) over the board's USB-UART, and the
+// status LEDs. Pins: rtl/fpga/ulx3s.lpf. Flow: scripts/ecp5.mk (Yosys
+// synth_ecp5 -> nextpnr-ecp5 -> ecppack, not run here) and
+// `make fpga BOARD=ulx3s` (a Yosys synth_ecp5 estimate), docs/fpga.md
+// "Bigger boards".
+//
+// The core runs on the 25 MHz board clock (ClockKhz = 25000, the value the
+// CONFIG5 register reports to the host).
+//
+// LEDs (all active high on the ULX3S): led_o[0] idle, [1] busy, [2] sticky
+// fault, [3] a frame answered with ERROR (0.35 s), [4] link activity,
+// [7:5] off. Reset: the PWR button (BTN_PWRn, low when pressed).
+// wifi_gpio0_o (the on-board ESP32's GPIO0) is held high, as the ULX3S
+// project's examples do, so that the ESP32 does not reboot the board.
+//
+// The SM parameters are rtl/configs.txt's `boards` line; the test
+// rtl_sm_configs (scripts/sm-config.sh --check) fails when they drift apart.
+`default_nettype none
+
+module baresm_ulx3s_top #(
+  parameter int ClockKhz = 25000,
+  parameter int Baud = 1000000,
+  parameter int MemBytes = 262144,
+  // `boards` (rtl/configs.txt)
+  parameter int NumLanes = 8,
+  parameter int NumWarps = 16,
+  parameter int NumRegs = 32,
+  parameter int RfDepth = 256,
+  parameter int SharedBytes = 16384,
+  parameter int NumBanks = 16,
+  parameter int CtaSlots = 4,
+  parameter int StackDepth = 8,
+  parameter int MemLineBytes = 64,
+  parameter int FpuLatency = 3,
+  parameter bit HasFpu = 1'b1,
+  parameter int IcLines = 8
+) (
+  input  logic       clk_i,         // clk_25mhz
+  input  logic       btn_ni,        // BTN_PWRn, low = reset
+  input  logic       uart_rx_i,     // ftdi_txd: from the host
+  output logic       uart_tx_o,     // ftdi_rxd: to the host
+  output logic [7:0] led_o,
+  output logic       wifi_gpio0_o
+);
+
+  logic idle, busy, fault, error, act;
+
+  baresm_fpga_board #(
+    .ClockKhz(ClockKhz),
+    .Baud(Baud),
+    .MemBytes(MemBytes),
+    .NumLanes(NumLanes),
+    .NumWarps(NumWarps),
+    .NumRegs(NumRegs),
+    .RfDepth(RfDepth),
+    .SharedBytes(SharedBytes),
+    .NumBanks(NumBanks),
+    .CtaSlots(CtaSlots),
+    .StackDepth(StackDepth),
+    .MemLineBytes(MemLineBytes),
+    .FpuLatency(FpuLatency),
+    .HasFpu(HasFpu),
+    .IcLines(IcLines)
+  ) u_board (
+    .clk_i,
+    .btn_ni,
+    .uart_rx_i,
+    .uart_tx_o,
+    .led_idle_o (idle),
+    .led_busy_o (busy),
+    .led_fault_o(fault),
+    .led_error_o(error),
+    .led_act_o  (act)
+  );
+
+  assign led_o = {3'b000, act, error, fault, busy, idle};
+  assign wifi_gpio0_o = 1'b1;
+
+endmodule
+
+`default_nettype wire

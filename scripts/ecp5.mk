@@ -1,0 +1,51 @@
+# scripts/ecp5.mk: the ULX3S 85F bitstream with the open ECP5 flow (docs/fpga.md
+# "Bigger boards"): Yosys synth_ecp5 -> nextpnr-ecp5 -> ecppack.
+# UNTESTED: Debian 12 packages neither nextpnr-ecp5 nor Project Trellis
+# (ecppack), so this has never been run on the project's machines; Yosys'
+# part alone runs here as `make fpga BOARD=ulx3s` (an estimate).
+#
+#   make -f scripts/ecp5.mk [OUT=DIR] [FREQ=25] [SEED=1]        bitstream
+#   make -f scripts/ecp5.mk prog                                 SRAM (openFPGALoader)
+#   make -f scripts/ecp5.mk flash                                SPI flash
+#
+# Tools: YOSYS, NEXTPNR (nextpnr-ecp5), ECPPACK, LOADER (openFPGALoader).
+# nextpnr-ecp5 fails when the design misses FREQ MHz (no --timing-allow-fail).
+
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
+OUT ?= $(ROOT)/build/fpga/ulx3s-pnr
+TOP := baresm_ulx3s_top
+LPF := $(ROOT)/rtl/fpga/ulx3s.lpf
+FREQ ?= 25
+SEED ?= 1
+YOSYS ?= yosys
+NEXTPNR ?= nextpnr-ecp5
+ECPPACK ?= ecppack
+LOADER ?= openFPGALoader
+
+# The board top's files of rtl/baresm.f, in order (not the other boards' tops).
+FILES := $(shell cd $(ROOT) && scripts/rtl-files.sh | grep -v -e baresm_icebreaker -e baresm_arty_top)
+
+.PHONY: all prog flash clean
+all: $(OUT)/$(TOP).bit
+
+$(OUT)/$(TOP).json: $(addprefix $(ROOT)/,$(FILES)) $(ROOT)/rtl/baresm.f
+	mkdir -p $(OUT)
+	cd $(ROOT) && $(YOSYS) -l $(OUT)/yosys.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm $(FILES); \
+	  synth_ecp5 -top $(TOP) -json $@; tee -o $(OUT)/yosys-stat.txt stat"
+
+# LFE5U-85F-6BG381C: --85k, the CABGA381 package, speed grade 6.
+$(OUT)/$(TOP).config: $(OUT)/$(TOP).json $(LPF)
+	$(NEXTPNR) --85k --package CABGA381 --speed 6 --lpf $(LPF) --freq $(FREQ) --seed $(SEED) \
+	  --json $< --textcfg $@ --report $(OUT)/nextpnr-report.json --log $(OUT)/nextpnr.log
+
+$(OUT)/$(TOP).bit: $(OUT)/$(TOP).config
+	$(ECPPACK) --compress $< $@
+
+prog: $(OUT)/$(TOP).bit
+	$(LOADER) --board ulx3s $<
+
+flash: $(OUT)/$(TOP).bit
+	$(LOADER) --board ulx3s --write-flash $<
+
+clean:
+	rm -rf $(OUT)

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# ctest fpga_estimate_arty / fpga_estimate_ulx3s / fpga_estimate_planted: the
+# bigger boards' Yosys estimates (scripts/fpga.sh BOARD, docs/fpga.md
+# "Bigger boards").
+#   tests/fpga/check_estimate.sh board BOARD OUT_DIR
+#       the board top with the SM left out (--blackbox baresm_sm: the rest in
+#       a couple of CPU-minutes; the whole SM takes Yosys far longer): exit 0,
+#       the table with the part's counts, every number within the part, and
+#       the 256 KB device memory in block RAM (at least its size in RAMB36 /
+#       DP16KD, not flip-flops)
+#   tests/fpga/check_estimate.sh planted OUT_DIR
+#       an over-full estimate must be refused: fpga_overfull_ram.sv (6 Mbit of
+#       RAM) through the real flow for both parts, and saved Yosys stats
+#       (data/yosys-stat-*.txt: hand-made over-full ones, and the board tops'
+#       real ones, which fit) through the checker alone
+#   tests/fpga/check_estimate.sh ecp5-makefile
+#       `make -n -f scripts/ecp5.mk` (the tools are not here): the intended
+#       yosys / nextpnr-ecp5 / ecppack / openFPGALoader commands, on files
+#       that exist
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+here=tests/fpga
+status=0
+fail() { echo "FAIL $*"; status=1; }
+# expect_fail WHAT REGEX CMD...: CMD must exit non-zero and print REGEX.
+expect_fail() {
+  local what=$1 re=$2; shift 2
+  local out rc
+  out=$("$@" 2>&1); rc=$?
+  if [ $rc -ne 0 ] && grep -qE "$re" <<<"$out"; then
+    echo "ok   $what: $(grep -E "$re" <<<"$out" | head -n1)"
+  else
+    fail "$what: exit $rc, expected a failure matching /$re/; output:"; echo "$out"
+  fi
+}
+# used ROW_REGEX LOG: the "used" column of the table row starting with ROW_REGEX
+# (every row's label ends with ')'; the number follows it).
+used() { grep -E "^$1 " "$2" | head -n1 | sed -E 's#^.*[)] +([0-9.]+) .*#\1#'; }
+
+case ${1:-} in
+  board)
+    board=${2:?usage: check_estimate.sh board BOARD OUT_DIR} out=${3:?usage: check_estimate.sh board BOARD OUT_DIR}
+    log=$(mktemp); trap 'rm -f "$log"' EXIT
+    scripts/fpga.sh -o "$out" --blackbox baresm_sm "$board" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    [ "$rc" -eq 0 ] || fail "scripts/fpga.sh --blackbox baresm_sm $board exited $rc"
+    grep -q 'ESTIMATE for the .*, not a place-and-route' "$log" || fail "the output does not say it is an estimate"
+    grep -q 'left out (black boxes, not counted): \*baresm_sm' "$log" || fail "the output does not say the SM was left out"
+    grep -q "fits the .* by this estimate" "$log" || fail "no 'fits' line"
+    if [ "$board" = arty ]; then
+      rows=('LUT \(LUT1-6 \+ LUT RAM/SRL\)' 'FF \(FDRE/FDSE/FDCE/FDPE\)' 'BRAM \(RAMB36 \+ RAMB18/2\)' 'DSP \(DSP48E1\)')
+      avail=(63400 126800 135 240)
+      mem_min=57      # 256 KB = 2,097,152 bits / 36,864 per RAMB36
+    else
+      rows=('LUT4 sites \(LUT4\+2xCCU2C\+RAM\)' 'FF \(TRELLIS_FF\)' 'EBR \(DP16KD, 18 Kbit\)' 'DSP \(MULT18X18D\)')
+      avail=(83640 83640 208 156)
+      mem_min=114     # 256 KB / 18,432 bits per DP16KD
+    fi
+    for i in 0 1 2 3; do
+      grep -qE "^${rows[$i]} +[0-9.]+ +${avail[$i]} " "$log" || { fail "no row /${rows[$i]}/ with the part's ${avail[$i]}"; continue; }
+      u=$(used "${rows[$i]}" "$log")
+      [[ "$u" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { fail "${rows[$i]}: no number in its row"; continue; }
+      awk -v u="$u" -v a="${avail[$i]}" 'BEGIN { exit !(u <= a) }' || fail "${rows[$i]}: $u over ${avail[$i]}"
+      echo "ok   ${rows[$i]//\\/}: $u of ${avail[$i]}"
+    done
+    lut=$(used "${rows[0]}" "$log") ff=$(used "${rows[1]}" "$log") mem=$(used "${rows[2]}" "$log")
+    # The link, the CP and the memory's control are a few thousand cells: a
+    # run that lost them (an empty black box, a failed read) maps far fewer.
+    awk -v l="${lut:-0}" -v f="${ff:-0}" 'BEGIN { exit !(l >= 1000 && f >= 1000) }' ||
+      fail "implausibly small: $lut LUTs, $ff FFs (was the design read?)"
+    awk -v m="${mem:-0}" -v min="$mem_min" 'BEGIN { exit !(m >= min) }' ||
+      fail "the 256 KB device memory is not in block RAM: $mem blocks, at least $mem_min expected"
+    ;;
+  planted)
+    out=${2:?usage: check_estimate.sh planted OUT_DIR}
+    for b in xilinx:XC7A100T:'BRAM: Yosys maps [0-9.]+ RAMB36, the XC7A100T has 135' \
+             ecp5:LFE5U-85F:'EBR: Yosys maps [0-9]+ DP16KD, the LFE5U-85F has 208'; do
+      tech=${b%%:*} rest=${b#*:} part=${rest%%:*} re=${rest#*:}
+      expect_fail "6 Mbit of RAM on the $part (real Yosys run)" "^fpga: overfull-$tech: does not fit \(estimate\): $re\$" \
+        env FPGA_TOP=fpga_overfull_ram FPGA_TECH=$tech FPGA_FILES=$here/fpga_overfull_ram.sv \
+        scripts/fpga.sh -o "$out/$tech" --estimate "overfull-$tech"
+    done
+    # The checker alone, on saved stats: each resource of each part.
+    expect_fail "saved stat: 70,000 LUT6" \
+      '^fpga: .*: does not fit \(estimate\): LUT: Yosys maps 70100 LUTs \(100 LUT RAM/SRL\), the XC7A100T has 63400 \(111%\)$' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-xilinx-luts.txt xilinx
+    expect_fail "saved stat: 130,000 flip-flops" \
+      '^fpga: .*: does not fit \(estimate\): FF: Yosys maps 130000 flip-flops, the XC7A100T has 126800' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-xilinx-ffs.txt xilinx
+    expect_fail "saved stat: 241 DSP48E1" '^fpga: .*: does not fit \(estimate\): DSP: Yosys maps 241 DSP48E1, the XC7A100T has 240$' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-xilinx-dsps.txt xilinx
+    expect_fail "saved stat: LUT4 + carry over the 85F" \
+      '^fpga: .*: does not fit \(estimate\): LUT4: Yosys maps 84000 LUT4 sites, the LFE5U-85F has 83640' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-ecp5-luts.txt ecp5
+    expect_fail "saved stat: 157 MULT18X18D" '^fpga: .*: does not fit \(estimate\): DSP: Yosys maps 157 MULT18X18D, the LFE5U-85F has 156$' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-ecp5-dsps.txt ecp5
+    expect_fail "no stat" 'no Yosys stat' scripts/fpga.sh --check-estimate /nonexistent.txt ecp5
+    # ... and the same checker passes designs that fit (the saved stats of the
+    # board tops without their SM).
+    for t in xilinx:XC7A100T ecp5:LFE5U-85F; do
+      if out2=$(scripts/fpga.sh --check-estimate $here/data/yosys-stat-${t%%:*}-fits.txt ${t%%:*} 2>&1) &&
+         grep -q "fits the ${t#*:}" <<<"$out2"; then
+        echo "ok   a saved ${t%%:*} stat that fits passes"
+      else
+        fail "the fitting ${t%%:*} stat did not pass:"; echo "$out2"
+      fi
+    done
+    ;;
+  ecp5-makefile)
+    # scripts/ecp5.mk cannot run here (no nextpnr-ecp5, no ecppack): `make -n`
+    # shows that it would run the intended commands on existing files.
+    out=$(make -n -f scripts/ecp5.mk OUT=/nonexistent/ulx3s 2>&1) || fail "make -n -f scripts/ecp5.mk failed: $out"
+    for want in 'synth_ecp5 -top baresm_ulx3s_top -json /nonexistent/ulx3s/baresm_ulx3s_top.json' \
+                'nextpnr-ecp5 --85k --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25' \
+                'ecppack --compress /nonexistent/ulx3s/baresm_ulx3s_top.config /nonexistent/ulx3s/baresm_ulx3s_top.bit'; do
+      grep -qE -- "$want" <<<"$out" && echo "ok   make -n: /$want/" || fail "make -n -f scripts/ecp5.mk: no /$want/"
+    done
+    files=$(grep -o 'read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm [^;]*' <<<"$out" | cut -d' ' -f6-)
+    n=0
+    for f in $files; do
+      n=$((n + 1)); [ -f "$f" ] || fail "scripts/ecp5.mk reads $f, which does not exist"
+    done
+    [ "$n" -gt 40 ] && grep -qw rtl/fpga/baresm_ulx3s_top.sv <<<"$files" && ! grep -qw baresm_arty_top <<<"$files" &&
+      echo "ok   it reads $n files of rtl/baresm.f, the ULX3S top and not the others" ||
+      fail "scripts/ecp5.mk reads the wrong files: $files"
+    prog=$(make -n -f scripts/ecp5.mk OUT=/nonexistent/ulx3s prog flash 2>&1 | grep openFPGALoader)
+    grep -q -- '--board ulx3s /nonexistent/ulx3s/baresm_ulx3s_top.bit' <<<"$prog" &&
+      grep -q -- '--board ulx3s --write-flash' <<<"$prog" && echo "ok   prog and flash call openFPGALoader --board ulx3s" ||
+      fail "prog/flash: $prog"
+    ;;
+  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR | ecp5-makefile"; exit 2 ;;
+esac
+[ $status -eq 0 ] && echo "PASS"
+exit $status
