@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev   # scripts/fuzz.sh: clang++ and the libFuzzer runtime
   yosys iverilog z3 cvc5
   nextpnr-ice40 fpga-icestorm
+  tcl                        # tests/fpga: scripts/vivado-arty.tcl's dry run under tclsh
   gtkwave
 )
 
