@@ -61,7 +61,6 @@ module baresm_fpga_board #(
   // A frame's bytes may pause 10 ms at most (as on the iCEBreaker).
   localparam int TimeoutCycles = ClockKhz * 10;
   localparam int HoldCycles = ClockKhz * LedHoldMs;
-  localparam int HoldW = $clog2(HoldCycles + 1);
 
   // ---- reset, UART and frame bridge (baresm_fpga_link) ----------------------------------
   logic rst_n;
@@ -71,12 +70,13 @@ module baresm_fpga_board #(
   logic breq_valid, breq_ready, breq_write, brsp_valid;
   logic [31:0] breq_addr;
   logic [7:0] breq_wdata, brsp_rdata;
-  logic [15:0] frames_ok, frames_bad;
+  logic frame_ok_led, frame_bad_led;
 
   baresm_fpga_link #(
     .ClkPerBit(ClkPerBit),
     .TimeoutCycles(TimeoutCycles),
-    .MemBytes(MemBytes)
+    .MemBytes(MemBytes),
+    .LedHoldCycles(HoldCycles)
   ) u_link (
     .clk_i,
     .btn_ni,
@@ -98,8 +98,8 @@ module baresm_fpga_board #(
     .mem_req_wdata_o (breq_wdata),
     .mem_rsp_valid_i (brsp_valid),
     .mem_rsp_rdata_i (brsp_rdata),
-    .frames_ok_o     (frames_ok),
-    .frames_bad_o    (frames_bad)
+    .frame_ok_led_o  (frame_ok_led),
+    .frame_bad_led_o (frame_bad_led)
   );
 
   // ---- the device ---------------------------------------------------------------------------
@@ -210,30 +210,13 @@ module baresm_fpga_board #(
   );
 
   // ---- LEDs ---------------------------------------------------------------------------------
-  // STATUS: bit 0 IDLE, 1 BUSY, 2 FAULT (docs/registers.md). The two link
-  // LEDs stay lit HoldCycles after the frame counters move.
-  logic [HoldW-1:0] error_q, act_q;
-  logic [15:0] bad_seen_q, ok_seen_q;
-  always_ff @(posedge clk_i or negedge rst_n) begin
-    if (!rst_n) begin
-      error_q <= '0;
-      act_q <= '0;
-      bad_seen_q <= '0;
-      ok_seen_q <= '0;
-    end else begin
-      bad_seen_q <= frames_bad;
-      ok_seen_q <= frames_ok;
-      if (frames_bad != bad_seen_q) error_q <= HoldW'(HoldCycles);
-      else if (error_q != '0) error_q <= error_q - 1'b1;
-      if (frames_ok != ok_seen_q || frames_bad != bad_seen_q) act_q <= HoldW'(HoldCycles);
-      else if (act_q != '0) act_q <= act_q - 1'b1;
-    end
-  end
+  // STATUS: bit 0 IDLE, 1 BUSY, 2 FAULT (docs/registers.md); the link's
+  // frame LEDs stay lit HoldCycles after a frame.
   assign led_idle_o = status[0];
   assign led_busy_o = status[1];
   assign led_fault_o = status[2];
-  assign led_error_o = (error_q != '0);
-  assign led_act_o = (act_q != '0);
+  assign led_error_o = frame_bad_led;
+  assign led_act_o = frame_ok_led || frame_bad_led;
 
   logic unused;
   assign unused = ^{cp_state, cp_queue, sm_busy, warp_state, sm_cycles, sm_instrs,

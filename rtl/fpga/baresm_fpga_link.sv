@@ -12,7 +12,8 @@
 module baresm_fpga_link #(
   parameter int ClkPerBit = 12,
   parameter int TimeoutCycles = 120000,
-  parameter int MemBytes = 131072
+  parameter int MemBytes = 131072,
+  parameter int LedHoldCycles = 4194303   // the frame LEDs stay lit this long (0.35 s at 12 MHz)
 ) (
   input  logic        clk_i,
   input  logic        btn_ni,
@@ -39,8 +40,8 @@ module baresm_fpga_link #(
   input  logic        mem_rsp_valid_i,
   input  logic [7:0]  mem_rsp_rdata_i,
 
-  output logic [15:0] frames_ok_o,     // frames executed
-  output logic [15:0] frames_bad_o     // frames answered with ERROR
+  output logic        frame_ok_led_o,  // a frame was executed in the last LedHoldCycles
+  output logic        frame_bad_led_o  // a frame was answered with ERROR in the last LedHoldCycles
 );
 
   // ---- reset ----------------------------------------------------------------------------
@@ -55,6 +56,7 @@ module baresm_fpga_link #(
   assign rst_no = rst_n_q;
 
   // ---- UART and bridge --------------------------------------------------------------------
+  logic [15:0] frames_ok, frames_bad;   // frames executed, answered with ERROR
   logic rx_valid, rx_ferr, tx_valid, tx_ready;
   logic [7:0] rx_data, tx_data;
 
@@ -101,9 +103,31 @@ module baresm_fpga_link #(
     .mem_req_wdata_o,
     .mem_rsp_valid_i,
     .mem_rsp_rdata_i,
-    .frames_ok_o,
-    .frames_bad_o
+    .frames_ok_o     (frames_ok),
+    .frames_bad_o    (frames_bad)
   );
+
+  // ---- frame LEDs: lit LedHoldCycles after the bridge's frame counters move ----
+  localparam int HoldW = $clog2(LedHoldCycles + 1);
+  logic [15:0] ok_seen_q, bad_seen_q;
+  logic [HoldW-1:0] ok_q, bad_q;
+  always_ff @(posedge clk_i or negedge rst_no) begin
+    if (!rst_no) begin
+      ok_q <= '0;
+      bad_q <= '0;
+      ok_seen_q <= '0;
+      bad_seen_q <= '0;
+    end else begin
+      ok_seen_q <= frames_ok;
+      bad_seen_q <= frames_bad;
+      if (frames_ok != ok_seen_q) ok_q <= HoldW'(LedHoldCycles);
+      else if (ok_q != '0) ok_q <= ok_q - 1'b1;
+      if (frames_bad != bad_seen_q) bad_q <= HoldW'(LedHoldCycles);
+      else if (bad_q != '0) bad_q <= bad_q - 1'b1;
+    end
+  end
+  assign frame_ok_led_o = ok_q != '0;
+  assign frame_bad_led_o = bad_q != '0;
 
   logic unused;
   assign unused = rx_ferr;

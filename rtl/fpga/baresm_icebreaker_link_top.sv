@@ -55,12 +55,13 @@ module baresm_icebreaker_link_top #(
   logic breq_valid, breq_ready, breq_write, brsp_valid;
   logic [31:0] breq_addr;
   logic [7:0] breq_wdata, brsp_rdata;
-  logic [15:0] frames_ok, frames_bad;
+  logic frame_ok_led, frame_bad_led;
 
   baresm_fpga_link #(
     .ClkPerBit(ClkPerBit),
     .TimeoutCycles(TimeoutCycles),
-    .MemBytes(MemBytes)
+    .MemBytes(MemBytes),
+    .LedHoldCycles(2 ** LedHoldBits - 1)
   ) u_link (
     .clk_i,
     .btn_ni,
@@ -82,8 +83,8 @@ module baresm_icebreaker_link_top #(
     .mem_req_wdata_o (breq_wdata),
     .mem_rsp_valid_i (brsp_valid),
     .mem_rsp_rdata_i (brsp_rdata),
-    .frames_ok_o     (frames_ok),
-    .frames_bad_o    (frames_bad)
+    .frame_ok_led_o  (frame_ok_led),
+    .frame_bad_led_o (frame_bad_led)
   );
 
   // ---- registers (generated block, no SM behind it) ----------------------------------------
@@ -198,26 +199,9 @@ module baresm_icebreaker_link_top #(
   );
 
   // ---- LEDs ---------------------------------------------------------------------------------
-  logic [LedHoldBits-1:0] ok_q, bad_q;
-  logic [15:0] ok_seen_q, bad_seen_q;
-  always_ff @(posedge clk_i or negedge rst_n) begin
-    if (!rst_n) begin
-      ok_q <= '0;
-      bad_q <= '0;
-      ok_seen_q <= '0;
-      bad_seen_q <= '0;
-    end else begin
-      ok_seen_q <= frames_ok;
-      bad_seen_q <= frames_bad;
-      if (frames_ok != ok_seen_q) ok_q <= '1;
-      else if (ok_q != '0) ok_q <= ok_q - 1'b1;
-      if (frames_bad != bad_seen_q) bad_q <= '1;
-      else if (bad_q != '0) bad_q <= bad_q - 1'b1;
-    end
-  end
   assign led_idle_o = rst_n ^ LedActiveLow[0];
-  assign led_busy_o = (ok_q != '0) ^ LedActiveLow[1];
-  assign led_fault_o = (bad_q != '0) ^ LedActiveLow[2];
+  assign led_busy_o = frame_ok_led ^ LedActiveLow[1];
+  assign led_fault_o = frame_bad_led ^ LedActiveLow[2];
   assign led_link_o = cycles_q[23] ^ LedActiveLow[3];
 
   logic unused;

@@ -63,7 +63,7 @@ module baresm_icebreaker_top #(
   logic breq_valid, breq_ready, breq_write, brsp_valid;
   logic [31:0] breq_addr;
   logic [7:0] breq_wdata, brsp_rdata;
-  logic [15:0] frames_ok, frames_bad;
+  logic frame_ok_led, frame_bad_led;
 
   baresm_fpga_link #(
     .ClkPerBit(ClkPerBit),
@@ -90,8 +90,8 @@ module baresm_icebreaker_top #(
     .mem_req_wdata_o (breq_wdata),
     .mem_rsp_valid_i (brsp_valid),
     .mem_rsp_rdata_i (brsp_rdata),
-    .frames_ok_o     (frames_ok),
-    .frames_bad_o    (frames_bad)
+    .frame_ok_led_o  (frame_ok_led),
+    .frame_bad_led_o (frame_bad_led)
   );
 
   // ---- the device ---------------------------------------------------------------------------
@@ -199,26 +199,15 @@ module baresm_icebreaker_top #(
   );
 
   // ---- LEDs ---------------------------------------------------------------------------------
-  // STATUS: bit 0 IDLE, 1 BUSY, 2 FAULT (docs/registers.md).
-  logic [21:0] link_q;        // about 0.35 s at 12 MHz after a bad frame
-  logic [15:0] bad_seen_q;
-  always_ff @(posedge clk_i or negedge rst_n) begin
-    if (!rst_n) begin
-      link_q <= '0;
-      bad_seen_q <= '0;
-    end else begin
-      bad_seen_q <= frames_bad;
-      if (frames_bad != bad_seen_q) link_q <= '1;
-      else if (link_q != '0) link_q <= link_q - 1'b1;
-    end
-  end
+  // STATUS: bit 0 IDLE, 1 BUSY, 2 FAULT (docs/registers.md); link: a frame
+  // answered with ERROR in the last 0.35 s.
   assign led_idle_o = status[0] ^ LedActiveLow[0];
   assign led_busy_o = status[1] ^ LedActiveLow[1];
   assign led_fault_o = status[2] ^ LedActiveLow[2];
-  assign led_link_o = (link_q != '0) ^ LedActiveLow[3];
+  assign led_link_o = frame_bad_led ^ LedActiveLow[3];
 
   logic unused;
-  assign unused = ^{frames_ok, cp_state, cp_queue, sm_busy, warp_state, sm_cycles, sm_instrs,
+  assign unused = ^{frame_ok_led, cp_state, cp_queue, sm_busy, warp_state, sm_cycles, sm_instrs,
                     sm_stalls, sm_smem_passes, sm_gmem_reqs, sm_state_cycles, sm_events,
                     mem_outstanding, status[31:3]};
 
