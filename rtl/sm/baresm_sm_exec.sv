@@ -535,22 +535,44 @@ module baresm_sm_exec #(
   assign wp_mask = pt_lmask_q[PL];
   assign wp_data = pt_alu_q[PL] ? pt_data_q[PL] : fpu_res;
 
-  // The pipe's write of the next cycle (stage PL-1, or EX with one stage):
-  // the writer's look-ahead.
-  logic wp_next_en;
-  logic [AddrW-1:0] wp_next_addr;
+  // The pipe's beat one cycle before its write (stage PL-1, or EX with one
+  // stage): the scoreboard release and the writer's look-ahead (that write
+  // is certain: the pipe never waits).
+  logic pc_valid, pc_alu, pc_setp, pc_first, pc_last, pc_slow;
+  logic [WarpW-1:0] pc_warp;
+  logic [5:0] pc_rd;
+  logic [AddrW-1:0] pc_base;
+  logic [BeatW-1:0] pc_beat;
   always_comb begin
     if (PipeLat >= 2) begin
-      wp_next_en = pt_valid_q[(PL >= 1) ? PL - 1 : 0] && !pt_setp_q[(PL >= 1) ? PL - 1 : 0] &&
-                   pt_rd_q[(PL >= 1) ? PL - 1 : 0] != RZ;
-      wp_next_addr = rf_addr(pt_base_q[(PL >= 1) ? PL - 1 : 0], pt_rd_q[(PL >= 1) ? PL - 1 : 0],
-                             pt_beat_q[(PL >= 1) ? PL - 1 : 0]);
+      pc_valid = pt_valid_q[(PL >= 1) ? PL - 1 : 0];
+      pc_alu = pt_alu_q[(PL >= 1) ? PL - 1 : 0];
+      pc_setp = pt_setp_q[(PL >= 1) ? PL - 1 : 0];
+      pc_first = pt_first_q[(PL >= 1) ? PL - 1 : 0];
+      pc_last = pt_last_q[(PL >= 1) ? PL - 1 : 0];
+      pc_slow = pt_slow_q[(PL >= 1) ? PL - 1 : 0];
+      pc_warp = pt_warp_q[(PL >= 1) ? PL - 1 : 0];
+      pc_rd = pt_rd_q[(PL >= 1) ? PL - 1 : 0];
+      pc_base = pt_base_q[(PL >= 1) ? PL - 1 : 0];
+      pc_beat = pt_beat_q[(PL >= 1) ? PL - 1 : 0];
     end else begin
-      wp_next_en = (ex_alu || ex_fpu) && ex_op_q != baresm_isa_pkg::OP_ISETP &&
-                   ex_op_q != baresm_isa_pkg::OP_FSETP && ex_rd_q != RZ;
-      wp_next_addr = rf_addr(ex_base_q, ex_rd_q, ex_beat_q);
+      pc_valid = ex_alu || ex_fpu;
+      pc_alu = ex_alu;
+      pc_setp = ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP;
+      pc_first = ex_beat_q == '0;
+      pc_last = ex_last_q;
+      pc_slow = ex_slow_q;
+      pc_warp = ex_warp_q;
+      pc_rd = ex_rd_q;
+      pc_base = ex_base_q;
+      pc_beat = ex_beat_q;
     end
   end
+
+  logic wp_next_en;
+  logic [AddrW-1:0] wp_next_addr;
+  assign wp_next_en = pc_valid && !pc_setp && pc_rd != RZ;
+  assign wp_next_addr = rf_addr(pc_base, pc_rd, pc_beat);
 
   // ---- predicate writes ------------------------------------------------------------------
   always_comb begin
@@ -784,34 +806,9 @@ module baresm_sm_exec #(
   assign wc_mask = wr_mask_q[wr_beat_q*NumLanes +: NumLanes];
   assign wc_data = wr_shfl_q ? shfl_beat : wr_data_q[wr_beat_q*LW +: LW];
 
-  // Scoreboard clears: the pipe one stage before its write (stage PL-1, or
-  // EX with one stage) of beat 0, or of the last beat for a slow
-  // instruction; the writer as above. Port 0 for the ALU, 1 for the FPU.
-  logic pc_valid, pc_alu, pc_setp, pc_first, pc_last, pc_slow;
-  logic [WarpW-1:0] pc_warp;
-  logic [5:0] pc_rd;
-  always_comb begin
-    if (PipeLat >= 2) begin
-      pc_valid = pt_valid_q[(PL >= 1) ? PL - 1 : 0];
-      pc_alu = pt_alu_q[(PL >= 1) ? PL - 1 : 0];
-      pc_setp = pt_setp_q[(PL >= 1) ? PL - 1 : 0];
-      pc_first = pt_first_q[(PL >= 1) ? PL - 1 : 0];
-      pc_last = pt_last_q[(PL >= 1) ? PL - 1 : 0];
-      pc_slow = pt_slow_q[(PL >= 1) ? PL - 1 : 0];
-      pc_warp = pt_warp_q[(PL >= 1) ? PL - 1 : 0];
-      pc_rd = pt_rd_q[(PL >= 1) ? PL - 1 : 0];
-    end else begin
-      pc_valid = ex_alu || ex_fpu;
-      pc_alu = ex_alu;
-      pc_setp = ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP;
-      pc_first = ex_beat_q == '0;
-      pc_last = ex_last_q;
-      pc_slow = ex_slow_q;
-      pc_warp = ex_warp_q;
-      pc_rd = ex_rd_q;
-    end
-  end
-
+  // Scoreboard clears: the pipe at its stage before the write (pc_*) for
+  // beat 0, or the last beat of a slow instruction; the writer as above.
+  // Port 0 for the ALU, 1 for the FPU.
   always_comb begin
     clr_valid_o = '0;
     clr_warp_o = '0;
