@@ -21,7 +21,8 @@ const char* const kKernels[] = {"smem_throughput", "smem_latency", "divergence",
                                 "alu_latency",     "mem_latency",  "barrier"};
 
 // Loads per timed iteration of each kernel (its unrolled body).
-constexpr uint32_t kSmemLoadsPerIter = 32;
+constexpr uint32_t kSmemLoadsPerIter = 32;          // smem_latency
+constexpr uint32_t kSmemThroughputLoadsPerIter = 96;  // smem_throughput
 constexpr uint32_t kFfmaPerIter = 64;
 constexpr uint32_t kLdgPerIter = 8;
 constexpr uint32_t kBarsPerIter = 32;
@@ -120,7 +121,7 @@ ShapeBench::Times ShapeBench::per_iter(const std::string& kernel, uint32_t threa
 double ShapeBench::smem_loads_per_cycle(uint32_t stride, uint32_t warps) {
   if (!warps) warps = params().warps;
   const Times t = per_iter("smem_throughput", 32 * warps, {{"stride", stride}}, n1_, n2_);
-  return warps * kSmemLoadsPerIter / t.span;
+  return warps * kSmemThroughputLoadsPerIter / t.span;
 }
 
 double ShapeBench::smem_latency(uint32_t stride) {

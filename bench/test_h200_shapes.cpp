@@ -2,9 +2,8 @@
 // comparison's kernels and code (bench/shapes.h) on the verilated c32w16 SM,
 // in the quick mode (one extra loop iteration; see ShapeBench). Each test
 // states its tolerance. Where the SM's shape differs from the H200's (one
-// scheduler, the single gather buffer, an LSU that holds one global load at
-// a time), the test asserts the SM's own shape; docs/h200-comparison.md
-// gives the numbers and the causes.
+// scheduler, LoadSlots global loads in flight), the test asserts the SM's
+// own shape; docs/h200-comparison.md gives the numbers and the causes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,25 +22,24 @@ ShapeBench& bench() {
 }
 
 // Shared-memory throughput. The LSU serves one pass a cycle, so a k-way
-// conflict costs k cycles; but the SM issues a memory instruction only when
-// the single gather buffer is empty, which is every 4 cycles (issue, fill,
-// full, taken by the LSU). So a warp load costs max(k, gather interval)
-// cycles: within 10% of that for every stride, and exactly proportional to
-// k above the floor. 8 warps of 32 independent loads keep the gather buffer
-// busy (16 give the same numbers for twice the CPU time).
-TEST(H200Shapes, SharedThroughputIsConflictDegreeAboveGatherFloor) {
+// conflict costs k cycles per warp load; the gather buffer's 4 entries let
+// a memory instruction issue every cycle, so a conflict-free load costs one
+// cycle (plus the loop's 3 control instructions per 96 loads in the one
+// issue port). Issue 9's target: time vs stride 1 equal to k within 5% for
+// k = 2..32. 8 warps of independent loads keep the LSU busy (16 give the
+// same numbers for twice the CPU time).
+TEST(H200Shapes, SharedThroughputIsConflictDegree) {
   std::vector<double> c;
   for (uint32_t s : baresm::bench::kStrides) {
     c.push_back(1.0 / bench().smem_loads_per_cycle(s, 8));
-    std::printf("stride %2u: %.3f cycles per warp load\n", s, c.back());
+    std::printf("stride %2u: %.3f cycles per warp load, %.2f vs stride 1\n", s, c.back(), c.back() / c[0]);
   }
   EXPECT_GE(c[0], 1.0 - 1e-9) << "more than one pass per cycle";
-  EXPECT_LE(c[0], 4.0 * 1.05) << "the SM should issue a memory instruction every 4 cycles";
-  for (size_t i = 0; i < c.size(); i++) {
+  EXPECT_LE(c[0], 1.05) << "the SM should accept a conflict-free shared load every cycle";
+  for (size_t i = 1; i < c.size(); i++) {
     const double s = baresm::bench::kStrides[i];
-    EXPECT_NEAR(c[i], std::max(s, c[0]), 0.1 * std::max(s, c[0])) << "stride " << s;
+    EXPECT_NEAR(c[i] / c[0], s, 0.05 * s) << "stride " << s;
   }
-  EXPECT_NEAR(c[5] / c[3], 4.0, 0.4) << "32-way vs 8-way conflict";
 }
 
 // Shared-memory latency, one warp, dependent chain: every extra pass adds
@@ -103,30 +101,38 @@ TEST(H200Shapes, AluThroughputGrowsWithWarpsUpToIssueLimit) {
 }
 
 // Dependent global loads at a fixed memory latency L (50 here, to save CPU;
-// the program uses 100). The LSU holds one global instruction until its last
-// response (docs/lsu.md, "Cost and limits"), so the SM completes at most
-// one warp-load per L cycles. One warp also pays its own issue and
-// writeback around each load, so 2 warps are faster (2%) than 1; from there
-// the throughput stays flat (2%) and each warp's latency per load grows in
-// proportion to the warps (5%) instead.
-TEST(H200Shapes, MemoryThroughputSaturatesThenLatencyGrows) {
+// the program uses 100). A load whose requests are out waits for its
+// responses in one of the LSU's LoadSlots slots (docs/lsu.md, "Load slots"),
+// so W warps keep min(W, LoadSlots + 1) loads in flight (the slots and the
+// one in stage A): the warp-loads per cycle grow with the warps (each
+// doubling at least 1.8x) while they fit, never fall (5%), and never
+// exceed LoadSlots + 1 per L cycles.
+// Issue 9's target: 16 warps move at least 6x the warp-loads per cycle of 1.
+TEST(H200Shapes, MemoryLoadsOverlapUpToTheLoadSlots) {
   const auto& p = bench().params();
+  ASSERT_GE(p.load_slots, 1u) << "the SM keeps one global load at a time";
   const uint32_t lat = 50;
   const auto m1 = bench().mem_chase(1, lat);
-  const auto m2 = bench().mem_chase(2, lat);
   std::printf(" 1 warp : %.1f cycles/load, %.5f warp-loads/cycle\n", m1.cycles_per_load, m1.loads_per_cycle);
-  std::printf(" 2 warps: %.1f cycles/load, %.5f warp-loads/cycle\n", m2.cycles_per_load, m2.loads_per_cycle);
   EXPECT_GE(m1.cycles_per_load, lat);
-  EXPECT_GT(m2.loads_per_cycle, m1.loads_per_cycle * 1.02);
+  double prev = m1.loads_per_cycle;
+  uint32_t prev_w = 1;
   for (uint32_t w : baresm::bench::kWarps) {
-    if (w <= 2 || w > p.warps) continue;
+    if (w == 1 || w > p.warps) continue;
     const auto m = bench().mem_chase(w, lat);
-    std::printf("%2u warps: %.1f cycles/load, %.5f warp-loads/cycle\n", w, m.cycles_per_load,
-                m.loads_per_cycle);
-    EXPECT_LE(m.loads_per_cycle, 1.0 / lat) << w << " warps";
-    EXPECT_NEAR(m.loads_per_cycle, m2.loads_per_cycle, 0.02 * m2.loads_per_cycle) << w << " warps";
-    const double expect = m2.cycles_per_load * w / 2;
-    EXPECT_NEAR(m.cycles_per_load, expect, 0.05 * expect) << w << " warps";
+    std::printf("%2u warps: %.1f cycles/load, %.5f warp-loads/cycle, %.2fx 1 warp\n", w, m.cycles_per_load,
+                m.loads_per_cycle, m.loads_per_cycle / m1.loads_per_cycle);
+    EXPECT_LE(m.loads_per_cycle, double(p.load_slots + 1) / lat) << w << " warps";
+    if (w <= p.load_slots) {
+      EXPECT_GE(m.loads_per_cycle, prev * 0.9 * w / prev_w) << w << " warps: loads should overlap";
+    } else {
+      EXPECT_GE(m.loads_per_cycle, prev * 0.95) << w << " warps: past the slots the rate stays";
+    }
+    if (w == 16) {
+      EXPECT_GE(m.loads_per_cycle, 6.0 * m1.loads_per_cycle) << "issue 9: 16 warps hide at least 6x";
+    }
+    prev = m.loads_per_cycle;
+    prev_w = w;
   }
 }
 

@@ -61,3 +61,36 @@ function(baresm_sm_params name out)
   endforeach()
   message(FATAL_ERROR "rtl/configs.txt: no SM configuration named '${name}'")
 endfunction()
+
+# baresm_verilate(TARGET ...): verilate() with the same arguments, starting
+# from an empty output directory whenever the design changed. Verilator names
+# its C++ files after hashes of the design and lists, in the file list
+# verilate() reads at configure time, the stale files of earlier designs left
+# in its directory too (link errors: undefined or missing members). The
+# stamp is a hash of the arguments and of every source and RTL header.
+function(baresm_verilate target)
+  cmake_parse_arguments(V "COVERAGE;TRACE;TRACE_FST;SYSTEMC;TRACE_STRUCTS"
+    "PREFIX;TOP_MODULE;THREADS;TRACE_THREADS;DIRECTORY"
+    "SOURCES;VERILATOR_ARGS;INCLUDE_DIRS;OPT_SLOW;OPT_FAST;OPT_GLOBAL" ${ARGN})
+  set(vdir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.dir/${V_PREFIX}.dir)
+  file(GLOB headers ${BARESM_RTL_INCDIR}/*.svh)
+  set(text "${ARGN}")
+  foreach(f IN LISTS V_SOURCES headers)
+    file(SHA256 ${f} h)
+    string(APPEND text ";${h}")
+  endforeach()
+  string(SHA256 stamp "${text}")
+  set(stamp_file ${vdir}/baresm_design.sha256)
+  set(old "")
+  if(EXISTS ${stamp_file})
+    file(READ ${stamp_file} old)
+  endif()
+  if(NOT old STREQUAL stamp)
+    file(GLOB stale ${vdir}/*)
+    if(stale)
+      file(REMOVE_RECURSE ${stale})
+    endif()
+  endif()
+  verilate(${target} ${ARGN})
+  file(WRITE ${stamp_file} ${stamp})
+endfunction()

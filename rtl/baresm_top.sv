@@ -32,6 +32,8 @@ module baresm_top #(
   parameter int IcLines = 16,
   parameter int LsuIdWidth = 4,
   parameter int NumWindows = 4,        // windows a launch may use (CONFIG1.MAX_WINDOWS)
+  parameter int GatherDepth = 4,
+  parameter int LoadSlots = 8,
   // Command processor and device.
   parameter int NumQueues = 4,
   parameter int MemBytes = 4194304,
@@ -229,7 +231,9 @@ module baresm_top #(
     .HasFpu(HasFpu),
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
-    .NumWindows(NumWindows)
+    .NumWindows(NumWindows),
+    .GatherDepth(GatherDepth),
+    .LoadSlots(LoadSlots)
   ) u_sm (
     .clk_i,
     .rst_ni           (sm_rst_n),

@@ -37,7 +37,9 @@ module baresm_arty_top #(
   parameter int MemLineBytes = 64,
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,
-  parameter int IcLines = 8
+  parameter int IcLines = 8,
+  parameter int GatherDepth = 2,
+  parameter int LoadSlots = 4
 ) (
   input  logic clk_i,          // CLK100MHZ
   input  logic btn_ni,         // ck_rst: the RESET button, low = reset
@@ -65,7 +67,9 @@ module baresm_arty_top #(
     .MemLineBytes(MemLineBytes),
     .FpuLatency(FpuLatency),
     .HasFpu(HasFpu),
-    .IcLines(IcLines)
+    .IcLines(IcLines),
+    .GatherDepth(GatherDepth),
+    .LoadSlots(LoadSlots)
   ) u_board (
     .clk_i,
     .btn_ni,

@@ -41,7 +41,9 @@ module baresm_fpga_board #(
   parameter bit HasFpu = 1'b1,
   parameter int IcLines = 8,
   parameter int LsuIdWidth = 4,
-  parameter int NumWindows = 4
+  parameter int NumWindows = 4,
+  parameter int GatherDepth = 2,
+  parameter int LoadSlots = 4
 ) (
   input  logic clk_i,
   input  logic btn_ni,         // reset button, low = reset
@@ -136,6 +138,8 @@ module baresm_fpga_board #(
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
     .NumWindows(NumWindows),
+    .GatherDepth(GatherDepth),
+    .LoadSlots(LoadSlots),
     .NumQueues(1),
     .MemBytes(MemBytes),
     .ClockKhz(ClockKhz)

@@ -41,7 +41,9 @@ module baresm_icebreaker_top #(
   parameter int MemLineBytes = 16,
   parameter bit HasFpu = 1'b0,
   parameter int IcLines = 4,
-  parameter int LsuIdWidth = 2
+  parameter int LsuIdWidth = 2,
+  parameter int GatherDepth = 1,
+  parameter int LoadSlots = 0
 ) (
   input  logic clk_i,          // 12 MHz
   input  logic btn_ni,         // user button, low = reset
@@ -126,6 +128,8 @@ module baresm_icebreaker_top #(
     .HasFpu(HasFpu),
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
+    .GatherDepth(GatherDepth),
+    .LoadSlots(LoadSlots),
     .NumQueues(1),
     .MemBytes(MemBytes),
     .ClockKhz(ClockKhz)

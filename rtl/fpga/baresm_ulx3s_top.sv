@@ -38,7 +38,9 @@ module baresm_ulx3s_top #(
   parameter int MemLineBytes = 64,
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,
-  parameter int IcLines = 8
+  parameter int IcLines = 8,
+  parameter int GatherDepth = 2,
+  parameter int LoadSlots = 4
 ) (
   input  logic       clk_i,         // clk_25mhz
   input  logic       btn_ni,        // BTN_PWRn, low = reset
@@ -65,7 +67,9 @@ module baresm_ulx3s_top #(
     .MemLineBytes(MemLineBytes),
     .FpuLatency(FpuLatency),
     .HasFpu(HasFpu),
-    .IcLines(IcLines)
+    .IcLines(IcLines),
+    .GatherDepth(GatherDepth),
+    .LoadSlots(LoadSlots)
   ) u_board (
     .clk_i,
     .btn_ni,

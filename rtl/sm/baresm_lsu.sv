@@ -64,6 +64,7 @@ module baresm_lsu #(
   parameter int MemLineBytes = 128,    // global-memory line (power of 2, >= 8)
   parameter int MemIdWidth   = 4,      // transaction id bits: 2**MemIdWidth outstanding
   parameter int NumWindows   = 4,
+  parameter int LoadSlots    = 0,      // global loads waiting for responses outside stage A (0: none)
   parameter int WarpIdW      = (NumWarps > 1) ? $clog2(NumWarps) : 1
 ) (
   input  logic                        clk_i,
@@ -82,6 +83,7 @@ module baresm_lsu #(
   input  logic [32*32-1:0]            req_swap_i,
   input  logic [31:0]                 req_smem_base_i,
   input  logic [31:0]                 req_smem_size_i,
+  input  logic [31:0]                 req_pc_i,        // returned with the completion (fault reports)
 
   // ---- launch context -----------------------------------------------------
   input  logic [31:0]                 param_base_i,
@@ -103,6 +105,7 @@ module baresm_lsu #(
   output logic [3:0]                       cpl_fault_kind_o,
   output logic [4:0]                       cpl_fault_lane_o,
   output logic [31:0]                      cpl_fault_addr_o,
+  output logic [31:0]                      cpl_pc_o,
 
   // ---- device-memory port -------------------------------------------------
   output logic                             mem_req_valid_o,
@@ -223,6 +226,7 @@ module baresm_lsu #(
   logic [32*32-1:0]     a_swap_q;
   logic [31:0]          a_sbase_q;
   logic [31:0]          a_ssize_q;
+  logic [31:0]          a_pc_q;
   logic [31:0]          a_pend_q;    // lanes not yet sent to shared memory / the port
   logic [31:0]          a_unchk_q;   // active lanes of the beats not yet checked
   logic                 a_phase_q;   // ATOMS: 0 read pass, 1 write back
@@ -557,6 +561,29 @@ module baresm_lsu #(
 
   logic [NumIds-1:0]        busy_q, busy_d;
   logic [NumIds*32-1:0]     id_lanes_q, id_lanes_d;
+  // Whose lanes each id serves: stage A (OWN_A) or a load slot.
+  localparam int SlotN = (LoadSlots > 0) ? LoadSlots : 1;
+  localparam int SlotW = (SlotN > 1) ? $clog2(SlotN) : 1;
+  localparam int OwnW = $clog2(LoadSlots + 1) > 0 ? $clog2(LoadSlots + 1) : 1;
+  localparam logic [OwnW-1:0] OWN_A = OwnW'(LoadSlots);
+  logic [OwnW-1:0]          id_own_q [NumIds];
+  // Load slots (see "Load slots" below).
+  logic [SlotN-1:0]         sl_valid_q;
+  logic [SlotN-1:0]         sl_older_q [SlotN];   // the slots holding older loads
+  logic [WarpIdW-1:0]       sl_warp_q [SlotN];
+  logic [5:0]               sl_rd_q [SlotN];
+  logic [31:0]              sl_mask_q [SlotN];
+  logic [31:0]              sl_pc_q [SlotN];
+  logic [1:0]               sl_size_q [SlotN];
+  logic                     sl_sign_q [SlotN];
+  logic [LineW-1:0]         sl_off_q [SlotN];
+  logic [32*32-1:0]         sl_addr_q [SlotN];
+  logic [32*32-1:0]         sl_acc_q [SlotN];
+  logic [SlotN-1:0]         sl_merr_q;
+  logic [4:0]               sl_merr_lane_q [SlotN];
+  logic                     rsp_a;      // the response is stage A's
+  logic [SlotW-1:0]         rsp_slot;   // ... else this slot's
+  logic                     d_move, d_free, a_release, accept;
   logic [MemIdWidth-1:0]    free_id;
   logic                     have_free;
   logic                     mreq_valid_q;
@@ -614,8 +641,10 @@ module baresm_lsu #(
   assign rsp_left = rsp_lanes & ~rsp_done_q;
   assign rsp_beat = beat_of(baresm_sm_pkg::lowest_lane(rsp_left));
   assign rsp_blanes = beat_lanes(rsp_beat);
-  assign rsp_data = !a_stg && !mem_rsp_err_i;
-  assign rsp_last = !rsp_data || a_atomg || ((rsp_left & ~rsp_blanes) == 32'd0);
+  assign rsp_a = id_own_q[mem_rsp_id_i] == OWN_A;
+  assign rsp_slot = SlotW'(id_own_q[mem_rsp_id_i]);
+  assign rsp_data = !(rsp_a && a_stg) && !mem_rsp_err_i;
+  assign rsp_last = !rsp_data || (rsp_a && a_atomg) || ((rsp_left & ~rsp_blanes) == 32'd0);
   assign rsp_take = rsp_hit && rsp_last;
   assign mem_rsp_ready_o = !busy_q[mem_rsp_id_i] || rsp_last;
 
@@ -641,7 +670,7 @@ module baresm_lsu #(
   logic [4:0] rsp_low_lane;
   logic       merr_new;
   assign rsp_low_lane = baresm_sm_pkg::lowest_lane(rsp_lanes);
-  assign merr_new = rsp_hit && mem_rsp_err_i && (!merr_q || rsp_low_lane < merr_lane_q);
+  assign merr_new = rsp_hit && rsp_a && mem_rsp_err_i && (!merr_q || rsp_low_lane < merr_lane_q);
 
   always_comb begin
     busy_d = busy_q;
@@ -659,20 +688,80 @@ module baresm_lsu #(
   logic [32*NumLanes-1:0] rsp_val;
   always_comb begin
     logic [32*NumLanes-1:0] ra;
-    logic [LineW-1:0]       off;
+    logic [LineW-1:0]       off, base;
+    logic [1:0]             size;
+    logic                   sign;
     ra = '0;
     off = '0;
+    base = '0;
+    size = a_size;
+    sign = a_sign;
     rsp_val = '0;
     if (rsp_hit && rsp_data) begin
-      ra = beat_words(a_addr_q, rsp_beat);
+      if (rsp_a) begin
+        ra = beat_words(a_addr_q, rsp_beat);
+        base = a_offset[LineW-1:0];
+      end else begin
+        ra = beat_words(sl_addr_q[rsp_slot], rsp_beat);
+        base = sl_off_q[rsp_slot];
+        size = sl_size_q[rsp_slot];
+        sign = sl_sign_q[rsp_slot];
+      end
       for (int i = 0; i < NumLanes; i++) begin
-        off = ra[32*i +: LineW] + a_offset[LineW-1:0];  // the lane's physical line offset
-        rsp_val[32*i +: 32] = a_atomg ? mem_rsp_rdata_i[31:0]
-                                      : load_extend(mem_rsp_rdata_i[32*off[LineW-1:2] +: 32],
-                                                    off[1:0], a_size, a_sign);
+        off = ra[32*i +: LineW] + base;  // the lane's physical line offset
+        rsp_val[32*i +: 32] = (rsp_a && a_atomg) ? mem_rsp_rdata_i[31:0]
+                                                 : load_extend(mem_rsp_rdata_i[32*off[LineW-1:2] +: 32],
+                                                               off[1:0], size, sign);
       end
     end
   end
+
+  // ==========================================================================
+  // Load slots (LoadSlots > 0). A global load (LDG, LDC) whose requests have
+  // all been formed leaves stage A for a free slot (a_move) instead of
+  // waiting there for its responses, so the next instruction starts at once;
+  // its ids change owner with it and its responses fill the slot. A slot
+  // whose responses are all in completes through stage D like stage A,
+  // before it (a slot is older). Memory order is untouched: every request
+  // still leaves in order through the one request register (docs/isa.md
+  // "Memory ordering", 3). Faults stay in order: a slot's memory error
+  // completes only when no older slot is left, a fault of stage A only when
+  // no slot is.
+  // ==========================================================================
+  logic [SlotN-1:0] sl_open, sl_ready;
+  logic [SlotW-1:0] sl_free, sl_pick;
+  logic             have_slot, sl_go, a_busy, a_move, sl_merr_new;
+  always_comb begin
+    sl_open = '0;
+    a_busy = 1'b0;
+    for (int k = 0; k < NumIds; k++) begin
+      if (busy_q[k]) begin
+        if (id_own_q[k] == OWN_A) a_busy = 1'b1;
+        else sl_open[SlotW'(id_own_q[k])] = 1'b1;
+      end
+    end
+  end
+  always_comb begin
+    sl_free = '0;
+    have_slot = 1'b0;
+    sl_pick = '0;
+    sl_go = 1'b0;
+    for (int s = SlotN - 1; s >= 0; s--) begin
+      sl_ready[s] = sl_valid_q[s] && !sl_open[s] &&
+                    !(sl_merr_q[s] && (sl_older_q[s] & sl_valid_q) != '0);
+      if (!sl_valid_q[s]) begin
+        sl_free = SlotW'(s);
+        have_slot = LoadSlots > 0;
+      end
+      if (sl_ready[s]) begin
+        sl_pick = SlotW'(s);
+        sl_go = d_free;
+      end
+    end
+  end
+  assign a_move = a_valid_q && (a_ldg || a_ldc) && a_pend_q == 32'd0 && !form_q && a_busy && have_slot;
+  assign sl_merr_new = rsp_hit && !rsp_a && mem_rsp_err_i &&
+                       (!sl_merr_q[rsp_slot] || rsp_low_lane < sl_merr_lane_q[rsp_slot]);
 
   // ==========================================================================
   // Stage A bookkeeping: results, pending lanes, completion.
@@ -705,7 +794,7 @@ module baresm_lsu #(
         end
       end
     end
-    if (rsp_hit && rsp_data) begin
+    if (rsp_hit && rsp_data && rsp_a) begin
       for (int i = 0; i < 32; i++) begin
         if (rsp_left[i] && rsp_blanes[i]) a_acc_m[32*i +: 32] = rsp_val[32*(i % NumLanes) +: 32];
       end
@@ -718,7 +807,7 @@ module baresm_lsu #(
     else if (!chk_ok) a_done = 1'b0;  // beats left to check
     else if (a_atoms) a_done = (a_pend_q == 32'd0);
     else if (a_shared) a_done = ((a_pend_q & ~served) == 32'd0);
-    else a_done = (a_pend_q == 32'd0) && (busy_q == '0);
+    else a_done = (a_pend_q == 32'd0) && !a_busy;
   end
 
   // Stage D: completion info, waiting for the last load pass's data.
@@ -729,7 +818,7 @@ module baresm_lsu #(
   logic                d_we_q, d_fault_q;
   logic [3:0]          d_kind_q;
   logic [4:0]          d_lane_q;
-  logic [31:0]         d_faddr_q;
+  logic [31:0]         d_faddr_q, d_pc_q;
   logic [32*32-1:0]    d_data_q, d_data_m;
   // Stage C: the completion presented on cpl_*.
   logic                c_valid_q;
@@ -739,14 +828,15 @@ module baresm_lsu #(
   logic                c_we_q, c_fault_q;
   logic [3:0]          c_kind_q;
   logic [4:0]          c_lane_q;
-  logic [31:0]         c_faddr_q;
+  logic [31:0]         c_faddr_q, c_pc_q;
   logic [32*32-1:0]    c_data_q;
 
-  logic d_move, d_free, a_release, accept;
   assign d_move = d_valid_q && (!c_valid_q || cpl_ready_i);
   assign d_free = !d_valid_q || d_move;
-  assign a_release = a_valid_q && a_done && d_free;
-  assign req_ready_o = !a_valid_q || a_release;
+  // Stage D takes a finished slot first; a fault waits for every slot.
+  assign a_release = a_valid_q && a_done && d_free && !sl_go &&
+                     !((flt || merr_q) && sl_valid_q != '0);
+  assign req_ready_o = !a_valid_q || a_release || a_move;
   assign accept = req_valid_i && req_ready_o;
   assign rd_to_d_d = a_release && rd_valid_d;
 
@@ -774,6 +864,9 @@ module baresm_lsu #(
       rd_valid_q <= 1'b0;
       rd_to_d_q <= 1'b0;
       busy_q <= '0;
+      sl_valid_q <= '0;
+      sl_merr_q <= '0;
+      for (int t = 0; t < SlotN; t++) sl_older_q[t] <= '0;
       mreq_valid_q <= 1'b0;
       d_valid_q <= 1'b0;
       c_valid_q <= 1'b0;
@@ -788,7 +881,7 @@ module baresm_lsu #(
         a_unchk_q <= req_mask_i;
         a_phase_q <= 1'b0;
       end else begin
-        if (a_release) a_valid_q <= 1'b0;
+        if (a_release || a_move) a_valid_q <= 1'b0;
         // A fault keeps its beat (and flt) until the instruction leaves.
         if (a_valid_q && !flt) a_unchk_q <= a_unchk_q & ~chk_lanes;
         a_pend_q <= a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
@@ -799,13 +892,23 @@ module baresm_lsu #(
       rd_valid_q <= rd_valid_d;
       rd_to_d_q <= rd_to_d_d;
       busy_q <= busy_d;
+      if (sl_go) sl_valid_q[sl_pick] <= 1'b0;
+      if (sl_merr_new) sl_merr_q[rsp_slot] <= 1'b1;
+      if (a_move) begin
+        sl_valid_q[sl_free] <= 1'b1;
+        sl_merr_q[sl_free] <= merr_q || merr_new;
+        // Every slot still valid is older; the slot's earlier occupant is
+        // older than nobody.
+        for (int t = 0; t < SlotN; t++) sl_older_q[t][sl_free] <= 1'b0;
+        sl_older_q[sl_free] <= sl_valid_q & ~(sl_go ? (SlotN'(1) << sl_pick) : '0);
+      end
       if ((req_load && g_close) || form_flush) mreq_valid_q <= 1'b1;
       else if (mem_req_ready_i) mreq_valid_q <= 1'b0;
       if (req_load) form_q <= !g_close;
       else if (form_flush) form_q <= 1'b0;
       if (rsp_take) rsp_done_q <= '0;
       else if (rsp_hit) rsp_done_q <= rsp_done_q | (rsp_lanes & rsp_blanes);
-      if (a_release) begin
+      if (a_release || sl_go) begin
         d_valid_q <= 1'b1;
       end else begin
         if (d_move) d_valid_q <= 1'b0;
@@ -830,6 +933,7 @@ module baresm_lsu #(
       a_swap_q <= req_swap_i;
       a_sbase_q <= req_smem_base_i;
       a_ssize_q <= req_smem_size_i;
+      a_pc_q <= req_pc_i;
     end else begin
       a_acc_q <= a_acc_m;
     end
@@ -846,6 +950,28 @@ module baresm_lsu #(
       rd_sign_q <= a_sign;
     end
     id_lanes_q <= id_lanes_d;
+    if (g_start) id_own_q[free_id] <= OWN_A;
+    if (a_move) begin
+      for (int k = 0; k < NumIds; k++) begin
+        if (id_own_q[k] == OWN_A) id_own_q[k] <= OwnW'(sl_free);
+      end
+      sl_warp_q[sl_free] <= a_warp_q;
+      sl_rd_q[sl_free] <= a_rd_q;
+      sl_mask_q[sl_free] <= a_mask_q;
+      sl_pc_q[sl_free] <= a_pc_q;
+      sl_size_q[sl_free] <= a_size;
+      sl_sign_q[sl_free] <= a_sign;
+      sl_off_q[sl_free] <= a_offset[LineW-1:0];
+      sl_addr_q[sl_free] <= a_addr_q;
+      sl_acc_q[sl_free] <= a_acc_m;
+      sl_merr_lane_q[sl_free] <= merr_new ? rsp_low_lane : merr_lane_q;
+    end
+    if (rsp_hit && rsp_data && !rsp_a) begin
+      for (int i = 0; i < 32; i++) begin
+        if (rsp_left[i] && rsp_blanes[i]) sl_acc_q[rsp_slot][32*i +: 32] <= rsp_val[32*(i % NumLanes) +: 32];
+      end
+    end
+    if (sl_merr_new) sl_merr_lane_q[rsp_slot] <= rsp_low_lane;
     if (merr_new) merr_lane_q <= rsp_low_lane;
     if (req_load) begin
       if (!form_q) mreq_id_q <= free_id;
@@ -865,6 +991,18 @@ module baresm_lsu #(
       d_lane_q <= flt ? flt_lane : merr_lane_q;
       d_faddr_q <= flt ? flt_addr : a_addr_q[32*merr_lane_q +: 32];
       d_data_q <= a_acc_m;
+      d_pc_q <= a_pc_q;
+    end else if (sl_go) begin
+      d_warp_q <= sl_warp_q[sl_pick];
+      d_rd_q <= sl_rd_q[sl_pick];
+      d_mask_q <= sl_mask_q[sl_pick];
+      d_we_q <= !sl_merr_q[sl_pick];
+      d_fault_q <= sl_merr_q[sl_pick];
+      d_kind_q <= baresm_state_pkg::FAULT_MEMORY_ERROR;
+      d_lane_q <= sl_merr_lane_q[sl_pick];
+      d_faddr_q <= sl_addr_q[sl_pick][32*sl_merr_lane_q[sl_pick] +: 32];
+      d_data_q <= sl_acc_q[sl_pick];
+      d_pc_q <= sl_pc_q[sl_pick];
     end else begin
       d_data_q <= d_data_m;
     end
@@ -877,6 +1015,7 @@ module baresm_lsu #(
       c_kind_q <= d_kind_q;
       c_lane_q <= d_lane_q;
       c_faddr_q <= d_faddr_q;
+      c_pc_q <= d_pc_q;
       c_data_q <= d_data_m;
     end
   end
@@ -892,6 +1031,7 @@ module baresm_lsu #(
   assign cpl_fault_kind_o = c_kind_q;
   assign cpl_fault_lane_o = c_lane_q;
   assign cpl_fault_addr_o = c_faddr_q;
+  assign cpl_pc_o = c_pc_q;
 
   assign mem_req_valid_o = mreq_valid_q;
   assign mem_req_id_o = mreq_id_q;
@@ -901,7 +1041,7 @@ module baresm_lsu #(
   assign mem_req_wdata_o = mreq_wdata_q;
   assign mem_req_wstrb_o = mreq_wstrb_q;
 
-  assign idle_o = !a_valid_q && !d_valid_q && !c_valid_q;
+  assign idle_o = !a_valid_q && !d_valid_q && !c_valid_q && sl_valid_q == '0;
   assign smem_passes_o = passes_q;
   assign gmem_reqs_o = greqs_q;
 
@@ -917,7 +1057,7 @@ module baresm_lsu #(
                        mem_req_wstrb_o, mem_req_wdata_o})
   `BARESM_ASSERT_HELD(a_cpl_held, cpl_valid_o, cpl_ready_i,
                       {cpl_warp_o, cpl_rd_o, cpl_mask_o, cpl_we_o, cpl_fault_o, cpl_fault_kind_o,
-                       cpl_fault_lane_o, cpl_fault_addr_o, cpl_data_o})
+                       cpl_fault_lane_o, cpl_fault_addr_o, cpl_data_o, cpl_pc_o})
   // LSU ids: the request in the flops keeps its id busy until memory
   // answers it (memory answers only accepted requests; an id is never reused
   // while outstanding, so responses cannot be confused).
@@ -947,13 +1087,18 @@ module baresm_lsu #(
                       {mem_rsp_id_i, mem_rsp_err_i, mem_rsp_rdata_i})
   // Exactly one completion per accepted instruction: a count of accepted and
   // not yet completed instructions (never underflowing) always equals the
-  // instructions held in stages A, D and C.
-  logic [1:0] open_q;
+  // instructions held in stages A, D and C and in the load slots.
+  logic [7:0] open_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) open_q <= '0;
-    else open_q <= open_q + 2'(accept) - 2'(cpl_valid_o && cpl_ready_i);
+    else open_q <= open_q + 8'(accept) - 8'(cpl_valid_o && cpl_ready_i);
   end
-  `BARESM_ASSERT(a_one_cpl_per_instr, {1'b0, open_q} == 3'(a_valid_q) + 3'(d_valid_q) + 3'(c_valid_q))
+  `BARESM_ASSERT(a_one_cpl_per_instr, open_q == 8'(a_valid_q) + 8'(d_valid_q) + 8'(c_valid_q) +
+                                                8'($countones(sl_valid_q)))
+  // Load slots: a response fills a slot in use; a load moves only into a
+  // free slot, with nothing left to send; only loads are moved.
+  `BARESM_ASSERT(a_rsp_slot_valid, !(rsp_hit && !rsp_a) || (LoadSlots > 0 && sl_valid_q[rsp_slot]))
+  `BARESM_ASSERT(a_move_free_slot, !a_move || (!sl_valid_q[sl_free] && a_pend_q == 32'd0 && !flt))
 
 endmodule
 

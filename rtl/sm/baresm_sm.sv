@@ -40,6 +40,8 @@ module baresm_sm #(
   parameter int IcLines = 16,      // instruction-cache lines of MemLineBytes
   parameter int LsuIdWidth = 4,    // LSU transaction ids; the port has one more bit
   parameter int NumWindows = 4,    // address windows a launch may use (1..MAX_WINDOWS)
+  parameter int GatherDepth = 4,   // gather-buffer entries: memory/SHFL instructions between issue and the LSU
+  parameter int LoadSlots = 8,     // global loads waiting for memory outside the LSU's stage A (0: one at a time)
   parameter int StarveLimit = 32,
   parameter int SmId = 0
 ) (
@@ -414,7 +416,8 @@ module baresm_sm #(
 
   baresm_sm_scoreboard #(
     .NumWarps(NumWarps),
-    .NumRegs (NumRegs)
+    .NumRegs (NumRegs),
+    .MemDepth(GatherDepth + 3 + LoadSlots)   // gather buffer, LSU stages A, D, C and the load slots
   ) u_scoreboard (
     .clk_i,
     .rst_ni,
@@ -642,7 +645,7 @@ module baresm_sm #(
   logic [7:0] lsu_req_mod;
   logic [WarpW-1:0] lsu_req_warp;
   logic [5:0] lsu_req_rd;
-  logic [31:0] lsu_req_mask, lsu_req_sbase;
+  logic [31:0] lsu_req_mask, lsu_req_sbase, lsu_req_pc, cpl_pc;
   logic [32*32-1:0] lsu_req_addr, lsu_req_data, lsu_req_swap;
   logic cpl_valid, cpl_ready, cpl_we, cpl_fault;
   logic [WarpW-1:0] cpl_warp;
@@ -668,7 +671,8 @@ module baresm_sm #(
     .RfDepth(RfDepth),
     .RfBanks(RfBanksUsed),
     .FpuLatency(FpuLatency),
-    .HasFpu(HasFpu)
+    .HasFpu(HasFpu),
+    .GatherDepth(GatherDepth)
   ) u_exec (
     .clk_i,
     .rst_ni,
@@ -719,6 +723,7 @@ module baresm_sm #(
     .lsu_req_data_o  (lsu_req_data),
     .lsu_req_swap_o  (lsu_req_swap),
     .lsu_req_sbase_o (lsu_req_sbase),
+    .lsu_req_pc_o    (lsu_req_pc),
     .cpl_valid_i     (cpl_valid),
     .cpl_ready_o     (cpl_ready),
     .cpl_warp_i      (cpl_warp),
@@ -730,6 +735,7 @@ module baresm_sm #(
     .cpl_fault_kind_i(cpl_fkind),
     .cpl_fault_lane_i(cpl_flane),
     .cpl_fault_addr_i(cpl_faddr),
+    .cpl_pc_i        (cpl_pc),
     .lsu_done_o      (lsu_done),
     .lsu_done_warp_o (lsu_done_warp),
     .lsu_fault_o     (lsu_fault),
@@ -764,7 +770,8 @@ module baresm_sm #(
     .SharedBytes(SharedBytes),
     .MemLineBytes(MemLineBytes),
     .MemIdWidth(LsuIdWidth),
-    .NumWindows(NumWindows)
+    .NumWindows(NumWindows),
+    .LoadSlots(LoadSlots)
   ) u_lsu (
     .clk_i,
     .rst_ni,
@@ -779,6 +786,7 @@ module baresm_sm #(
     .req_data_i      (lsu_req_data),
     .req_swap_i      (lsu_req_swap),
     .req_smem_base_i (lsu_req_sbase),
+    .req_pc_i        (lsu_req_pc),
     .req_smem_size_i (l_shared),
     .param_base_i    (l_param_addr),
     .param_size_i    (l_param_size),
@@ -797,6 +805,7 @@ module baresm_sm #(
     .cpl_fault_kind_o(cpl_fkind),
     .cpl_fault_lane_o(cpl_flane),
     .cpl_fault_addr_o(cpl_faddr),
+    .cpl_pc_o        (cpl_pc),
     .mem_req_valid_o (ls_mreq_valid),
     .mem_req_ready_i (ls_mreq_ready),
     .mem_req_id_o    (ls_mreq_id),
@@ -956,7 +965,7 @@ module baresm_sm #(
   assign config_o[4*32 +: 32] = {8'(NumBanks), 8'(CtaSlots), 8'(FpuLatency), 8'(IcLines)};
   assign config_o[5*32 +: 32] = 32'(MemLineBytes);
   assign config_o[6*32 +: 32] = {8'(LsuIdWidth + 1), 8'(NumWindows), 8'(SmId), 8'd1};
-  assign config_o[7*32 +: 32] = {16'd0, 8'(RfBanksUsed), 7'd0, HasFpu};
+  assign config_o[7*32 +: 32] = {8'(GatherDepth), 8'(LoadSlots), 8'(RfBanksUsed), 7'd0, HasFpu};
 
   // =========================================================================
   // Assertions (rtl/prim/baresm_assert.svh); each block checks its own too

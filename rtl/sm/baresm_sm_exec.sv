@@ -36,6 +36,7 @@ module baresm_sm_exec #(
   parameter int RfBanks = 8,      // register-file RAMs: a power of two; 32/NumLanes is 1 or >= RfBanks
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,    // 0: no FPU lanes (the issue stage never sends CL_FPU)
+  parameter int GatherDepth = 4,  // gather-buffer entries (SHFL, memory instructions in flight to the LSU)
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1
 ) (
@@ -95,6 +96,7 @@ module baresm_sm_exec #(
   output logic [32*32-1:0]         lsu_req_data_o,
   output logic [32*32-1:0]         lsu_req_swap_o,
   output logic [31:0]              lsu_req_sbase_o,
+  output logic [31:0]              lsu_req_pc_o,
   input  logic                     cpl_valid_i,
   output logic                     cpl_ready_o,
   input  logic [WarpW-1:0]         cpl_warp_i,
@@ -106,6 +108,7 @@ module baresm_sm_exec #(
   input  logic [3:0]               cpl_fault_kind_i,
   input  logic [4:0]               cpl_fault_lane_i,
   input  logic [31:0]              cpl_fault_addr_i,
+  input  logic [31:0]              cpl_pc_i,        // the completed instruction's pc
   output logic                     lsu_done_o,     // a completion was taken
   output logic [WarpW-1:0]         lsu_done_warp_o,
   output logic                     lsu_fault_o,    // ... and it was a fault
@@ -134,6 +137,7 @@ module baresm_sm_exec #(
   // Cycles from EX to the register-file write, the ALU's and the FPU's.
   localparam int PipeLat = HasFpu ? FpuLatency : 1;
   localparam int PL = PipeLat - 1;
+  localparam int GW = (GatherDepth > 1) ? $clog2(GatherDepth) : 1;   // gather-entry index
 
   function automatic logic [AddrW-1:0] rf_addr(input logic [AddrW-1:0] base, input logic [5:0] r,
                                                input logic [BeatW-1:0] beat);
@@ -159,6 +163,8 @@ module baresm_sm_exec #(
   logic [AddrW-1:0] sq_base_q;
   logic [47:0] sq_tid0_q;
   logic [1:0] sq_sub_q;   // read cycle within the beat
+  logic [GW-1:0] sq_gidx_q;   // gather-buffer entry (SHFL, memory instructions)
+  logic [GW-1:0] g_head_q, g_tail_q;   // gather buffer: the oldest entry; the next one to take
   logic sq_last, sq_beat_done;
 
   // ---- operand reads: which cycle of the beat reads which operand ---------------
@@ -232,6 +238,7 @@ module baresm_sm_exec #(
       sq_pvec_q <= iss_pvec_i;
       sq_tid0_q <= iss_tid0_i;
       sq_sreg_q <= iss_sreg_i;
+      sq_gidx_q <= g_tail_q;
     end
   end
 
@@ -301,6 +308,7 @@ module baresm_sm_exec #(
   logic [WarpW-1:0] ex_warp_q;
   logic [AddrW-1:0] ex_base_q;
   logic [2:0] ex_held_q;   // c, b, a: the operand was read before the beat's last read cycle
+  logic [GW-1:0] ex_gidx_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) ex_valid_q <= 1'b0;
@@ -329,6 +337,7 @@ module baresm_sm_exec #(
       ex_sreg_q <= sq_sreg_q;
       ex_warp_q <= sq_warp_q;
       ex_base_q <= sq_base_q;
+      ex_gidx_q <= sq_gidx_q;
     end
   end
 
@@ -597,63 +606,107 @@ module baresm_sm_exec #(
   end
 
   // =========================================================================
-  // Gather buffer (SHFL, memory instructions)
+  // Gather buffer (SHFL, memory instructions): GatherDepth entries, taken at
+  // issue, filled in EX and emptied in issue order. An entry is held from
+  // issue until the LSU (or the writer, for a shuffle) takes it, 4 cycles
+  // with one beat; 4 entries let a memory instruction issue every cycle.
   // =========================================================================
-  typedef enum logic [1:0] { G_EMPTY, G_FILL, G_FULL } gstate_e;
-  gstate_e g_state_q;
-  logic g_lsu_q;
-  logic [6:0] g_op_q;
-  logic [7:0] g_mod_q;
-  logic [WarpW-1:0] g_warp_q;
-  logic [5:0] g_rd_q;
-  logic [31:0] g_exec_q, g_pc_q, g_sbase_q;
-  logic [32*32-1:0] ga_q, gb_q, gc_q;
+  function automatic logic [GW-1:0] g_next(input logic [GW-1:0] i);
+    g_next = (32'(i) == GatherDepth - 1) ? '0 : i + GW'(1);
+  endfunction
+
+  logic [GW:0] g_cnt_q;
+  logic [GatherDepth-1:0] g_used_q, g_full_q;
+  logic g_lsu_q [GatherDepth];
+  logic [6:0] g_op_q [GatherDepth];
+  logic [7:0] g_mod_q [GatherDepth];
+  logic [WarpW-1:0] g_warp_q [GatherDepth];
+  logic [5:0] g_rd_q [GatherDepth];
+  logic [31:0] g_exec_q [GatherDepth];
+  logic [31:0] g_pc_q [GatherDepth];
+  logic [31:0] g_sbase_q [GatherDepth];
+  logic [32*32-1:0] ga_q [GatherDepth];
+  logic [32*32-1:0] gb_q [GatherDepth];
+  logic [32*32-1:0] gc_q [GatherDepth];
+
+  // The oldest entry, the one the LSU or the writer takes next.
+  logic h_full, h_lsu;
+  logic [6:0] h_op;
+  logic [7:0] h_mod;
+  logic [WarpW-1:0] h_warp;
+  logic [5:0] h_rd;
+  logic [31:0] h_exec, h_pc, h_sbase;
+  logic [32*32-1:0] h_a, h_b, h_c;
+  assign h_full = g_full_q[g_head_q];
+  assign h_lsu = g_lsu_q[g_head_q];
+  assign h_op = g_op_q[g_head_q];
+  assign h_mod = g_mod_q[g_head_q];
+  assign h_warp = g_warp_q[g_head_q];
+  assign h_rd = g_rd_q[g_head_q];
+  assign h_exec = g_exec_q[g_head_q];
+  assign h_pc = g_pc_q[g_head_q];
+  assign h_sbase = g_sbase_q[g_head_q];
+  assign h_a = ga_q[g_head_q];
+  assign h_b = gb_q[g_head_q];
+  assign h_c = gc_q[g_head_q];
 
   logic ex_gather;
   assign ex_gather = ex_valid_q && (ex_class_q == baresm_sm_pkg::CL_SHFL ||
                                     ex_class_q == baresm_sm_pkg::CL_LSU);
-  assign gather_free_o = g_state_q == G_EMPTY;
+  assign gather_free_o = g_cnt_q != (GW+1)'(GatherDepth);
 
-  logic lsu_take, shfl_take, shfl_done;
+  logic lsu_take, shfl_take, shfl_done, g_release;
   logic iss_gather;
   assign iss_gather = iss_valid_i && (iss_class_i == baresm_sm_pkg::CL_SHFL ||
                                       iss_class_i == baresm_sm_pkg::CL_LSU);
-
+  assign g_release = lsu_take || (shfl_take && h_rd == RZ) || shfl_done;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      g_state_q <= G_EMPTY;
+      g_head_q <= '0;
+      g_tail_q <= '0;
+      g_cnt_q <= '0;
+      g_used_q <= '0;
+      g_full_q <= '0;
     end else if (clear_i) begin
-      g_state_q <= G_EMPTY;
+      g_head_q <= '0;
+      g_tail_q <= '0;
+      g_cnt_q <= '0;
+      g_used_q <= '0;
+      g_full_q <= '0;
     end else begin
       if (iss_gather) begin
-        g_state_q <= G_FILL;
-      end else if (ex_gather && ex_last_q) begin
-        g_state_q <= G_FULL;
-      end else if (lsu_take || (shfl_take && g_rd_q == RZ) || shfl_done) begin
-        g_state_q <= G_EMPTY;
+        g_tail_q <= g_next(g_tail_q);
+        g_used_q[g_tail_q] <= 1'b1;
       end
+      if (ex_gather && ex_last_q) g_full_q[ex_gidx_q] <= 1'b1;
+      if (g_release) begin
+        g_head_q <= g_next(g_head_q);
+        g_used_q[g_head_q] <= 1'b0;
+        g_full_q[g_head_q] <= 1'b0;
+      end
+      g_cnt_q <= g_cnt_q + (iss_gather ? (GW+1)'(1) : '0) - (g_release ? (GW+1)'(1) : '0);
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (iss_gather) begin
-      g_lsu_q <= iss_class_i == baresm_sm_pkg::CL_LSU;
-      g_op_q <= iss_op_i;
-      g_mod_q <= iss_mod_i;
-      g_warp_q <= iss_warp_i;
-      g_rd_q <= iss_rd_i;
-      g_exec_q <= iss_exec_i;
-      g_pc_q <= iss_pc_i;
-      g_sbase_q <= iss_sbase_i;
+      g_lsu_q[g_tail_q] <= iss_class_i == baresm_sm_pkg::CL_LSU;
+      g_op_q[g_tail_q] <= iss_op_i;
+      g_mod_q[g_tail_q] <= iss_mod_i;
+      g_warp_q[g_tail_q] <= iss_warp_i;
+      g_rd_q[g_tail_q] <= iss_rd_i;
+      g_exec_q[g_tail_q] <= iss_exec_i;
+      g_pc_q[g_tail_q] <= iss_pc_i;
+      g_sbase_q[g_tail_q] <= iss_sbase_i;
     end
     if (ex_gather) begin
       for (int p = 0; p < NumLanes; p++) begin
         // Memory instructions gather effective addresses (ra + imm).
-        ga_q[(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <=
+        ga_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <=
             op_a[p*32 +: 32] + (ex_class_q == baresm_sm_pkg::CL_LSU ? ex_imm_q : 32'd0);
-        gb_q[(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_b[p*32 +: 32];
-        gc_q[(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_c[p*32 +: 32];
+        gb_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_b[p*32 +: 32];
+        gc_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_c[p*32 +: 32];
       end
     end
   end
@@ -663,13 +716,13 @@ module baresm_sm_exec #(
   // computes the beat's NumLanes results from it while writing them (the
   // buffer stays taken until the last beat).
   logic shfl_ready, wr_shfl_q;
-  assign shfl_ready = g_state_q == G_FULL && !g_lsu_q && !(wr_valid_q && wr_shfl_q);
+  assign shfl_ready = h_full && !h_lsu && !(wr_valid_q && wr_shfl_q);
   logic [LW-1:0] shfl_beat;
   logic [31:0] sw, sbase, sbv, sl;
   logic [32:0] ssrc;
   always_comb begin
     shfl_beat = '0;
-    sw = 32'd1 << g_mod_q[4:2];
+    sw = 32'd1 << h_mod[4:2];
     sbase = '0;
     sbv = '0;
     sl = '0;
@@ -678,8 +731,8 @@ module baresm_sm_exec #(
       for (int p = 0; p < NumLanes; p++) begin
         sl = 32'(wr_beat_q) * NumLanes + 32'(p);
         sbase = sl & ~(sw - 32'd1);
-        sbv = gb_q[sl[4:0]*32 +: 32];
-        unique case (g_mod_q[1:0])
+        sbv = h_b[sl[4:0]*32 +: 32];
+        unique case (h_mod[1:0])
           baresm_isa_pkg::SHFL_IDX: ssrc = {1'b0, sbase + (sbv & (sw - 32'd1))};
           baresm_isa_pkg::SHFL_UP: ssrc = (sbv > sl - sbase) ? {1'b0, sl} : {1'b0, sl - sbv};
           baresm_isa_pkg::SHFL_DOWN:
@@ -687,29 +740,24 @@ module baresm_sm_exec #(
                                                                     : {1'b0, sl} + {1'b0, sbv};
           default: ssrc = {1'b0, sl ^ (sbv & (sw - 32'd1))};
         endcase
-        shfl_beat[p*32 +: 32] = ga_q[ssrc[4:0]*32 +: 32];
+        shfl_beat[p*32 +: 32] = h_a[ssrc[4:0]*32 +: 32];
       end
     end
   end
 
   // ---- LSU request ------------------------------------------------------------------------
-  assign lsu_req_valid_o = g_state_q == G_FULL && g_lsu_q && !drain_i;
-  assign lsu_req_op_o = g_op_q;
-  assign lsu_req_mod_o = g_mod_q;
-  assign lsu_req_warp_o = g_warp_q;
-  assign lsu_req_rd_o = g_rd_q;
-  assign lsu_req_mask_o = g_exec_q;
-  assign lsu_req_addr_o = ga_q;
-  assign lsu_req_data_o = gb_q;
-  assign lsu_req_swap_o = gc_q;
-  assign lsu_req_sbase_o = g_sbase_q;
+  assign lsu_req_valid_o = h_full && h_lsu && !drain_i;
+  assign lsu_req_op_o = h_op;
+  assign lsu_req_mod_o = h_mod;
+  assign lsu_req_warp_o = h_warp;
+  assign lsu_req_rd_o = h_rd;
+  assign lsu_req_mask_o = h_exec;
+  assign lsu_req_addr_o = h_a;
+  assign lsu_req_data_o = h_b;
+  assign lsu_req_swap_o = h_c;
+  assign lsu_req_sbase_o = h_sbase;
+  assign lsu_req_pc_o = h_pc;
   assign lsu_take = lsu_req_valid_o && lsu_req_ready_i;
-
-  // pcs of the instructions inside the LSU (completions come back in order)
-  localparam int PcFifo = 4;
-  logic [31:0] pcf_q [PcFifo];
-  logic [1:0] pcf_wr_q, pcf_rd_q;
-  logic [2:0] pcf_cnt_q;
 
   // =========================================================================
   // Writer: LSU completions and shuffle results, port C
@@ -735,9 +783,9 @@ module baresm_sm_exec #(
   assign cpl_ready_o = cpl_needs_wr ? wr_free : 1'b1;
   assign cpl_take = cpl_valid_i && cpl_ready_o;
   assign shfl_take = shfl_ready && wr_free && !(cpl_valid_i && cpl_needs_wr) && !drain_i;
-  assign wr_start = (cpl_take && cpl_needs_wr) || (shfl_take && g_rd_q != RZ);
-  assign start_warp = (cpl_take && cpl_needs_wr) ? cpl_warp_i : g_warp_q;
-  assign start_rd = (cpl_take && cpl_needs_wr) ? cpl_rd_i : g_rd_q;
+  assign wr_start = (cpl_take && cpl_needs_wr) || (shfl_take && h_rd != RZ);
+  assign start_warp = (cpl_take && cpl_needs_wr) ? cpl_warp_i : h_warp;
+  assign start_rd = (cpl_take && cpl_needs_wr) ? cpl_rd_i : h_rd;
 
   // The scoreboard bit of the job's register is released one cycle before
   // its last beat is written: in the cycle where the writer will be at that
@@ -793,9 +841,9 @@ module baresm_sm_exec #(
       wr_mask_q <= cpl_mask_i;
       wr_data_q <= cpl_data_i;
     end else if (shfl_take) begin
-      wr_warp_q <= g_warp_q;
-      wr_rd_q <= g_rd_q;
-      wr_mask_q <= g_exec_q;
+      wr_warp_q <= h_warp;
+      wr_rd_q <= h_rd;
+      wr_mask_q <= h_exec;
     end
   end
 
@@ -837,38 +885,20 @@ module baresm_sm_exec #(
     for (int i = 0; i < PipeLat; i++) begin
       if (pt_valid_q[i]) warp_busy_o[pt_warp_q[i]] = 1'b1;
     end
-    if (g_state_q != G_EMPTY) warp_busy_o[g_warp_q] = 1'b1;
+    for (int k = 0; k < GatherDepth; k++) begin
+      if (g_used_q[k]) warp_busy_o[g_warp_q[k]] = 1'b1;
+    end
     if (wr_valid_q) warp_busy_o[wr_warp_q] = 1'b1;
   end
 
-  // ---- completions ----------------------------------------------------------------------------
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pcf_wr_q <= '0;
-      pcf_rd_q <= '0;
-      pcf_cnt_q <= '0;
-    end else if (clear_i) begin
-      pcf_wr_q <= '0;
-      pcf_rd_q <= '0;
-      pcf_cnt_q <= '0;
-    end else begin
-      if (lsu_take) pcf_wr_q <= pcf_wr_q + 2'd1;
-      if (cpl_take) pcf_rd_q <= pcf_rd_q + 2'd1;
-      pcf_cnt_q <= pcf_cnt_q + (lsu_take ? 3'd1 : 3'd0) - (cpl_take ? 3'd1 : 3'd0);
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (lsu_take) pcf_q[pcf_wr_q] <= g_pc_q;
-  end
-
+  // ---- completions (in any order; each carries its instruction's pc) ----------------------------
   assign lsu_done_o = cpl_take;
   assign lsu_done_warp_o = cpl_warp_i;
   assign lsu_fault_o = cpl_take && cpl_fault_i;
   assign lsu_fault_kind_o = cpl_fault_kind_i;
   assign lsu_fault_lane_o = cpl_fault_lane_i;
   assign lsu_fault_addr_o = cpl_fault_addr_i;
-  assign lsu_fault_pc_o = pcf_q[pcf_rd_q];
+  assign lsu_fault_pc_o = cpl_pc_i;
 
   logic pt_any;
   always_comb begin
@@ -876,17 +906,17 @@ module baresm_sm_exec #(
     for (int i = 0; i < PipeLat; i++) pt_any = pt_any | pt_valid_q[i];
   end
   assign idle_o = !sq_valid_q && !ex_valid_q && !pt_any &&
-                  g_state_q == G_EMPTY && !wr_valid_q && pcf_cnt_q == '0;
+                  g_cnt_q == '0 && !wr_valid_q;
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // The issue stage only issues what the sequencer and the gather buffer can
   // take; a beat number stays below Beats.
   `BARESM_ASSERT(a_issue_when_ready, !iss_valid_i || sq_ready_o)
-  `BARESM_ASSERT(a_gather_when_empty, !iss_gather || g_state_q == G_EMPTY)
+  `BARESM_ASSERT(a_gather_has_room, !iss_gather || gather_free_o)
+  // An entry is filled only after it was taken at issue, and only once.
+  `BARESM_ASSERT(a_gather_fill_taken, !ex_gather || (g_used_q[ex_gidx_q] && !g_full_q[ex_gidx_q]))
+  `BARESM_ASSERT(a_gather_count, 32'(g_cnt_q) == 32'($countones(g_used_q)))
   `BARESM_ASSERT(a_beat_in_range, !sq_valid_q || 32'(sq_beat_q) < Beats)
-  // The LSU pc FIFO never underflows and holds at most 3 (the LSU's depth).
-  `BARESM_ASSERT(a_pcf_no_underflow, !cpl_take || pcf_cnt_q != 3'd0)
-  `BARESM_ASSERT(a_pcf_bound, pcf_cnt_q <= 3'd3)
   // The writer (port C) starts one job at a time, only when it is free.
   `BARESM_ASSERT(a_writer_one_job, !(cpl_take && cpl_needs_wr && shfl_take))
   `BARESM_ASSERT(a_writer_free, !((cpl_take && cpl_needs_wr) || shfl_take) || wr_free)

@@ -3,8 +3,8 @@
 //     issues to the pipe, cleared by the register-file write that ends it;
 //     RZ is never set) and, apart, whether the LSU is the writer;
 //   - a pending bit per predicate (cleared by the last beat's write);
-//   - the number of its memory instructions the LSU has not completed (at
-//     most 3 are in the LSU at once: 3 bits).
+//   - the number of its memory instructions not completed (in the gather
+//     buffer or the LSU: at most MemDepth).
 // From them and each warp's buffered instruction (the pre-decode of
 // baresm_sm_ibuf) it computes, every cycle and for every warp, whether the
 // instruction's registers and predicates are free (hazard), whether its
@@ -22,6 +22,7 @@
 module baresm_sm_scoreboard #(
   parameter int NumWarps = 16,
   parameter int NumRegs = 63,     // registers per thread the SM holds (<= 63)
+  parameter int MemDepth = 7,     // memory instructions in flight at most (gather buffer + LSU)
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1
 ) (
   input  logic                    clk_i,
@@ -66,16 +67,17 @@ module baresm_sm_scoreboard #(
 
   localparam int DecW = baresm_sm_pkg::DEC_W;
   localparam logic [5:0] RZ = 6'd63;
+  localparam int CntW = $clog2(MemDepth + 1);
 
   logic [NumWarps*NumRegs-1:0] pend_reg_q;   // register being written
   logic [NumWarps*NumRegs-1:0] pend_mem_q;   // ... by the LSU
   logic [NumWarps*8-1:0]  pend_pred_q;  // predicate being written (bit 7 never set)
-  logic [2:0] lsu_cnt_q [NumWarps];     // memory instructions not completed
+  logic [CntW-1:0] lsu_cnt_q [NumWarps];  // memory instructions not completed
 
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
       drained_o[w] = pend_reg_q[w*NumRegs +: NumRegs] == '0 && pend_pred_q[w*8 +: 8] == '0 &&
-                     lsu_cnt_q[w] == 3'd0 && !exec_busy_i[w];
+                     lsu_cnt_q[w] == '0 && !exec_busy_i[w];
     end
   end
 
@@ -101,7 +103,7 @@ module baresm_sm_scoreboard #(
         baresm_sm_pkg::CL_SHFL, baresm_sm_pkg::CL_LSU: unit_ok_o[w] = sq_ready_i && gather_free_i;
         default:
           // BAR is a memory fence for its warp: its loads and stores are done.
-          unit_ok_o[w] = !ib_bar_i[w] || lsu_cnt_q[w] == 3'd0;
+          unit_ok_o[w] = !ib_bar_i[w] || lsu_cnt_q[w] == '0;
       endcase
       ready_o[w] = running_i && eligible_i[w] && ib_valid_i[w] &&
                    !bar_wait_i[w] && !hazard_o[w] && unit_ok_o[w];
@@ -152,15 +154,15 @@ module baresm_sm_scoreboard #(
       end
       for (int w = 0; w < NumWarps; w++) begin
         lsu_cnt_q[w] <= lsu_cnt_q[w] +
-            ((iss_pipe_i && iss_class_i == baresm_sm_pkg::CL_LSU && iss_warp_i == WarpW'(w)) ? 3'd1 : 3'd0) -
-            ((lsu_done_i && lsu_done_warp_i == WarpW'(w)) ? 3'd1 : 3'd0);
+            ((iss_pipe_i && iss_class_i == baresm_sm_pkg::CL_LSU && iss_warp_i == WarpW'(w)) ? CntW'(1) : '0) -
+            ((lsu_done_i && lsu_done_warp_i == WarpW'(w)) ? CntW'(1) : '0);
       end
     end
   end
 
   // The scoreboard never releases a register or predicate it does not hold,
-  // and an LSU count never underflows or wraps (3 bits: the LSU holds at
-  // most 3 instructions of a warp).
+  // and a warp's count of memory instructions never underflows or exceeds
+  // MemDepth.
   logic [2:0] clr_unheld;
   logic [1:0] pw_unheld;
   logic [NumWarps-1:0] lsu_cnt_under, lsu_cnt_over;
@@ -172,9 +174,9 @@ module baresm_sm_scoreboard #(
       pw_unheld[k] = pw_valid_i[k] && pw_last_i[k] &&
                      !pend_pred_q[32'(pw_warp_i[k*WarpW +: WarpW])*8 + 32'(pw_pd_i[k*3 +: 3])];
     for (int w = 0; w < NumWarps; w++) begin
-      lsu_cnt_under[w] = lsu_done_i && lsu_done_warp_i == WarpW'(w) && lsu_cnt_q[w] == 3'd0;
+      lsu_cnt_under[w] = lsu_done_i && lsu_done_warp_i == WarpW'(w) && lsu_cnt_q[w] == '0;
       lsu_cnt_over[w] = iss_pipe_i && iss_class_i == baresm_sm_pkg::CL_LSU && iss_warp_i == WarpW'(w) &&
-                        lsu_cnt_q[w] == 3'd7;
+                        32'(lsu_cnt_q[w]) >= MemDepth;
     end
   end
   `BARESM_ASSERT(a_sb_release_held, clr_unheld == '0)

@@ -117,6 +117,8 @@ SmParams decode_sm_config(const uint32_t cfg[8]) {
   p.version = cfg[6] & 0xFF;
   p.has_fpu = (cfg[7] & 1) != 0;
   p.rf_banks = (cfg[7] >> 8) & 0xFF;
+  p.load_slots = (cfg[7] >> 16) & 0xFF;
+  p.gather_depth = cfg[7] >> 24;
   return p;
 }
 
