@@ -1,6 +1,8 @@
 // baresm_lsu: the SM's load/store unit. Executes one whole-warp memory
-// instruction at a time (LDG LDS LDC STG STS ATOMG ATOMS), owns the banked
-// shared memory and talks to device memory through one request/response port.
+// instruction at a time (LDG LDS LDC STG STS ATOMG ATOMS) in stage A, while
+// up to LoadSlots earlier global loads wait for their responses in slots;
+// owns the banked shared memory and talks to device memory through one
+// request/response port.
 // docs/lsu.md is the full description; the contract in short:
 //
 // Issue (req_*): valid/ready. Accepted when req_valid_i && req_ready_o. All
@@ -16,7 +18,9 @@
 //   Window w is [win_base_i[32*w +: 32], + win_size_i[32*w +: 32]); size 0
 //   disables it.
 // Completion (cpl_*): valid/ready, exactly one per accepted instruction,
-//   held stable until cpl_ready_i. cpl_we_o: write cpl_data_o to register
+//   held stable until cpl_ready_i; in issue order when LoadSlots == 0, else
+//   a global load may complete after later instructions. cpl_pc_o returns
+//   the instruction's req_pc_i. cpl_we_o: write cpl_data_o to register
 //   cpl_rd_o of the lanes in cpl_mask_o (loads, atomics); 0 for stores and
 //   for faults. Loads are sign/zero-extended; atomics return the old value.
 //   cpl_fault_o: the instruction faulted and had no effect at all;

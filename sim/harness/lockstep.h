@@ -58,6 +58,9 @@ class LockstepChecker final : public SmObserver {
   // Compare only the launch's windows at the end, not all of device memory
   // (inside the device top the host and the command processor write too).
   void compare_windows_only(bool on) { windows_only_ = on; }
+  // Poisoned lines of device memory (the RTL's memory model fails them too):
+  // the model reports MEMORY_ERROR where they are accessed.
+  void set_poison(const iss::PoisonMap& p) { mem_.poison() = p; }
 
   bool ok() const { return error_.empty(); }
   const std::string& report() const { return error_; }

@@ -82,7 +82,9 @@ class SmDut {
   // Inputs for the current cycle.
   virtual void set_reset(bool asserted) = 0;
   virtual void set_launch(bool valid, const std::array<uint32_t, kLaunchWords>& desc, bool gto) = 0;
-  virtual void set_mem(bool req_ready, bool rsp_valid, uint32_t rsp_id, const uint8_t* rsp_data) = 0;
+  // rsp_err: the response is a failed request (MEMORY_ERROR: no data, no effect).
+  virtual void set_mem(bool req_ready, bool rsp_valid, uint32_t rsp_id, const uint8_t* rsp_data,
+                       bool rsp_err) = 0;
   // Settles the outputs with the clock low.
   virtual void eval() = 0;
   // A rising clock edge.

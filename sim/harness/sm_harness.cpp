@@ -157,7 +157,7 @@ void SmHarness::reset() {
   std::array<uint32_t, kLaunchWords> none{};
   dut_->set_reset(true);
   dut_->set_launch(false, none, false);
-  dut_->set_mem(false, false, 0, nullptr);
+  dut_->set_mem(false, false, 0, nullptr, false);
   for (int i = 0; i < 4; i++) {
     dut_->eval();
     dut_->clock();
@@ -170,7 +170,7 @@ void SmHarness::cycle(MemModel* mm, bool launch_valid, const std::array<uint32_t
                       bool gto) {
   dut_->set_launch(launch_valid, desc, gto);
   dut_->set_mem(mm->req_ready(), mm->rsp_valid(), mm->rsp().id,
-                mm->rsp_valid() ? mm->rsp().rdata.data() : nullptr);
+                mm->rsp_valid() ? mm->rsp().rdata.data() : nullptr, mm->rsp_valid() && mm->rsp().error);
   dut_->eval();
   const bool rv = dut_->mem_req(&req_);
   const bool rsp_ready = dut_->mem_rsp_ready();
@@ -185,7 +185,7 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
   SmRunResult r;
   MemModelConfig mc = opt.mem;
   mc.line_bytes = params_.line_bytes;
-  MemModel mm(mem, mc);
+  MemModel mm(mem, mc, opt.poison);
   const auto desc = pack_launch(launch);
   std::array<uint32_t, kLaunchWords> none{};
   observer_ = nullptr;  // watches from the cycle after the launch is taken
@@ -222,7 +222,7 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
     }
     dut_->set_launch(false, none, opt.gto);
     dut_->set_mem(mm.req_ready(), mm.rsp_valid(), mm.rsp().id,
-                  mm.rsp_valid() ? mm.rsp().rdata.data() : nullptr);
+                  mm.rsp_valid() ? mm.rsp().rdata.data() : nullptr, mm.rsp_valid() && mm.rsp().error);
     dut_->eval();
     st = dut_->status();
     if (st.done) {

@@ -52,6 +52,7 @@ struct SmRunOptions {
   bool gto = false;             // scheduler: greedy-then-oldest instead of round-robin
   uint64_t max_cycles = 50'000'000;  // harness give-up (the SM's watchdog should come first)
   SmObserver* observer = nullptr;
+  const iss::PoisonMap* poison = nullptr;  // lines whose every access fails (MEMORY_ERROR)
 };
 
 struct SmRunResult {

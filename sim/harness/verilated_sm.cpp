@@ -51,10 +51,12 @@ class VerilatedSm final : public SmDut {
     top_->sched_gto_i = gto;
   }
 
-  void set_mem(bool req_ready, bool rsp_valid, uint32_t rsp_id, const uint8_t* rsp_data) override {
+  void set_mem(bool req_ready, bool rsp_valid, uint32_t rsp_id, const uint8_t* rsp_data,
+               bool rsp_err) override {
     top_->mem_req_ready_i = req_ready;
     top_->mem_rsp_valid_i = rsp_valid;
     top_->mem_rsp_id_i = rsp_id;
+    top_->mem_rsp_err_i = rsp_valid && rsp_err;
     if (rsp_valid && rsp_data) bytes_in(top_->mem_rsp_rdata_i, rsp_data, p_.line_bytes);
   }
 

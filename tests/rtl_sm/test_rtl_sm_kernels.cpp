@@ -83,6 +83,7 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
   r.model_mem = mem;
   baresm::iss::DeviceMemory dm(kMemBytes);
   dm.bytes() = mem;
+  if (opt.poison) dm.poison() = *opt.poison;
   baresm::iss::ModelConfig mc;
   mc.stack_depth = harness().params().stack_depth;
   mc.has_fpu = harness().params().has_fpu;
@@ -94,6 +95,7 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
   if (!opt.max_cycles || opt.max_cycles > 2'000'000) opt.max_cycles = 2'000'000;
   // The RTL runs in lockstep with the model as well (sim/harness/lockstep.h).
   baresm::sim::LockstepChecker lockstep(mem, p, harness().params());
+  if (opt.poison) lockstep.set_poison(*opt.poison);
   opt.observer = &lockstep;
   r.rtl = harness().run(baresm::sim::launch_from_params(p, watchdog), r.rtl_mem, opt);
   r.lockstep_ok = lockstep.finish(r.rtl, r.rtl_mem);
@@ -1077,6 +1079,52 @@ TEST(SmKernels, RegisterBankConflictsCostCyclesNotResults) {
   std::printf("bank conflicts: %u banks, R%u/R%u apart %llu cycles, R%u/R%u in one bank %llu cycles\n",
               p.rf_banks, apart[0], apart[1], static_cast<unsigned long long>(fast.rtl.cycles), clash[0],
               clash[1], static_cast<unsigned long long>(slow.rtl.cycles));
+}
+
+// Faults stay in order while loads wait in the LSU's load slots (docs/lsu.md
+// "Load slots"). First: an older load's memory error (its word poisoned,
+// answered 100 cycles later) is reported, not the younger load that faults
+// OUT_OF_WINDOW at once in stage A. Second: of two loads from poisoned words,
+// the older one's MEMORY_ERROR is reported even when memory answers the
+// younger one first (reordering memory, several seeds). Both as the model
+// reports them, in lockstep; with LoadSlots = 0 (micro) the same holds.
+TEST(SmKernels, FaultsOfLoadsInFlightAreReportedInOrder) {
+  const std::string src = R"(
+.kernel k
+.regs 8
+    LDC R1, [0];
+    LDC R2, [4];
+    LDG R3, [R1];
+    LDG R4, [R2];
+    IADD R5, R3, R4;
+    STG [R1], R5;
+    EXIT;
+.end
+)";
+  const uint32_t first = kData + 0x200, second = kData + 0x1000;
+  baresm::iss::PoisonMap poison;
+  poison.poison(first, 4);
+  SmRunOptions opt;
+  opt.mem.min_latency = opt.mem.max_latency = 100;
+  opt.poison = &poison;
+  auto a = run_both(src, {1, 1, 1}, {32, 1, 1}, {first, 0x100}, {}, opt);
+  expect_same(a);
+  EXPECT_EQ(int(a.rtl.fault.kind), int(FaultKind::MEMORY_ERROR)) << a.rtl.fault.describe();
+  EXPECT_EQ(a.rtl.fault.addr, first);
+
+  poison.poison(second, 4);
+  for (uint64_t seed = 1; seed <= 6; seed++) {
+    SmRunOptions o;
+    o.mem.min_latency = 1;
+    o.mem.max_latency = 200;
+    o.mem.out_of_order = true;
+    o.mem.seed = seed;
+    o.poison = &poison;
+    auto b = run_both(src, {1, 1, 1}, {32, 1, 1}, {first, second}, {}, o);
+    expect_same(b);
+    EXPECT_EQ(int(b.rtl.fault.kind), int(FaultKind::MEMORY_ERROR)) << "seed " << seed << ": " << b.rtl.fault.describe();
+    EXPECT_EQ(b.rtl.fault.addr, first) << "seed " << seed << ": the older load's error comes first";
+  }
 }
 
 }  // namespace
