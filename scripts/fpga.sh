@@ -20,18 +20,27 @@
 # The bigger boards have no place-and-route here (no Vivado, and Debian has
 # no nextpnr-ecp5): for them the script makes a Yosys utilization ESTIMATE of
 # the board top and checks it against the part (docs/fpga.md "Bigger boards"):
-#   scripts/fpga.sh [-o DIR] [--blackbox MODULE]... BOARD
+#   scripts/fpga.sh [-o DIR] [--hier] [--blackbox MODULE]... BOARD
 #       BOARD  arty    baresm_arty_top, synth_xilinx -family xc7 -> XC7A100T
 #                      (63,400 LUT6, 126,800 FF, 135 RAMB36, 240 DSP48E1)
 #              ulx3s   baresm_ulx3s_top, synth_ecp5 -> LFE5U-85F (83,640 LUT4,
 #                      83,640 FF, 208 DP16KD EBR, 156 MULT18X18D)
 #       --blackbox MODULE  leave MODULE out (a black box, e.g. baresm_sm: the
 #                      rest of the top in a few minutes instead of hours)
+#       --hier         keep the hierarchy (no flatten): each module is
+#                      synthesized once per parameter set, however many
+#                      instances it has (the SM's 8 FPU lanes: one), and the
+#                      table is Yosys' `stat -top` total (every module times
+#                      its instances), after a per-module table of own
+#                      cells x instances. Far less memory and time than the
+#                      flattened run; no optimisation across module
+#                      boundaries (a flattened run is a few percent smaller)
 #       --estimate     the same for FPGA_TOP/FPGA_FILES with FPGA_TECH
 #                      (xilinx or ecp5); FPGA_CHPARAM="Name=Value ..." sets
 #                      the top's parameters
-#   scripts/fpga.sh --check-estimate STAT TECH
-#       only the estimate's checker on a saved Yosys `stat` (xilinx or ecp5)
+#   scripts/fpga.sh --check-estimate STAT TECH [TOP]
+#       only the estimate's checker on a saved Yosys `stat` (xilinx or ecp5);
+#       with TOP, a hierarchical one's per-module table too
 #   The estimate is Yosys' mapped cell count (without Yosys' `share` pass,
 #   as scripts/area.sh, unless FPGA_SHARE=1), not a place-and-route: the
 #   vendor tools pack and optimise differently (CONVENTIONS.md: Yosys LUT
@@ -146,7 +155,9 @@ check_estimate() {
   awk -v name="$name" -v tech="$tech" \
       -v a7lut="$A7_LUT" -v a7ff="$A7_FF" -v a7bram="$A7_BRAM36" -v a7dsp="$A7_DSP" \
       -v elut="$ECP5_LUT" -v eff="$ECP5_FF" -v eebr="$ECP5_EBR" -v emult="$ECP5_MULT" '
-    # "     LUT6                        1234"
+    # "     LUT6                        1234"; a hierarchical `stat -top`
+    # ends with "=== design hierarchy ===" and the totals: count only those.
+    /^=== design hierarchy ===/ { split("", n); cells = 0; hier = 1; next }
     NF == 2 && $2 ~ /^[0-9]+$/ { n[$1] += $2; cells++ }
     END {
       if (cells == 0) { printf "fpga: %s: the Yosys stat lists no cells\n", name; exit 1 }
@@ -161,7 +172,7 @@ check_estimate() {
         bram = n["RAMB36E1"] + 0.5 * n["RAMB18E1"]
         dsp = n["DSP48E1"]
         carry = n["CARRY4"]; io = n["IBUF"] + n["OBUF"] + n["IOBUF"] + n["OBUFT"]
-        printf "fpga: %s: Yosys synth_xilinx ESTIMATE for the %s, not a place-and-route\n", name, part
+        printf "fpga: %s: Yosys synth_xilinx ESTIMATE for the %s, not a place-and-route%s\n", name, part, hier ? " (hierarchical: the sum over all module instances)" : ""
         printf "%-30s %9s %8s %7s\n", "resource", "used", "avail", "use"
         row("LUT (LUT1-6 + LUT RAM/SRL)", lut + lutram, a7lut)
         printf "%-30s %9d %8s\n", "  of which LUT RAM/SRL", lutram, ""
@@ -186,7 +197,7 @@ check_estimate() {
         luts = lut + 2 * carry + 6 * dpr
         ff = n["TRELLIS_FF"]; ebr = n["DP16KD"]; mult = n["MULT18X18D"]; alu = n["ALU54B"]
         io = n["TRELLIS_IO"]
-        printf "fpga: %s: Yosys synth_ecp5 ESTIMATE for the %s, not a place-and-route\n", name, part
+        printf "fpga: %s: Yosys synth_ecp5 ESTIMATE for the %s, not a place-and-route%s\n", name, part, hier ? " (hierarchical: the sum over all module instances)" : ""
         printf "%-30s %9s %8s %7s\n", "resource", "used", "avail", "use"
         row("LUT4 sites (LUT4+2xCCU2C+RAM)", luts, elut)
         printf "  of which %d LUT4, %d CCU2C (carry), %d TRELLIS_DPR16X4 (LUT RAM)\n", lut, carry, dpr
@@ -209,8 +220,66 @@ check_estimate() {
   ' "$stat"
 }
 
+# report_modules STAT TECH TOP: the per-module table of a hierarchical
+# `stat -top` (--hier): each module's own cells (its submodules not
+# included), its instance count under TOP, and that times the instances;
+# the "all" row equals the table above (Yosys' own sum).
+report_modules() {
+  python3 - "$@" <<'PYEOF'
+import re, sys
+stat, tech, top = sys.argv[1], sys.argv[2], sys.argv[3]
+mods, cur = {}, None
+for line in open(stat):
+    m = re.match(r"^=== (.*) ===$", line.strip())
+    if m:
+        cur = m.group(1)
+        if cur == "design hierarchy": break
+        mods[cur] = {}
+        continue
+    f = line.split()
+    if cur and len(f) == 2 and f[1].isdigit() and not line.lstrip().startswith("Number"):
+        mods[cur][f[0]] = mods[cur].get(f[0], 0) + int(f[1])
+def res(c):
+    n = lambda *k: sum(c.get(x, 0) for x in k)
+    if tech == "xilinx":
+        lut = n("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6") + 4 * n("RAM32M", "RAM64M", "RAM128X1D", "RAM256X1S") \
+            + 2 * n("RAM32X1D", "RAM64X1D", "RAM128X1S") + n("RAM32X1S", "RAM64X1S", "SRL16E", "SRLC16E", "SRLC32E")
+        return lut, n("FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE"), n("RAMB36E1") + 0.5 * n("RAMB18E1"), n("DSP48E1")
+    return n("LUT4") + 2 * n("CCU2C") + 6 * n("TRELLIS_DPR16X4"), n("TRELLIS_FF"), n("DP16KD"), n("MULT18X18D")
+def short(m):
+    g = re.match(r"\$paramod\$[0-9a-f]+\\(\w+)", m) or re.match(r"\$paramod\\(\w+)", m)
+    return g.group(1) if g else m.lstrip("\\")
+if top not in mods:
+    print("fpga: %s: no module %s in the stat, no per-module table" % (stat, top)); sys.exit(0)
+inst, parent = {}, {}
+def walk(m, k):
+    inst[m] = inst.get(m, 0) + k
+    for c, cnt in mods[m].items():
+        if c in mods:
+            parent.setdefault(c, set()).add(short(m))
+            walk(c, k * cnt)
+walk(top, 1)
+# Parameter sets of one module (their names are hashes): told apart by where they are.
+seen = {}
+for m in inst: seen[short(m)] = seen.get(short(m), 0) + 1
+def label(m):
+    s = short(m)
+    return s if seen[s] == 1 else "%s<%s" % (s, ",".join(sorted(parent.get(m, ()))))
+rows = sorted(((label(m), i, res(mods[m])) for m, i in inst.items()), key=lambda r: -r[1] * r[2][0])
+hdr = ("LUT", "FF", "BRAM36", "DSP48") if tech == "xilinx" else ("LUT4site", "FF", "DP16KD", "MULT18")
+print("per module (own cells, without submodules; x = instances; total = own x instances; M<P: M's")
+print("parameter set instantiated in P):")
+print("%-36s %4s %9s %9s %7s %6s | %9s %9s %7s %6s" % (("module", "x") + hdr + hdr))
+tot = [0, 0, 0, 0]
+for name, i, r in rows:
+    print("%-36s %4d %9d %9d %7.1f %6d | %9d %9d %7.1f %6d" % ((name, i) + r + tuple(i * v for v in r)))
+    tot = [t + i * v for t, v in zip(tot, r)]
+print("%-36s %4s %9s %9s %7s %6s | %9d %9d %7.1f %6d" % (("all", "", "", "", "", "") + tuple(tot)))
+PYEOF
+}
+
 # run_estimate TECH TOP NAME OUT FILES...: Yosys synth_xilinx / synth_ecp5 of
-# TOP (flattened), its stat in OUT/yosys-stat.txt, then check_estimate.
+# TOP (flattened, or not with --hier), its stat in OUT/yosys-stat.txt, then check_estimate.
 run_estimate() {
   local tech=$1 top=$2 name=$3 dir=$4; shift 4
   local chparam="" flow s
@@ -252,6 +321,7 @@ PYEOF
   case $tech in
     xilinx)
       s="synth_xilinx -family xc7 -flatten -top $top"
+      [ $hier = 0 ] || s="synth_xilinx -family xc7 -top $top"
       if [ "${FPGA_SHARE:-0}" = 1 ]; then flow="$s"
       else
         # synth_xilinx's script, its coarse step without `share`.
@@ -259,23 +329,31 @@ PYEOF
 memory -nomap; opt_clean; $s -run map_memory:"
       fi ;;
     ecp5)
-      s="synth_ecp5 -top $top"
+      s="synth_ecp5 -top $top" fl="flatten;"
+      [ $hier = 0 ] || s="synth_ecp5 -noflatten -top $top" fl=""
       if [ "${FPGA_SHARE:-0}" = 1 ]; then flow="$s"
       else
-        # synth_ecp5's script (Yosys 0.23), its coarse step without `share`.
-        flow="$s -run :coarse; proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; \
+        # synth_ecp5's script (Yosys 0.23), its coarse step without `share`,
+        # and its last step without `autoname` (names only: on the whole
+        # boards top with --hier it took the run from 6.6 to 9.9 GB and was
+        # killed at the 11 GB address-space cap, 2026-12-02).
+        flow="$s -run :coarse; proc; $fl tribuf -logic; deminout; opt_expr; opt_clean; check; \
 opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; \
 opt_expr; opt_clean; techmap -map +/mul2dsp.v -map +/ecp5/dsp_map.v -D DSP_A_MAXWIDTH=18 \
 -D DSP_B_MAXWIDTH=18 -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=\$__MUL18X18; \
-chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean; $s -run map_ram:"
+chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean; $s -run map_ram:check; hierarchy -check"
       fi ;;
     *) die "$name: unknown FPGA_TECH '$tech' (xilinx, ecp5)" ;;
   esac
   mkdir -p "$dir"
   echo "fpga: $name: yosys ${s%% *} -top $top${blackbox:+, black boxes:$blackbox} ($# files) -> $dir/yosys-stat.txt"
   local t0; t0=$(date +%s)
+  # Hierarchical: a top that chparam derived keeps its \$paramod name (name it
+  # back), and `stat -top` multiplies each module by its instances.
+  local pre="" stattop=""
+  [ $hier = 0 ] || pre="rename -top $top;" stattop="-top $top"
   if ! "$YOSYS" -q -l "$dir/yosys.log" -p "read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm $*; \
-       $libread $chparam $flow; tee -q -o $dir/yosys-stat.txt stat" >/dev/null 2>&1; then
+       $libread $chparam $flow; $pre tee -q -o $dir/yosys-stat.txt stat $stattop" >/dev/null 2>&1; then
     die "$name: Yosys failed: $(grep -m1 'ERROR' "$dir/yosys.log" || tail -n1 "$dir/yosys.log") (log $dir/yosys.log)"
   fi
   if grep -q 'ABC: execution of command.*failed' "$dir/yosys.log"; then
@@ -283,12 +361,16 @@ chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean; $s -ru
   fi
   echo "fpga: $name: yosys took $(( $(date +%s) - t0 )) s"
   [ -z "$blackbox" ] || echo "fpga: $name: left out (black boxes, not counted):$blackbox"
+  # Hierarchical: the per-module table first (most useful when it does not fit).
+  [ $hier = 0 ] || report_modules "$dir/yosys-stat.txt" "$tech" "$top"
   check_estimate "$dir/yosys-stat.txt" "$tech" "$name"
 }
 
 # ---- command line ------------------------------------------------------------------
 if [ "${1:-}" = "--check-estimate" ]; then
-  [ $# -ge 3 ] || die "usage: scripts/fpga.sh --check-estimate YOSYS_STAT xilinx|ecp5"
+  [ $# -ge 3 ] || die "usage: scripts/fpga.sh --check-estimate YOSYS_STAT xilinx|ecp5 [TOP]"
+  # A hierarchical stat (`stat -top`) and its TOP: the per-module table too.
+  if [ $# -ge 4 ] && grep -q '^=== design hierarchy ===' "$2"; then report_modules "$2" "$3" "$4"; fi
   check_estimate "$2" "$3" "$(basename "$2")" || exit 1
   exit 0
 fi
@@ -298,19 +380,20 @@ if [ "${1:-}" = "--check-log" ]; then
   exit 0
 fi
 
-out="" synth_only=0 board="" estimate=0 blackbox=""
+out="" synth_only=0 board="" estimate=0 blackbox="" hier=0
 while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2; shift 2 ;;
     --synth-only) synth_only=1; shift ;;
     --estimate) estimate=1; shift ;;
+    --hier) hier=1; shift ;;
     --blackbox) blackbox+=" *${2:?--blackbox needs a module name}"; shift 2 ;;
     -h|--help) sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1 (scripts/fpga.sh --help)" ;;
     *) board=$1; shift ;;
   esac
 done
-[ -n "$board" ] || die "usage: scripts/fpga.sh [-o DIR] [--synth-only] [--estimate] [--blackbox MODULE]... BOARD (icebreaker, icebreaker-link, arty, ulx3s)"
+[ -n "$board" ] || die "usage: scripts/fpga.sh [-o DIR] [--synth-only] [--estimate] [--hier] [--blackbox MODULE]... BOARD (icebreaker, icebreaker-link, arty, ulx3s)"
 
 # ---- the bigger boards: a Yosys estimate, no place-and-route here ---------------------
 case $board in
@@ -333,6 +416,7 @@ if [ $estimate = 1 ]; then
   exit 0
 fi
 [ -z "$blackbox" ] || die "$board: --blackbox is for the estimates (arty, ulx3s, --estimate), not a bitstream"
+[ $hier = 0 ] || die "$board: --hier is for the estimates (arty, ulx3s, --estimate), not a bitstream"
 
 # ---- boards --------------------------------------------------------------------------
 case $board in

@@ -31,7 +31,7 @@ module baresm_fpga_board #(
   parameter int NumLanes = 8,
   parameter int NumWarps = 16,
   parameter int NumRegs = 32,
-  parameter int RfDepth = 256,
+  parameter int RfDepth = 2048,
   parameter int SharedBytes = 16384,
   parameter int NumBanks = 16,
   parameter int CtaSlots = 4,

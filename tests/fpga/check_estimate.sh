@@ -13,6 +13,9 @@
 #       RAM) through the real flow for both parts, and saved Yosys stats
 #       (data/yosys-stat-*.txt: hand-made over-full ones, and the board tops'
 #       real ones, which fit) through the checker alone
+#   tests/fpga/check_estimate.sh hier OUT_DIR
+#       --hier (hierarchical, per-module) on tests/fpga/fpga_hier.sv for both
+#       parts: every instance counted, the per-module table adds up
 #   tests/fpga/check_estimate.sh ecp5-makefile
 #       `make -n -f scripts/ecp5.mk` (the tools are not here): the intended
 #       yosys / nextpnr-ecp5 / ecppack / openFPGALoader commands, on files
@@ -106,6 +109,37 @@ case ${1:-} in
       fi
     done
     ;;
+  hier)
+    # --hier (the per-module estimate): tests/fpga/fpga_hier.sv, five leaves
+    # in two levels, through the real flow for both parts. The total must
+    # count every instance (48 flip-flops, 5 RAMs) and the per-module table
+    # must list the leaf with its 4 instances and add up to the total.
+    out=${2:?usage: check_estimate.sh hier OUT_DIR}
+    for t in xilinx:'FF \(FDRE/FDSE/FDCE/FDPE\)':'BRAM \(RAMB36 \+ RAMB18/2\)':2.5 \
+             ecp5:'FF \(TRELLIS_FF\)':'EBR \(DP16KD, 18 Kbit\)':5; do
+      IFS=: read -r tech ffrow memrow mem <<<"$t"
+      log="$out/$tech.out"; mkdir -p "$out"
+      env FPGA_TOP=fpga_hier FPGA_TECH=$tech FPGA_FILES=$here/fpga_hier.sv \
+        scripts/fpga.sh -o "$out/$tech" --hier --estimate "hier-$tech" >"$log" 2>&1 ||
+        { fail "$tech: scripts/fpga.sh --hier exited non-zero:"; cat "$log"; continue; }
+      grep -q 'ESTIMATE for the .*(hierarchical: the sum over all module instances)' "$log" ||
+        fail "$tech: the output does not say the estimate is hierarchical"
+      ff=$(used "$ffrow" "$log") m=$(used "$memrow" "$log")
+      [ "$ff" = 48 ] && echo "ok   $tech: 48 flip-flops (every instance counted)" || fail "$tech: $ff flip-flops, expected 48"
+      awk -v m="${m:-0}" -v w="$mem" 'BEGIN { exit !(m == w) }' && echo "ok   $tech: $m RAM blocks" ||
+        fail "$tech: $m RAM blocks, expected $mem"
+      # The table: "fpga_hier_leaf 4 ..." and its "all" row with the same flip-flops.
+      grep -qE '^fpga_hier_leaf<fpga_hier_mid +4 ' "$log" && grep -qE '^fpga_hier_mid +2 ' "$log" &&
+        echo "ok   $tech: the per-module table counts 4 leaves in 2 mids (fpga_hier_leaf<fpga_hier_mid)" || { fail "$tech: no per-module table with the instances:"; cat "$log"; }
+      awk '$1 == "all" { exit !($4 == 48) }' "$log" && echo "ok   $tech: the table adds up to 48 flip-flops" ||
+        fail "$tech: the per-module table's 'all' row does not add up: $(grep '^all ' "$log")"
+    done
+    # The saved stat of that run goes through the checker alone, table included.
+    out2=$(scripts/fpga.sh --check-estimate "$out/xilinx/yosys-stat.txt" xilinx fpga_hier 2>&1)
+    grep -q 'hierarchical' <<<"$out2" && grep -qE '^fpga_hier_leaf<fpga_hier_mid +4 ' <<<"$out2" &&
+      echo "ok   --check-estimate STAT xilinx TOP: the hierarchical total and the per-module table" ||
+      { fail "--check-estimate on the hierarchical stat:"; echo "$out2"; }
+    ;;
   ecp5-makefile)
     # scripts/ecp5.mk cannot run here (no nextpnr-ecp5, no ecppack): `make -n`
     # shows that it would run the intended commands on existing files.
@@ -128,7 +162,7 @@ case ${1:-} in
       grep -q -- '--board ulx3s --write-flash' <<<"$prog" && echo "ok   prog and flash call openFPGALoader --board ulx3s" ||
       fail "prog/flash: $prog"
     ;;
-  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR | ecp5-makefile"; exit 2 ;;
+  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR | hier OUT_DIR | ecp5-makefile"; exit 2 ;;
 esac
 [ $status -eq 0 ] && echo "PASS"
 exit $status
