@@ -111,17 +111,18 @@ module baresm_sm_rf #(
 
   logic [NumBits-1:0] valid_q;   // bit w*NumRegs + r: register r of warp slot w written
 
-  function automatic logic valid_of(input logic [NumBits-1:0] v, input logic [WarpW-1:0] w,
-                                    input logic [5:0] r);
-    valid_of = (32'(r) < NumRegs) ? v[32'(w) * NumRegs + 32'(r)] : 1'b0;
+  // Reads valid_q itself rather than taking it as an argument: Verilator
+  // would copy the NumBits-wide vector on every call.
+  function automatic logic valid_of(input logic [WarpW-1:0] w, input logic [5:0] r);
+    valid_of = (32'(r) < NumRegs) ? valid_q[32'(w) * NumRegs + 32'(r)] : 1'b0;
   endfunction
 
   // ---- write fill decisions -------------------------------------------------------
   // fill_*: this write is the register's first (decided at beat 0, held).
   logic fill_p, fill_c;
   logic fill_p_q, fill_c_q;
-  assign fill_p = wfirst_p_i ? !valid_of(valid_q, wwarp_p_i, wreg_p_i) : fill_p_q;
-  assign fill_c = wfirst_c_i ? !valid_of(valid_q, wwarp_c_i, wreg_c_i) : fill_c_q;
+  assign fill_p = wfirst_p_i ? !valid_of(wwarp_p_i, wreg_p_i) : fill_p_q;
+  assign fill_c = wfirst_c_i ? !valid_of(wwarp_c_i, wreg_c_i) : fill_c_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -209,9 +210,9 @@ module baresm_sm_rf #(
       vb_q <= 1'b0;
       vc_q <= 1'b0;
     end else if (rfirst_i) begin
-      if (ren_i[0]) va_q <= valid_of(valid_q, rwarp_i, rreg_a_i);
-      if (ren_i[1]) vb_q <= valid_of(valid_q, rwarp_i, rreg_b_i);
-      if (ren_i[2]) vc_q <= valid_of(valid_q, rwarp_i, rreg_c_i);
+      if (ren_i[0]) va_q <= valid_of(rwarp_i, rreg_a_i);
+      if (ren_i[1]) vb_q <= valid_of(rwarp_i, rreg_b_i);
+      if (ren_i[2]) vc_q <= valid_of(rwarp_i, rreg_c_i);
     end
   end
 
@@ -291,9 +292,9 @@ module baresm_sm_rf #(
 
   // The valid decision of this read: looked up now at beat 0, held after.
   logic rva, rvb, rvc;
-  assign rva = rfirst_i ? valid_of(valid_q, rwarp_i, rreg_a_i) : va_q;
-  assign rvb = rfirst_i ? valid_of(valid_q, rwarp_i, rreg_b_i) : vb_q;
-  assign rvc = rfirst_i ? valid_of(valid_q, rwarp_i, rreg_c_i) : vc_q;
+  assign rva = rfirst_i ? valid_of(rwarp_i, rreg_a_i) : va_q;
+  assign rvb = rfirst_i ? valid_of(rwarp_i, rreg_b_i) : vb_q;
+  assign rvc = rfirst_i ? valid_of(rwarp_i, rreg_c_i) : vc_q;
   always_comb begin
     rd_unwritten = '0;
     if (ren_i != '0 && 32'(rwarp_i) < NumWarps) begin

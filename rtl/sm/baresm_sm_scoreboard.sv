@@ -69,22 +69,34 @@ module baresm_sm_scoreboard #(
   localparam logic [5:0] RZ = 6'd63;
   localparam int CntW = $clog2(MemDepth + 1);
 
-  logic [NumWarps*NumRegs-1:0] pend_reg_q;   // register being written
-  logic [NumWarps*NumRegs-1:0] pend_mem_q;   // ... by the LSU
-  logic [NumWarps*8-1:0]  pend_pred_q;  // predicate being written (bit 7 never set)
-  logic [CntW-1:0] lsu_cnt_q [NumWarps];  // memory instructions not completed
+  // One word per warp slot (not one NumWarps*NumRegs vector): a look-up or
+  // an update touches one 64-bit word, which Verilator evaluates cheaply.
+  logic [NumRegs-1:0] pend_reg_q [NumWarps];  // register being written
+  logic [NumRegs-1:0] pend_mem_q [NumWarps];  // ... by the LSU
+  logic [7:0]         pend_pred_q [NumWarps]; // predicate being written (bit 7 never set)
+  logic [CntW-1:0]    lsu_cnt_q [NumWarps];   // memory instructions not completed
 
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
-      drained_o[w] = pend_reg_q[w*NumRegs +: NumRegs] == '0 && pend_pred_q[w*8 +: 8] == '0 &&
+      drained_o[w] = pend_reg_q[w] == '0 && pend_pred_q[w] == '0 &&
                      lsu_cnt_q[w] == '0 && !exec_busy_i[w];
     end
   end
 
-  // Bit (w, r) of a pending vector; 0 for r >= NumRegs (RZ).
-  function automatic logic pend_of(input logic [NumWarps*NumRegs-1:0] v, input int w,
-                                   input logic [5:0] r);
-    pend_of = (32'(r) < NumRegs) ? v[w*NumRegs + 32'(r)] : 1'b0;
+  // Bit r of a warp's pending word; 0 for r >= NumRegs (RZ).
+  function automatic logic pend_of(input logic [NumRegs-1:0] v, input logic [5:0] r);
+    logic [63:0] x;
+    x = 64'(v);
+    pend_of = x[r];
+  endfunction
+
+  // One-hot register / predicate decoders: a shift past the word is 0, so RZ
+  // (and PT) decode to nothing.
+  function automatic logic [NumRegs-1:0] reg_bit(input logic [5:0] r);
+    reg_bit = NumRegs'(1) << r;
+  endfunction
+  function automatic logic [7:0] pred_bit(input logic [2:0] p);
+    pred_bit = (p == 3'd7) ? 8'd0 : 8'd1 << p;
   endfunction
 
   logic [DecW-1:0] d;
@@ -92,12 +104,11 @@ module baresm_sm_scoreboard #(
     d = '0;
     for (int w = 0; w < NumWarps; w++) begin
       d = ib_dec_i[w*DecW +: DecW];
-      hazard_o[w] = pend_of(pend_reg_q, w, d[33:28]) | pend_of(pend_reg_q, w, d[27:22]) |
-                    pend_of(pend_reg_q, w, d[21:16]) | pend_of(pend_reg_q, w, d[15:10]) |
-                    pend_pred_q[w*8 + 32'(d[9:7])] | pend_pred_q[w*8 + 32'(d[6:4])] |
-                    pend_pred_q[w*8 + 32'(d[3:1])];
-      hazard_mem_o[w] = pend_of(pend_mem_q, w, d[33:28]) | pend_of(pend_mem_q, w, d[27:22]) |
-                        pend_of(pend_mem_q, w, d[21:16]) | pend_of(pend_mem_q, w, d[15:10]);
+      hazard_o[w] = pend_of(pend_reg_q[w], d[33:28]) | pend_of(pend_reg_q[w], d[27:22]) |
+                    pend_of(pend_reg_q[w], d[21:16]) | pend_of(pend_reg_q[w], d[15:10]) |
+                    pend_pred_q[w][d[9:7]] | pend_pred_q[w][d[6:4]] | pend_pred_q[w][d[3:1]];
+      hazard_mem_o[w] = pend_of(pend_mem_q[w], d[33:28]) | pend_of(pend_mem_q[w], d[27:22]) |
+                        pend_of(pend_mem_q[w], d[21:16]) | pend_of(pend_mem_q[w], d[15:10]);
       unique case (d[36:34])
         baresm_sm_pkg::CL_ALU, baresm_sm_pkg::CL_FPU: unit_ok_o[w] = sq_ready_i;
         baresm_sm_pkg::CL_SHFL, baresm_sm_pkg::CL_LSU: unit_ok_o[w] = sq_ready_i && gather_free_i;
@@ -114,47 +125,53 @@ module baresm_sm_scoreboard #(
   logic unused_ill;
   assign unused_ill = d[0];
 
+  // Per warp: the bits set at issue and the bits released by writeback (a
+  // set wins over a release of the same bit in the same cycle).
+  logic [NumRegs-1:0] reg_set [NumWarps];
+  logic [NumRegs-1:0] reg_clr [NumWarps];
+  logic [7:0] pred_set [NumWarps];
+  logic [7:0] pred_clr [NumWarps];
+  logic iss_mem;
+  assign iss_mem = iss_class_i == baresm_sm_pkg::CL_LSU;
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) begin
+      reg_set[w] = (iss_pipe_i && iss_warp_i == WarpW'(w)) ? reg_bit(iss_rd_i) : '0;
+      pred_set[w] = (iss_pipe_i && iss_warp_i == WarpW'(w)) ? pred_bit(iss_pd_i) : '0;
+      reg_clr[w] = '0;
+      for (int k = 0; k < 3; k++) begin
+        if (clr_valid_i[k] && clr_warp_i[k*WarpW +: WarpW] == WarpW'(w))
+          reg_clr[w] = reg_clr[w] | reg_bit(clr_rd_i[k*6 +: 6]);
+      end
+      pred_clr[w] = '0;
+      for (int k = 0; k < 2; k++) begin
+        if (pw_valid_i[k] && pw_last_i[k] && pw_warp_i[k*WarpW +: WarpW] == WarpW'(w))
+          pred_clr[w] = pred_clr[w] | pred_bit(pw_pd_i[k*3 +: 3]);
+      end
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pend_reg_q <= '0;
-      pend_mem_q <= '0;
-      pend_pred_q <= '0;
-      for (int w = 0; w < NumWarps; w++) lsu_cnt_q[w] <= '0;
-    end else if (clear_i) begin
-      pend_reg_q <= '0;
-      pend_mem_q <= '0;
-      pend_pred_q <= '0;
-      for (int w = 0; w < NumWarps; w++) lsu_cnt_q[w] <= '0;
-    end else begin
-      // Per bit: set at issue, else cleared by a release naming it (explicit
-      // decoders per warp and register rather than an index computation).
       for (int w = 0; w < NumWarps; w++) begin
-        for (int r = 0; r < NumRegs; r++) begin
-          if (iss_pipe_i && iss_warp_i == WarpW'(w) && iss_rd_i == 6'(r)) begin
-            pend_reg_q[w*NumRegs + r] <= 1'b1;
-            pend_mem_q[w*NumRegs + r] <= iss_class_i == baresm_sm_pkg::CL_LSU;
-          end else if ((clr_valid_i[0] && clr_warp_i[0 +: WarpW] == WarpW'(w) && clr_rd_i[5:0] == 6'(r)) ||
-                       (clr_valid_i[1] && clr_warp_i[WarpW +: WarpW] == WarpW'(w) && clr_rd_i[11:6] == 6'(r)) ||
-                       (clr_valid_i[2] && clr_warp_i[2*WarpW +: WarpW] == WarpW'(w) &&
-                        clr_rd_i[17:12] == 6'(r))) begin
-            pend_reg_q[w*NumRegs + r] <= 1'b0;
-            pend_mem_q[w*NumRegs + r] <= 1'b0;
-          end
-        end
-        for (int p = 0; p < 7; p++) begin
-          if (iss_pipe_i && iss_warp_i == WarpW'(w) && iss_pd_i == 3'(p)) begin
-            pend_pred_q[w*8 + p] <= 1'b1;
-          end else if ((pw_valid_i[0] && pw_last_i[0] && pw_warp_i[0 +: WarpW] == WarpW'(w) &&
-                        pw_pd_i[2:0] == 3'(p)) ||
-                       (pw_valid_i[1] && pw_last_i[1] && pw_warp_i[WarpW +: WarpW] == WarpW'(w) &&
-                        pw_pd_i[5:3] == 3'(p))) begin
-            pend_pred_q[w*8 + p] <= 1'b0;
-          end
-        end
+        pend_reg_q[w] <= '0;
+        pend_mem_q[w] <= '0;
+        pend_pred_q[w] <= '0;
+        lsu_cnt_q[w] <= '0;
       end
+    end else if (clear_i) begin
       for (int w = 0; w < NumWarps; w++) begin
+        pend_reg_q[w] <= '0;
+        pend_mem_q[w] <= '0;
+        pend_pred_q[w] <= '0;
+        lsu_cnt_q[w] <= '0;
+      end
+    end else begin
+      for (int w = 0; w < NumWarps; w++) begin
+        pend_reg_q[w] <= (pend_reg_q[w] & ~reg_clr[w]) | reg_set[w];
+        pend_mem_q[w] <= (pend_mem_q[w] & ~reg_clr[w] & ~reg_set[w]) | (iss_mem ? reg_set[w] : '0);
+        pend_pred_q[w] <= (pend_pred_q[w] & ~pred_clr[w]) | pred_set[w];
         lsu_cnt_q[w] <= lsu_cnt_q[w] +
-            ((iss_pipe_i && iss_class_i == baresm_sm_pkg::CL_LSU && iss_warp_i == WarpW'(w)) ? CntW'(1) : '0) -
+            ((iss_pipe_i && iss_mem && iss_warp_i == WarpW'(w)) ? CntW'(1) : '0) -
             ((lsu_done_i && lsu_done_warp_i == WarpW'(w)) ? CntW'(1) : '0);
       end
     end
@@ -163,19 +180,19 @@ module baresm_sm_scoreboard #(
   // The scoreboard never releases a register or predicate it does not hold,
   // and a warp's count of memory instructions never underflows or exceeds
   // MemDepth.
-  logic [2:0] clr_unheld;
-  logic [1:0] pw_unheld;
+  logic [NumWarps+2:0] clr_unheld;
+  logic [NumWarps+1:0] pw_unheld;
   logic [NumWarps-1:0] lsu_cnt_under, lsu_cnt_over;
   always_comb begin
     for (int k = 0; k < 3; k++)
-      clr_unheld[k] = clr_valid_i[k] &&
-                      !pend_of(pend_reg_q, 32'(clr_warp_i[k*WarpW +: WarpW]), clr_rd_i[k*6 +: 6]);
+      clr_unheld[NumWarps+k] = clr_valid_i[k] && 32'(clr_rd_i[k*6 +: 6]) >= NumRegs;
     for (int k = 0; k < 2; k++)
-      pw_unheld[k] = pw_valid_i[k] && pw_last_i[k] &&
-                     !pend_pred_q[32'(pw_warp_i[k*WarpW +: WarpW])*8 + 32'(pw_pd_i[k*3 +: 3])];
+      pw_unheld[NumWarps+k] = pw_valid_i[k] && pw_last_i[k] && pw_pd_i[k*3 +: 3] == 3'd7;
     for (int w = 0; w < NumWarps; w++) begin
+      clr_unheld[w] = (reg_clr[w] & ~pend_reg_q[w]) != '0;
+      pw_unheld[w] = (pred_clr[w] & ~pend_pred_q[w]) != '0;
       lsu_cnt_under[w] = lsu_done_i && lsu_done_warp_i == WarpW'(w) && lsu_cnt_q[w] == '0;
-      lsu_cnt_over[w] = iss_pipe_i && iss_class_i == baresm_sm_pkg::CL_LSU && iss_warp_i == WarpW'(w) &&
+      lsu_cnt_over[w] = iss_pipe_i && iss_mem && iss_warp_i == WarpW'(w) &&
                         32'(lsu_cnt_q[w]) >= MemDepth;
     end
   end
