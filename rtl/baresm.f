@@ -31,7 +31,7 @@ rtl/sm/baresm_sm_barrier.sv
 rtl/sm/baresm_sm_dispatch.sv
 rtl/sm/baresm_sm_fetch.sv
 rtl/sm/baresm_sm_sched.sv
-rtl/sm/baresm_sm_stack.sv
+rtl/sm/baresm_sm_stacks.sv
 rtl/sm/baresm_sm_launch.sv      // launch control, descriptor, launch constants
 rtl/sm/baresm_sm_slots.sv       // warp and CTA slot tables, CTA retirement
 rtl/sm/baresm_sm_ibuf.sv        // instruction buffer, pre-decode, fetch requests

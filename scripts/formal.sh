@@ -56,10 +56,10 @@ proof() {
       MUT_SED='s/end else if (greedy_q \&\& ready_i\[last_q\]) begin/end else if (greedy_q) begin/'
       MUT_DESC="GTO re-grants the last warp without checking it is ready";;
     stack)
-      DUT=rtl/sm/baresm_sm_stack.sv
-      FILES=($SMP rtl/sm/baresm_sm_stack.sv)
+      DUT=rtl/sm/baresm_sm_stacks.sv
+      FILES=($SMP rtl/sm/baresm_sm_stacks.sv)
       BMC=6; IND=2
-      MUT_FILE=rtl/sm/baresm_sm_stack.sv
+      MUT_FILE=rtl/sm/baresm_sm_stacks.sv
       MUT_SED='s/assign bra_overflow_o = bra_diverge_o \&\& (need > (DepthW + 1).(Depth));/assign bra_overflow_o = 1'"'"'b0;/'
       MUT_DESC="overflow flag dropped";;
     barrier)

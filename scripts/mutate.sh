@@ -122,7 +122,7 @@ run_checks() {  # prints what killed the mutant, or nothing
   case "$(basename "$1" .sv)" in
     baresm_mem_arb) proof=mem_arb ;;
     baresm_sm_sched) proof=sched ;;
-    baresm_sm_stack) proof=stack ;;
+    baresm_sm_stacks) proof=stack ;;
     baresm_sm_barrier) proof=barrier ;;
   esac
   if [ -n "$proof" ]; then

@@ -260,7 +260,8 @@ module baresm_sm #(
   );
 
   // Per-warp state from the stacks.
-  logic [NumWarps-1:0] st_empty, st_settled, st_overflow, st_diverge;
+  logic [NumWarps-1:0] st_empty, st_settled;
+  logic st_overflow, st_diverge;  // for the granted warp's branch
   logic [NumWarps*32-1:0] st_pc, st_mask, st_rpc;
 
   logic [NumWarps-1:0] live, exited;
@@ -506,7 +507,7 @@ module baresm_sm #(
     .warp_pc_i      (st_pc),
     .warp_mask_i    (st_mask),
     .warp_rpc_i     (st_rpc),
-    .warp_overflow_i(st_overflow),
+    .overflow_i     (st_overflow),
     .warp_cta_i     (slot_cta_q),
     .warp_wic_i     (slot_wic_q),
     .cta_x_i        (cta_x_q),
@@ -578,34 +579,35 @@ module baresm_sm #(
   );
 
   // ---- stacks ---------------------------------------------------------------------
-  for (genvar w = 0; w < NumWarps; w++) begin : g_warp
-    logic [DepthW-1:0] depth;
-    baresm_sm_stack #(
-      .Depth(StackDepth)
-    ) u_stack (
-      .clk_i,
-      .rst_ni,
-      .clear_i       (clear),
-      .init_i        (place_valid && place_warp == WarpW'(w)),
-      .init_pc_i     (l_entry),
-      .init_mask_i   (place_mask),
-      .op_valid_i    (issue && sel == WarpW'(w)),
-      .op_kind_i     (stk_kind),
-      .op_guard_i    (i_guard),
-      .op_target_i   (i_target),
-      .op_reconv_i   (i_reconv),
-      .bra_overflow_o(st_overflow[w]),
-      .bra_diverge_o (st_diverge[w]),
-      .top_pc_o      (st_pc[w*32 +: 32]),
-      .top_rpc_o     (st_rpc[w*32 +: 32]),
-      .top_mask_o    (st_mask[w*32 +: 32]),
-      .empty_o       (st_empty[w]),
-      .settled_o     (st_settled[w]),
-      .depth_o       (depth)
-    );
-    logic unused_stack;
-    assign unused_stack = ^depth;
-  end
+  logic [NumWarps*DepthW-1:0] st_depth;
+  baresm_sm_stacks #(
+    .NumWarps(NumWarps),
+    .Depth   (StackDepth)
+  ) u_stacks (
+    .clk_i,
+    .rst_ni,
+    .clear_i       (clear),
+    .init_i        (place_valid),
+    .init_warp_i   (place_warp),
+    .init_pc_i     (l_entry),
+    .init_mask_i   (place_mask),
+    .op_valid_i    (issue),
+    .op_warp_i     (sel),
+    .op_kind_i     (stk_kind),
+    .op_guard_i    (i_guard),
+    .op_target_i   (i_target),
+    .op_reconv_i   (i_reconv),
+    .bra_overflow_o(st_overflow),
+    .bra_diverge_o (st_diverge),
+    .top_pc_o      (st_pc),
+    .top_rpc_o     (st_rpc),
+    .top_mask_o    (st_mask),
+    .empty_o       (st_empty),
+    .settled_o     (st_settled),
+    .depth_o       (st_depth)
+  );
+  logic unused_stack;
+  assign unused_stack = ^st_depth;
 
   // ---- barriers ----------------------------------------------------------------------
   logic [NumWarps-1:0] bar_release, dl_warps;
@@ -939,7 +941,7 @@ module baresm_sm #(
     .issue_i        (issue),
     .issue_warp_i   (sel),
     .issue_exec_i   (i_exec),
-    .issue_diverge_i(issue && i_op == baresm_isa_pkg::OP_BRA && st_diverge[sel]),
+    .issue_diverge_i(issue && i_op == baresm_isa_pkg::OP_BRA && st_diverge),
     .bar_release_i  (bar_release_any),
     .cta_retire_i   (cta_retire),
     .ifill_i        (if_req_valid && if_req_ready),

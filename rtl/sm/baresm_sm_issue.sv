@@ -46,7 +46,7 @@ module baresm_sm_issue #(
   input  logic [NumWarps*32-1:0]  warp_pc_i,      // stack top
   input  logic [NumWarps*32-1:0]  warp_mask_i,
   input  logic [NumWarps*32-1:0]  warp_rpc_i,
-  input  logic [NumWarps-1:0]     warp_overflow_i, // a branch now would overflow its stack
+  input  logic                    overflow_i,      // a branch now would overflow the warp's stack
   input  logic [NumWarps*CtaW-1:0] warp_cta_i,
   input  logic [NumWarps*5-1:0]   warp_wic_i,
   input  logic [CtaSlots*32-1:0]  cta_x_i,
@@ -165,7 +165,7 @@ module baresm_sm_issue #(
       iss_fault = 1'b1;
       iss_fkind = baresm_state_pkg::FAULT_TRAP;
       iss_flane = baresm_sm_pkg::lowest_lane(i_exec);
-    end else if (i_op == baresm_isa_pkg::OP_BRA && warp_overflow_i[sel_i]) begin
+    end else if (i_op == baresm_isa_pkg::OP_BRA && overflow_i) begin
       iss_fault = 1'b1;
       iss_fkind = baresm_state_pkg::FAULT_STACK_OVERFLOW;
     end

@@ -1,4 +1,5 @@
-// Formal proof: the reconvergence stack (baresm_sm_stack) with Depth 4.
+// Formal proof: a reconvergence stack (baresm_sm_stacks, one warp slot) with
+// Depth 4.
 // Every input is free except: init and an issued op never in the same cycle
 // (the issue stage's contract, docs/isa.md "SIMT execution"). Properties:
 // stack_inner.svh, included into a copy of the module.
@@ -23,7 +24,11 @@ module fv_stack #(
   logic [31:0] top_pc_o, top_rpc_o, top_mask_o;
   logic [$clog2(D+1)-1:0] depth_o;
 
-  baresm_sm_stack #(.Depth(D)) dut (.*);
+  logic init_warp_i, op_warp_i;  // the one warp slot
+  assign init_warp_i = 1'b0;
+  assign op_warp_i = 1'b0;
+
+  baresm_sm_stacks #(.NumWarps(1), .Depth(D)) dut (.*);
 
   logic init_q = 1'b1;
   always_ff @(posedge clk_i) init_q <= 1'b0;

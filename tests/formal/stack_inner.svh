@@ -1,4 +1,5 @@
-// Included at the end of a scratch copy of baresm_sm_stack (scripts/formal.sh).
+// Included at the end of a scratch copy of baresm_sm_stacks (scripts/formal.sh),
+// instantiated with one warp slot.
 //   - depth bound: never more than Depth entries;
 //   - overflow flagged exactly when a diverging BRA needs more than Depth
 //     entries (the need recomputed here from the top entry on the ports:

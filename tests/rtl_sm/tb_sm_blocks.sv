@@ -99,16 +99,20 @@ module tb_sm_blocks #(
     .bar_pc_o        (b_bar_pc_o)
   );
 
-  baresm_sm_stack #(
-    .Depth(StackDepth)
+  // One warp slot's stack (the SM's lockstep tests cover several).
+  baresm_sm_stacks #(
+    .NumWarps(1),
+    .Depth   (StackDepth)
   ) u_stack (
     .clk_i,
     .rst_ni,
     .clear_i       (k_clear_i),
     .init_i        (k_init_i),
+    .init_warp_i   (1'b0),
     .init_pc_i     (k_init_pc_i),
     .init_mask_i   (k_init_mask_i),
     .op_valid_i    (k_op_valid_i),
+    .op_warp_i     (1'b0),
     .op_kind_i     (k_op_kind_i),
     .op_guard_i    (k_op_guard_i),
     .op_target_i   (k_op_target_i),

@@ -1,0 +1,252 @@
+// baresm_sm_stacks: the reconvergence stacks of all warp slots, exactly as
+// docs/isa.md "SIMT execution" describes one. Entries {pc, rpc, mask}; a
+// warp's top is what it executes. Per warp, at most one of init / op / pop
+// happens in a cycle:
+//  - init_i for init_warp_i: its stack becomes {init_pc_i, NONE, init_mask_i};
+//  - op_valid_i for op_warp_i: the warp's instruction at the top was issued
+//    (NEXT, BRA, EXIT), with op_guard_i its guard over all 32 lanes;
+//  - otherwise, when a warp's top is finished (empty mask or pc == rpc) it
+//    is popped, one entry per cycle. settled_o says the top is runnable.
+// bra_overflow_o and bra_diverge_o are combinational, for op_warp_i's top and
+// the op inputs: the branch would need more than Depth entries (the issue
+// stage raises STACK_OVERFLOW and does not assert op_valid_i).
+//
+// Why this shape: one warp issues per cycle, so what a branch does to a
+// stack (the compares, the fall-through adder, the new entries) is computed
+// once, for op_warp_i, and each warp only stores and pops. Per warp the top
+// entry is in flip-flops; the Depth - 1 entries below it are in two
+// memories, entry i in bank i % 2. An operation writes at most two entries
+// below the new top and they are neighbours (a diverging branch leaves the
+// old top and its fall-through under the taken path), so each bank has one
+// write port; a pop reads the entry under the top, so each bank has one
+// asynchronous read port: the shape of a LUT RAM (Xilinx RAM32M, ECP5
+// DPR16X4). The iCE40 has none: there the banks are flip-flops.
+`include "baresm_assert.svh"
+`default_nettype none
+
+module baresm_sm_stacks #(
+  parameter int NumWarps = 16,
+  parameter int Depth = 16,
+  parameter int DepthW = $clog2(Depth + 1),
+  parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+
+  input  logic                       clear_i,      // empty every stack (launch start)
+  input  logic                       init_i,
+  input  logic [WarpW-1:0]           init_warp_i,
+  input  logic [31:0]                init_pc_i,
+  input  logic [31:0]                init_mask_i,
+
+  input  logic                       op_valid_i,
+  input  logic [WarpW-1:0]           op_warp_i,
+  input  logic [1:0]                 op_kind_i,    // 0 NEXT (pc += 8), 1 BRA, 2 EXIT
+  input  logic [31:0]                op_guard_i,
+  input  logic [31:0]                op_target_i,  // BRA: T
+  input  logic [31:0]                op_reconv_i,  // BRA: R (PC_NONE for none)
+  output logic                       bra_overflow_o,
+  output logic                       bra_diverge_o,
+
+  output logic [NumWarps*32-1:0]     top_pc_o,
+  output logic [NumWarps*32-1:0]     top_rpc_o,
+  output logic [NumWarps*32-1:0]     top_mask_o,
+  output logic [NumWarps-1:0]        empty_o,
+  output logic [NumWarps-1:0]        settled_o,
+  output logic [NumWarps*DepthW-1:0] depth_o
+);
+
+  localparam logic [1:0] OP_NEXT = 2'd0;
+  localparam logic [1:0] OP_BRA = 2'd1;
+  localparam logic [1:0] OP_EXIT = 2'd2;
+  // Rows per bank: entries 0 .. Depth-2 live below the top (Depth >= 2).
+  localparam int Rows = (Depth / 2 > 1) ? Depth / 2 : 1;
+  localparam int RowW = (Rows > 1) ? $clog2(Rows) : 1;
+  localparam int EntryW = 96;  // {pc, rpc, mask}
+
+  // ---- per-warp state ------------------------------------------------------------------
+  logic [NumWarps*DepthW-1:0] sp_q;       // entries, the top included
+  logic [NumWarps*32-1:0] pc_q, rpc_q, mask_q;  // the top entry
+  // Lanes that exited since init. An entry's mask is read through ~exited
+  // instead of every entry being masked at EXIT.
+  logic [NumWarps*32-1:0] exited_q;
+  logic [NumWarps*EntryW-1:0] below;      // the entry under each top (bank read)
+
+  for (genvar w = 0; w < NumWarps; w++) begin : g_top
+    logic [DepthW-1:0] sp;
+    logic [31:0] tpc, trpc, tmask;
+    assign sp = sp_q[w*DepthW +: DepthW];
+    assign tpc = (sp != '0) ? pc_q[w*32 +: 32] : 32'd0;
+    assign trpc = (sp != '0) ? rpc_q[w*32 +: 32] : baresm_sm_pkg::PC_NONE;
+    assign tmask = (sp != '0) ? mask_q[w*32 +: 32] & ~exited_q[w*32 +: 32] : 32'd0;
+    assign top_pc_o[w*32 +: 32] = tpc;
+    assign top_rpc_o[w*32 +: 32] = trpc;
+    assign top_mask_o[w*32 +: 32] = tmask;
+    assign empty_o[w] = sp == '0;
+    assign settled_o[w] = (sp != '0) && (tmask != 32'd0) && (tpc != trpc);
+  end
+  assign depth_o = sp_q;
+
+  // ---- the operation, for op_warp_i -----------------------------------------------------
+  logic [DepthW-1:0] sp_s, top_d;
+  logic [31:0] tpc, trpc, tmask;
+  assign sp_s = sp_q[op_warp_i*DepthW +: DepthW];
+  assign tpc = top_pc_o[op_warp_i*32 +: 32];
+  assign trpc = top_rpc_o[op_warp_i*32 +: 32];
+  assign tmask = top_mask_o[op_warp_i*32 +: 32];
+  assign top_d = sp_s - DepthW'(1);
+
+  logic [31:0] taken, rest, fpc;
+  logic same_join, pop_top, push_f, push_t;
+  logic [DepthW:0] keep, need;
+  assign taken = tmask & op_guard_i;
+  assign rest = tmask & ~op_guard_i;
+  assign fpc = tpc + 32'd8;
+  assign same_join = op_reconv_i == trpc;
+  assign bra_diverge_o = (taken != 32'd0) && (rest != 32'd0);
+  assign pop_top = same_join && (fpc == op_reconv_i);
+  assign push_f = !same_join && (fpc != op_reconv_i);
+  assign push_t = op_target_i != op_reconv_i;
+  // Entries kept below the pushes, then the depth the branch needs.
+  assign keep = pop_top ? {1'b0, top_d} : {1'b0, sp_s};
+  assign need = keep + (DepthW + 1)'(push_f) + (DepthW + 1)'(push_t);
+  assign bra_overflow_o = bra_diverge_o && (need > (DepthW + 1)'(Depth));
+
+  logic [31:0] exec_exit;
+  assign exec_exit = tmask & op_guard_i;
+
+  // What the op does: the new top (or the entry below it: from_below), the
+  // new depth, and up to two entries written under the new top, at index
+  // sp-1 (lo: the old top, changed) and at index sp (hi: a diverging
+  // branch's fall-through). Masks are stored as read (exited lanes already
+  // cleared): equivalent, since exited lanes only grow.
+  logic [EntryW-1:0] op_top, wr_lo, wr_hi;
+  logic from_below, we_lo, we_hi;
+  logic [DepthW-1:0] op_sp;
+  always_comb begin
+    op_top = {tpc, trpc, tmask};
+    from_below = 1'b0;
+    wr_lo = {op_reconv_i, trpc, tmask};
+    wr_hi = {fpc, op_reconv_i, rest};
+    we_lo = 1'b0;
+    we_hi = 1'b0;
+    op_sp = sp_s;
+    unique case (op_kind_i)
+      OP_NEXT: op_top[95:64] = fpc;
+      OP_EXIT: if ((tmask & ~exec_exit) != 32'd0) op_top[95:64] = fpc;
+      OP_BRA: begin
+        if (rest == 32'd0) begin
+          op_top[95:64] = op_target_i;
+        end else if (taken == 32'd0) begin
+          op_top[95:64] = fpc;
+        end else if (!bra_overflow_o) begin
+          op_sp = need[DepthW-1:0];
+          if (same_join) begin
+            if (pop_top && push_t) begin
+              op_top = {op_target_i, op_reconv_i, taken};
+            end else if (pop_top) begin
+              from_below = 1'b1;
+            end else if (push_t) begin
+              wr_lo = {fpc, trpc, rest};
+              we_lo = 1'b1;
+              op_top = {op_target_i, op_reconv_i, taken};
+            end else begin
+              op_top = {fpc, trpc, rest};
+            end
+          end else begin
+            // The old top stays below as the join point R.
+            we_lo = push_f || push_t;
+            we_hi = push_f && push_t;
+            if (push_t) op_top = {op_target_i, op_reconv_i, taken};
+            else if (push_f) op_top = {fpc, op_reconv_i, rest};
+            else op_top[95:64] = op_reconv_i;
+          end
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  // Bank b takes the one of the two writes whose index has parity b.
+  logic [DepthW-1:0] lo_idx, hi_idx;
+  assign lo_idx = top_d;
+  assign hi_idx = sp_s;
+  logic [1:0] bank_we;
+  logic [2*RowW-1:0] bank_row;
+  logic [2*EntryW-1:0] bank_wd;
+  for (genvar b = 0; b < 2; b++) begin : g_wr
+    assign bank_we[b] = (we_lo && lo_idx[0] == 1'(b)) || (we_hi && hi_idx[0] == 1'(b));
+    assign bank_row[b*RowW +: RowW] = RowW'(((lo_idx[0] == 1'(b)) ? lo_idx : hi_idx) >> 1);
+    assign bank_wd[b*EntryW +: EntryW] = (lo_idx[0] == 1'(b)) ? wr_lo : wr_hi;
+  end
+
+  // ---- per-warp update ------------------------------------------------------------------
+  logic [NumWarps-1:0] do_init, do_op, do_pop;
+  for (genvar w = 0; w < NumWarps; w++) begin : g_warp
+    logic [DepthW-1:0] sp, under;
+    assign sp = sp_q[w*DepthW +: DepthW];
+    assign under = sp - DepthW'(2);
+    assign do_init[w] = !clear_i && init_i && init_warp_i == WarpW'(w);
+    assign do_op[w] = !clear_i && !do_init[w] && op_valid_i && op_warp_i == WarpW'(w) && sp != '0;
+    assign do_pop[w] = !clear_i && !do_init[w] && !(op_valid_i && op_warp_i == WarpW'(w)) &&
+                       sp != '0 && !settled_o[w];
+
+    // The two banks of the entries below the top.
+    logic [2*EntryW-1:0] rd;
+    for (genvar b = 0; b < 2; b++) begin : g_bank
+      logic [EntryW-1:0] mem_q [Rows];
+      always_ff @(posedge clk_i) begin
+        if (do_op[w] && bank_we[b]) mem_q[bank_row[b*RowW +: RowW]] <= bank_wd[b*EntryW +: EntryW];
+      end
+      assign rd[b*EntryW +: EntryW] = mem_q[RowW'(under >> 1)];
+    end
+    assign below[w*EntryW +: EntryW] = under[0] ? rd[EntryW +: EntryW] : rd[0 +: EntryW];
+
+    // The top: written by init, an op, or a pop that leaves an entry.
+    logic [EntryW-1:0] top_n;
+    logic top_we;
+    always_comb begin
+      top_n = below[w*EntryW +: EntryW];
+      top_we = do_pop[w] && sp > DepthW'(1);
+      if (do_init[w]) begin
+        top_n = {init_pc_i, baresm_sm_pkg::PC_NONE, init_mask_i};
+        top_we = 1'b1;
+      end else if (do_op[w]) begin
+        if (!from_below) top_n = op_top;
+        top_we = 1'b1;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (top_we) {pc_q[w*32 +: 32], rpc_q[w*32 +: 32], mask_q[w*32 +: 32]} <= top_n;
+      if (do_init[w]) exited_q[w*32 +: 32] <= '0;
+      else if (do_op[w] && op_kind_i == OP_EXIT) exited_q[w*32 +: 32] <= exited_q[w*32 +: 32] | exec_exit;
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) sp_q[w*DepthW +: DepthW] <= '0;
+      else if (clear_i) sp_q[w*DepthW +: DepthW] <= '0;
+      else if (do_init[w]) sp_q[w*DepthW +: DepthW] <= DepthW'(1);
+      else if (do_op[w]) sp_q[w*DepthW +: DepthW] <= op_sp;
+      else if (do_pop[w]) sp_q[w*DepthW +: DepthW] <= sp - DepthW'(1);
+    end
+
+    // A stack never holds more than Depth entries (a branch that would need
+    // more faults instead).
+    `BARESM_ASSERT(a_depth_in_bounds, 32'(sp) <= Depth)
+  end
+
+  // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
+  // The banks are written inside their rows.
+  `BARESM_ASSERT(a_bank_lo_in_range, !(op_valid_i && we_lo) || 32'(lo_idx) < Depth - 1)
+  `BARESM_ASSERT(a_bank_hi_in_range, !(op_valid_i && we_hi) || 32'(hi_idx) < Depth - 1)
+  // The issue stage's side of the contract: no init and op of one warp in a
+  // cycle, an op only on a settled top, never an overflowing branch, a known
+  // kind.
+  `BARESM_ASSUME(m_init_or_op, !(init_i && op_valid_i && init_warp_i == op_warp_i))
+  `BARESM_ASSUME(m_op_settled, !op_valid_i || clear_i || settled_o[op_warp_i])
+  `BARESM_ASSUME(m_op_no_overflow, !op_valid_i || op_kind_i != OP_BRA || !bra_overflow_o)
+  `BARESM_ASSUME(m_op_kind, !op_valid_i || op_kind_i != 2'd3)
+
+endmodule
+
+`default_nettype wire
