@@ -19,6 +19,10 @@
 #   parameters taken from CONFIG: NumLanes, NumWarps, NumBanks, SharedBytes,
 #   MemLineBytes, NumWindows, LsuIdWidth as MemIdWidth): minutes instead of
 #   the whole SM's hour; the per-module rows are the LSU's sub-blocks.
+# --flatten: the ice40 flow flattened (synth_ice40's default): one total, no
+#   per-module rows, but constants and unused outputs cross module
+#   boundaries (a port tied to 0, such as the FPU's predicate writes when
+#   HasFpu=0, removes the logic behind it), as in a board build.
 # --budget N: exit 1 when the ice40 LUT4 total of the (last) config exceeds N.
 # --blackbox MODULE (repeatable): leave MODULE out (a black box: its instance
 #   is counted as one cell of its own type, none of its contents). For the
@@ -36,6 +40,7 @@ techs="ice40 xilinx"
 budget=""
 blackbox=""
 top=baresm_sm
+noflatten="-noflatten"
 configs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -44,12 +49,13 @@ while [ $# -gt 0 ]; do
     --budget) budget="$2"; shift ;;
     --blackbox) blackbox+=" *$2"; shift ;;
     --lsu) top=baresm_lsu ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --flatten) noflatten="" ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) configs+=("$1") ;;
   esac
   shift
 done
-[ ${#configs[@]} -gt 0 ] || { echo "usage: scripts/area.sh [--ice40-only|--xilinx-only] [--budget N] [--blackbox MODULE]... [--lsu] CONFIG..." >&2; exit 2; }
+[ ${#configs[@]} -gt 0 ] || { echo "usage: scripts/area.sh [--ice40-only|--xilinx-only] [--budget N] [--blackbox MODULE]... [--lsu] [--flatten] CONFIG..." >&2; exit 2; }
 
 YOSYS=${YOSYS:-yosys}
 out=${AREA_OUT:-build/area}
@@ -79,7 +85,7 @@ for cfg in "${configs[@]}"; do
     # Yosys 0.23's `synth_ice40 -dsp -noflatten` / `synth_xilinx -abc9`.
     case "$tech" in
       ice40)
-        s="synth_ice40 -dsp -noflatten -top $top"
+        s="synth_ice40 -dsp $noflatten -top $top"
         run="$s -run :coarse; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
 wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
 memory_dff; wreduce t:\$mul; techmap -map +/mul2dsp.v -map +/ice40/dsp_map.v -D DSP_A_MAXWIDTH=16 \

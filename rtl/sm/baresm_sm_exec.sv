@@ -456,20 +456,34 @@ module baresm_sm_exec #(
   // Stage PL is written to the register file (port P) or, for ISETP/FSETP,
   // to the predicate file (port 0 for the ALU, 1 for the FPU). The ALU's
   // results ride along in pt_data_q; the FPU's come out of its lanes.
+  // A beat's tag: what its write needs, carried down the pipe with it.
+  // Stored as a plain vector per stage (Yosys 0.23 reads an unpacked array
+  // of a struct type as one wire).
+  typedef struct packed {
+    logic                alu;    // an ALU beat (else FPU)
+    logic                setp;   // ISETP/FSETP: writes a predicate
+    logic                first;  // the instruction's first beat
+    logic                last;   // ... its last
+    logic                slow;   // released at the last beat (else the first)
+    logic [1:0]          comb;   // SETP's combine with the accumulate predicate
+    logic [WarpW-1:0]    warp;
+    logic [AddrW-1:0]    base;   // the warp's register-file base
+    logic [BeatW-1:0]    beat;
+    logic [5:0]          rd;
+    logic [2:0]          pd;
+    logic [NumLanes-1:0] lmask;  // the beat's lanes written
+    logic [NumLanes-1:0] pvec;   // SETP's accumulate predicate, per lane
+  } pipe_tag_t;
+  localparam int TagW = 7 + WarpW + AddrW + BeatW + 6 + 3 + 2 * NumLanes;
+  localparam int TagAlu = TagW - 1;  // the bit of pipe_tag_t.alu (its first field)
+
+  pipe_tag_t ex_tag;  // the beat leaving EX
+  assign ex_tag = {ex_alu, ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP,
+                   ex_beat_q == '0, ex_last_q, ex_slow_q, ex_mod_q[5:4], ex_warp_q, ex_base_q, ex_beat_q,
+                   ex_rd_q, ex_pd_q, ex_lmask, ex_lpvec};
+
   logic pt_valid_q [PipeLat];
-  logic pt_alu_q [PipeLat];
-  logic pt_setp_q [PipeLat];
-  logic pt_first_q [PipeLat];
-  logic pt_last_q [PipeLat];
-  logic pt_slow_q [PipeLat];
-  logic [1:0] pt_comb_q [PipeLat];
-  logic [WarpW-1:0] pt_warp_q [PipeLat];
-  logic [AddrW-1:0] pt_base_q [PipeLat];
-  logic [BeatW-1:0] pt_beat_q [PipeLat];
-  logic [5:0] pt_rd_q [PipeLat];
-  logic [2:0] pt_pd_q [PipeLat];
-  logic [NumLanes-1:0] pt_lmask_q [PipeLat];
-  logic [NumLanes-1:0] pt_pvec_q [PipeLat];
+  logic [TagW-1:0] pt_tag_q [PipeLat];
   logic [NumLanes-1:0] pt_pbits_q [PipeLat];   // ALU: ISETP's results
   logic [LW-1:0] pt_data_q [PipeLat];          // ALU: the results
 
@@ -485,103 +499,52 @@ module baresm_sm_exec #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (ex_alu || ex_fpu) begin
-      pt_alu_q[0] <= ex_alu;
-      pt_setp_q[0] <= ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP;
-      pt_first_q[0] <= ex_beat_q == '0;
-      pt_last_q[0] <= ex_last_q;
-      pt_slow_q[0] <= ex_slow_q;
-      pt_comb_q[0] <= ex_mod_q[5:4];
-      pt_warp_q[0] <= ex_warp_q;
-      pt_base_q[0] <= ex_base_q;
-      pt_beat_q[0] <= ex_beat_q;
-      pt_rd_q[0] <= ex_rd_q;
-      pt_pd_q[0] <= ex_pd_q;
-      pt_lmask_q[0] <= ex_lmask;
-      pt_pvec_q[0] <= ex_lpvec;
-    end
+    if (ex_alu || ex_fpu) pt_tag_q[0] <= ex_tag;
     if (ex_alu) begin
       pt_pbits_q[0] <= alu_pred;
       pt_data_q[0] <= alu_res;
     end
     for (int i = 1; i < PipeLat; i++) begin
-      if (pt_valid_q[i-1]) begin
-        pt_alu_q[i] <= pt_alu_q[i-1];
-        pt_setp_q[i] <= pt_setp_q[i-1];
-        pt_first_q[i] <= pt_first_q[i-1];
-        pt_last_q[i] <= pt_last_q[i-1];
-        pt_slow_q[i] <= pt_slow_q[i-1];
-        pt_comb_q[i] <= pt_comb_q[i-1];
-        pt_warp_q[i] <= pt_warp_q[i-1];
-        pt_base_q[i] <= pt_base_q[i-1];
-        pt_beat_q[i] <= pt_beat_q[i-1];
-        pt_rd_q[i] <= pt_rd_q[i-1];
-        pt_pd_q[i] <= pt_pd_q[i-1];
-        pt_lmask_q[i] <= pt_lmask_q[i-1];
-        pt_pvec_q[i] <= pt_pvec_q[i-1];
-      end
-      if (pt_valid_q[i-1] && pt_alu_q[i-1]) begin
+      if (pt_valid_q[i-1]) pt_tag_q[i] <= pt_tag_q[i-1];
+      if (pt_valid_q[i-1] && pt_tag_q[i-1][TagAlu]) begin
         pt_pbits_q[i] <= pt_pbits_q[i-1];
         pt_data_q[i] <= pt_data_q[i-1];
       end
     end
   end
 
+  pipe_tag_t t;  // the beat at stage PL, being written
+  assign t = pt_tag_q[PL];
+
   logic [NumLanes-1:0] fpu_pbits, pt_pbits;
   always_comb begin
     for (int p = 0; p < NumLanes; p++)
-      fpu_pbits[p] = baresm_sm_pkg::pcomb(pt_comb_q[PL], fpu_cmp[p], pt_pvec_q[PL][p]);
+      fpu_pbits[p] = baresm_sm_pkg::pcomb(t.comb, fpu_cmp[p], t.pvec[p]);
   end
-  assign pt_pbits = pt_alu_q[PL] ? pt_pbits_q[PL] : fpu_pbits;
+  assign pt_pbits = t.alu ? pt_pbits_q[PL] : fpu_pbits;
 
   // Every beat goes to the register file, an empty lane mask included: a
   // register's first write fills all of its beats (baresm_sm_rf).
-  assign wp_en = pt_valid_q[PL] && !pt_setp_q[PL] && pt_rd_q[PL] != RZ;
-  assign wp_first = pt_first_q[PL];
-  assign wp_warp = pt_warp_q[PL];
-  assign wp_reg = pt_rd_q[PL];
-  assign wp_addr = rf_addr(pt_base_q[PL], pt_rd_q[PL], pt_beat_q[PL]);
-  assign wp_mask = pt_lmask_q[PL];
-  assign wp_data = pt_alu_q[PL] ? pt_data_q[PL] : fpu_res;
+  assign wp_en = pt_valid_q[PL] && !t.setp && t.rd != RZ;
+  assign wp_first = t.first;
+  assign wp_warp = t.warp;
+  assign wp_reg = t.rd;
+  assign wp_addr = rf_addr(t.base, t.rd, t.beat);
+  assign wp_mask = t.lmask;
+  assign wp_data = t.alu ? pt_data_q[PL] : fpu_res;
 
   // The pipe's beat one cycle before its write (stage PL-1, or EX with one
   // stage): the scoreboard release and the writer's look-ahead (that write
   // is certain: the pipe never waits).
-  logic pc_valid, pc_alu, pc_setp, pc_first, pc_last, pc_slow;
-  logic [WarpW-1:0] pc_warp;
-  logic [5:0] pc_rd;
-  logic [AddrW-1:0] pc_base;
-  logic [BeatW-1:0] pc_beat;
-  always_comb begin
-    if (PipeLat >= 2) begin
-      pc_valid = pt_valid_q[(PL >= 1) ? PL - 1 : 0];
-      pc_alu = pt_alu_q[(PL >= 1) ? PL - 1 : 0];
-      pc_setp = pt_setp_q[(PL >= 1) ? PL - 1 : 0];
-      pc_first = pt_first_q[(PL >= 1) ? PL - 1 : 0];
-      pc_last = pt_last_q[(PL >= 1) ? PL - 1 : 0];
-      pc_slow = pt_slow_q[(PL >= 1) ? PL - 1 : 0];
-      pc_warp = pt_warp_q[(PL >= 1) ? PL - 1 : 0];
-      pc_rd = pt_rd_q[(PL >= 1) ? PL - 1 : 0];
-      pc_base = pt_base_q[(PL >= 1) ? PL - 1 : 0];
-      pc_beat = pt_beat_q[(PL >= 1) ? PL - 1 : 0];
-    end else begin
-      pc_valid = ex_alu || ex_fpu;
-      pc_alu = ex_alu;
-      pc_setp = ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP;
-      pc_first = ex_beat_q == '0;
-      pc_last = ex_last_q;
-      pc_slow = ex_slow_q;
-      pc_warp = ex_warp_q;
-      pc_rd = ex_rd_q;
-      pc_base = ex_base_q;
-      pc_beat = ex_beat_q;
-    end
-  end
+  logic pc_valid;
+  pipe_tag_t pc;
+  assign pc_valid = (PipeLat >= 2) ? pt_valid_q[(PL >= 1) ? PL - 1 : 0] : ex_alu || ex_fpu;
+  assign pc = (PipeLat >= 2) ? pt_tag_q[(PL >= 1) ? PL - 1 : 0] : ex_tag;
 
   logic wp_next_en;
   logic [AddrW-1:0] wp_next_addr;
-  assign wp_next_en = pc_valid && !pc_setp && pc_rd != RZ;
-  assign wp_next_addr = rf_addr(pc_base, pc_rd, pc_beat);
+  assign wp_next_en = pc_valid && !pc.setp && pc.rd != RZ;
+  assign wp_next_addr = rf_addr(pc.base, pc.rd, pc.beat);
 
   // ---- predicate writes ------------------------------------------------------------------
   always_comb begin
@@ -591,15 +554,15 @@ module baresm_sm_exec #(
     pw_mask_o = '0;
     pw_bits_o = '0;
     pw_last_o = '0;
-    if (pt_valid_q[PL] && pt_setp_q[PL] && pt_pd_q[PL] != PT) begin
+    if (pt_valid_q[PL] && t.setp && t.pd != PT) begin
       for (int k = 0; k < 2; k++) begin
-        if (pt_alu_q[PL] == (k == 0)) begin
+        if (t.alu == (k == 0)) begin
           pw_valid_o[k] = 1'b1;
-          pw_warp_o[k*WarpW +: WarpW] = pt_warp_q[PL];
-          pw_pd_o[k*3 +: 3] = pt_pd_q[PL];
-          pw_mask_o[k*32 + pt_beat_q[PL]*NumLanes +: NumLanes] = pt_lmask_q[PL];
-          pw_bits_o[k*32 + pt_beat_q[PL]*NumLanes +: NumLanes] = pt_pbits;
-          pw_last_o[k] = pt_last_q[PL];
+          pw_warp_o[k*WarpW +: WarpW] = t.warp;
+          pw_pd_o[k*3 +: 3] = t.pd;
+          pw_mask_o[k*32 + t.beat*NumLanes +: NumLanes] = t.lmask;
+          pw_bits_o[k*32 + t.beat*NumLanes +: NumLanes] = pt_pbits;
+          pw_last_o[k] = t.last;
         end
       end
     end
@@ -615,37 +578,32 @@ module baresm_sm_exec #(
     g_next = (32'(i) == GatherDepth - 1) ? '0 : i + GW'(1);
   endfunction
 
-  logic [GW:0] g_cnt_q;
+  // An entry's instruction, taken at issue. Stored as a plain vector per
+  // entry (Yosys 0.23 reads an unpacked array of a struct type as one wire).
+  typedef struct packed {
+    logic             lsu;    // for the LSU (else a SHFL)
+    logic [6:0]       op;
+    logic [7:0]       mod;
+    logic [WarpW-1:0] warp;
+    logic [5:0]       rd;
+    logic [31:0]      exec;
+    logic [31:0]      pc;
+    logic [31:0]      sbase;  // the CTA's shared-memory base
+  } gather_instr_t;
+  localparam int GInstrW = 1 + 7 + 8 + WarpW + 6 + 3 * 32;
+
   logic [GatherDepth-1:0] g_used_q, g_full_q;
-  logic g_lsu_q [GatherDepth];
-  logic [6:0] g_op_q [GatherDepth];
-  logic [7:0] g_mod_q [GatherDepth];
-  logic [WarpW-1:0] g_warp_q [GatherDepth];
-  logic [5:0] g_rd_q [GatherDepth];
-  logic [31:0] g_exec_q [GatherDepth];
-  logic [31:0] g_pc_q [GatherDepth];
-  logic [31:0] g_sbase_q [GatherDepth];
+  logic [GInstrW-1:0] g_instr_q [GatherDepth];
   logic [32*32-1:0] ga_q [GatherDepth];
   logic [32*32-1:0] gb_q [GatherDepth];
   logic [32*32-1:0] gc_q [GatherDepth];
 
   // The oldest entry, the one the LSU or the writer takes next.
-  logic h_full, h_lsu;
-  logic [6:0] h_op;
-  logic [7:0] h_mod;
-  logic [WarpW-1:0] h_warp;
-  logic [5:0] h_rd;
-  logic [31:0] h_exec, h_pc, h_sbase;
+  logic h_full;
+  gather_instr_t h;
   logic [32*32-1:0] h_a, h_b, h_c;
   assign h_full = g_full_q[g_head_q];
-  assign h_lsu = g_lsu_q[g_head_q];
-  assign h_op = g_op_q[g_head_q];
-  assign h_mod = g_mod_q[g_head_q];
-  assign h_warp = g_warp_q[g_head_q];
-  assign h_rd = g_rd_q[g_head_q];
-  assign h_exec = g_exec_q[g_head_q];
-  assign h_pc = g_pc_q[g_head_q];
-  assign h_sbase = g_sbase_q[g_head_q];
+  assign h = g_instr_q[g_head_q];
   assign h_a = ga_q[g_head_q];
   assign h_b = gb_q[g_head_q];
   assign h_c = gc_q[g_head_q];
@@ -653,25 +611,23 @@ module baresm_sm_exec #(
   logic ex_gather;
   assign ex_gather = ex_valid_q && (ex_class_q == baresm_sm_pkg::CL_SHFL ||
                                     ex_class_q == baresm_sm_pkg::CL_LSU);
-  assign gather_free_o = g_cnt_q != (GW+1)'(GatherDepth);
+  assign gather_free_o = !(&g_used_q);
 
   logic lsu_take, shfl_take, shfl_done, g_release;
   logic iss_gather;
   assign iss_gather = iss_valid_i && (iss_class_i == baresm_sm_pkg::CL_SHFL ||
                                       iss_class_i == baresm_sm_pkg::CL_LSU);
-  assign g_release = lsu_take || (shfl_take && h_rd == RZ) || shfl_done;
+  assign g_release = lsu_take || (shfl_take && h.rd == RZ) || shfl_done;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       g_head_q <= '0;
       g_tail_q <= '0;
-      g_cnt_q <= '0;
       g_used_q <= '0;
       g_full_q <= '0;
     end else if (clear_i) begin
       g_head_q <= '0;
       g_tail_q <= '0;
-      g_cnt_q <= '0;
       g_used_q <= '0;
       g_full_q <= '0;
     end else begin
@@ -685,20 +641,13 @@ module baresm_sm_exec #(
         g_used_q[g_head_q] <= 1'b0;
         g_full_q[g_head_q] <= 1'b0;
       end
-      g_cnt_q <= g_cnt_q + (iss_gather ? (GW+1)'(1) : '0) - (g_release ? (GW+1)'(1) : '0);
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (iss_gather) begin
-      g_lsu_q[g_tail_q] <= iss_class_i == baresm_sm_pkg::CL_LSU;
-      g_op_q[g_tail_q] <= iss_op_i;
-      g_mod_q[g_tail_q] <= iss_mod_i;
-      g_warp_q[g_tail_q] <= iss_warp_i;
-      g_rd_q[g_tail_q] <= iss_rd_i;
-      g_exec_q[g_tail_q] <= iss_exec_i;
-      g_pc_q[g_tail_q] <= iss_pc_i;
-      g_sbase_q[g_tail_q] <= iss_sbase_i;
+      g_instr_q[g_tail_q] <= {iss_class_i == baresm_sm_pkg::CL_LSU, iss_op_i, iss_mod_i, iss_warp_i,
+                              iss_rd_i, iss_exec_i, iss_pc_i, iss_sbase_i};
     end
     if (ex_gather) begin
       for (int p = 0; p < NumLanes; p++) begin
@@ -716,13 +665,13 @@ module baresm_sm_exec #(
   // computes the beat's NumLanes results from it while writing them (the
   // buffer stays taken until the last beat).
   logic shfl_ready, wr_shfl_q;
-  assign shfl_ready = h_full && !h_lsu && !(wr_valid_q && wr_shfl_q);
+  assign shfl_ready = h_full && !h.lsu && !(wr_valid_q && wr_shfl_q);
   logic [LW-1:0] shfl_beat;
   logic [31:0] sw, sbase, sbv, sl;
   logic [32:0] ssrc;
   always_comb begin
     shfl_beat = '0;
-    sw = 32'd1 << h_mod[4:2];
+    sw = 32'd1 << h.mod[4:2];
     sbase = '0;
     sbv = '0;
     sl = '0;
@@ -732,7 +681,7 @@ module baresm_sm_exec #(
         sl = 32'(wr_beat_q) * NumLanes + 32'(p);
         sbase = sl & ~(sw - 32'd1);
         sbv = h_b[sl[4:0]*32 +: 32];
-        unique case (h_mod[1:0])
+        unique case (h.mod[1:0])
           baresm_isa_pkg::SHFL_IDX: ssrc = {1'b0, sbase + (sbv & (sw - 32'd1))};
           baresm_isa_pkg::SHFL_UP: ssrc = (sbv > sl - sbase) ? {1'b0, sl} : {1'b0, sl - sbv};
           baresm_isa_pkg::SHFL_DOWN:
@@ -746,17 +695,17 @@ module baresm_sm_exec #(
   end
 
   // ---- LSU request ------------------------------------------------------------------------
-  assign lsu_req_valid_o = h_full && h_lsu && !drain_i;
-  assign lsu_req_op_o = h_op;
-  assign lsu_req_mod_o = h_mod;
-  assign lsu_req_warp_o = h_warp;
-  assign lsu_req_rd_o = h_rd;
-  assign lsu_req_mask_o = h_exec;
+  assign lsu_req_valid_o = h_full && h.lsu && !drain_i;
+  assign lsu_req_op_o = h.op;
+  assign lsu_req_mod_o = h.mod;
+  assign lsu_req_warp_o = h.warp;
+  assign lsu_req_rd_o = h.rd;
+  assign lsu_req_mask_o = h.exec;
   assign lsu_req_addr_o = h_a;
   assign lsu_req_data_o = h_b;
   assign lsu_req_swap_o = h_c;
-  assign lsu_req_sbase_o = h_sbase;
-  assign lsu_req_pc_o = h_pc;
+  assign lsu_req_sbase_o = h.sbase;
+  assign lsu_req_pc_o = h.pc;
   assign lsu_take = lsu_req_valid_o && lsu_req_ready_i;
 
   // =========================================================================
@@ -783,9 +732,9 @@ module baresm_sm_exec #(
   assign cpl_ready_o = cpl_needs_wr ? wr_free : 1'b1;
   assign cpl_take = cpl_valid_i && cpl_ready_o;
   assign shfl_take = shfl_ready && wr_free && !(cpl_valid_i && cpl_needs_wr) && !drain_i;
-  assign wr_start = (cpl_take && cpl_needs_wr) || (shfl_take && h_rd != RZ);
-  assign start_warp = (cpl_take && cpl_needs_wr) ? cpl_warp_i : h_warp;
-  assign start_rd = (cpl_take && cpl_needs_wr) ? cpl_rd_i : h_rd;
+  assign wr_start = (cpl_take && cpl_needs_wr) || (shfl_take && h.rd != RZ);
+  assign start_warp = (cpl_take && cpl_needs_wr) ? cpl_warp_i : h.warp;
+  assign start_rd = (cpl_take && cpl_needs_wr) ? cpl_rd_i : h.rd;
 
   // The scoreboard bit of the job's register is released one cycle before
   // its last beat is written: in the cycle where the writer will be at that
@@ -841,9 +790,9 @@ module baresm_sm_exec #(
       wr_mask_q <= cpl_mask_i;
       wr_data_q <= cpl_data_i;
     end else if (shfl_take) begin
-      wr_warp_q <= h_warp;
-      wr_rd_q <= h_rd;
-      wr_mask_q <= h_exec;
+      wr_warp_q <= h.warp;
+      wr_rd_q <= h.rd;
+      wr_mask_q <= h.exec;
     end
   end
 
@@ -861,12 +810,12 @@ module baresm_sm_exec #(
     clr_valid_o = '0;
     clr_warp_o = '0;
     clr_rd_o = '0;
-    if (pc_valid && !pc_setp && pc_rd != RZ && (pc_slow ? pc_last : pc_first)) begin
+    if (pc_valid && !pc.setp && pc.rd != RZ && (pc.slow ? pc.last : pc.first)) begin
       for (int k = 0; k < 2; k++) begin
-        if (pc_alu == (k == 0)) begin
+        if (pc.alu == (k == 0)) begin
           clr_valid_o[k] = 1'b1;
-          clr_warp_o[k*WarpW +: WarpW] = pc_warp;
-          clr_rd_o[k*6 +: 6] = pc_rd;
+          clr_warp_o[k*WarpW +: WarpW] = pc.warp;
+          clr_rd_o[k*6 +: 6] = pc.rd;
         end
       end
     end
@@ -879,14 +828,18 @@ module baresm_sm_exec #(
 
   // Warps with anything in the pipe, the gather buffer or the writer.
   always_comb begin
+    gather_instr_t g;
+    pipe_tag_t pt;
     warp_busy_o = '0;
     if (sq_valid_q) warp_busy_o[sq_warp_q] = 1'b1;
     if (ex_valid_q) warp_busy_o[ex_warp_q] = 1'b1;
     for (int i = 0; i < PipeLat; i++) begin
-      if (pt_valid_q[i]) warp_busy_o[pt_warp_q[i]] = 1'b1;
+      pt = pt_tag_q[i];
+      if (pt_valid_q[i]) warp_busy_o[pt.warp] = 1'b1;
     end
     for (int k = 0; k < GatherDepth; k++) begin
-      if (g_used_q[k]) warp_busy_o[g_warp_q[k]] = 1'b1;
+      g = g_instr_q[k];
+      if (g_used_q[k]) warp_busy_o[g.warp] = 1'b1;
     end
     if (wr_valid_q) warp_busy_o[wr_warp_q] = 1'b1;
   end
@@ -906,7 +859,7 @@ module baresm_sm_exec #(
     for (int i = 0; i < PipeLat; i++) pt_any = pt_any | pt_valid_q[i];
   end
   assign idle_o = !sq_valid_q && !ex_valid_q && !pt_any &&
-                  g_cnt_q == '0 && !wr_valid_q;
+                  g_used_q == '0 && !wr_valid_q;
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // The issue stage only issues what the sequencer and the gather buffer can
@@ -915,7 +868,6 @@ module baresm_sm_exec #(
   `BARESM_ASSERT(a_gather_has_room, !iss_gather || gather_free_o)
   // An entry is filled only after it was taken at issue, and only once.
   `BARESM_ASSERT(a_gather_fill_taken, !ex_gather || (g_used_q[ex_gidx_q] && !g_full_q[ex_gidx_q]))
-  `BARESM_ASSERT(a_gather_count, 32'(g_cnt_q) == 32'($countones(g_used_q)))
   `BARESM_ASSERT(a_beat_in_range, !sq_valid_q || 32'(sq_beat_q) < Beats)
   // The writer (port C) starts one job at a time, only when it is free.
   `BARESM_ASSERT(a_writer_one_job, !(cpl_take && cpl_needs_wr && shfl_take))
@@ -931,8 +883,8 @@ module baresm_sm_exec #(
   // write's zero fill is not one; what is read back from it is checked).
   // Ports: A the pipe's ALU beats, B its FPU beats, C the writer.
   logic trace_alu;
-  assign trace_alu = wp_en && wp_mask != '0 && pt_alu_q[PL];
-  assign trace_rf_we_o = {wc_en && wc_mask != '0, wp_en && wp_mask != '0 && !pt_alu_q[PL], trace_alu};
+  assign trace_alu = wp_en && wp_mask != '0 && t.alu;
+  assign trace_rf_we_o = {wc_en && wc_mask != '0, wp_en && wp_mask != '0 && !t.alu, trace_alu};
   assign trace_rf_addr_o = {wc_addr, wp_addr, wp_addr};
   assign trace_rf_mask_o = {wc_mask, wp_mask, wp_mask};
   assign trace_rf_data_o = {wc_data, wp_data, wp_data};
