@@ -28,11 +28,18 @@ params=${SYNTH_PARAMS:-$(scripts/sm-config.sh synth --chparam)}   # rtl/configs.
 mapfile -t files < <(scripts/rtl-files.sh '^rtl/(prim|sm)/')   # the SM's part of rtl/baresm.f (with its RAM primitives)
 
 # -noshare: SAT-based resource sharing takes most of the run time on the
-# wide lane multiplexers and changes little in the count.
+# wide lane multiplexers and changes little in the count. `check -assert`
+# fails the run on a used wire without a driver: how Yosys 0.23 shows a
+# construct it read wrongly (the fields of a struct variable declared inside
+# a process become implicit, undriven wires).
 log="$out/synth.log"
 start=$(date +%s)
-"$YOSYS" -q -p "read_verilog -sv -Irtl/prim ${files[*]}; chparam ${params} baresm_sm; \
-  ${run}; tee -q -o $out/stat.txt stat" >"$log" 2>&1
+if ! "$YOSYS" -q -p "read_verilog -sv -Irtl/prim ${files[*]}; chparam ${params} baresm_sm; \
+    ${run}; check -assert; tee -q -o $out/stat.txt stat" >"$log" 2>&1; then
+  echo "synth: yosys failed (see $log):" >&2
+  grep -E "ERROR|implicitly declared|no driver" "$log" | head -n 20 >&2
+  exit 1
+fi
 cells=$(sed -n 's/^ *Number of cells: *\([0-9]*\).*/\1/p' "$out/stat.txt" | tail -n1)
 if [ -z "$cells" ] || [ "$cells" -eq 0 ]; then
   echo "synth: no cells reported (see $log)" >&2

@@ -574,13 +574,20 @@ module baresm_lsu #(
   // Load slots (see "Load slots" below).
   logic [SlotN-1:0]         sl_valid_q;
   logic [SlotN-1:0]         sl_older_q [SlotN];   // the slots holding older loads
-  logic [WarpIdW-1:0]       sl_warp_q [SlotN];
-  logic [5:0]               sl_rd_q [SlotN];
-  logic [31:0]              sl_mask_q [SlotN];
-  logic [31:0]              sl_pc_q [SlotN];
-  logic [1:0]               sl_size_q [SlotN];
-  logic                     sl_sign_q [SlotN];
-  logic [LineW-1:0]         sl_off_q [SlotN];
+  // A slot's load, taken from stage A when it moves. Stored as a plain
+  // vector per slot (Yosys 0.23 reads an unpacked array of a struct type as
+  // one wire).
+  typedef struct packed {
+    logic [WarpIdW-1:0] warp;
+    logic [5:0]         rd;
+    logic [31:0]        mask;
+    logic [31:0]        pc;
+    logic [1:0]         size;   // log2 of the access width
+    logic               sign;   // sign-extend
+    logic [LineW-1:0]   off;    // low bits of the address offset (LDC: the parameter base)
+  } slot_load_t;
+  localparam int SlotLoadW = WarpIdW + 6 + 32 + 32 + 2 + 1 + LineW;
+  logic [SlotLoadW-1:0]     sl_load_q [SlotN];
   logic [32*32-1:0]         sl_addr_q [SlotN];
   logic [32*32-1:0]         sl_acc_q [SlotN];
   logic [SlotN-1:0]         sl_merr_q;
@@ -690,6 +697,8 @@ module baresm_lsu #(
   // A read response: the value of each lane of the response beat (its word
   // of the line, extended; the old value for ATOMG).
   logic [32*NumLanes-1:0] rsp_val;
+  slot_load_t rl;  // the responding slot's load
+  assign rl = sl_load_q[rsp_slot];
   always_comb begin
     logic [32*NumLanes-1:0] ra;
     logic [LineW-1:0]       off, base;
@@ -707,9 +716,9 @@ module baresm_lsu #(
         base = a_offset[LineW-1:0];
       end else begin
         ra = beat_words(sl_addr_q[rsp_slot], rsp_beat);
-        base = sl_off_q[rsp_slot];
-        size = sl_size_q[rsp_slot];
-        sign = sl_sign_q[rsp_slot];
+        base = rl.off;
+        size = rl.size;
+        sign = rl.sign;
       end
       for (int i = 0; i < NumLanes; i++) begin
         off = ra[32*i +: LineW] + base;  // the lane's physical line offset
@@ -734,6 +743,8 @@ module baresm_lsu #(
   // ==========================================================================
   logic [SlotN-1:0] sl_open, sl_ready;
   logic [SlotW-1:0] sl_free, sl_pick;
+  slot_load_t pick_load;  // the slot stage D takes
+  assign pick_load = sl_load_q[sl_pick];
   logic             have_slot, sl_go, a_busy, a_move, sl_merr_new;
   always_comb begin
     sl_open = '0;
@@ -959,13 +970,7 @@ module baresm_lsu #(
       for (int k = 0; k < NumIds; k++) begin
         if (id_own_q[k] == OWN_A) id_own_q[k] <= OwnW'(sl_free);
       end
-      sl_warp_q[sl_free] <= a_warp_q;
-      sl_rd_q[sl_free] <= a_rd_q;
-      sl_mask_q[sl_free] <= a_mask_q;
-      sl_pc_q[sl_free] <= a_pc_q;
-      sl_size_q[sl_free] <= a_size;
-      sl_sign_q[sl_free] <= a_sign;
-      sl_off_q[sl_free] <= a_offset[LineW-1:0];
+      sl_load_q[sl_free] <= {a_warp_q, a_rd_q, a_mask_q, a_pc_q, a_size, a_sign, a_offset[LineW-1:0]};
       sl_addr_q[sl_free] <= a_addr_q;
       sl_acc_q[sl_free] <= a_acc_m;
       sl_merr_lane_q[sl_free] <= merr_new ? rsp_low_lane : merr_lane_q;
@@ -997,16 +1002,16 @@ module baresm_lsu #(
       d_data_q <= a_acc_m;
       d_pc_q <= a_pc_q;
     end else if (sl_go) begin
-      d_warp_q <= sl_warp_q[sl_pick];
-      d_rd_q <= sl_rd_q[sl_pick];
-      d_mask_q <= sl_mask_q[sl_pick];
+      d_warp_q <= pick_load.warp;
+      d_rd_q <= pick_load.rd;
+      d_mask_q <= pick_load.mask;
       d_we_q <= !sl_merr_q[sl_pick];
       d_fault_q <= sl_merr_q[sl_pick];
       d_kind_q <= baresm_state_pkg::FAULT_MEMORY_ERROR;
       d_lane_q <= sl_merr_lane_q[sl_pick];
       d_faddr_q <= sl_addr_q[sl_pick][32*sl_merr_lane_q[sl_pick] +: 32];
       d_data_q <= sl_acc_q[sl_pick];
-      d_pc_q <= sl_pc_q[sl_pick];
+      d_pc_q <= pick_load.pc;
     end else begin
       d_data_q <= d_data_m;
     end

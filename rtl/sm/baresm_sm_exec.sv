@@ -476,6 +476,9 @@ module baresm_sm_exec #(
   } pipe_tag_t;
   localparam int TagW = 7 + WarpW + AddrW + BeatW + 6 + 3 + 2 * NumLanes;
   localparam int TagAlu = TagW - 1;  // the bit of pipe_tag_t.alu (its first field)
+  // ... and of its warp (above base, beat, rd, pd, lmask, pvec), as for the
+  // gather entries.
+  localparam int TagWarpLsb = AddrW + BeatW + 6 + 3 + 2 * NumLanes;
 
   pipe_tag_t ex_tag;  // the beat leaving EX
   assign ex_tag = {ex_alu, ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP,
@@ -516,10 +519,11 @@ module baresm_sm_exec #(
   pipe_tag_t t;  // the beat at stage PL, being written
   assign t = pt_tag_q[PL];
 
-  logic [NumLanes-1:0] fpu_pbits, pt_pbits;
+  logic [NumLanes-1:0] fpu_pbits, pt_pbits, t_pvec;
+  assign t_pvec = t.pvec;  // (Icarus 11 cannot index a struct member by a variable)
   always_comb begin
     for (int p = 0; p < NumLanes; p++)
-      fpu_pbits[p] = baresm_sm_pkg::pcomb(t.comb, fpu_cmp[p], t.pvec[p]);
+      fpu_pbits[p] = baresm_sm_pkg::pcomb(t.comb, fpu_cmp[p], t_pvec[p]);
   end
   assign pt_pbits = t.alu ? pt_pbits_q[PL] : fpu_pbits;
 
@@ -591,6 +595,10 @@ module baresm_sm_exec #(
     logic [31:0]      sbase;  // the CTA's shared-memory base
   } gather_instr_t;
   localparam int GInstrW = 1 + 7 + 8 + WarpW + 6 + 3 * 32;
+  // Where the warp field sits in the vector (above rd, exec, pc, sbase), for
+  // the busy scan over all entries: Yosys 0.23 sees no fields of a struct
+  // declared inside a process or a generate block. Asserted below.
+  localparam int GInstrWarpLsb = 6 + 3 * 32;
 
   logic [GatherDepth-1:0] g_used_q, g_full_q;
   logic [GInstrW-1:0] g_instr_q [GatherDepth];
@@ -828,18 +836,14 @@ module baresm_sm_exec #(
 
   // Warps with anything in the pipe, the gather buffer or the writer.
   always_comb begin
-    gather_instr_t g;
-    pipe_tag_t pt;
     warp_busy_o = '0;
     if (sq_valid_q) warp_busy_o[sq_warp_q] = 1'b1;
     if (ex_valid_q) warp_busy_o[ex_warp_q] = 1'b1;
     for (int i = 0; i < PipeLat; i++) begin
-      pt = pt_tag_q[i];
-      if (pt_valid_q[i]) warp_busy_o[pt.warp] = 1'b1;
+      if (pt_valid_q[i]) warp_busy_o[pt_tag_q[i][TagWarpLsb +: WarpW]] = 1'b1;
     end
     for (int k = 0; k < GatherDepth; k++) begin
-      g = g_instr_q[k];
-      if (g_used_q[k]) warp_busy_o[g.warp] = 1'b1;
+      if (g_used_q[k]) warp_busy_o[g_instr_q[k][GInstrWarpLsb +: WarpW]] = 1'b1;
     end
     if (wr_valid_q) warp_busy_o[wr_warp_q] = 1'b1;
   end
@@ -867,6 +871,11 @@ module baresm_sm_exec #(
   `BARESM_ASSERT(a_issue_when_ready, !iss_valid_i || sq_ready_o)
   `BARESM_ASSERT(a_gather_has_room, !iss_gather || gather_free_o)
   // An entry is filled only after it was taken at issue, and only once.
+  // The field positions used by the busy scan are the structs' own.
+  logic fields_at_lsb;
+  assign fields_at_lsb = h.warp == g_instr_q[g_head_q][GInstrWarpLsb +: WarpW] &&
+                         t.warp == pt_tag_q[PL][TagWarpLsb +: WarpW] && t.alu == pt_tag_q[PL][TagAlu];
+  `BARESM_ASSERT(a_struct_field_positions, fields_at_lsb)
   `BARESM_ASSERT(a_gather_fill_taken, !ex_gather || (g_used_q[ex_gidx_q] && !g_full_q[ex_gidx_q]))
   `BARESM_ASSERT(a_beat_in_range, !sq_valid_q || 32'(sq_beat_q) < Beats)
   // The writer (port C) starts one job at a time, only when it is free.
