@@ -158,19 +158,12 @@ module baresm_sm_scoreboard #(
         pend_pred_q[w] <= '0;
         lsu_cnt_q[w] <= '0;
       end
-    end else if (clear_i) begin
-      for (int w = 0; w < NumWarps; w++) begin
-        pend_reg_q[w] <= '0;
-        pend_mem_q[w] <= '0;
-        pend_pred_q[w] <= '0;
-        lsu_cnt_q[w] <= '0;
-      end
     end else begin
       for (int w = 0; w < NumWarps; w++) begin
-        pend_reg_q[w] <= (pend_reg_q[w] & ~reg_clr[w]) | reg_set[w];
-        pend_mem_q[w] <= (pend_mem_q[w] & ~reg_clr[w] & ~reg_set[w]) | (iss_mem ? reg_set[w] : '0);
-        pend_pred_q[w] <= (pend_pred_q[w] & ~pred_clr[w]) | pred_set[w];
-        lsu_cnt_q[w] <= lsu_cnt_q[w] +
+        pend_reg_q[w] <= clear_i ? '0 : (pend_reg_q[w] & ~reg_clr[w]) | reg_set[w];
+        pend_mem_q[w] <= clear_i ? '0 : (pend_mem_q[w] & ~reg_clr[w] & ~reg_set[w]) | (iss_mem ? reg_set[w] : '0);
+        pend_pred_q[w] <= clear_i ? '0 : (pend_pred_q[w] & ~pred_clr[w]) | pred_set[w];
+        lsu_cnt_q[w] <= clear_i ? '0 : lsu_cnt_q[w] +
             ((iss_pipe_i && iss_mem && iss_warp_i == WarpW'(w)) ? CntW'(1) : '0) -
             ((lsu_done_i && lsu_done_warp_i == WarpW'(w)) ? CntW'(1) : '0);
       end
