@@ -458,8 +458,17 @@ class Gen {
         static const uint32_t sw[] = {1, 2, 4};
         static const char* const sn[] = {"8", "16", "32"};
         const uint32_t k = rng_.below(3);
-        emit(guard() + "STG." + sn[k] + " [" + R(kSlot) + " + " +
-             std::to_string(scratch_off_ + rng_.below(scratch_bytes_ / sw[k]) * sw[k]) + "], " + R(sreg()));
+        const std::string off = std::to_string(scratch_off_ + rng_.below(scratch_bytes_ / sw[k]) * sw[k]);
+        if (rng_.chance(25)) {
+          // Lanes 4q..4q+3 (one warp) store to the slot of thread 4q in one
+          // instruction: the highest active lane's bytes win (docs/isa.md).
+          emit("AND " + R(kAddr) + ", " + R(kTid) + ", 3");
+          emit("IMUL " + R(kAddr) + ", " + R(kAddr) + ", " + std::to_string(slot_bytes_));
+          emit("ISUB " + R(kAddr) + ", " + R(kSlot) + ", " + R(kAddr));
+          emit(guard() + "STG." + sn[k] + " [" + R(kAddr) + " + " + off + "], " + R(sreg()));
+        } else {
+          emit(guard() + "STG." + sn[k] + " [" + R(kSlot) + " + " + off + "], " + R(sreg()));
+        }
         break;
       }
       case 5: {  // LDC of the scalar params c0..c3 (never the pointers: backends place buffers differently)
@@ -737,8 +746,16 @@ class Gen {
       static const uint32_t sw[] = {1, 2, 4};
       static const char* const sn[] = {"8", "16", "32"};
       const uint32_t k = rng_.below(3);
-      emit(guard() + "STS." + sn[k] + " [" + R(kTmp) + " + " + std::to_string(rng_.below(area / sw[k]) * sw[k]) +
-           "], " + R(sreg()));
+      const std::string off = std::to_string(rng_.below(area / sw[k]) * sw[k]);
+      if (rng_.chance(25)) {
+        // Lanes 4q..4q+3 (one warp) store to the area of thread 4q in one
+        // instruction: the highest active lane's bytes win (docs/isa.md).
+        emit("AND " + R(kAddr) + ", " + R(kTid) + ", " + hex(~3u));
+        emit("IMUL " + R(kAddr) + ", " + R(kAddr) + ", " + std::to_string(area));
+        emit(guard() + "STS." + sn[k] + " [" + R(kAddr) + " + " + off + "], " + R(sreg()));
+      } else {
+        emit(guard() + "STS." + sn[k] + " [" + R(kTmp) + " + " + off + "], " + R(sreg()));
+      }
     }
     const int atoms = int(rng_.range(0, 3));
     for (int i = 0; i < atoms; ++i) {

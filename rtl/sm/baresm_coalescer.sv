@@ -22,6 +22,7 @@ module baresm_coalescer #(
   input  logic [32*NumLanes-1:0]    swap_i,       // atomic c
   input  logic [1:0]                size_log2_i,
   input  logic                      atomic_i,
+  input  logic                      store_i,      // merge store bytes into wdata/wstrb
   input  logic                      form_i,       // join the line form_line_i (not atomic)
   input  logic [31-$clog2(MemLineBytes):0] form_line_i,  // its line number (address >> log2 line)
   output logic [NumLanes-1:0]       match_o,      // lanes served by this request
@@ -76,7 +77,7 @@ module baresm_coalescer #(
     be = (size_log2_i == 2'd0) ? 4'b0001 : (size_log2_i == 2'd1) ? 4'b0011 : 4'b1111;
     lane_be = '0;
     lane_wd = '0;
-    if (pend_i != '0) begin
+    if (pend_i != '0 && store_i) begin
       for (int i = 0; i < NumLanes; i++) begin
         lane_be[4*i +: 4] = be << addr_i[32*i +: 2];
         lane_wd[32*i +: 32] = data_i[32*i +: 32] << {addr_i[32*i +: 2], 3'b000};
@@ -84,13 +85,14 @@ module baresm_coalescer #(
     end
   end
 
+  // Merged store bytes, one line word at a time: the lanes in that word
+  // overwrite its bytes in lane order, so the highest lane wins. Loads skip
+  // it (their wdata/wstrb stay 0 and are not used).
   always_comb begin
-    logic [NumLanes-1:0] wr;
-    logic [NumLanes-1:0] r;
-    logic [NumLanes-1:0] h;
-    wr = '0;
-    r = '0;
-    h = '0;
+    logic [31:0] word;
+    logic [3:0]  strb;
+    word = '0;
+    strb = '0;
     wdata_o = '0;
     wstrb_o = '0;
     if (pend_i == '0) begin
@@ -98,22 +100,20 @@ module baresm_coalescer #(
     end else if (atomic_i) begin
       wdata_o[31:0] = lead_data;
       wdata_o[63:32] = lead_swap;
-    end else begin
+    end else if (store_i) begin
       for (int w = 0; w < LineWords; w++) begin
-        for (int k = 0; k < 4; k++) begin
-          // The lanes writing byte k of word w; the highest one wins.
-          for (int i = 0; i < NumLanes; i++) begin
-            wr[i] = match_o[i] && lane_be[4*i + k] &&
-                    (addr_i[32*i + 2 +: LineW - 2] == (LineW - 2)'(w));
-          end
-          for (int i = 0; i < NumLanes; i++) r[i] = wr[NumLanes - 1 - i];
-          r = r & (~r + NumLanes'(1));
-          for (int i = 0; i < NumLanes; i++) h[i] = r[NumLanes - 1 - i];
-          wstrb_o[4*w + k] = |wr;
-          for (int i = 0; i < NumLanes; i++) begin
-            wdata_o[32*w + 8*k +: 8] = wdata_o[32*w + 8*k +: 8] | ({8{h[i]}} & lane_wd[32*i + 8*k +: 8]);
+        word = '0;
+        strb = '0;
+        for (int i = 0; i < NumLanes; i++) begin
+          if (match_o[i] && addr_i[32*i + 2 +: LineW - 2] == (LineW - 2)'(w)) begin
+            for (int k = 0; k < 4; k++) begin
+              if (lane_be[4*i + k]) word[8*k +: 8] = lane_wd[32*i + 8*k +: 8];
+            end
+            strb = strb | lane_be[4*i +: 4];
           end
         end
+        wdata_o[32*w +: 32] = word;
+        wstrb_o[4*w +: 4] = strb;
       end
     end
   end

@@ -168,14 +168,6 @@ module baresm_lsu #(
     lowest_onehot = v & (~v + 32'd1);
   endfunction
 
-  function automatic logic [31:0] highest_onehot(input logic [31:0] v);
-    logic [31:0] r;
-    logic [31:0] h;
-    for (int i = 0; i < 32; i++) r[i] = v[31 - i];
-    h = r & (~r + 32'd1);
-    for (int i = 0; i < 32; i++) highest_onehot[i] = h[31 - i];
-  endfunction
-
   function automatic logic [4:0] onehot_index(input logic [31:0] oh);
     onehot_index = '0;
     for (int i = 0; i < 32; i++) onehot_index = onehot_index | ({5{oh[i]}} & 5'(i));
@@ -429,7 +421,7 @@ module baresm_lsu #(
     be = (a_size == 2'd0) ? 4'b0001 : (a_size == 2'd1) ? 4'b0011 : 4'b1111;
     lane_be = '0;
     lane_wd = '0;
-    if (pass_en) begin  // only read by the bank loop below, under pass_en
+    if (pass_en && a_sts) begin  // only read by the bank loop below, for stores
       for (int i = 0; i < NumLanes; i++) begin
         lane_be[4*i +: 4] = be << a_phys[32*i +: 2];
         lane_wd[32*i +: 32] = acc_data[32*i +: 32] << {a_phys[32*i +: 2], 3'b000};
@@ -439,11 +431,11 @@ module baresm_lsu #(
 
   always_comb begin
     logic [NumLanes-1:0] sel;
-    logic [NumLanes-1:0] wr;
-    logic [NumLanes-1:0] last;
+    logic [31:0] word;
+    logic [3:0]  strb;
     sel = '0;
-    wr = '0;
-    last = '0;
+    word = '0;
+    strb = '0;
     bank_en = '0;
     bank_we = '0;
     bank_row = '0;
@@ -467,16 +459,23 @@ module baresm_lsu #(
           bank_en[b] = |sel;
           bank_we[b] = a_sts && |sel;
           at_en_d[b] = |sel;
-          at_lane_d[LaneW*b +: LaneW] = LaneW'(onehot_index(32'(sel)));  // ATOMS: one lane per bank
-          for (int k = 0; k < 4; k++) begin
-            // Of the lanes writing byte k, the highest one wins.
-            for (int i = 0; i < NumLanes; i++) wr[i] = sel[i] && lane_be[4*i + k];
-            last = NumLanes'(highest_onehot(32'(wr)));
-            bank_be[4*b + k] = a_sts && |wr;
+          // ATOMS serve one lane per bank (read by the write-back only).
+          if (a_atoms) at_lane_d[LaneW*b +: LaneW] = LaneW'(onehot_index(32'(sel)));
+          // Stores: the served lanes overwrite the bank word's bytes in
+          // lane order, so of the lanes writing a byte the highest wins.
+          if (a_sts) begin
+            word = '0;
+            strb = '0;
             for (int i = 0; i < NumLanes; i++) begin
-              bank_wdata[32*b + 8*k +: 8] = bank_wdata[32*b + 8*k +: 8] |
-                                            ({8{last[i]}} & lane_wd[32*i + 8*k +: 8]);
+              if (sel[i]) begin
+                for (int k = 0; k < 4; k++) begin
+                  if (lane_be[4*i + k]) word[8*k +: 8] = lane_wd[32*i + 8*k +: 8];
+                end
+                strb = strb | lane_be[4*i +: 4];
+              end
             end
+            bank_be[4*b +: 4] = strb;
+            bank_wdata[32*b +: 32] = word;
           end
         end
       end
@@ -555,6 +554,7 @@ module baresm_lsu #(
     .swap_i      (acc_swap),
     .size_log2_i (a_size),
     .atomic_i    (a_atomg),
+    .store_i     (a_stg),
     .form_i      (form_q),
     .form_line_i (mreq_addr_q[31:LineW]),
     .match_o     (co_match_l),
