@@ -422,8 +422,8 @@ fi
 case $board in
   icebreaker)
     top=baresm_icebreaker_top pcf=rtl/fpga/icebreaker.pcf freq=12
-    mapfile -t files < <(scripts/rtl-files.sh | grep -v -e 'baresm_icebreaker_link_top' -e 'baresm_fpga_board' \
-                         -e 'baresm_arty_top' -e 'baresm_ulx3s_top')
+    mapfile -t files < <(scripts/rtl-files.sh | grep -v -e 'baresm_icebreaker_link_top' -e 'baresm_arty_top' \
+                         -e 'baresm_ulx3s_top')
     ;;
   icebreaker-link)
     top=baresm_icebreaker_link_top pcf=rtl/fpga/icebreaker.pcf freq=12

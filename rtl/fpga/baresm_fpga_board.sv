@@ -1,17 +1,19 @@
-// baresm_fpga_board: the device as the bigger board tops build it
-// (baresm_arty_top, baresm_ulx3s_top): the host link (baresm_fpga_link:
-// reset, a UART at Baud, the frame bridge of docs/serial-protocol.md),
-// baresm_top (the SM with the parameters below and the command processor
-// with one queue pair) and MemBytes of device memory in inferred block RAM
-// (baresm_fpga_mem with BlockRam = 1, i.e. baresm_bram), wired as in
-// baresm_icebreaker_top:
+// baresm_fpga_board: the device as every board top builds it
+// (baresm_icebreaker_top, baresm_arty_top, baresm_ulx3s_top): the host link
+// (baresm_fpga_link: reset, a UART at Baud, the frame bridge of
+// docs/serial-protocol.md), baresm_top (the SM with the parameters below and
+// the command processor with one queue pair) and MemBytes of device memory
+// (baresm_fpga_mem: inferred block RAM with BlockRam = 1, the iCE40 UP5K's
+// SPRAM with 0):
 //
 //   uart_rx_i/uart_tx_o <-> baresm_fpga_link --- mmio_*, irq ---> baresm_top
 //                                  | bridge port                    | mem_*
 //                                  +----------> baresm_fpga_mem <---+
 //
 // It has no parameter defaults of its own worth keeping: each board top
-// passes all of them (its clock, its baud, rtl/configs.txt's `boards` SM).
+// passes the SM's (its line of rtl/configs.txt), its clock and its baud. The
+// UART's clocks per bit and the partial-frame timeout follow from ClockKhz
+// and Baud unless given (the board simulation shortens the timeout).
 //
 // LEDs, active high (the board top inverts where its LEDs need it):
 //   led_idle_o   STATUS.IDLE
@@ -27,6 +29,12 @@ module baresm_fpga_board #(
   parameter int Baud = 1000000,
   parameter int MemBytes = 262144,
   parameter int LedHoldMs = 350,
+  // The UART's clocks per bit, rounded to the nearest (baresm_uart_rx samples
+  // each bit in its middle: keep Baud at most ClockKhz * 1000 / 8).
+  parameter int ClkPerBit = (ClockKhz * 1000 + Baud / 2) / Baud,
+  // A frame's bytes may pause 10 ms at most.
+  parameter int TimeoutCycles = ClockKhz * 10,
+  parameter bit BlockRam = 1'b1,  // device memory: 1 block RAM, 0 iCE40 SPRAM
   // SM shape (baresm_sm parameters)
   parameter int NumLanes = 8,
   parameter int NumWarps = 16,
@@ -57,11 +65,6 @@ module baresm_fpga_board #(
 );
 
   localparam int MemIdWidth = LsuIdWidth + 2;
-  // The UART's clocks per bit, rounded to the nearest (baresm_uart_rx samples
-  // each bit in its middle: keep Baud at most ClockKhz * 1000 / 8).
-  localparam int ClkPerBit = (ClockKhz * 1000 + Baud / 2) / Baud;
-  // A frame's bytes may pause 10 ms at most (as on the iCEBreaker).
-  localparam int TimeoutCycles = ClockKhz * 10;
   localparam int HoldCycles = ClockKhz * LedHoldMs;
 
   // ---- reset, UART and frame bridge (baresm_fpga_link) ----------------------------------
@@ -187,7 +190,7 @@ module baresm_fpga_board #(
     .MemBytes(MemBytes),
     .LineBytes(MemLineBytes),
     .IdWidth(MemIdWidth),
-    .BlockRam(1'b1)
+    .BlockRam(BlockRam)
   ) u_mem (
     .clk_i,
     .rst_ni      (rst_n),
