@@ -9,7 +9,8 @@
 // ---- packages ----------------------------------------------------------------
 rtl/sm/baresm_isa_pkg.sv        // opcodes (generated from isa/opcodes.def)
 rtl/sm/baresm_state_pkg.sv      // fault kinds, warp and CP states (generated from isa/faults.def, rtl/states.def)
-rtl/sm/baresm_sm_pkg.sv         // launch layout, decode and ALU functions
+rtl/sm/baresm_launch_pkg.sv     // launch descriptor layout (generated from rtl/launch.def)
+rtl/sm/baresm_sm_pkg.sv         // issue classes, decode and ALU functions
 rtl/cp/baresm_regs_pkg.sv       // register map (generated from cq_model/regmap.def)
 rtl/cp/baresm_ring_pkg.sv       // ring formats (generated from cq_model/rings.def)
 rtl/fpga/baresm_serial_pkg.sv   // serial-link frames (generated from host_driver/serial_protocol.def)

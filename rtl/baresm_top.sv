@@ -97,7 +97,7 @@ module baresm_top #(
   logic [MemLineBytes-1:0] cp_req_wstrb;
 
   logic sm_hold, launch_valid, launch_ready;
-  logic [baresm_sm_pkg::LAUNCH_W-1:0] launch;
+  logic [baresm_launch_pkg::LAUNCH_W-1:0] launch;
   logic sm_done, sm_cfg_error;
   logic [3:0] sm_fault_kind;
   logic [31:0] sm_fault_cta_x, sm_fault_cta_y, sm_fault_cta_z, sm_fault_pc, sm_fault_addr;

@@ -29,7 +29,7 @@ NAMES=()
 ALL_PROOFS=(mem_arb sched stack barrier cp_queues cp_engine cp)
 KNOWN_FAILING=()
 
-SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_sm_pkg.sv"
+SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
 # (yosys-smtbmc runs with --unroll: without it z3 4.8.12 stalls for minutes
 # on the first query of some of these designs; see docs/verification.md.)
 # proof NAME: TOP, FILES (first: the module that gets NAME_inner.svh), BMC,

@@ -51,7 +51,7 @@ module baresm_sm #(
   // ---- launch -------------------------------------------------------------
   input  logic                          launch_valid_i,
   output logic                          launch_ready_o,
-  input  logic [baresm_sm_pkg::LAUNCH_W-1:0] launch_i,
+  input  logic [baresm_launch_pkg::LAUNCH_W-1:0] launch_i,
   input  logic                          sched_gto_i,    // 0 loose round-robin, 1 greedy-then-oldest
 
   // ---- completion -----------------------------------------------------------

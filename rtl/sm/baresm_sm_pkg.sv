@@ -1,6 +1,6 @@
 // baresm_sm_pkg: constants and pure functions of the SM core (everything the
-// opcode table and the state tables do not generate): the launch
-// descriptor layout, instruction legality and the integer lane ALU.
+// opcode table and the state and launch tables do not generate):
+// instruction legality and the integer lane ALU.
 // docs/microarchitecture.md describes where each is used.
 `default_nettype none
 
@@ -23,34 +23,6 @@ package baresm_sm_pkg;
   //   [36:34] class  [33:28] sa  [27:22] sb  [21:16] sc  [15:10] rd (63 none)
   //   [9:7] guard pred  [6:4] second pred read  [3:1] pred written  [0] illegal
   localparam int DEC_W = 37;
-
-  // ---- launch descriptor -----------------------------------------------------
-  // Bit layout of launch_i (LSB first). The C++ side (sim/harness) packs
-  // the same offsets; docs/microarchitecture.md has the table.
-  localparam int LD_ENTRY_PC = 0;      // 32
-  localparam int LD_CODE_BASE = 32;    // 32
-  localparam int LD_CODE_SIZE = 64;    // 32
-  localparam int LD_GRID_X = 96;       // 32
-  localparam int LD_GRID_Y = 128;      // 32
-  localparam int LD_GRID_Z = 160;      // 32
-  localparam int LD_BLOCK_X = 192;     // 16
-  localparam int LD_BLOCK_Y = 208;     // 16
-  localparam int LD_BLOCK_Z = 224;     // 16
-  localparam int LD_REGS = 240;        // 8
-  localparam int LD_SMID = 248;        // 8
-  localparam int LD_PARAM_ADDR = 256;  // 32
-  localparam int LD_PARAM_SIZE = 288;  // 32
-  localparam int LD_SHARED = 320;      // 32
-  localparam int LD_WIN_BASE = 352;    // MAX_WINDOWS x 32 (window w at + 32 w)
-  localparam int LD_WIN_SIZE = 608;    // MAX_WINDOWS x 32 (0: no window)
-  localparam int LD_WATCHDOG = 864;    // 64 (cycles, 0 = none)
-  localparam int LD_PROT_BASE = 928;   // 32: protected range (the CP's PROT_BASE)
-  localparam int LD_PROT_SIZE = 960;   // 32: its size (0 = nothing protected)
-  localparam int LAUNCH_W = 992;
-
-  // Windows the launch vector can carry (the functional model's limit); an SM
-  // checks its NumWindows (1..MAX_WINDOWS) of them, the rest are 0.
-  localparam int MAX_WINDOWS = 8;
 
   // ---- decode -------------------------------------------------------------------
   // True when the modifier byte holds a value the opcode accepts (isa.cpp

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/harness/launch_layout.h"
 #include "sim/harness/mem_model.h"
 #include "sim/harness/state_names.h"
 
@@ -31,10 +32,10 @@ struct SmParams {
   uint32_t gather_depth = 0;   // gather-buffer entries (memory/SHFL instructions on the way to the LSU)
 };
 
-// Launch descriptor bit layout (baresm_sm_pkg::LD_*), 992 bits, room for
-// kLaunchWindows windows (baresm_sm_pkg::MAX_WINDOWS).
-constexpr int kLaunchBits = 992;
-constexpr int kLaunchWindows = 8;
+// Launch descriptor bit layout: rtl/launch.def (sim/harness/launch_layout.h),
+// room for kLaunchWindows windows (baresm_launch_pkg::MAX_WINDOWS).
+constexpr int kLaunchBits = launch_layout::kLaunchBits;
+constexpr int kLaunchWindows = launch_layout::kMaxWindows;
 constexpr int kLaunchWords = kLaunchBits / 32;
 
 struct SmStatus {

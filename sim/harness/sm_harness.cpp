@@ -6,51 +6,22 @@
 namespace baresm::sim {
 
 namespace {
-// Field offsets of the launch descriptor (baresm_sm_pkg::LD_*).
-constexpr int LD_ENTRY_PC = 0, LD_CODE_BASE = 32, LD_CODE_SIZE = 64, LD_GRID_X = 96, LD_GRID_Y = 128,
-              LD_GRID_Z = 160, LD_BLOCK_X = 192, LD_BLOCK_Y = 208, LD_BLOCK_Z = 224, LD_REGS = 240,
-              LD_SMID = 248, LD_PARAM_ADDR = 256, LD_PARAM_SIZE = 288, LD_SHARED = 320, LD_WIN_BASE = 352,
-              LD_WIN_SIZE = 608, LD_WATCHDOG = 864, LD_PROT_BASE = 928, LD_PROT_SIZE = 960;
+namespace L = launch_layout;
 
-void put(std::array<uint32_t, kLaunchWords>& d, int lsb, int width, uint64_t v) {
-  for (int i = 0; i < width; i++) {
+// Copy k of field f of the descriptor (rtl/launch.def).
+void put(std::array<uint32_t, kLaunchWords>& d, L::Field f, uint64_t v, int k = 0) {
+  const int lsb = L::lsb(f) + k * L::kFields[f].bits;
+  for (int i = 0; i < L::kFields[f].bits; i++) {
     const int b = lsb + i;
     const uint32_t bit = uint32_t((v >> i) & 1);
     d[b / 32] = (d[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
   }
 }
-}  // namespace
 
-std::array<uint32_t, kLaunchWords> pack_launch(const SmLaunch& l) {
-  std::array<uint32_t, kLaunchWords> d{};
-  put(d, LD_ENTRY_PC, 32, l.entry_pc);
-  put(d, LD_CODE_BASE, 32, l.code_base);
-  put(d, LD_CODE_SIZE, 32, l.code_size);
-  put(d, LD_GRID_X, 32, l.grid.x);
-  put(d, LD_GRID_Y, 32, l.grid.y);
-  put(d, LD_GRID_Z, 32, l.grid.z);
-  put(d, LD_BLOCK_X, 16, l.block.x);
-  put(d, LD_BLOCK_Y, 16, l.block.y);
-  put(d, LD_BLOCK_Z, 16, l.block.z);
-  put(d, LD_REGS, 8, l.regs);
-  put(d, LD_SMID, 8, l.smid);
-  put(d, LD_PARAM_ADDR, 32, l.param_addr);
-  put(d, LD_PARAM_SIZE, 32, l.param_size);
-  put(d, LD_SHARED, 32, l.shared_bytes);
-  for (size_t w = 0; w < l.windows.size() && w < size_t(kLaunchWindows); w++) {
-    put(d, LD_WIN_BASE + 32 * int(w), 32, l.windows[w].base);
-    put(d, LD_WIN_SIZE + 32 * int(w), 32, l.windows[w].size);
-  }
-  put(d, LD_WATCHDOG, 64, l.watchdog_cycles);
-  put(d, LD_PROT_BASE, 32, l.protect.base);
-  put(d, LD_PROT_SIZE, 32, l.protect.size);
-  return d;
-}
-
-namespace {
-uint64_t get(const std::array<uint32_t, kLaunchWords>& d, int lsb, int width) {
+uint64_t get(const std::array<uint32_t, kLaunchWords>& d, L::Field f, int k = 0) {
+  const int lsb = L::lsb(f) + k * L::kFields[f].bits;
   uint64_t v = 0;
-  for (int i = 0; i < width; i++) {
+  for (int i = 0; i < L::kFields[f].bits; i++) {
     const int b = lsb + i;
     v |= uint64_t((d[b / 32] >> (b % 32)) & 1) << i;
   }
@@ -58,25 +29,51 @@ uint64_t get(const std::array<uint32_t, kLaunchWords>& d, int lsb, int width) {
 }
 }  // namespace
 
+std::array<uint32_t, kLaunchWords> pack_launch(const SmLaunch& l) {
+  std::array<uint32_t, kLaunchWords> d{};
+  put(d, L::ENTRY_PC, l.entry_pc);
+  put(d, L::CODE_BASE, l.code_base);
+  put(d, L::CODE_SIZE, l.code_size);
+  put(d, L::GRID_X, l.grid.x);
+  put(d, L::GRID_Y, l.grid.y);
+  put(d, L::GRID_Z, l.grid.z);
+  put(d, L::BLOCK_X, l.block.x);
+  put(d, L::BLOCK_Y, l.block.y);
+  put(d, L::BLOCK_Z, l.block.z);
+  put(d, L::REGS, l.regs);
+  put(d, L::SMID, l.smid);
+  put(d, L::PARAM_ADDR, l.param_addr);
+  put(d, L::PARAM_SIZE, l.param_size);
+  put(d, L::SHARED, l.shared_bytes);
+  for (size_t w = 0; w < l.windows.size() && w < size_t(kLaunchWindows); w++) {
+    put(d, L::WIN_BASE, l.windows[w].base, int(w));
+    put(d, L::WIN_SIZE, l.windows[w].size, int(w));
+  }
+  put(d, L::WATCHDOG, l.watchdog_cycles);
+  put(d, L::PROT_BASE, l.protect.base);
+  put(d, L::PROT_SIZE, l.protect.size);
+  return d;
+}
+
 SmLaunch unpack_launch(const std::array<uint32_t, kLaunchWords>& d) {
   SmLaunch l;
-  l.entry_pc = uint32_t(get(d, LD_ENTRY_PC, 32));
-  l.code_base = uint32_t(get(d, LD_CODE_BASE, 32));
-  l.code_size = uint32_t(get(d, LD_CODE_SIZE, 32));
-  l.grid = iss::Dim3{uint32_t(get(d, LD_GRID_X, 32)), uint32_t(get(d, LD_GRID_Y, 32)), uint32_t(get(d, LD_GRID_Z, 32))};
-  l.block = iss::Dim3{uint32_t(get(d, LD_BLOCK_X, 16)), uint32_t(get(d, LD_BLOCK_Y, 16)),
-                      uint32_t(get(d, LD_BLOCK_Z, 16))};
-  l.regs = uint32_t(get(d, LD_REGS, 8));
-  l.smid = uint32_t(get(d, LD_SMID, 8));
-  l.param_addr = uint32_t(get(d, LD_PARAM_ADDR, 32));
-  l.param_size = uint32_t(get(d, LD_PARAM_SIZE, 32));
-  l.shared_bytes = uint32_t(get(d, LD_SHARED, 32));
+  l.entry_pc = uint32_t(get(d, L::ENTRY_PC));
+  l.code_base = uint32_t(get(d, L::CODE_BASE));
+  l.code_size = uint32_t(get(d, L::CODE_SIZE));
+  l.grid = iss::Dim3{uint32_t(get(d, L::GRID_X)), uint32_t(get(d, L::GRID_Y)), uint32_t(get(d, L::GRID_Z))};
+  l.block = iss::Dim3{uint32_t(get(d, L::BLOCK_X)), uint32_t(get(d, L::BLOCK_Y)),
+                      uint32_t(get(d, L::BLOCK_Z))};
+  l.regs = uint32_t(get(d, L::REGS));
+  l.smid = uint32_t(get(d, L::SMID));
+  l.param_addr = uint32_t(get(d, L::PARAM_ADDR));
+  l.param_size = uint32_t(get(d, L::PARAM_SIZE));
+  l.shared_bytes = uint32_t(get(d, L::SHARED));
   for (int w = 0; w < kLaunchWindows; w++) {
-    const iss::Window win{uint32_t(get(d, LD_WIN_BASE + 32 * w, 32)), uint32_t(get(d, LD_WIN_SIZE + 32 * w, 32))};
+    const iss::Window win{uint32_t(get(d, L::WIN_BASE, w)), uint32_t(get(d, L::WIN_SIZE, w))};
     if (win.size) l.windows.push_back(win);
   }
-  l.watchdog_cycles = get(d, LD_WATCHDOG, 64);
-  l.protect = iss::Window{uint32_t(get(d, LD_PROT_BASE, 32)), uint32_t(get(d, LD_PROT_SIZE, 32))};
+  l.watchdog_cycles = get(d, L::WATCHDOG);
+  l.protect = iss::Window{uint32_t(get(d, L::PROT_BASE)), uint32_t(get(d, L::PROT_SIZE))};
   return l;
 }
 

@@ -67,7 +67,7 @@ module fv_cp #(
   logic [LB*8-1:0] mem_req_wdata_o;
   logic [LB-1:0] mem_req_wstrb_o;
   logic sm_hold_o, launch_valid_o;
-  logic [baresm_sm_pkg::LAUNCH_W-1:0] launch_o;
+  logic [baresm_launch_pkg::LAUNCH_W-1:0] launch_o;
   logic [3:0] state_o;
   logic [2:0] queue_o;
   logic [31:0] status_o;
