@@ -36,7 +36,7 @@ struct SmParams {
 // room for kLaunchWindows windows (baresm_launch_pkg::MAX_WINDOWS).
 constexpr int kLaunchBits = launch_layout::kLaunchBits;
 constexpr int kLaunchWindows = launch_layout::kMaxWindows;
-constexpr int kLaunchWords = kLaunchBits / 32;
+constexpr int kLaunchWords = (kLaunchBits + 31) / 32;
 
 struct SmStatus {
   bool launch_ready = false, busy = false, done = false, cfg_error = false;
