@@ -1,8 +1,9 @@
-// baresm_fpu: one lane of the SM's FP32 unit (the SM instantiates NumLanes).
-// docs/fpu.md is the full description; the contract in short:
+// baresm_fpu: the SM's FP32 unit, NumLanes lanes that share one op and one
+// valid bit. docs/fpu.md is the full description; the contract in short:
 //
-// Every cycle with in_valid_i high starts one operation on op_i/mod_i/a_i/
-// b_i/c_i (sampled that cycle only); its result appears on result_o/cmp_o
+// Every cycle with in_valid_i high starts one operation on op_i/mod_i and
+// every lane's a_i/b_i/c_i (lane l in bits [l*32 +: 32]; sampled that cycle
+// only); its results appear on result_o/cmp_o (lane l in [l*32 +: 32]/[l])
 // with out_valid_o high exactly Latency cycles later. Fully pipelined: one
 // operation per cycle, no stalls. Outside out_valid_o the outputs hold the
 // last result (0 after reset).
@@ -34,19 +35,20 @@
 `default_nettype none
 
 module baresm_fpu #(
-  parameter int Latency = 3
+  parameter int NumLanes = 1,
+  parameter int Latency  = 3
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        in_valid_i,
-  input  logic [6:0]  op_i,
-  input  logic [7:0]  mod_i,
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  input  logic [31:0] c_i,
-  output logic        out_valid_o,
-  output logic [31:0] result_o,
-  output logic        cmp_o
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   in_valid_i,
+  input  logic [6:0]             op_i,
+  input  logic [7:0]             mod_i,
+  input  logic [NumLanes*32-1:0] a_i,
+  input  logic [NumLanes*32-1:0] b_i,
+  input  logic [NumLanes*32-1:0] c_i,
+  output logic                   out_valid_o,
+  output logic [NumLanes*32-1:0] result_o,
+  output logic [NumLanes-1:0]    cmp_o
 );
 
   localparam logic [31:0] SIGN_BIT  = 32'h8000_0000;
@@ -64,29 +66,27 @@ module baresm_fpu #(
   // and move right with the exponent difference; bits shifted below bit 0
   // become the sticky bit. Bit 75 takes the carry.
 
-  typedef struct packed {
-    logic        early;      // result fully known after S1
-    logic [31:0] early_res;
-    logic        cmp;
-    logic [47:0] prod;       // x*y mantissa product
-    logic [75:0] addend;     // aligned addend (or I2F magnitude), sticky in bit 0
-    logic        eff_sub;    // product and addend have opposite signs
-    logic        sign_p;
-    logic        sign_z;
-    logic [10:0] ew;         // signed: exponent of window bit 0
-  } s1_t;
-
-  typedef struct packed {
-    logic        early;
-    logic [31:0] early_res;
-    logic        cmp;
-    logic [75:0] mag;        // |sum| in the window
-    logic [6:0]  lz;         // leading zeros of mag
-    logic        sign;
-    logic        zero;       // exact zero sum: +0
-    logic [10:0] lim;        // signed: ew + 201, the largest left shift that keeps
-                             // the unit in the last place at or above 2^-149
-  } s2_t;
+  // What one lane carries from stage to stage (packed by f_s1/f_s2, unpacked
+  // by f_s2/f_s3 in this field order; plain vectors rather than structs, as
+  // Yosys 0.23 misreads a struct-typed local):
+  // S1 -> S2 (S1W bits)
+  //   early      1  result fully known after S1
+  //   early_res 32
+  //   cmp        1
+  //   prod      48  x*y mantissa product
+  //   addend    76  aligned addend (or I2F magnitude), sticky in bit 0
+  //   eff_sub    1  product and addend have opposite signs
+  //   sign_p     1
+  //   sign_z     1
+  //   ew        11  signed: exponent of window bit 0
+  // S2 -> S3 (S2W bits)
+  //   early, early_res, cmp  as above
+  //   mag       76  |sum| in the window
+  //   lz         7  leading zeros of mag
+  //   sign       1
+  //   zero       1  exact zero sum: +0
+  //   lim       11  signed: ew + 201, the largest left shift that keeps the
+  //                 unit in the last place at or above 2^-149
 
   // Classification of a magnitude (the value without its sign bit).
   function automatic logic f_nan(input logic [30:0] m);
@@ -104,53 +104,38 @@ module baresm_fpu #(
     f_key = v[31] ? ~v : (v | SIGN_BIT);
   endfunction
 
-  // Leading zeros of data (padded below with ones by the caller so that the
-  // count stops at the real width), as a balanced tree: each node takes its
-  // left child's count, or the left width plus its right child's when the
-  // left is all zeros. Functions (one per width: a function's width cannot
-  // be a parameter) so that they run inside the stage's enabled always_ff.
-  function automatic logic [4:0] f_lzc32(input logic [31:0] data);
-    logic [31:0]     zero;
-    logic [191:0] cnt;
-    for (int leaf = 0; leaf < 32; leaf++) begin
-      zero[leaf]               = ~data[31-leaf];
-      cnt[leaf*6 +: 6] = data[31-leaf] ? 6'd0 : 6'd1;
-    end
-    for (int lv = 0; lv < 5; lv++) begin
-      for (int node = 0; node < 16; node++) begin
-        if (node < (32 >> (lv + 1))) begin
-          if (zero[2*node]) begin
-            cnt[node*6 +: 6] = 6'(1 << lv) + cnt[(2*node+1)*6 +: 6];
-          end else begin
-            cnt[node*6 +: 6] = cnt[2*node*6 +: 6];
-          end
-          zero[node] = zero[2*node] & zero[2*node+1];
-        end
-      end
-    end
-    f_lzc32 = cnt[4:0];
+  // Leading zeros of data, which is never zero (callers pad it below with
+  // ones so that the count stops at the real width). Two levels: the first
+  // non-zero group from the top, then the leading zeros inside it. In
+  // hardware a group-OR, a priority mux and a small encoder; in a verilated
+  // model a handful of word compares (a bit-level tree of a 128-bit vector
+  // costs Verilator about 40x more). Functions (one per width: a function's
+  // width cannot be a parameter) so that they run inside the stage's
+  // enabled always_ff.
+  function automatic logic [2:0] f_lzc8(input logic [7:0] data);
+    casez (data)
+      8'b1???????: f_lzc8 = 3'd0;
+      8'b01??????: f_lzc8 = 3'd1;
+      8'b001?????: f_lzc8 = 3'd2;
+      8'b0001????: f_lzc8 = 3'd3;
+      8'b00001???: f_lzc8 = 3'd4;
+      8'b000001??: f_lzc8 = 3'd5;
+      8'b0000001?: f_lzc8 = 3'd6;
+      default:     f_lzc8 = 3'd7;
+    endcase
   endfunction
-  // The same tree over 128 bits (the product of the fused multiply-add).
+  function automatic logic [4:0] f_lzc32(input logic [31:0] data);
+    if      (data[31:24] != 8'd0) f_lzc32 = {2'd0, f_lzc8(data[31:24])};
+    else if (data[23:16] != 8'd0) f_lzc32 = {2'd1, f_lzc8(data[23:16])};
+    else if (data[15:8]  != 8'd0) f_lzc32 = {2'd2, f_lzc8(data[15:8])};
+    else                          f_lzc32 = {2'd3, f_lzc8(data[7:0])};
+  endfunction
+  // Over 128 bits (the product of the fused multiply-add).
   function automatic logic [6:0] f_lzc128(input logic [127:0] data);
-    logic [127:0]     zero;
-    logic [1023:0] cnt;
-    for (int leaf = 0; leaf < 128; leaf++) begin
-      zero[leaf]               = ~data[127-leaf];
-      cnt[leaf*8 +: 8] = data[127-leaf] ? 8'd0 : 8'd1;
-    end
-    for (int lv = 0; lv < 7; lv++) begin
-      for (int node = 0; node < 64; node++) begin
-        if (node < (128 >> (lv + 1))) begin
-          if (zero[2*node]) begin
-            cnt[node*8 +: 8] = 8'(1 << lv) + cnt[(2*node+1)*8 +: 8];
-          end else begin
-            cnt[node*8 +: 8] = cnt[2*node*8 +: 8];
-          end
-          zero[node] = zero[2*node] & zero[2*node+1];
-        end
-      end
-    end
-    f_lzc128 = cnt[6:0];
+    if      (data[127:96] != 32'd0) f_lzc128 = {2'd0, f_lzc32(data[127:96])};
+    else if (data[95:64]  != 32'd0) f_lzc128 = {2'd1, f_lzc32(data[95:64])};
+    else if (data[63:32]  != 32'd0) f_lzc128 = {2'd2, f_lzc32(data[63:32])};
+    else                            f_lzc128 = {2'd3, f_lzc32(data[31:0])};
   endfunction
 
   // ==========================================================================
@@ -162,8 +147,8 @@ module baresm_fpu #(
   // the function feeds the next stage through a continuous assignment.
   // Functions also keep Icarus 11 away from re-triggered always_comb blocks.
   // ==========================================================================
-  localparam int S1W = 172;  // $bits(s1_t)
-  localparam int S2W = 130;  // $bits(s2_t)
+  localparam int S1W = 172;
+  localparam int S2W = 130;
 
   // --------------------------------------------------------------------------
   // S1: decode, unpack, multiply, align
@@ -362,7 +347,7 @@ module baresm_fpu #(
       end
     endcase
 
-    // Field order of s1_t.
+    // S1 -> S2 field order.
     f_s1 = {early1, early_res1, cmp1, prod, addend1, eff_sub1, sp, sign_z1, ew1};
   endfunction
 
@@ -370,15 +355,17 @@ module baresm_fpu #(
   // S2: add. Both differences in parallel; the borrow of addend - product
   // picks one.
   // --------------------------------------------------------------------------
-  function automatic logic [S2W-1:0] f_s2(input logic early, input logic [31:0] early_res,
-                                          input logic cmp, input logic [47:0] prod,
-                                          input logic [75:0] addend, input logic eff_sub,
-                                          input logic sign_p, input logic sign_z,
-                                          input logic [10:0] ew);
+  function automatic logic [S2W-1:0] f_s2(input logic [S1W-1:0] s1);
+    logic        early, cmp, eff_sub, sign_p, sign_z;
+    logic [31:0] early_res;
+    logic [47:0] prod;
+    logic [75:0] addend;
+    logic [10:0] ew;
     logic [75:0] prod_w, sum_add, diff_zp, diff_pz, mag;
     logic        borrow_zp, z_ge_p, sign2;
     logic [6:0]  lz;
     logic [10:0] lim2;
+    {early, early_res, cmp, prod, addend, eff_sub, sign_p, sign_z, ew} = s1;
     prod_w              = {27'd0, prod, 1'b0};
     sum_add             = addend + prod_w;
     {borrow_zp, diff_zp} = {1'b0, addend} - {1'b0, prod_w};
@@ -390,7 +377,7 @@ module baresm_fpu #(
     // Same signs: either; otherwise the larger magnitude's.
     sign2 = (!eff_sub || z_ge_p) ? sign_z : sign_p;
     lim2  = ew + 11'd201;
-    // Field order of s2_t.
+    // S2 -> S3 field order.
     f_s2  = {early, early_res, cmp, mag, lz, sign2, mag == 76'd0, lim2};
   endfunction
 
@@ -400,10 +387,12 @@ module baresm_fpu #(
   // the 2^-149 bit reaches bit 52 (subnormal). lim < 0 only happens with a
   // zero addend and then the product is below 2^-152: it rounds to zero.
   // --------------------------------------------------------------------------
-  function automatic logic [32:0] f_s3(input logic early, input logic [31:0] early_res,
-                                       input logic cmp, input logic [75:0] mag,
-                                       input logic [6:0] lz, input logic sign, input logic zero,
-                                       input logic [10:0] lim);
+  function automatic logic [32:0] f_s3(input logic [S2W-1:0] s2);
+    logic        early, cmp, sign, zero;
+    logic [31:0] early_res;
+    logic [75:0] mag;
+    logic [6:0]  lz;
+    logic [10:0] lim;
     logic        tiny, round_bit, sticky, round_up;
     logic [6:0]  nshift;
     logic [75:0] norm;
@@ -411,6 +400,7 @@ module baresm_fpu #(
     logic [10:0] field;     // biased exponent - 1 (normal) or 0 (subnormal); 0..408
     logic [32:0] packed_r;  // {field, 23'b0} + mant + round_up
     logic [31:0] res3;
+    {early, early_res, cmp, mag, lz, sign, zero, lim} = s2;
     tiny      = lim[10];
     nshift    = ({4'd0, lz} <= lim) ? lz : lim[6:0];
     norm      = mag << nshift;
@@ -430,11 +420,20 @@ module baresm_fpu #(
     f_s3 = {cmp, res3};
   endfunction
 
+  // The lanes run in one loop inside each stage's enabled always_ff: a
+  // verilated model then has one copy of each stage's code and skips all of
+  // it in idle cycles (a module per lane costs every lane's function entry
+  // every cycle). Each stage computes its lanes into a local vector and
+  // writes the register once (Verilator cannot delay an assignment to an
+  // array element inside a loop).
+  localparam int LW = NumLanes * 32;
+  localparam int RW = LW + NumLanes;  // one output register: {cmp, result}
+
   // ==========================================================================
   // S1 -> S2 register
   // ==========================================================================
-  s1_t  s1_q;
-  logic v1_q;
+  logic [NumLanes*S1W-1:0] s1_q;
+  logic                    v1_q;
   if (Latency >= 2) begin : g_s1_reg
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) v1_q <= 1'b0;
@@ -442,56 +441,78 @@ module baresm_fpu #(
     end
     // Data needs no reset: it is only looked at with its valid bit.
     always_ff @(posedge clk_i) begin
-      if (in_valid_i) s1_q <= f_s1(op_i, mod_i[3:0], a_i, b_i, c_i);
+      if (in_valid_i) begin : lanes
+        logic [NumLanes*S1W-1:0] s1_d;
+        for (int l = 0; l < NumLanes; l++) begin
+          s1_d[l*S1W +: S1W] = f_s1(op_i, mod_i[3:0], a_i[l*32 +: 32], b_i[l*32 +: 32],
+                                    c_i[l*32 +: 32]);
+        end
+        s1_q <= s1_d;
+      end
     end
   end else begin : g_s1_wire
     assign v1_q = in_valid_i;
-    assign s1_q = f_s1(op_i, mod_i[3:0], a_i, b_i, c_i);
+    for (genvar l = 0; l < NumLanes; l++) begin : g_lane
+      assign s1_q[l*S1W +: S1W] = f_s1(op_i, mod_i[3:0], a_i[l*32 +: 32], b_i[l*32 +: 32],
+                                       c_i[l*32 +: 32]);
+    end
   end
 
   // ==========================================================================
   // S2 -> S3 register
   // ==========================================================================
-  s2_t  s2_q;
-  logic v2_q;
+  logic [NumLanes*S2W-1:0] s2_q;
+  logic                    v2_q;
   if (Latency >= 3) begin : g_s2_reg
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) v2_q <= 1'b0;
       else         v2_q <= v1_q;
     end
     always_ff @(posedge clk_i) begin
-      if (v1_q) s2_q <= f_s2(s1_q.early, s1_q.early_res, s1_q.cmp, s1_q.prod, s1_q.addend, s1_q.eff_sub,
-                         s1_q.sign_p, s1_q.sign_z, s1_q.ew);
+      if (v1_q) begin : lanes
+        logic [NumLanes*S2W-1:0] s2_d;
+        for (int l = 0; l < NumLanes; l++) s2_d[l*S2W +: S2W] = f_s2(s1_q[l*S1W +: S1W]);
+        s2_q <= s2_d;
+      end
     end
   end else begin : g_s2_wire
     assign v2_q = v1_q;
-    assign s2_q = f_s2(s1_q.early, s1_q.early_res, s1_q.cmp, s1_q.prod, s1_q.addend, s1_q.eff_sub,
-                         s1_q.sign_p, s1_q.sign_z, s1_q.ew);
+    for (genvar l = 0; l < NumLanes; l++) begin : g_lane
+      assign s2_q[l*S2W +: S2W] = f_s2(s1_q[l*S1W +: S1W]);
+    end
   end
 
   // ==========================================================================
   // Output registers (NumOutRegs of them; the last drives the ports)
   // ==========================================================================
   logic [NumOutRegs-1:0]    ov_q;
-  logic [NumOutRegs*33-1:0] od_q;  // {cmp, result} per register
+  logic [NumOutRegs*RW-1:0] od_q;  // {cmp, result} per register
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ov_q <= '0;
       od_q <= '0;
     end else begin
       ov_q[0] <= v2_q;
-      if (v2_q) od_q[32:0] <= f_s3(s2_q.early, s2_q.early_res, s2_q.cmp, s2_q.mag, s2_q.lz, s2_q.sign,
-                                   s2_q.zero, s2_q.lim);
+      if (v2_q) begin : lanes
+        logic [RW-1:0] o_d;
+        logic [32:0]   lane_res;
+        for (int l = 0; l < NumLanes; l++) begin
+          lane_res         = f_s3(s2_q[l*S2W +: S2W]);
+          o_d[LW + l]      = lane_res[32];
+          o_d[l*32 +: 32]  = lane_res[31:0];
+        end
+        od_q[RW-1:0] <= o_d;
+      end
       for (int r = 1; r < NumOutRegs; r++) begin
         ov_q[r] <= ov_q[r-1];
-        if (ov_q[r-1]) od_q[r*33 +: 33] <= od_q[(r-1)*33 +: 33];
+        if (ov_q[r-1]) od_q[r*RW +: RW] <= od_q[(r-1)*RW +: RW];
       end
     end
   end
 
   assign out_valid_o = ov_q[NumOutRegs-1];
-  assign result_o    = od_q[(NumOutRegs-1)*33 +: 32];
-  assign cmp_o       = od_q[NumOutRegs*33-1];
+  assign result_o    = od_q[(NumOutRegs-1)*RW +: LW];
+  assign cmp_o       = od_q[(NumOutRegs-1)*RW + LW +: NumLanes];
 
   // Bits that carry nothing for this unit (kept out of Verilator's UNUSED).
   logic unused_mod;
@@ -501,13 +522,13 @@ module baresm_fpu #(
   // out_valid_o is in_valid_i exactly Latency cycles later (a shadow delay
   // line), and outside out_valid_o the outputs hold the last result.
   logic [Latency-1:0] chk_valid_q;
-  logic [31:0]        chk_result_q;
-  logic               chk_cmp_q;
+  logic [LW-1:0]       chk_result_q;
+  logic [NumLanes-1:0] chk_cmp_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       chk_valid_q <= '0;
       chk_result_q <= '0;
-      chk_cmp_q <= 1'b0;
+      chk_cmp_q <= '0;
     end else begin
       chk_valid_q <= Latency'({chk_valid_q, in_valid_i});
       chk_result_q <= result_o;

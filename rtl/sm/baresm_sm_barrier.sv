@@ -53,6 +53,10 @@ module baresm_sm_barrier #(
   // ---- release: each waiting warp evaluates its group ------------------------------
   // (over_live, for the assertion a_arrived_le_live, comes from the same
   // counts: a second N x N loop would cost simulation time every cycle.)
+  // The N x N loop, the arrival scan and the deadlock scan sit under the
+  // condition that makes them matter (a warp waits, a warp arrives): with no
+  // warp waiting, no warp is released and no CTA is deadlocked, so the
+  // result is the same, and a verilated model skips them in most cycles.
   logic [NumWarps-1:0] rel;
   logic [CntW-1:0] arrived, live;
   logic [15:0] cnt;
@@ -65,19 +69,21 @@ module baresm_sm_barrier #(
     live = '0;
     cnt = '0;
     need = '0;
-    for (int w = 0; w < NumWarps; w++) begin
-      arrived = '0;
-      live = '0;
-      for (int v = 0; v < NumWarps; v++) begin
-        if (warp_cta_i[v*CtaW +: CtaW] == warp_cta_i[w*CtaW +: CtaW]) begin
-          if (wait_q[v] && id_q[v] == id_q[w]) arrived = arrived + CntW'(1);
-          if (warp_live_i[v]) live = live + CntW'(1);
+    if (wait_q != '0) begin
+      for (int w = 0; w < NumWarps; w++) begin
+        arrived = '0;
+        live = '0;
+        for (int v = 0; v < NumWarps; v++) begin
+          if (warp_cta_i[v*CtaW +: CtaW] == warp_cta_i[w*CtaW +: CtaW]) begin
+            if (wait_q[v] && id_q[v] == id_q[w]) arrived = arrived + CntW'(1);
+            if (warp_live_i[v]) live = live + CntW'(1);
+          end
         end
+        cnt = count_q[IdxW'({warp_cta_i[w*CtaW +: CtaW], id_q[w]})];
+        need = (cnt == 16'd0) ? 12'(live) : 12'((17'(cnt) + 17'd31) >> 5);
+        if (wait_q[w] && 12'(arrived) >= need) rel[w] = 1'b1;
+        if (wait_q[w] && arrived > live) over_live = 1'b1;
       end
-      cnt = count_q[IdxW'({warp_cta_i[w*CtaW +: CtaW], id_q[w]})];
-      need = (cnt == 16'd0) ? 12'(live) : 12'((17'(cnt) + 17'd31) >> 5);
-      if (wait_q[w] && 12'(arrived) >= need) rel[w] = 1'b1;
-      if (wait_q[w] && arrived > live) over_live = 1'b1;
     end
   end
 
@@ -87,9 +93,12 @@ module baresm_sm_barrier #(
   always_comb begin
     arr_cta = warp_cta_i[arrive_warp_i*CtaW +: CtaW];
     arr_first = 1'b1;
-    for (int v = 0; v < NumWarps; v++) begin
-      if (wait_q[v] && !rel[v] && id_q[v] == arrive_id_i && warp_cta_i[v*CtaW +: CtaW] == arr_cta)
-        arr_first = 1'b0;
+    if (arrive_i) begin
+      for (int v = 0; v < NumWarps; v++) begin
+        if (wait_q[v] && !rel[v] && id_q[v] == arrive_id_i &&
+            warp_cta_i[v*CtaW +: CtaW] == arr_cta)
+          arr_first = 1'b0;
+      end
     end
   end
 
@@ -100,13 +109,15 @@ module baresm_sm_barrier #(
     deadlock_cta_o = '0;
     deadlock_warps_o = '0;
     mine = '0;
-    for (int c = CtaSlots - 1; c >= 0; c--) begin
-      for (int w = 0; w < NumWarps; w++) mine[w] = warp_cta_i[w*CtaW +: CtaW] == CtaW'(c);
-      if (cta_run_i[c] && (warp_live_i & mine) != '0 && (warp_live_i & mine & ~wait_q) == '0 &&
-          (rel & mine) == '0) begin
-        deadlock_o = 1'b1;
-        deadlock_cta_o = CtaW'(c);
-        deadlock_warps_o = wait_q & mine;
+    if (wait_q != '0) begin
+      for (int c = CtaSlots - 1; c >= 0; c--) begin
+        for (int w = 0; w < NumWarps; w++) mine[w] = warp_cta_i[w*CtaW +: CtaW] == CtaW'(c);
+        if (cta_run_i[c] && (warp_live_i & mine) != '0 && (warp_live_i & mine & ~wait_q) == '0 &&
+            (rel & mine) == '0) begin
+          deadlock_o = 1'b1;
+          deadlock_cta_o = CtaW'(c);
+          deadlock_warps_o = wait_q & mine;
+        end
       end
     end
   end

@@ -427,29 +427,29 @@ module baresm_sm_exec #(
   assign ex_fpu = HasFpu && ex_valid_q && ex_class_q == baresm_sm_pkg::CL_FPU;
 
   logic [LW-1:0] fpu_res;
-  logic [NumLanes-1:0] fpu_cmp, fpu_ovalid;
+  logic [NumLanes-1:0] fpu_cmp;
+  logic                fpu_ovalid;
   if (HasFpu) begin : g_has_fpu
-    for (genvar p = 0; p < NumLanes; p++) begin : g_fpu
-      baresm_fpu #(
-        .Latency(FpuLatency)
-      ) u_fpu (
-        .clk_i,
-        .rst_ni,
-        .in_valid_i (ex_fpu),
-        .op_i       (ex_op_q),
-        .mod_i      (ex_mod_q),
-        .a_i        (op_a[p*32 +: 32]),
-        .b_i        (op_b[p*32 +: 32]),
-        .c_i        (op_c[p*32 +: 32]),
-        .out_valid_o(fpu_ovalid[p]),
-        .result_o   (fpu_res[p*32 +: 32]),
-        .cmp_o      (fpu_cmp[p])
-      );
-    end
+    baresm_fpu #(
+      .NumLanes(NumLanes),
+      .Latency (FpuLatency)
+    ) u_fpu (
+      .clk_i,
+      .rst_ni,
+      .in_valid_i (ex_fpu),
+      .op_i       (ex_op_q),
+      .mod_i      (ex_mod_q),
+      .a_i        (op_a),
+      .b_i        (op_b),
+      .c_i        (op_c),
+      .out_valid_o(fpu_ovalid),
+      .result_o   (fpu_res),
+      .cmp_o      (fpu_cmp)
+    );
   end else begin : g_no_fpu
     assign fpu_res = '0;
     assign fpu_cmp = '0;
-    assign fpu_ovalid = '0;
+    assign fpu_ovalid = 1'b0;
   end
 
   // ---- the pipe: PipeLat stages after EX, ALU and FPU beats alike -------------------------

@@ -1,7 +1,10 @@
-// The verilated baresm_fpu (Latency = FPU_LATENCY) against isa/fp32.cpp.
-// Operations stream in back to back, one per cycle; a scoreboard checks that
-// every result comes out exactly Latency cycles after it went in and is
-// bit-identical (result and cmp) to the golden model.
+// The verilated baresm_fpu (Latency = FPU_LATENCY, NumLanes = FPU_LANES)
+// against isa/fp32.cpp. Operations stream in back to back, one per cycle; a
+// scoreboard checks that every result comes out exactly Latency cycles after
+// it went in and is bit-identical (result and cmp) to the golden model.
+// With several lanes, lane 0 takes the test's operation and lane l the same
+// op with its operands rotated l places, so every lane computes something
+// different and a lane that reads or writes its neighbour's bits fails.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -25,6 +28,28 @@ using namespace baresm::fpu_tb;
 namespace {
 
 constexpr int kLatency = FPU_LATENCY;
+#ifndef FPU_LANES
+#define FPU_LANES 1
+#endif
+constexpr int kLanes = FPU_LANES;
+
+// Lane l of a port: a 32-bit port for one lane, a word of a wide one else.
+void put_lane(uint32_t& port, int, uint32_t v) { port = v; }
+template <std::size_t N>
+void put_lane(VlWide<N>& port, int lane, uint32_t v) { port[lane] = v; }
+uint32_t lane_of(uint32_t port, int) { return port; }
+template <std::size_t N>
+uint32_t lane_of(const VlWide<N>& port, int lane) { return port[lane]; }
+
+// What lane l computes for the test's operation o.
+FpuOp lane_op(const FpuOp& o, int lane) {
+  FpuOp r = o;
+  const uint32_t v[3] = {o.a, o.b, o.c};
+  r.a = v[lane % 3];
+  r.b = v[(lane + 1) % 3];
+  r.c = v[(lane + 2) % 3];
+  return r;
+}
 
 std::string describe(const FpuOp& o) {
   std::ostringstream s;
@@ -60,16 +85,24 @@ class Bench {
       m_->in_valid_i = 1;
       m_->op_i = o->op;
       m_->mod_i = o->mod;
-      m_->a_i = o->a;
-      m_->b_i = o->b;
-      m_->c_i = o->c;
-      pending_.push_back({*o, golden(*o), edge_ + kLatency - 1});
+      InFlight f;
+      for (int l = 0; l < kLanes; ++l) {
+        f.op[l] = lane_op(*o, l);
+        f.want[l] = golden(f.op[l]);
+        put_lane(m_->a_i, l, f.op[l].a);
+        put_lane(m_->b_i, l, f.op[l].b);
+        put_lane(m_->c_i, l, f.op[l].c);
+      }
+      f.due_edge = edge_ + kLatency - 1;
+      pending_.push_back(f);
     } else {
       m_->in_valid_i = 0;
       // Garbage on the data inputs of a bubble must not matter.
       m_->op_i = uint8_t(rng_() & 0x7F);
-      m_->a_i = uint32_t(rng_());
-      m_->b_i = uint32_t(rng_());
+      for (int l = 0; l < kLanes; ++l) {
+        put_lane(m_->a_i, l, uint32_t(rng_()));
+        put_lane(m_->b_i, l, uint32_t(rng_()));
+      }
     }
     tick_raw();
     check();
@@ -86,8 +119,8 @@ class Bench {
 
  private:
   struct InFlight {
-    FpuOp op;
-    Expected want;
+    FpuOp op[kLanes];
+    Expected want[kLanes];
     uint64_t due_edge;  // output visible right after this rising edge
   };
 
@@ -112,13 +145,21 @@ class Bench {
     ++checked_;
     if (!m_->out_valid_o) {
       if (++errors_ <= 10)
-        ADD_FAILURE() << "out_valid_o low at edge " << e << " for " << describe(f.op);
+        ADD_FAILURE() << "out_valid_o low at edge " << e << " for " << describe(f.op[0]);
       return;
     }
-    if ((m_->result_o != f.want.result || bool(m_->cmp_o) != f.want.cmp) && ++errors_ <= 10)
-      ADD_FAILURE() << describe(f.op) << std::hex << ": rtl result=" << m_->result_o
-                    << " cmp=" << int(m_->cmp_o) << ", want result=" << f.want.result
-                    << " cmp=" << f.want.cmp;
+    bool bad = false;
+    for (int l = 0; l < kLanes; ++l) {
+      const uint32_t result = lane_of(m_->result_o, l);
+      const bool cmp = (m_->cmp_o >> l) & 1;
+      if (result == f.want[l].result && cmp == f.want[l].cmp) continue;
+      bad = true;
+      if (errors_ < 10)
+        ADD_FAILURE() << "lane " << l << ": " << describe(f.op[l]) << std::hex
+                      << ": rtl result=" << result << " cmp=" << int(cmp)
+                      << ", want result=" << f.want[l].result << " cmp=" << f.want[l].cmp;
+    }
+    if (bad) ++errors_;
   }
 
   std::unique_ptr<VerilatedContext> ctx_;
