@@ -168,9 +168,11 @@ module baresm_lsu #(
     lowest_onehot = v & (~v + 32'd1);
   endfunction
 
+  // The index of a one-hot bit: bit k is the OR of the lanes whose index has
+  // bit k set (an OR-tree encoder; five word operations in a verilated model).
   function automatic logic [4:0] onehot_index(input logic [31:0] oh);
-    onehot_index = '0;
-    for (int i = 0; i < 32; i++) onehot_index = onehot_index | ({5{oh[i]}} & 5'(i));
+    onehot_index = {|(oh & 32'hFFFF_0000), |(oh & 32'hFF00_FF00), |(oh & 32'hF0F0_F0F0),
+                    |(oh & 32'hCCCC_CCCC), |(oh & 32'hAAAA_AAAA)};
   endfunction
 
   // ---- beats: lanes [b*NumLanes, (b+1)*NumLanes) ----------------------------
@@ -346,26 +348,37 @@ module baresm_lsu #(
   logic [NumBanks*NumLanes-1:0] lead_oh;
   logic [NumBanks*RowW-1:0]     lead_row;
   logic [NumLanes-1:0]          s_served;  // lanes this pass would serve
+  // Written lane by lane (a lane sits on one bank: a decoder and a mux per
+  // lane) rather than bank x lane, which a verilated model evaluates as
+  // NumBanks x NumLanes compares in every cycle of a shared access.
   always_comb begin
+    logic [BankW-1:0]    bk;
+    logic [NumLanes-1:0] lead;
     on_bank = '0;
     lead_oh = '0;
     lead_row = '0;
     s_served = '0;
+    bk = '0;
+    lead = '0;
     if (a_valid_q && a_shared) begin
+      // Each pending lane marks its bank.
+      for (int i = 0; i < NumLanes; i++) begin
+        bk = lane_bank[BankW*i +: BankW];
+        if (acc_pend[i]) on_bank[NumLanes*32'(bk) + i] = 1'b1;
+      end
+      // Per bank: the leader is its lowest pending lane; the pass serves
+      // the leader's row (0 for a bank no lane is on).
       for (int b = 0; b < NumBanks; b++) begin
-        for (int i = 0; i < NumLanes; i++) begin
-          on_bank[NumLanes*b + i] = acc_pend[i] && (lane_bank[BankW*i +: BankW] == BankW'(b));
-        end
-        lead_oh[NumLanes*b +: NumLanes] = NumLanes'(lowest_onehot(32'(on_bank[NumLanes*b +: NumLanes])));
-        for (int i = 0; i < NumLanes; i++) begin
-          lead_row[RowW*b +: RowW] = lead_row[RowW*b +: RowW] |
-                                     ({RowW{lead_oh[NumLanes*b + i]}} & lane_row[RowW*i +: RowW]);
-        end
-        for (int i = 0; i < NumLanes; i++) begin
-          s_served[i] = s_served[i] | (on_bank[NumLanes*b + i] &&
-                        (a_atoms ? lead_oh[NumLanes*b + i]
-                                 : (lead_row[RowW*b +: RowW] == lane_row[RowW*i +: RowW])));
-        end
+        lead = NumLanes'(lowest_onehot(32'(on_bank[NumLanes*b +: NumLanes])));
+        lead_oh[NumLanes*b +: NumLanes] = lead;
+        if (lead != '0) lead_row[RowW*b +: RowW] = lane_row[RowW*32'(onehot_index(32'(lead))) +: RowW];
+      end
+      // A pending lane is served with its bank's leader: ATOMS only the
+      // leader, the rest every lane on the leader's row.
+      for (int i = 0; i < NumLanes; i++) begin
+        bk = lane_bank[BankW*i +: BankW];
+        s_served[i] = acc_pend[i] && (a_atoms ? lead_oh[NumLanes*32'(bk) + i]
+                                              : lead_row[RowW*32'(bk) +: RowW] == lane_row[RowW*i +: RowW]);
       end
     end
   end
