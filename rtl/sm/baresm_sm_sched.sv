@@ -55,17 +55,26 @@ module baresm_sm_sched #(
 
   logic [WarpW:0] pick_starve, pick_rr, pick_old;
   logic oldest;
+  // The picks only matter with a ready warp, the age order only under GTO
+  // (with no ready warp every pick is empty anyway): a verilated model skips
+  // the N x N age scan in the cycles nothing can issue.
   always_comb begin
-    pick_starve = rr_pick(starving, last_q);
-    pick_rr = rr_pick(ready_i, last_q);
+    pick_starve = '0;
+    pick_rr = '0;
     pick_old = '0;
     oldest = 1'b0;
-    for (int w = NumWarps - 1; w >= 0; w--) begin
-      oldest = ready_i[w];
-      for (int v = 0; v < NumWarps; v++) begin
-        if (v != w && ready_i[v] && !older_q[w*NumWarps+v]) oldest = 1'b0;
+    if (ready_i != '0) begin
+      pick_starve = rr_pick(starving, last_q);
+      pick_rr = rr_pick(ready_i, last_q);
+      if (policy_gto_i) begin
+        for (int w = NumWarps - 1; w >= 0; w--) begin
+          oldest = ready_i[w];
+          for (int v = 0; v < NumWarps; v++) begin
+            if (v != w && ready_i[v] && !older_q[w*NumWarps+v]) oldest = 1'b0;
+          end
+          if (oldest) pick_old = {1'b1, WarpW'(w)};
+        end
       end
-      if (oldest) pick_old = {1'b1, WarpW'(w)};
     end
   end
 

@@ -99,25 +99,34 @@ module baresm_sm_scoreboard #(
     pred_bit = (p == 3'd7) ? 8'd0 : 8'd1 << p;
   endfunction
 
+  // A warp without a buffered instruction is neither ready nor stalled on
+  // anything (every consumer qualifies these with ib_valid_i): its checks
+  // are skipped, which a verilated model does in most idle cycles.
   logic [DecW-1:0] d;
   always_comb begin
     d = '0;
+    hazard_o = '0;
+    hazard_mem_o = '0;
+    unit_ok_o = '0;
+    ready_o = '0;
     for (int w = 0; w < NumWarps; w++) begin
-      d = ib_dec_i[w*DecW +: DecW];
-      hazard_o[w] = pend_of(pend_reg_q[w], d[33:28]) | pend_of(pend_reg_q[w], d[27:22]) |
-                    pend_of(pend_reg_q[w], d[21:16]) | pend_of(pend_reg_q[w], d[15:10]) |
-                    pend_pred_q[w][d[9:7]] | pend_pred_q[w][d[6:4]] | pend_pred_q[w][d[3:1]];
-      hazard_mem_o[w] = pend_of(pend_mem_q[w], d[33:28]) | pend_of(pend_mem_q[w], d[27:22]) |
-                        pend_of(pend_mem_q[w], d[21:16]) | pend_of(pend_mem_q[w], d[15:10]);
-      unique case (d[36:34])
-        baresm_sm_pkg::CL_ALU, baresm_sm_pkg::CL_FPU: unit_ok_o[w] = sq_ready_i;
-        baresm_sm_pkg::CL_SHFL, baresm_sm_pkg::CL_LSU: unit_ok_o[w] = sq_ready_i && gather_free_i;
-        default:
-          // BAR is a memory fence for its warp: its loads and stores are done.
-          unit_ok_o[w] = !ib_bar_i[w] || lsu_cnt_q[w] == '0;
-      endcase
-      ready_o[w] = running_i && eligible_i[w] && ib_valid_i[w] &&
-                   !bar_wait_i[w] && !hazard_o[w] && unit_ok_o[w];
+      if (ib_valid_i[w]) begin
+        d = ib_dec_i[w*DecW +: DecW];
+        hazard_o[w] = pend_of(pend_reg_q[w], d[33:28]) | pend_of(pend_reg_q[w], d[27:22]) |
+                      pend_of(pend_reg_q[w], d[21:16]) | pend_of(pend_reg_q[w], d[15:10]) |
+                      pend_pred_q[w][d[9:7]] | pend_pred_q[w][d[6:4]] | pend_pred_q[w][d[3:1]];
+        hazard_mem_o[w] = pend_of(pend_mem_q[w], d[33:28]) | pend_of(pend_mem_q[w], d[27:22]) |
+                          pend_of(pend_mem_q[w], d[21:16]) | pend_of(pend_mem_q[w], d[15:10]);
+        unique case (d[36:34])
+          baresm_sm_pkg::CL_ALU, baresm_sm_pkg::CL_FPU: unit_ok_o[w] = sq_ready_i;
+          baresm_sm_pkg::CL_SHFL, baresm_sm_pkg::CL_LSU: unit_ok_o[w] = sq_ready_i && gather_free_i;
+          default:
+            // BAR is a memory fence for its warp: its loads and stores are done.
+            unit_ok_o[w] = !ib_bar_i[w] || lsu_cnt_q[w] == '0;
+        endcase
+        ready_o[w] = running_i && eligible_i[w] && ib_valid_i[w] &&
+                     !bar_wait_i[w] && !hazard_o[w] && unit_ok_o[w];
+      end
     end
   end
 
@@ -133,19 +142,29 @@ module baresm_sm_scoreboard #(
   logic [7:0] pred_clr [NumWarps];
   logic iss_mem;
   assign iss_mem = iss_class_i == baresm_sm_pkg::CL_LSU;
+  // Something sets or releases a bit, or moves a count, this cycle. Without
+  // it every set and release is empty and the state holds: the per-warp
+  // decoders and updates below run only under it (a verilated model skips
+  // them in idle and stalled cycles).
+  logic sb_event;
+  assign sb_event = iss_pipe_i || clr_valid_i != '0 || pw_valid_i != '0 || lsu_done_i;
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
-      reg_set[w] = (iss_pipe_i && iss_warp_i == WarpW'(w)) ? reg_bit(iss_rd_i) : '0;
-      pred_set[w] = (iss_pipe_i && iss_warp_i == WarpW'(w)) ? pred_bit(iss_pd_i) : '0;
+      reg_set[w] = '0;
+      pred_set[w] = '0;
       reg_clr[w] = '0;
-      for (int k = 0; k < 3; k++) begin
-        if (clr_valid_i[k] && clr_warp_i[k*WarpW +: WarpW] == WarpW'(w))
-          reg_clr[w] = reg_clr[w] | reg_bit(clr_rd_i[k*6 +: 6]);
-      end
       pred_clr[w] = '0;
-      for (int k = 0; k < 2; k++) begin
-        if (pw_valid_i[k] && pw_last_i[k] && pw_warp_i[k*WarpW +: WarpW] == WarpW'(w))
-          pred_clr[w] = pred_clr[w] | pred_bit(pw_pd_i[k*3 +: 3]);
+      if (sb_event) begin
+        reg_set[w] = (iss_pipe_i && iss_warp_i == WarpW'(w)) ? reg_bit(iss_rd_i) : '0;
+        pred_set[w] = (iss_pipe_i && iss_warp_i == WarpW'(w)) ? pred_bit(iss_pd_i) : '0;
+        for (int k = 0; k < 3; k++) begin
+          if (clr_valid_i[k] && clr_warp_i[k*WarpW +: WarpW] == WarpW'(w))
+            reg_clr[w] = reg_clr[w] | reg_bit(clr_rd_i[k*6 +: 6]);
+        end
+        for (int k = 0; k < 2; k++) begin
+          if (pw_valid_i[k] && pw_last_i[k] && pw_warp_i[k*WarpW +: WarpW] == WarpW'(w))
+            pred_clr[w] = pred_clr[w] | pred_bit(pw_pd_i[k*3 +: 3]);
+        end
       end
     end
   end
@@ -158,7 +177,7 @@ module baresm_sm_scoreboard #(
         pend_pred_q[w] <= '0;
         lsu_cnt_q[w] <= '0;
       end
-    end else begin
+    end else if (clear_i || sb_event) begin
       for (int w = 0; w < NumWarps; w++) begin
         pend_reg_q[w] <= clear_i ? '0 : (pend_reg_q[w] & ~reg_clr[w]) | reg_set[w];
         pend_mem_q[w] <= clear_i ? '0 : (pend_mem_q[w] & ~reg_clr[w] & ~reg_set[w]) | (iss_mem ? reg_set[w] : '0);
