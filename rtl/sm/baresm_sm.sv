@@ -455,6 +455,17 @@ module baresm_sm #(
 
   logic grant_valid;
 
+  // The policy input is a setting, held for a whole launch: registered, so
+  // that the scheduler, issue and everything after them do not depend on an
+  // input combinationally (a verilated model evaluates such logic again on
+  // every clock edge, in its input region). A change takes effect a cycle
+  // later, before any warp of a launch presented with it can be granted.
+  logic sched_gto_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) sched_gto_q <= 1'b0;
+    else         sched_gto_q <= sched_gto_i;
+  end
+
   baresm_sm_sched #(
     .NumWarps(NumWarps),
     .StarveLimit(StarveLimit)
@@ -462,7 +473,7 @@ module baresm_sm #(
     .clk_i,
     .rst_ni,
     .clear_i       (clear),
-    .policy_gto_i  (sched_gto_i),
+    .policy_gto_i  (sched_gto_q),
     .start_i       (place_valid ? (NumWarps'(1) << place_warp) : '0),
     .ready_i       (ready),
     .grant_valid_o (grant_valid),
