@@ -65,9 +65,9 @@ proof() {
     barrier)
       DUT=rtl/sm/baresm_sm_barrier.sv
       FILES=(rtl/sm/baresm_sm_barrier.sv)
-      BMC=12; IND=4
+      BMC=5; IND=4
       MUT_FILE=rtl/sm/baresm_sm_barrier.sv
-      MUT_SED='s/if (wait_q\[w\] \&\& 12.(arrived) >= need) rel\[w\] = 1.b1;/if (wait_q[w] \&\& 12'"'"'(arrived) + 12'"'"'d1 >= need) rel[w] = 1'"'"'b1;/'
+      MUT_SED='s/>= need;/+ 12'"'"'d1 >= need;/'
       MUT_DESC="a group is released one warp early";;
     cp_queues)
       # cvc5: z3 4.8.12 does not close this induction in 5 minutes (the 32-bit

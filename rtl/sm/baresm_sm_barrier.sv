@@ -3,11 +3,12 @@
 // an idle barrier sets its count; count 0 waits for every live warp of the
 // CTA, else ceil(count/32) warps; exits are re-checked every cycle).
 //
-// Per warp slot: waiting flag, barrier id and the BAR's pc. Per (CTA slot,
-// id): the count of the current phase. Each cycle every waiting warp checks
-// its own group (same CTA, same id): arrived >= needed releases the whole
-// group. A CTA whose live warps all wait while no group of it releases is
-// deadlocked; deadlock_o names the lowest such CTA slot and its waiting warps.
+// Per warp slot: waiting flag, barrier id, CTA slot and the BAR's pc. Per
+// group (CTA slot, id): the count of the current phase and the number of its
+// waiting warps. Each cycle every group compares its waiting warps with its
+// need: enough releases the whole group. A CTA whose live warps all wait
+// while no group of it releases is deadlocked; deadlock_o names the lowest
+// such CTA slot and its waiting warps.
 `include "baresm_assert.svh"
 `default_nettype none
 
@@ -41,66 +42,64 @@ module baresm_sm_barrier #(
 );
 
   localparam int CntW = $clog2(NumWarps + 1);
+  localparam int NumGroups = CtaSlots * 16;
+  // Index of a group, {CTA slot, barrier id}; with one CTA slot the (always
+  // 0) slot bit is dropped.
+  localparam int IdxW = $clog2(NumGroups);
 
   logic [NumWarps-1:0] wait_q;
   logic [3:0]          id_q [NumWarps];
+  logic [CtaW-1:0]     cta_q [NumWarps];       // the CTA slot the warp arrived in
   logic [31:0]         pc_q [NumWarps];
-  logic [15:0]         count_q [CtaSlots*16];
-  // Index of count_q: {CTA slot, barrier id}; with one CTA slot the (always
-  // 0) slot bit is dropped.
-  localparam int IdxW = $clog2(CtaSlots * 16);
+  logic [15:0]         count_q [NumGroups];    // the phase's count, set by its first warp
+  // Warps waiting in each group, group g in [g*CntW +: CntW] (a vector: it
+  // is updated whole, in a loop a verilated model may keep rolled).
+  logic [NumGroups*CntW-1:0] arrived_q;
 
-  // ---- release: each waiting warp evaluates its group ------------------------------
-  // (over_live, for the assertion a_arrived_le_live, comes from the same
-  // counts: a second N x N loop would cost simulation time every cycle.)
-  // The N x N loop, the arrival scan and the deadlock scan sit under the
-  // condition that makes them matter (a warp waits, a warp arrives): with no
-  // warp waiting, no warp is released and no CTA is deadlocked, so the
-  // result is the same, and a verilated model skips them in most cycles.
-  logic [NumWarps-1:0] rel;
-  logic [CntW-1:0] arrived, live;
-  logic [15:0] cnt;
-  logic [11:0] need;
-  logic over_live;
+  // ---- release: per group, a count of its waiting warps ------------------------------
+  // Each group counts its warps as they arrive and drops to 0 when it is
+  // released; the live warps are counted once per CTA slot. A group is
+  // released when its count reaches the need: count_q 0 -> every live warp
+  // of the CTA, else ceil(count/32) warps. A waiting warp reads its group's
+  // release bit. (Before: every warp recounted its group over all warp
+  // slots, N x N compares of CTA slot and id, and read the count table
+  // through its own multiplexer.)
+  // Everything here sits under "a warp waits": with none, no group holds a
+  // warp, so the result is the same, and a verilated model skips it.
+  logic [CntW-1:0]      live [CtaSlots];
+  logic [NumGroups-1:0] grp_rel;
+  logic [NumWarps-1:0]  rel;
+  logic                 over_live;
+  logic [11:0]          need;
   always_comb begin
+    for (int c = 0; c < CtaSlots; c++) live[c] = '0;
+    grp_rel = '0;
     rel = '0;
     over_live = 1'b0;
-    arrived = '0;
-    live = '0;
-    cnt = '0;
     need = '0;
     if (wait_q != '0) begin
-      for (int w = 0; w < NumWarps; w++) begin
-        arrived = '0;
-        live = '0;
-        for (int v = 0; v < NumWarps; v++) begin
-          if (warp_cta_i[v*CtaW +: CtaW] == warp_cta_i[w*CtaW +: CtaW]) begin
-            if (wait_q[v] && id_q[v] == id_q[w]) arrived = arrived + CntW'(1);
-            if (warp_live_i[v]) live = live + CntW'(1);
-          end
+      for (int c = 0; c < CtaSlots; c++) begin
+        for (int w = 0; w < NumWarps; w++) begin
+          if (warp_live_i[w] && warp_cta_i[w*CtaW +: CtaW] == CtaW'(c)) live[c] = live[c] + CntW'(1);
         end
-        cnt = count_q[IdxW'({warp_cta_i[w*CtaW +: CtaW], id_q[w]})];
-        need = (cnt == 16'd0) ? 12'(live) : 12'((17'(cnt) + 17'd31) >> 5);
-        if (wait_q[w] && 12'(arrived) >= need) rel[w] = 1'b1;
-        if (wait_q[w] && arrived > live) over_live = 1'b1;
       end
+      for (int g = 0; g < NumGroups; g++) begin
+        need = (count_q[g] == 16'd0) ? 12'(live[g / 16]) : 12'((17'(count_q[g]) + 17'd31) >> 5);
+        grp_rel[g] = arrived_q[g*CntW +: CntW] != '0 && 12'(arrived_q[g*CntW +: CntW]) >= need;
+        if (arrived_q[g*CntW +: CntW] > live[g / 16]) over_live = 1'b1;
+      end
+      for (int w = 0; w < NumWarps; w++) rel[w] = wait_q[w] && grp_rel[IdxW'({cta_q[w], id_q[w]})];
     end
   end
 
   // ---- arrival: is this the first warp of the phase? --------------------------------
+  // It is when its group holds no warp, or the group is released this cycle.
   logic [CtaW-1:0] arr_cta;
-  logic arr_first;
-  always_comb begin
-    arr_cta = warp_cta_i[arrive_warp_i*CtaW +: CtaW];
-    arr_first = 1'b1;
-    if (arrive_i) begin
-      for (int v = 0; v < NumWarps; v++) begin
-        if (wait_q[v] && !rel[v] && id_q[v] == arrive_id_i &&
-            warp_cta_i[v*CtaW +: CtaW] == arr_cta)
-          arr_first = 1'b0;
-      end
-    end
-  end
+  logic [IdxW-1:0] arr_grp;
+  logic            arr_first;
+  assign arr_cta   = warp_cta_i[arrive_warp_i*CtaW +: CtaW];
+  assign arr_grp   = IdxW'({arr_cta, arrive_id_i});
+  assign arr_first = arrived_q[32'(arr_grp)*CntW +: CntW] == '0 || grp_rel[arr_grp];
 
   // ---- deadlock ----------------------------------------------------------------------
   logic [NumWarps-1:0] mine;
@@ -132,18 +131,29 @@ module baresm_sm_barrier #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wait_q <= '0;
+      arrived_q <= '0;
     end else if (clear_i) begin
       wait_q <= '0;
+      arrived_q <= '0;
     end else begin
       wait_q <= (wait_q & ~rel) | (arrive_i ? (NumWarps'(1) << arrive_warp_i) : '0);
+      if (arrive_i || grp_rel != '0) begin : count
+        logic [NumGroups*CntW-1:0] arrived_d;
+        for (int g = 0; g < NumGroups; g++) begin
+          arrived_d[g*CntW +: CntW] = (grp_rel[g] ? '0 : arrived_q[g*CntW +: CntW]) +
+                                      ((arrive_i && arr_grp == IdxW'(g)) ? CntW'(1) : '0);
+        end
+        arrived_q <= arrived_d;
+      end
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (arrive_i) begin
       id_q[arrive_warp_i] <= arrive_id_i;
+      cta_q[arrive_warp_i] <= arr_cta;
       pc_q[arrive_warp_i] <= arrive_pc_i;
-      if (arr_first) count_q[IdxW'({arr_cta, arrive_id_i})] <= arrive_count_i;
+      if (arr_first) count_q[arr_grp] <= arrive_count_i;
     end
   end
 
@@ -154,6 +164,14 @@ module baresm_sm_barrier #(
   `BARESM_ASSUME(m_arrive_live, !arrive_i || clear_i || warp_live_i[arrive_warp_i])
   `BARESM_ASSUME(m_arrive_not_waiting, !arrive_i || clear_i || !wait_q[arrive_warp_i])
   `BARESM_ASSUME(m_arrive_cta_runs, !arrive_i || clear_i || cta_run_i[arr_cta])
+  // A waiting warp stays in its CTA slot (a slot is only re-placed after its
+  // warp exits), so its group is the one it arrived in.
+  logic [NumWarps-1:0] cta_moved;
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++)
+      cta_moved[w] = wait_q[w] && warp_cta_i[w*CtaW +: CtaW] != cta_q[w];
+  end
+  `BARESM_ASSUME(m_waiting_cta_stable, cta_moved == '0)
   // A waiting warp has not exited, so the count of arrived warps of a group
   // never exceeds the live warps of its CTA.
   `BARESM_ASSERT(a_waiting_live, (wait_q & ~warp_live_i) == '0)

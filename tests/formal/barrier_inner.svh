@@ -4,6 +4,7 @@
 //   - count 0 (wait for the CTA): a warp is released exactly when every live
 //     warp of its CTA waits at its barrier id;
 //   - count k > 0: released exactly when ceil(k/32) warps of the group wait;
+//   - (induction) each group's count of waiting warps is exact;
 //   - deadlock is flagged exactly when some fully dispatched CTA has live
 //     warps, all of them waiting, and none of them released (so no arrival
 //     and no release can ever happen for it), and it names the lowest such
@@ -50,6 +51,17 @@
       assert (release_o[w] == ($countones(fv_grp[w]) * 32 >= 32'(cnt_w)));
   end
   always @* if (rst_ni) assert (deadlock_o == (fv_dead != '0));
+  // The module's m_waiting_cta_stable, in every step (a clocked assumption
+  // leaves the inputs of the last step free).
+  always @* if (rst_ni) assume (cta_moved == '0);
+  // Induction invariant: a group's count is the number of warps waiting in it.
+  for (genvar g = 0; g < NumGroups; g++) begin : g_fg
+    logic [NumWarps-1:0] fv_in;
+    for (genvar w = 0; w < NumWarps; w++) begin : g_w
+      assign fv_in[w] = wait_q[w] && IdxW'({cta_q[w], id_q[w]}) == IdxW'(g);
+    end
+    always @* if (rst_ni) assert (32'(arrived_q[g*CntW +: CntW]) == $countones(fv_in));
+  end
   for (genvar c = 0; c < CtaSlots; c++) begin : g_fc
     always @* if (rst_ni && fv_dead[c]) assert (32'(deadlock_cta_o) <= c);
   end
