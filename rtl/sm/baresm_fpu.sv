@@ -108,10 +108,10 @@ module baresm_fpu #(
   // ones so that the count stops at the real width). Two levels: the first
   // non-zero group from the top, then the leading zeros inside it. In
   // hardware a group-OR, a priority mux and a small encoder; in a verilated
-  // model a handful of word compares (a bit-level tree of a 128-bit vector
-  // costs Verilator about 40x more). Functions (one per width: a function's
-  // width cannot be a parameter) so that they run inside the stage's
-  // enabled always_ff.
+  // model a handful of word compares (a bit-level tree, rewritten slice by
+  // slice, was a third of the 32-lane SM's cost). Functions (one per
+  // width: a function's width cannot be a parameter) so that they run
+  // inside the stage's enabled always_ff.
   function automatic logic [2:0] f_lzc8(input logic [7:0] data);
     casez (data)
       8'b1???????: f_lzc8 = 3'd0;

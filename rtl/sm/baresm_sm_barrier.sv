@@ -61,9 +61,7 @@ module baresm_sm_barrier #(
   // released; the live warps are counted once per CTA slot. A group is
   // released when its count reaches the need: count_q 0 -> every live warp
   // of the CTA, else ceil(count/32) warps. A waiting warp reads its group's
-  // release bit. (Before: every warp recounted its group over all warp
-  // slots, N x N compares of CTA slot and id, and read the count table
-  // through its own multiplexer.)
+  // release bit.
   // Everything here sits under "a warp waits": with none, no group holds a
   // warp, so the result is the same, and a verilated model skips it.
   logic [CntW-1:0]      live [CtaSlots];

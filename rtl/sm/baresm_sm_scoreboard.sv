@@ -124,8 +124,8 @@ module baresm_sm_scoreboard #(
             // BAR is a memory fence for its warp: its loads and stores are done.
             unit_ok_o[w] = !ib_bar_i[w] || lsu_cnt_q[w] == '0;
         endcase
-        ready_o[w] = running_i && eligible_i[w] && ib_valid_i[w] &&
-                     !bar_wait_i[w] && !hazard_o[w] && unit_ok_o[w];
+        ready_o[w] = running_i && eligible_i[w] && !bar_wait_i[w] && !hazard_o[w] &&
+                     unit_ok_o[w];
       end
     end
   end
