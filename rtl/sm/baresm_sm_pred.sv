@@ -38,27 +38,37 @@ module baresm_sm_pred #(
   input  logic [WarpW-1:0]    place_warp_i
 );
 
-  localparam logic [2:0] PT = 3'd7;
+  // Entry {warp, pd}; entry 7 of each warp is PT, all lanes true, so a read
+  // is one index with no compare.
+  logic [31:0] pred [NumWarps*8];
 
-  logic [31:0] pred_q [NumWarps*7];
+  assign rd_a_o = pred[{rd_warp_i, rd_a_i}];
+  assign rd_b_o = pred[{rd_warp_i, rd_b_i}];
 
-  assign rd_a_o = (rd_a_i == PT) ? 32'hFFFF_FFFF : pred_q[32'(rd_warp_i)*7 + 32'(rd_a_i)];
-  assign rd_b_o = (rd_b_i == PT) ? 32'hFFFF_FFFF : pred_q[32'(rd_warp_i)*7 + 32'(rd_b_i)];
+  for (genvar w = 0; w < NumWarps; w++) begin : g_warp
+    assign pred[w*8 + 7] = 32'hFFFF_FFFF;
+    for (genvar p = 0; p < 7; p++) begin : g_pred
+      // Each bit is a flop with an enable: the write ports select by a lane
+      // mask, so no port reads the file back (no read-modify-write).
+      logic alu_hit, fpu_hit, vote_hit, place_hit;
+      logic [31:0] pred_q;
+      assign alu_hit = pw_valid_i[0] && pw_warp_i[0 +: WarpW] == WarpW'(w) && pw_pd_i[2:0] == 3'(p);
+      assign fpu_hit = pw_valid_i[1] && pw_warp_i[WarpW +: WarpW] == WarpW'(w) && pw_pd_i[5:3] == 3'(p);
+      assign vote_hit = vote_i && vote_warp_i == WarpW'(w) && vote_pd_i == 3'(p);
+      assign place_hit = place_i && place_warp_i == WarpW'(w);
+      assign pred[w*8 + p] = pred_q;
 
-  always_ff @(posedge clk_i) begin
-    for (int k = 0; k < 2; k++) begin
-      if (pw_valid_i[k]) begin
-        pred_q[32'(pw_warp_i[k*WarpW +: WarpW])*7 + 32'(pw_pd_i[k*3 +: 3])] <=
-            (pred_q[32'(pw_warp_i[k*WarpW +: WarpW])*7 + 32'(pw_pd_i[k*3 +: 3])] &
-             ~pw_mask_i[k*32 +: 32]) | (pw_bits_i[k*32 +: 32] & pw_mask_i[k*32 +: 32]);
+      always_ff @(posedge clk_i) begin
+        if (place_hit) begin
+          pred_q <= '0;
+        end else if (alu_hit || fpu_hit || vote_hit) begin
+          for (int b = 0; b < 32; b++) begin
+            if (vote_hit && vote_mask_i[b]) pred_q[b] <= vote_bits_i[b];
+            else if (fpu_hit && pw_mask_i[32 + b]) pred_q[b] <= pw_bits_i[32 + b];
+            else if (alu_hit && pw_mask_i[b]) pred_q[b] <= pw_bits_i[b];
+          end
+        end
       end
-    end
-    if (vote_i) begin
-      pred_q[32'(vote_warp_i)*7 + 32'(vote_pd_i)] <=
-          (pred_q[32'(vote_warp_i)*7 + 32'(vote_pd_i)] & ~vote_mask_i) | (vote_bits_i & vote_mask_i);
-    end
-    if (place_i) begin
-      for (int p = 0; p < 7; p++) pred_q[32'(place_warp_i)*7 + p] <= 32'd0;
     end
   end
 
