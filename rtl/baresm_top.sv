@@ -202,13 +202,14 @@ module baresm_top #(
   logic [31:0] trc_issue_pc, trc_issue_tmask, trc_issue_exec;
   logic [31:0] trc_issue_cta_x, trc_issue_cta_y, trc_issue_cta_z;
   logic [4:0] trc_issue_wic;
-  logic [2:0] trc_rf_we, trc_pw_valid;
+  logic [2:0] trc_rf_we;
+  logic [1:0] trc_pw_valid;
   logic [47:0] trc_rf_addr;
   logic [3*NumLanes-1:0] trc_rf_mask;
   logic [3*NumLanes*32-1:0] trc_rf_data;
-  logic [23:0] trc_pw_slot;
-  logic [8:0] trc_pw_pd;
-  logic [95:0] trc_pw_mask, trc_pw_bits;
+  logic [15:0] trc_pw_slot;
+  logic [5:0] trc_pw_pd;
+  logic [63:0] trc_pw_mask, trc_pw_bits;
   logic unused_trace;
   assign unused_trace = ^{trc_issue_valid, trc_issue_fault, trc_issue_slot, trc_issue_pc,
                           trc_issue_tmask, trc_issue_exec, trc_issue_cta_x, trc_issue_cta_y,

@@ -116,11 +116,11 @@ module baresm_sm #(
   output logic [3*NumLanes-1:0]         trace_rf_mask_o,
   output logic [3*NumLanes*32-1:0]      trace_rf_data_o,
   // Predicate writes: ALU, FPU (per beat) and VOTE.ANY/ALL (at issue).
-  output logic [2:0]                    trace_pw_valid_o,
-  output logic [23:0]                   trace_pw_slot_o,      // 8 bits per port
-  output logic [8:0]                    trace_pw_pd_o,
-  output logic [95:0]                   trace_pw_mask_o,
-  output logic [95:0]                   trace_pw_bits_o
+  output logic [1:0]                    trace_pw_valid_o,
+  output logic [15:0]                   trace_pw_slot_o,      // 8 bits per port
+  output logic [5:0]                    trace_pw_pd_o,
+  output logic [63:0]                   trace_pw_mask_o,
+  output logic [63:0]                   trace_pw_bits_o
 `endif
 );
 
@@ -401,7 +401,7 @@ module baresm_sm #(
   logic [NumWarps-1:0] bar_wait, exec_busy;
   logic [NumWarps-1:0] ready, hazard, hazard_mem, unit_ok;
 
-  logic iss_pipe, iss_vote_pred, iss_arrive;
+  logic iss_pipe, iss_arrive;
   logic [2:0] i_class, i_pd;
   logic [5:0] i_dst;
 
@@ -488,7 +488,7 @@ module baresm_sm #(
   logic [6:0] i_op;
   logic [7:0] i_mod;
   logic [5:0] i_sa, i_sb, i_sc;
-  logic [31:0] i_bval, i_sreg, i_pc, i_tmask, i_guard, i_exec, i_ppv, i_vote_bits;
+  logic [31:0] i_bval, i_sreg, i_pc, i_tmask, i_guard, i_exec, i_ppv;
   logic [31:0] i_target, i_reconv;
   logic i_use_imm;
   logic [1:0] stk_kind;
@@ -534,8 +534,6 @@ module baresm_sm #(
     .clock_i        (cyc_total_q),
     .issue_o        (issue),
     .pipe_o         (iss_pipe),
-    .vote_pred_o    (iss_vote_pred),
-    .vote_bits_o    (i_vote_bits),
     .arrive_o       (iss_arrive),
     .next_ok_o      (next_ok),
     .next_pc_o      (next_pc),
@@ -567,7 +565,8 @@ module baresm_sm #(
   );
 
   baresm_sm_pred #(
-    .NumWarps(NumWarps)
+    .NumWarps(NumWarps),
+    .HasFpu  (HasFpu)
   ) u_pred (
     .clk_i,
     .rd_warp_i   (sel),
@@ -580,11 +579,6 @@ module baresm_sm #(
     .pw_pd_i     (pw_pd),
     .pw_mask_i   (pw_mask),
     .pw_bits_i   (pw_bits),
-    .vote_i      (iss_vote_pred),
-    .vote_warp_i (sel),
-    .vote_pd_i   (i_pd),
-    .vote_mask_i (i_exec),
-    .vote_bits_i (i_vote_bits),
     .place_i     (place_valid),
     .place_warp_i(place_warp)
   );
@@ -1010,11 +1004,11 @@ module baresm_sm #(
   always_comb begin
     for (int k = 0; k < 3; k++) trace_rf_addr_o[k*16 +: 16] = 16'(trc_rf_addr[k*AddrW +: AddrW]);
   end
-  assign trace_pw_valid_o = {iss_vote_pred, pw_valid};
-  assign trace_pw_slot_o = {8'(sel), 8'(pw_warp[WarpW +: WarpW]), 8'(pw_warp[0 +: WarpW])};
-  assign trace_pw_pd_o = {i_pd, pw_pd};
-  assign trace_pw_mask_o = {i_exec, pw_mask};
-  assign trace_pw_bits_o = {i_vote_bits, pw_bits};
+  assign trace_pw_valid_o = pw_valid;
+  assign trace_pw_slot_o = {8'(pw_warp[WarpW +: WarpW]), 8'(pw_warp[0 +: WarpW])};
+  assign trace_pw_pd_o = pw_pd;
+  assign trace_pw_mask_o = pw_mask;
+  assign trace_pw_bits_o = pw_bits;
 `endif
 
   // Outputs only used by tracing and barrier statistics.

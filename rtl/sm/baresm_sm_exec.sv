@@ -402,6 +402,8 @@ module baresm_sm_exec #(
   end
 
   // ---- lane ALU ---------------------------------------------------------------------
+  logic ex_vote_pred;  // VOTE.ANY/ALL: its answer (operand b, all ones or 0) to a predicate
+  assign ex_vote_pred = ex_op_q == baresm_isa_pkg::OP_VOTE && ex_mod_q[1:0] != baresm_isa_pkg::VOTE_BALLOT;
   logic [LW-1:0] alu_res;
   logic [NumLanes-1:0] alu_pred;
   always_comb begin
@@ -412,9 +414,10 @@ module baresm_sm_exec #(
         alu_res[p*32 +: 32] = baresm_sm_pkg::alu(ex_op_q, ex_mod_q[0], op_a[p*32 +: 32],
             op_b[p*32 +: 32], op_c[p*32 +: 32], ex_lpvec[p],
             sreg_lane[p*32 +: 32]);
-        alu_pred[p] = baresm_sm_pkg::pcomb(ex_mod_q[5:4],
-            baresm_sm_pkg::icmp(ex_mod_q[2:0], ex_mod_q[3], op_a[p*32 +: 32], op_b[p*32 +: 32]),
-            ex_lpvec[p]);
+        alu_pred[p] = ex_vote_pred ? op_b[p*32] :
+            baresm_sm_pkg::pcomb(ex_mod_q[5:4],
+                baresm_sm_pkg::icmp(ex_mod_q[2:0], ex_mod_q[3], op_a[p*32 +: 32], op_b[p*32 +: 32]),
+                ex_lpvec[p]);
       end
     end
   end
@@ -461,7 +464,7 @@ module baresm_sm_exec #(
   // of a struct type as one wire).
   typedef struct packed {
     logic                alu;    // an ALU beat (else FPU)
-    logic                setp;   // ISETP/FSETP: writes a predicate
+    logic                setp;   // ISETP/FSETP/VOTE.ANY/ALL: writes a predicate
     logic                first;  // the instruction's first beat
     logic                last;   // ... its last
     logic                slow;   // released at the last beat (else the first)
@@ -481,7 +484,8 @@ module baresm_sm_exec #(
   localparam int TagWarpLsb = AddrW + BeatW + 6 + 3 + 2 * NumLanes;
 
   pipe_tag_t ex_tag;  // the beat leaving EX
-  assign ex_tag = {ex_alu, ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP,
+  assign ex_tag = {ex_alu, ex_op_q == baresm_isa_pkg::OP_ISETP || ex_op_q == baresm_isa_pkg::OP_FSETP ||
+                   ex_vote_pred,
                    ex_beat_q == '0, ex_last_q, ex_slow_q, ex_mod_q[5:4], ex_warp_q, ex_base_q, ex_beat_q,
                    ex_rd_q, ex_pd_q, ex_lmask, ex_lpvec};
 

@@ -109,8 +109,6 @@ module baresm_sm_ibuf #(
       default: begin
         if (op == baresm_isa_pkg::OP_SHFL) cls = baresm_sm_pkg::CL_SHFL;
         else if (op == baresm_isa_pkg::OP_NOP) cls = baresm_sm_pkg::CL_CTRL;
-        else if (op == baresm_isa_pkg::OP_VOTE && mod[1:0] != baresm_isa_pkg::VOTE_BALLOT)
-          cls = baresm_sm_pkg::CL_CTRL;
         else cls = baresm_sm_pkg::CL_ALU;
       end
     endcase

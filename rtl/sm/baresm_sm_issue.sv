@@ -6,10 +6,10 @@
 //   - resolves what needs no pipe: issue-time faults (bad pc, fetch error,
 //     illegal word, TRAP in a live lane, a branch that would overflow the
 //     stack), the branch target and reconvergence point for the stack,
-//     EXIT, BAR arrival, VOTE.ANY/ALL's predicate write;
+//     EXIT, BAR arrival;
 //   - picks operand b: the immediate for ALU/FPU/SHFL with bimm (memory
 //     instructions use imm as the address offset and read b as store data or
-//     the atomic operand), VOTE.BALLOT's ballot;
+//     the atomic operand), VOTE.BALLOT's ballot, VOTE.ANY/ALL's answer;
 //   - reads the warp-uniform special registers (block and grid sizes, CTA
 //     id, warp id, SM id, clock), so the pipe carries one value, not lanes.
 // Resolving control at issue is what lets a warp issue every other cycle
@@ -66,8 +66,6 @@ module baresm_sm_issue #(
   // ---- issue ----------------------------------------------------------------------------------
   output logic                    issue_o,        // an instruction issues (no fault)
   output logic                    pipe_o,         // ... to the pipe (not CL_CTRL)
-  output logic                    vote_pred_o,    // ... a VOTE.ANY/ALL writing a predicate
-  output logic [31:0]             vote_bits_o,    // ... its answer in every lane
   output logic                    arrive_o,       // ... a BAR with a live lane
   output logic                    next_ok_o,      // the warp's next word is at pc + 8
   output logic [31:0]             next_pc_o,
@@ -100,7 +98,6 @@ module baresm_sm_issue #(
   output logic [4:0]              fault_lane_o
 );
 
-  localparam logic [2:0] PT = 3'd7;
 
   logic [63:0] iw;
   logic [baresm_sm_pkg::DEC_W-1:0] idec;
@@ -183,12 +180,6 @@ module baresm_sm_issue #(
                      i_op != baresm_isa_pkg::OP_EXIT && next_pc_o != warp_rpc_i[sel_i*32 +: 32];
 
   assign pipe_o = issue && i_class != baresm_sm_pkg::CL_CTRL;
-  assign vote_pred_o = issue && i_class == baresm_sm_pkg::CL_CTRL &&
-                       i_op == baresm_isa_pkg::OP_VOTE && i_pd != PT;
-  // VOTE.ANY/ALL: the same answer in every guard-true lane.
-  assign vote_bits_o = ((i_mod[1:0] == baresm_isa_pkg::VOTE_ANY) ? (i_ballot != 32'd0)
-                                                                  : (i_ballot == i_exec))
-                           ? 32'hFFFF_FFFF : 32'd0;
   assign arrive_o = issue && i_op == baresm_isa_pkg::OP_BAR && i_exec != 32'd0;
 
   // Warp-uniform special registers.
@@ -213,9 +204,14 @@ module baresm_sm_issue #(
 
   // Operand b is the immediate for ALU/FPU/SHFL with bimm; memory
   // instructions use imm as the address offset (b is the store data / the
-  // atomic operand); VOTE.BALLOT passes the ballot as b.
+  // atomic operand); VOTE.BALLOT passes the ballot as b, VOTE.ANY/ALL its
+  // answer (all ones or 0: the same in every lane, written to the predicate
+  // by the ALU at the end of the pipe like ISETP's).
+  logic vote_answer;
+  assign vote_answer = (i_mod[1:0] == baresm_isa_pkg::VOTE_ANY) ? (i_ballot != 32'd0) : (i_ballot == i_exec);
   assign use_imm_o = (i_bimm && i_class != baresm_sm_pkg::CL_LSU) || i_op == baresm_isa_pkg::OP_VOTE;
-  assign bval_o = (i_op == baresm_isa_pkg::OP_VOTE) ? i_ballot : i_imm;
+  assign bval_o = (i_op != baresm_isa_pkg::OP_VOTE) ? i_imm :
+                  (i_mod[1:0] == baresm_isa_pkg::VOTE_BALLOT) ? i_ballot : {32{vote_answer}};
 
   assign stk_kind_o = (i_op == baresm_isa_pkg::OP_BRA) ? 2'd1 :
                       (i_op == baresm_isa_pkg::OP_EXIT) ? 2'd2 : 2'd0;

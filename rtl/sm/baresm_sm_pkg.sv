@@ -13,7 +13,7 @@ package baresm_sm_pkg;
   // from isa/faults.def and rtl/states.def.
 
   // Issue classes of a decoded instruction.
-  localparam logic [2:0] CL_CTRL = 3'd0;  // resolved at issue: BRA EXIT BAR TRAP NOP VOTE.ANY/ALL, faults
+  localparam logic [2:0] CL_CTRL = 3'd0;  // resolved at issue: BRA EXIT BAR TRAP NOP, faults
   localparam logic [2:0] CL_ALU = 3'd1;   // lane ALU through the beat pipe
   localparam logic [2:0] CL_FPU = 3'd2;   // FPU through the beat pipe
   localparam logic [2:0] CL_SHFL = 3'd3;  // operands gathered over all beats, then shuffled

@@ -4,14 +4,16 @@
 // so the file is flops with two read ports on the granted warp (the guard
 // and a second predicate: SEL, ISETP/FSETP's accumulate, VOTE's source),
 // not a RAM. PT (7) reads as all lanes true.
-// Writes, in this order of precedence (the later wins): the ALU's and the
-// FPU's predicate writes (per beat, under a lane mask), VOTE.ANY/ALL at
-// issue (the same answer in every guard-true lane), and a placement, which
-// clears the new warp's predicates.
+// Writes come from the end of the pipe, per beat under a lane mask: the
+// ALU's (ISETP, VOTE.ANY/ALL) and, with HasFpu, the FPU's (FSETP); the
+// scoreboard keeps two writes of one predicate from being in flight, so
+// they never meet in one entry. A placement clears the new warp's
+// predicates.
 `default_nettype none
 
 module baresm_sm_pred #(
   parameter int NumWarps = 16,
+  parameter bit HasFpu = 1'b1,   // the FPU's write port (port 1) is built
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1
 ) (
   input  logic                clk_i,
@@ -29,11 +31,6 @@ module baresm_sm_pred #(
   input  logic [5:0]          pw_pd_i,
   input  logic [63:0]         pw_mask_i,
   input  logic [63:0]         pw_bits_i,
-  input  logic                vote_i,         // VOTE.ANY/ALL at issue
-  input  logic [WarpW-1:0]    vote_warp_i,
-  input  logic [2:0]          vote_pd_i,
-  input  logic [31:0]         vote_mask_i,
-  input  logic [31:0]         vote_bits_i,
   input  logic                place_i,
   input  logic [WarpW-1:0]    place_warp_i
 );
@@ -48,23 +45,22 @@ module baresm_sm_pred #(
   for (genvar w = 0; w < NumWarps; w++) begin : g_warp
     assign pred[w*8 + 7] = 32'hFFFF_FFFF;
     for (genvar p = 0; p < 7; p++) begin : g_pred
-      // Each bit is a flop with an enable: the write ports select by a lane
-      // mask, so no port reads the file back (no read-modify-write).
-      logic alu_hit, fpu_hit, vote_hit, place_hit;
+      // Each bit is a flop with an enable, selected by the port's lane mask:
+      // no port reads the file back (no read-modify-write).
+      logic alu_hit, fpu_hit, place_hit;
       logic [31:0] pred_q;
       assign alu_hit = pw_valid_i[0] && pw_warp_i[0 +: WarpW] == WarpW'(w) && pw_pd_i[2:0] == 3'(p);
-      assign fpu_hit = pw_valid_i[1] && pw_warp_i[WarpW +: WarpW] == WarpW'(w) && pw_pd_i[5:3] == 3'(p);
-      assign vote_hit = vote_i && vote_warp_i == WarpW'(w) && vote_pd_i == 3'(p);
+      assign fpu_hit = HasFpu && pw_valid_i[1] && pw_warp_i[WarpW +: WarpW] == WarpW'(w) &&
+                       pw_pd_i[5:3] == 3'(p);
       assign place_hit = place_i && place_warp_i == WarpW'(w);
       assign pred[w*8 + p] = pred_q;
 
       always_ff @(posedge clk_i) begin
         if (place_hit) begin
           pred_q <= '0;
-        end else if (alu_hit || fpu_hit || vote_hit) begin
+        end else if (alu_hit || fpu_hit) begin
           for (int b = 0; b < 32; b++) begin
-            if (vote_hit && vote_mask_i[b]) pred_q[b] <= vote_bits_i[b];
-            else if (fpu_hit && pw_mask_i[32 + b]) pred_q[b] <= pw_bits_i[32 + b];
+            if (fpu_hit && pw_mask_i[32 + b]) pred_q[b] <= pw_bits_i[32 + b];
             else if (alu_hit && pw_mask_i[b]) pred_q[b] <= pw_bits_i[b];
           end
         end

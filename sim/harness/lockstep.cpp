@@ -64,15 +64,11 @@ bool LockstepChecker::on_cycle(uint64_t cycle, SmDut& dut, const MemRequest* acc
 
 bool LockstepChecker::check_cycle(uint64_t cycle, const SmTrace& t, const MemRequest* accepted) {
   if (!error_.empty()) return false;
-  // Writes this cycle belong to instructions issued before it; the VOTE
-  // predicate write (port 2) belongs to this cycle's issue.
+  // Writes this cycle belong to instructions issued before it.
   for (int k = 0; k < t.rf_writes; k++) on_rf_write(cycle, t.rf[k]);
-  for (int k = 0; k < t.pred_writes; k++)
-    if (!t.pw[k].at_issue) on_pred_write(cycle, t.pw[k]);
+  for (int k = 0; k < t.pred_writes; k++) on_pred_write(cycle, t.pw[k]);
   if (accepted && accepted->op == MemOp::WRITE) on_store(cycle, *accepted);
   if (t.issue) on_issue(cycle, t);
-  for (int k = 0; k < t.pred_writes; k++)
-    if (t.pw[k].at_issue) on_pred_write(cycle, t.pw[k]);
   return error_.empty();
 }
 

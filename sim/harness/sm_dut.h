@@ -67,13 +67,12 @@ struct SmTrace {
   };
   int rf_writes = 0;
   std::array<RfWrite, 3> rf;
-  struct PredWrite {
-    bool at_issue = false;  // VOTE.ANY/ALL: written in the cycle it issues
+  struct PredWrite {  // the ALU's (ISETP, VOTE.ANY/ALL) and the FPU's (FSETP)
     uint32_t slot = 0, pd = 0;
     uint32_t mask = 0, bits = 0;  // warp lanes written, their values
   };
   int pred_writes = 0;
-  std::array<PredWrite, 3> pw;
+  std::array<PredWrite, 2> pw;
 };
 
 class SmDut {

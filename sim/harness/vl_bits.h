@@ -94,10 +94,9 @@ void read_trace(SmTrace* t, int lanes, bool issue, bool issue_fault, uint32_t sl
     for (int l = 0; l < lanes; l++) w.data[size_t(l)] = get_word(rf_data, lanes * k + l);
   }
   t->pred_writes = 0;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 2; k++) {
     if (!((pw_valid >> k) & 1)) continue;
     SmTrace::PredWrite& w = t->pw[size_t(t->pred_writes++)];
-    w.at_issue = k == 2;  // VOTE.ANY/ALL
     w.slot = (pw_slot >> (8 * k)) & 0xFF;
     w.pd = (pw_pd >> (3 * k)) & 7;
     w.mask = get_word(pw_mask, k);
