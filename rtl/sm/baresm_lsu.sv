@@ -300,6 +300,18 @@ module baresm_lsu #(
   assign acc_lanes = beat_lanes(acc_beat);
   assign acc_pend = beat_bits(a_pend_q, acc_beat);
 
+  // The operand beat: the access beat, or in an ATOMS write-back the beat
+  // its read pass served. Stores and ATOMG take their data (and CAS value)
+  // at the access beat, ATOMS its b and c at the write-back, never in the
+  // same cycle: a_acc_q and a_swap_q each have one beat read port.
+  logic                   atom_wb;     // ATOMS write-back cycle
+  logic [BeatW-1:0]       at_beat_q;   // the beat of the ATOMS read pass
+  logic [BeatW-1:0]       opnd_beat;
+  logic [32*NumLanes-1:0] opnd_c;
+  assign atom_wb = a_valid_q && a_atoms && a_phase_q;
+  assign opnd_beat = atom_wb ? at_beat_q : acc_beat;
+  assign opnd_c = (a_valid_q && (a_atomg || atom_wb)) ? beat_words(a_swap_q, opnd_beat) : '0;
+
   // Physical addresses of the access beat: shared offsets are relative to
   // the CTA's region, param offsets to the parameter buffer.
   logic [31:0]            a_offset;
@@ -316,7 +328,7 @@ module baresm_lsu #(
     acc_data = '0;
     if (a_valid_q) begin
       acc_addr = beat_words(a_addr_q, acc_beat);
-      acc_data = beat_words(a_acc_q, acc_beat);
+      acc_data = beat_words(a_acc_q, opnd_beat);
       for (int i = 0; i < NumLanes; i++) a_phys[32*i +: 32] = acc_addr[32*i +: 32] + a_offset;
     end
   end
@@ -384,12 +396,10 @@ module baresm_lsu #(
   end
 
   logic          pass_en;     // a pass (read, write, or ATOMS read) goes out this cycle
-  logic          atom_wb;     // ATOMS write-back cycle
   logic [NumLanes-1:0] served_l;
   logic [31:0]   served;      // the same lanes, of all 32
   assign pass_en = a_valid_q && a_shared && chk_ok && (a_pend_q != 32'd0) &&
                    !(a_atoms && a_phase_q);
-  assign atom_wb = a_valid_q && a_atoms && a_phase_q;
   assign served_l = pass_en ? s_served : '0;
   assign served = beat_spread(served_l, acc_beat);
 
@@ -398,16 +408,9 @@ module baresm_lsu #(
   logic [NumBanks-1:0]       at_en_q, at_en_d;
   logic [NumBanks*LaneW-1:0] at_lane_q, at_lane_d;
   logic [NumBanks*RowW-1:0]  at_row_q, at_row_d;
-  logic [BeatW-1:0]          at_beat_q;
   logic [32*NumLanes-1:0]    at_b, at_c;
-  always_comb begin
-    at_b = '0;
-    at_c = '0;
-    if (atom_wb) begin
-      at_b = beat_words(a_acc_q, at_beat_q);
-      at_c = beat_words(a_swap_q, at_beat_q);
-    end
-  end
+  assign at_b = atom_wb ? acc_data : '0;
+  assign at_c = atom_wb ? opnd_c : '0;
 
   logic [NumBanks-1:0]      bank_en, bank_we;
   logic [NumBanks*RowW-1:0] bank_row;
@@ -555,7 +558,7 @@ module baresm_lsu #(
   logic [MemLineBytes-1:0]  co_wstrb;
   logic                     form_q;    // the request flops hold a request being formed
   logic [32*NumLanes-1:0]   acc_swap;
-  assign acc_swap = (a_valid_q && a_atomg) ? beat_words(a_swap_q, acc_beat) : '0;
+  assign acc_swap = a_atomg ? opnd_c : '0;
 
   baresm_coalescer #(
     .MemLineBytes(MemLineBytes),
