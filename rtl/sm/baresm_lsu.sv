@@ -608,6 +608,7 @@ module baresm_lsu #(
   logic [32*32-1:0]         sl_acc_q [SlotN];
   logic [SlotN-1:0]         sl_merr_q;
   logic [4:0]               sl_merr_lane_q [SlotN];
+  logic [31:0]              sl_merr_addr_q [SlotN];
   logic                     rsp_a;      // the response is stage A's
   logic [SlotW-1:0]         rsp_slot;   // ... else this slot's
   logic                     d_move, d_free, a_release, accept;
@@ -691,11 +692,15 @@ module baresm_lsu #(
   end
 
   // Memory errors of the instruction in stage A: the lowest lane served by a
-  // failed request (responses come back in any order).
-  logic       merr_q;
-  logic [4:0] merr_lane_q;
-  logic [4:0] rsp_low_lane;
-  logic       merr_new;
+  // failed request (responses come back in any order), and its address,
+  // taken from the response beat (an error response is taken in one cycle,
+  // its first, whose beat holds its lowest lane).
+  logic        merr_q;
+  logic [4:0]  merr_lane_q;
+  logic [31:0] merr_addr_q;
+  logic [4:0]  rsp_low_lane;
+  logic [31:0] rsp_low_addr;
+  logic        merr_new;
   assign rsp_low_lane = baresm_sm_pkg::lowest_lane(rsp_lanes);
   assign merr_new = rsp_hit && rsp_a && mem_rsp_err_i && (!merr_q || rsp_low_lane < merr_lane_q);
 
@@ -726,7 +731,8 @@ module baresm_lsu #(
     size = a_size;
     sign = a_sign;
     rsp_val = '0;
-    if (rsp_hit && rsp_data) begin
+    rsp_low_addr = '0;
+    if (rsp_hit) begin
       if (rsp_a) begin
         ra = beat_words(a_addr_q, rsp_beat);
         base = a_offset[LineW-1:0];
@@ -736,6 +742,9 @@ module baresm_lsu #(
         size = rl.size;
         sign = rl.sign;
       end
+      rsp_low_addr = ra[32*(32'(rsp_low_lane) % NumLanes) +: 32];
+    end
+    if (rsp_hit && rsp_data) begin
       for (int i = 0; i < NumLanes; i++) begin
         off = ra[32*i +: LineW] + base;  // the lane's physical line offset
         rsp_val[32*i +: 32] = (rsp_a && a_atomg) ? mem_rsp_rdata_i[31:0]
@@ -990,14 +999,21 @@ module baresm_lsu #(
       sl_addr_q[sl_free] <= a_addr_q;
       sl_acc_q[sl_free] <= a_acc_m;
       sl_merr_lane_q[sl_free] <= merr_new ? rsp_low_lane : merr_lane_q;
+      sl_merr_addr_q[sl_free] <= merr_new ? rsp_low_addr : merr_addr_q;
     end
     if (rsp_hit && rsp_data && !rsp_a) begin
       for (int i = 0; i < 32; i++) begin
         if (rsp_left[i] && rsp_blanes[i]) sl_acc_q[rsp_slot][32*i +: 32] <= rsp_val[32*(i % NumLanes) +: 32];
       end
     end
-    if (sl_merr_new) sl_merr_lane_q[rsp_slot] <= rsp_low_lane;
-    if (merr_new) merr_lane_q <= rsp_low_lane;
+    if (sl_merr_new) begin
+      sl_merr_lane_q[rsp_slot] <= rsp_low_lane;
+      sl_merr_addr_q[rsp_slot] <= rsp_low_addr;
+    end
+    if (merr_new) begin
+      merr_lane_q <= rsp_low_lane;
+      merr_addr_q <= rsp_low_addr;
+    end
     if (req_load) begin
       if (!form_q) mreq_id_q <= free_id;
       mreq_addr_q <= co_addr;
@@ -1014,7 +1030,7 @@ module baresm_lsu #(
       d_fault_q <= flt || merr_q;
       d_kind_q <= flt ? flt_kind : baresm_state_pkg::FAULT_MEMORY_ERROR;
       d_lane_q <= flt ? flt_lane : merr_lane_q;
-      d_faddr_q <= flt ? flt_addr : a_addr_q[32*merr_lane_q +: 32];
+      d_faddr_q <= flt ? flt_addr : merr_addr_q;
       d_data_q <= a_acc_m;
       d_pc_q <= a_pc_q;
     end else if (sl_go) begin
@@ -1025,7 +1041,7 @@ module baresm_lsu #(
       d_fault_q <= sl_merr_q[sl_pick];
       d_kind_q <= baresm_state_pkg::FAULT_MEMORY_ERROR;
       d_lane_q <= sl_merr_lane_q[sl_pick];
-      d_faddr_q <= sl_addr_q[sl_pick][32*sl_merr_lane_q[sl_pick] +: 32];
+      d_faddr_q <= sl_merr_addr_q[sl_pick];
       d_data_q <= sl_acc_q[sl_pick];
       d_pc_q <= pick_load.pc;
     end else begin
@@ -1108,6 +1124,8 @@ module baresm_lsu #(
   `BARESM_ASSERT(a_rsp_done_own, rsp_done_q == 32'd0 ||
                  (rsp_hit && (rsp_done_q & ~rsp_lanes) == 32'd0 && rsp_left != 32'd0))
   `BARESM_ASSERT(a_rsp_ready_one_beat, Beats > 1 || mem_rsp_ready_o)
+  // The reported address of a memory error comes from the response beat.
+  `BARESM_ASSERT(a_err_low_lane_in_beat, !(rsp_hit && mem_rsp_err_i) || rsp_blanes[rsp_low_lane])
   `BARESM_ASSUME_HELD(a_rsp_held, mem_rsp_valid_i, mem_rsp_ready_o,
                       {mem_rsp_id_i, mem_rsp_err_i, mem_rsp_rdata_i})
   // Exactly one completion per accepted instruction: a count of accepted and

@@ -35,34 +35,33 @@ module baresm_sm_pred #(
   input  logic [WarpW-1:0]    place_warp_i
 );
 
-  // Entry {warp, pd}; entry 7 of each warp is PT, all lanes true, so a read
-  // is one index with no compare.
-  logic [31:0] pred [NumWarps*8];
+  localparam logic [2:0] PT = 3'd7;
 
-  assign rd_a_o = pred[{rd_warp_i, rd_a_i}];
-  assign rd_b_o = pred[{rd_warp_i, rd_b_i}];
+  // Entry warp * 7 + pd.
+  logic [31:0] pred_q [NumWarps*7];
 
+  assign rd_a_o = (rd_a_i == PT) ? 32'hFFFF_FFFF : pred_q[32'(rd_warp_i) * 7 + 32'(rd_a_i)];
+  assign rd_b_o = (rd_b_i == PT) ? 32'hFFFF_FFFF : pred_q[32'(rd_warp_i) * 7 + 32'(rd_b_i)];
+
+  // One process per warp, which a verilated model skips unless a port
+  // writes the warp. Each bit is a flop with an enable (the port's lane mask
+  // selects it): no port reads the file back (no read-modify-write).
   for (genvar w = 0; w < NumWarps; w++) begin : g_warp
-    assign pred[w*8 + 7] = 32'hFFFF_FFFF;
-    for (genvar p = 0; p < 7; p++) begin : g_pred
-      // Each bit is a flop with an enable, selected by the port's lane mask:
-      // no port reads the file back (no read-modify-write).
-      logic alu_hit, fpu_hit, place_hit;
-      logic [31:0] pred_q;
-      assign alu_hit = pw_valid_i[0] && pw_warp_i[0 +: WarpW] == WarpW'(w) && pw_pd_i[2:0] == 3'(p);
-      assign fpu_hit = HasFpu && pw_valid_i[1] && pw_warp_i[WarpW +: WarpW] == WarpW'(w) &&
-                       pw_pd_i[5:3] == 3'(p);
-      assign place_hit = place_i && place_warp_i == WarpW'(w);
-      assign pred[w*8 + p] = pred_q;
-
-      always_ff @(posedge clk_i) begin
-        if (place_hit) begin
-          pred_q <= '0;
-        end else if (alu_hit || fpu_hit) begin
+    logic alu_w, fpu_w;
+    assign alu_w = pw_valid_i[0] && pw_warp_i[0 +: WarpW] == WarpW'(w);
+    assign fpu_w = HasFpu && pw_valid_i[1] && pw_warp_i[WarpW +: WarpW] == WarpW'(w);
+    always_ff @(posedge clk_i) begin : write
+      logic [31:0] nxt;
+      if (place_i && place_warp_i == WarpW'(w)) begin
+        for (int p = 0; p < 7; p++) pred_q[w*7 + p] <= '0;
+      end else if (alu_w || fpu_w) begin
+        for (int p = 0; p < 7; p++) begin
+          nxt = pred_q[w*7 + p];
           for (int b = 0; b < 32; b++) begin
-            if (fpu_hit && pw_mask_i[32 + b]) pred_q[b] <= pw_bits_i[32 + b];
-            else if (alu_hit && pw_mask_i[b]) pred_q[b] <= pw_bits_i[b];
+            if (fpu_w && pw_pd_i[5:3] == 3'(p) && pw_mask_i[32 + b]) nxt[b] = pw_bits_i[32 + b];
+            else if (alu_w && pw_pd_i[2:0] == 3'(p) && pw_mask_i[b]) nxt[b] = pw_bits_i[b];
           end
+          pred_q[w*7 + p] <= nxt;
         end
       end
     end
