@@ -850,7 +850,9 @@ module baresm_lsu #(
     else a_done = (a_pend_q == 32'd0) && !a_busy;
   end
 
-  // Stage D: completion info, waiting for the last load pass's data.
+  // Stage D: the completion presented on cpl_*. Its data merges the last
+  // shared-memory load pass's words in its first cycle (they come out of the
+  // banks a cycle after the pass), and is held from then on.
   logic                d_valid_q;
   logic [WarpIdW-1:0]  d_warp_q;
   logic [5:0]          d_rd_q;
@@ -860,18 +862,8 @@ module baresm_lsu #(
   logic [4:0]          d_lane_q;
   logic [31:0]         d_faddr_q, d_pc_q;
   logic [32*32-1:0]    d_data_q, d_data_m;
-  // Stage C: the completion presented on cpl_*.
-  logic                c_valid_q;
-  logic [WarpIdW-1:0]  c_warp_q;
-  logic [5:0]          c_rd_q;
-  logic [31:0]         c_mask_q;
-  logic                c_we_q, c_fault_q;
-  logic [3:0]          c_kind_q;
-  logic [4:0]          c_lane_q;
-  logic [31:0]         c_faddr_q, c_pc_q;
-  logic [32*32-1:0]    c_data_q;
 
-  assign d_move = d_valid_q && (!c_valid_q || cpl_ready_i);
+  assign d_move = d_valid_q && cpl_ready_i;
   assign d_free = !d_valid_q || d_move;
   // Stage D takes a finished slot first; a fault waits for every slot.
   assign a_release = a_valid_q && a_done && d_free && !sl_go &&
@@ -909,7 +901,6 @@ module baresm_lsu #(
       for (int t = 0; t < SlotN; t++) sl_older_q[t] <= '0;
       mreq_valid_q <= 1'b0;
       d_valid_q <= 1'b0;
-      c_valid_q <= 1'b0;
       passes_q <= '0;
       greqs_q <= '0;
     end else begin
@@ -953,8 +944,6 @@ module baresm_lsu #(
       end else begin
         if (d_move) d_valid_q <= 1'b0;
       end
-      if (d_move) c_valid_q <= 1'b1;
-      else if (cpl_ready_i) c_valid_q <= 1'b0;
       if (pass_en) passes_q <= passes_q + 32'd1;
       if (mem_req_valid_o && mem_req_ready_i) greqs_q <= greqs_q + 32'd1;
     end
@@ -1047,32 +1036,20 @@ module baresm_lsu #(
     end else begin
       d_data_q <= d_data_m;
     end
-    if (d_move) begin
-      c_warp_q <= d_warp_q;
-      c_rd_q <= d_rd_q;
-      c_mask_q <= d_mask_q;
-      c_we_q <= d_we_q;
-      c_fault_q <= d_fault_q;
-      c_kind_q <= d_kind_q;
-      c_lane_q <= d_lane_q;
-      c_faddr_q <= d_faddr_q;
-      c_pc_q <= d_pc_q;
-      c_data_q <= d_data_m;
-    end
   end
 
   // ---- outputs --------------------------------------------------------------
-  assign cpl_valid_o = c_valid_q;
-  assign cpl_warp_o = c_warp_q;
-  assign cpl_rd_o = c_rd_q;
-  assign cpl_mask_o = c_mask_q;
-  assign cpl_we_o = c_we_q;
-  assign cpl_data_o = c_data_q;
-  assign cpl_fault_o = c_fault_q;
-  assign cpl_fault_kind_o = c_kind_q;
-  assign cpl_fault_lane_o = c_lane_q;
-  assign cpl_fault_addr_o = c_faddr_q;
-  assign cpl_pc_o = c_pc_q;
+  assign cpl_valid_o = d_valid_q;
+  assign cpl_warp_o = d_warp_q;
+  assign cpl_rd_o = d_rd_q;
+  assign cpl_mask_o = d_mask_q;
+  assign cpl_we_o = d_we_q;
+  assign cpl_data_o = d_data_m;
+  assign cpl_fault_o = d_fault_q;
+  assign cpl_fault_kind_o = d_kind_q;
+  assign cpl_fault_lane_o = d_lane_q;
+  assign cpl_fault_addr_o = d_faddr_q;
+  assign cpl_pc_o = d_pc_q;
 
   assign mem_req_valid_o = mreq_valid_q;
   assign mem_req_id_o = mreq_id_q;
@@ -1082,7 +1059,7 @@ module baresm_lsu #(
   assign mem_req_wdata_o = mreq_wdata_q;
   assign mem_req_wstrb_o = mreq_wstrb_q;
 
-  assign idle_o = !a_valid_q && !d_valid_q && !c_valid_q && sl_valid_q == '0;
+  assign idle_o = !a_valid_q && !d_valid_q && sl_valid_q == '0;
   assign smem_passes_o = passes_q;
   assign gmem_reqs_o = greqs_q;
 
@@ -1092,7 +1069,7 @@ module baresm_lsu #(
 
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // Both output handshakes hold their offer until taken (the memory request
-  // from its flops, the completion in stage C).
+  // from its flops, the completion in stage D).
   `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i,
                       {mem_req_id_o, mem_req_addr_o, mem_req_op_o, mem_req_amo_o,
                        mem_req_wstrb_o, mem_req_wdata_o})
@@ -1136,7 +1113,7 @@ module baresm_lsu #(
     if (!rst_ni) open_q <= '0;
     else open_q <= open_q + 8'(accept) - 8'(cpl_valid_o && cpl_ready_i);
   end
-  `BARESM_ASSERT(a_one_cpl_per_instr, open_q == 8'(a_valid_q) + 8'(d_valid_q) + 8'(c_valid_q) +
+  `BARESM_ASSERT(a_one_cpl_per_instr, open_q == 8'(a_valid_q) + 8'(d_valid_q) +
                                                 8'($countones(sl_valid_q)))
   // Load slots: a response fills a slot in use; a load moves only into a
   // free slot, with nothing left to send; only loads are moved.

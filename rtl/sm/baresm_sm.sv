@@ -418,7 +418,7 @@ module baresm_sm #(
   baresm_sm_scoreboard #(
     .NumWarps(NumWarps),
     .NumRegs (NumRegs),
-    .MemDepth(GatherDepth + 3 + LoadSlots)   // gather buffer, LSU stages A, D, C and the load slots
+    .MemDepth(GatherDepth + 2 + LoadSlots)   // gather buffer, LSU stages A and D, the load slots
   ) u_scoreboard (
     .clk_i,
     .rst_ni,

@@ -829,7 +829,7 @@ TEST(LsuShared, ThroughputOnePassPerCycle) {
     std::printf(
         "[ measured ] LDS latency, stride %2u words (%2u passes): %llu cycles from accept to completion\n",
         stride, expected_passes(o), (unsigned long long)lat);
-    EXPECT_EQ(lat, expected_passes(o) + active_beats(o) - 1 + 2);
+    EXPECT_EQ(lat, expected_passes(o) + active_beats(o) - 1 + 1);
   }
 }
 
@@ -910,7 +910,7 @@ TEST(LsuGlobal, TimingFixedLatency) {
       const uint32_t n = expected_requests(c.op, b.ref().ctx);
       std::printf("[ measured ] latency %3u: %-15s %2u requests, %4llu cycles accept to completion\n", lat,
                   c.name, n, (unsigned long long)cyc);
-      // Issue takes 2 cycles, completion 3; the requests go out one per
+      // Issue takes 2 cycles, completion 2; the requests go out one per
       // cycle, at most kIds in flight, each waiting lat cycles.
       // With several beats: the check's beats, a cycle per beat a request
       // is formed over, and a response's beats.
