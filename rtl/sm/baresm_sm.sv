@@ -115,7 +115,7 @@ module baresm_sm #(
   output logic [47:0]                   trace_rf_addr_o,      // 16 bits per port
   output logic [3*NumLanes-1:0]         trace_rf_mask_o,
   output logic [3*NumLanes*32-1:0]      trace_rf_data_o,
-  // Predicate writes: ALU, FPU (per beat) and VOTE.ANY/ALL (at issue).
+  // Predicate writes, per beat: the ALU (ISETP, VOTE.ANY/ALL) and the FPU (FSETP).
   output logic [1:0]                    trace_pw_valid_o,
   output logic [15:0]                   trace_pw_slot_o,      // 8 bits per port
   output logic [5:0]                    trace_pw_pd_o,

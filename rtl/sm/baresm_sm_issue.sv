@@ -98,7 +98,6 @@ module baresm_sm_issue #(
   output logic [4:0]              fault_lane_o
 );
 
-
   logic [63:0] iw;
   logic [baresm_sm_pkg::DEC_W-1:0] idec;
   logic [6:0] i_op;
