@@ -676,8 +676,12 @@ module baresm_sm_exec #(
   // A full gather buffer holding a SHFL is handed to the writer, which
   // computes the beat's NumLanes results from it while writing them (the
   // buffer stays taken until the last beat).
-  logic shfl_ready, wr_shfl_q;
-  assign shfl_ready = h_full && !h.lsu && !(wr_valid_q && wr_shfl_q);
+  // The writer's state (below), declared here for the shuffle.
+  logic wr_valid_q, wr_shfl_q, wr_cleared_q;
+  logic [BeatW-1:0] wr_beat_q;
+  logic cpl_needs_wr, cpl_take, wr_cpl, wr_shfl, wr_act, wr_go, wr_last, wr_done;
+  logic shfl_ready;
+  assign shfl_ready = h_full && !h.lsu;
   logic [LW-1:0] shfl_beat;
   logic [31:0] sw, sbase, sbv, sl;
   logic [32:0] ssrc;
@@ -688,7 +692,7 @@ module baresm_sm_exec #(
     sbv = '0;
     sl = '0;
     ssrc = '0;
-    if (wr_valid_q && wr_shfl_q) begin
+    if (wr_shfl) begin
       for (int p = 0; p < NumLanes; p++) begin
         sl = 32'(wr_beat_q) * NumLanes + 32'(p);
         sbase = sl & ~(sw - 32'd1);
@@ -723,97 +727,71 @@ module baresm_sm_exec #(
   // =========================================================================
   // Writer: LSU completions and shuffle results, port C
   // =========================================================================
-  logic wr_valid_q, wr_cleared_q;
-  logic [BeatW-1:0] wr_beat_q;
-  logic [WarpW-1:0] wr_warp_q;
-  logic [5:0] wr_rd_q;
-  logic [31:0] wr_mask_q;
-  logic [32*32-1:0] wr_data_q;
-  logic wr_free, wr_go, wr_last, cpl_needs_wr, cpl_take, wr_start;
-  logic [WarpW-1:0] start_warp;
-  logic [5:0] start_rd;
-
-  // The writer writes a beat when the pipe does not write that bank in the
-  // same cycle (wr_go), and takes a new job as its last beat goes.
-  assign wc_addr = rf_addr(warp_base_i[wr_warp_q*AddrW +: AddrW], wr_rd_q, wr_beat_q);
-  assign wr_go = wr_valid_q && !(wp_en && rf_bank(wp_addr) == rf_bank(wc_addr));
-  assign wr_last = wr_beat_q == BeatW'(Beats - 1);
-  assign wr_free = !wr_valid_q || (wr_go && wr_last);
-  assign shfl_done = wr_go && wr_last && wr_shfl_q;
+  // The writer copies nothing: its source holds the job until the last beat
+  // is written (the LSU's completion until it is taken, the shuffle in the
+  // gather buffer's head until shfl_done), so each beat is read from there.
+  // A job writes its first beat in the cycle it starts; completions come
+  // before shuffles. wr_valid_q marks a job past its first cycle, wr_shfl_q
+  // its source; wr_beat_q is 0 between jobs.
+  logic [WarpW-1:0] wr_warp;
+  logic [5:0] wr_rd;
+  logic [31:0] wr_mask;
   assign cpl_needs_wr = cpl_we_i && !cpl_fault_i && cpl_rd_i != RZ && !drain_i;
-  assign cpl_ready_o = cpl_needs_wr ? wr_free : 1'b1;
-  assign cpl_take = cpl_valid_i && cpl_ready_o;
-  assign shfl_take = shfl_ready && wr_free && !(cpl_valid_i && cpl_needs_wr) && !drain_i;
-  assign wr_start = (cpl_take && cpl_needs_wr) || (shfl_take && h.rd != RZ);
-  assign start_warp = (cpl_take && cpl_needs_wr) ? cpl_warp_i : h.warp;
-  assign start_rd = (cpl_take && cpl_needs_wr) ? cpl_rd_i : h.rd;
+  assign wr_cpl = wr_valid_q ? !wr_shfl_q : cpl_valid_i && cpl_needs_wr;
+  assign shfl_take = shfl_ready && !wr_valid_q && !(cpl_valid_i && cpl_needs_wr) && !drain_i;
+  assign wr_shfl = wr_valid_q ? wr_shfl_q : shfl_take && h.rd != RZ;
+  assign wr_act = wr_cpl || wr_shfl;
+  assign wr_warp = wr_shfl ? h.warp : cpl_warp_i;
+  assign wr_rd = wr_shfl ? h.rd : cpl_rd_i;
+  assign wr_mask = wr_shfl ? h.exec : cpl_mask_i;
 
-  // The scoreboard bit of the job's register is released one cycle before
-  // its last beat is written: in the cycle where the writer will be at that
-  // beat next cycle and the pipe's next write is in another bank (the pipe
-  // never waits, so that write is sure). From the incoming job when it has
-  // one beat, else from the job in progress.
+  // A beat is written when the pipe does not write that bank in the same
+  // cycle.
+  assign wc_addr = rf_addr(warp_base_i[wr_warp*AddrW +: AddrW], wr_rd, wr_beat_q);
+  assign wr_go = wr_act && !(wp_en && rf_bank(wp_addr) == rf_bank(wc_addr));
+  assign wr_last = wr_beat_q == BeatW'(Beats - 1);
+  assign wr_done = wr_go && wr_last;
+  assign shfl_done = wr_done && wr_shfl;
+  assign cpl_ready_o = wr_cpl ? wr_done : !cpl_needs_wr;
+  assign cpl_take = cpl_valid_i && cpl_ready_o;
+
+  // The scoreboard bit of the job's register is released with its last
+  // beat, or one cycle earlier when that beat is sure to be written next
+  // cycle: the writer will be at it and the pipe's next write is in another
+  // bank (the pipe never waits; the source holds the job).
   logic [BeatW-1:0] wr_next_beat;
-  logic wr_clr;
-  logic [WarpW-1:0] wr_clr_warp;
-  logic [5:0] wr_clr_rd;
-  logic [AddrW-1:0] wr_clr_addr;
-  assign wr_next_beat = wr_go ? wr_beat_q + BeatW'(1) : wr_beat_q;
-  always_comb begin
-    wr_clr_warp = wr_start ? start_warp : wr_warp_q;
-    wr_clr_rd = wr_start ? start_rd : wr_rd_q;
-    wr_clr_addr = rf_addr(warp_base_i[wr_clr_warp*AddrW +: AddrW], wr_clr_rd,
-                          wr_start ? BeatW'(0) : wr_next_beat);
-    wr_clr = (wr_start ? (Beats == 1)
-                       : (wr_valid_q && !wr_cleared_q && !(wr_go && wr_last) &&
-                          wr_next_beat == BeatW'(Beats - 1))) &&
-             !(wp_next_en && rf_bank(wp_next_addr) == rf_bank(wr_clr_addr));
-  end
+  logic wr_clr, wr_clr_early;
+  assign wr_next_beat = wr_beat_q + BeatW'(wr_go);
+  assign wr_clr_early = wr_act && !wr_done && wr_next_beat == BeatW'(Beats - 1) &&
+                        !(wp_next_en && rf_bank(wp_next_addr) ==
+                          rf_bank(rf_addr(warp_base_i[wr_warp*AddrW +: AddrW], wr_rd, wr_next_beat)));
+  assign wr_clr = !wr_cleared_q && (wr_done || wr_clr_early);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wr_valid_q <= 1'b0;
+      wr_shfl_q <= 1'b0;
       wr_cleared_q <= 1'b0;
       wr_beat_q <= '0;
-      wr_shfl_q <= 1'b0;
     end else if (clear_i) begin
       wr_valid_q <= 1'b0;
+      wr_shfl_q <= 1'b0;
       wr_cleared_q <= 1'b0;
       wr_beat_q <= '0;
-      wr_shfl_q <= 1'b0;
-    end else if (wr_start) begin
-      wr_valid_q <= 1'b1;
-      wr_cleared_q <= wr_clr;
-      wr_beat_q <= '0;
-      wr_shfl_q <= !(cpl_take && cpl_needs_wr);
     end else begin
-      if (wr_clr) wr_cleared_q <= 1'b1;
-      if (wr_go) begin
-        wr_valid_q <= !wr_last;
-        wr_beat_q <= wr_beat_q + BeatW'(1);
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (cpl_take && cpl_needs_wr) begin
-      wr_warp_q <= cpl_warp_i;
-      wr_rd_q <= cpl_rd_i;
-      wr_mask_q <= cpl_mask_i;
-      wr_data_q <= cpl_data_i;
-    end else if (shfl_take) begin
-      wr_warp_q <= h.warp;
-      wr_rd_q <= h.rd;
-      wr_mask_q <= h.exec;
+      wr_valid_q <= wr_act && !wr_done;
+      wr_shfl_q <= wr_shfl && !wr_done;
+      wr_cleared_q <= (wr_cleared_q || wr_clr) && !wr_done;
+      wr_beat_q <= wr_done ? '0 : wr_next_beat;
     end
   end
 
   assign wc_en = wr_go;
   assign wc_first = wr_beat_q == '0;
-  assign wc_warp = wr_warp_q;
-  assign wc_reg = wr_rd_q;
-  assign wc_mask = wr_mask_q[wr_beat_q*NumLanes +: NumLanes];
-  assign wc_data = wr_shfl_q ? shfl_beat : wr_data_q[wr_beat_q*LW +: LW];
+  assign wc_warp = wr_warp;
+  assign wc_reg = wr_rd;
+  assign wc_mask = wr_mask[wr_beat_q*NumLanes +: NumLanes];
+  assign wc_data = wr_shfl ? shfl_beat : cpl_data_i[wr_beat_q*LW +: LW];
 
   // Scoreboard clears: the pipe at its stage before the write (pc_*) for
   // beat 0, or the last beat of a slow instruction; the writer as above.
@@ -833,12 +811,13 @@ module baresm_sm_exec #(
     end
     if (wr_clr) begin
       clr_valid_o[2] = 1'b1;
-      clr_warp_o[2*WarpW +: WarpW] = wr_clr_warp;
-      clr_rd_o[17:12] = wr_clr_rd;
+      clr_warp_o[2*WarpW +: WarpW] = wr_warp;
+      clr_rd_o[17:12] = wr_rd;
     end
   end
 
-  // Warps with anything in the pipe, the gather buffer or the writer.
+  // Warps with anything in the pipe or the gather buffer (the writer's jobs
+  // stay in their sources: the gather buffer or the LSU).
   always_comb begin
     warp_busy_o = '0;
     if (sq_valid_q) warp_busy_o[sq_warp_q] = 1'b1;
@@ -849,7 +828,6 @@ module baresm_sm_exec #(
     for (int k = 0; k < GatherDepth; k++) begin
       if (g_used_q[k]) warp_busy_o[g_instr_q[k][GInstrWarpLsb +: WarpW]] = 1'b1;
     end
-    if (wr_valid_q) warp_busy_o[wr_warp_q] = 1'b1;
   end
 
   // ---- completions (in any order; each carries its instruction's pc) ----------------------------
@@ -882,11 +860,15 @@ module baresm_sm_exec #(
   `BARESM_ASSERT(a_struct_field_positions, fields_at_lsb)
   `BARESM_ASSERT(a_gather_fill_taken, !ex_gather || (g_used_q[ex_gidx_q] && !g_full_q[ex_gidx_q]))
   `BARESM_ASSERT(a_beat_in_range, !sq_valid_q || 32'(sq_beat_q) < Beats)
-  // The writer (port C) starts one job at a time, only when it is free.
-  `BARESM_ASSERT(a_writer_one_job, !(cpl_take && cpl_needs_wr && shfl_take))
-  `BARESM_ASSERT(a_writer_free, !((cpl_take && cpl_needs_wr) || shfl_take) || wr_free)
-  // The writer's last beat is written only after its scoreboard release.
-  `BARESM_ASSERT(a_writer_released, !(wr_go && wr_last && !wr_cleared_q))
+  // The writer (port C) serves one source at a time; an early scoreboard
+  // release is followed by the last beat's write in the next cycle.
+  logic wr_early_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wr_early_q <= 1'b0;
+    else wr_early_q <= wr_clr && !wr_done && !clear_i;
+  end
+  `BARESM_ASSERT(a_writer_one_job, !(wr_cpl && wr_shfl))
+  `BARESM_ASSERT(a_writer_early_release_kept, !wr_early_q || wr_done)
   // A slow instruction's reads take 2 or 3 cycles per beat; the groups stay
   // in range.
   `BARESM_ASSERT(a_read_groups, !sq_valid_q || (sq_ngrp <= 2'd2 && sq_sub_q <= sq_ngrp))
