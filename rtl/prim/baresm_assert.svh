@@ -31,8 +31,9 @@
 //              block named `name` (a label on the assert itself would clash
 //              between the iterations of a generate loop in Yosys 0.23).
 //   SYNTHESIS  (yosys read_verilog -sv, other synthesis tools): nothing.
-//   VERILATOR  concurrent SVA, `assert property (@(posedge clk) disable iff
-//              (!rst_n) cond) else $error(...)`; active only with --assert.
+//   VERILATOR  immediate `assert (cond) else $error(...)` inside always
+//              @(posedge clk), in a block named `name` (why not concurrent
+//              SVA: at the branch); active only with --assert.
 //              A failure prints "%Error: file:line: Assertion failed in
 //              <instance>: [time] <instance>: <name> failed: <cond>", then
 //              the $stop that follows an $error aborts the process (exit 134).
@@ -79,24 +80,49 @@
 
 `elsif VERILATOR
 
+// Immediate asserts at the clock edge, not concurrent SVA: Verilator keeps a
+// sampled copy of every signal a concurrent assertion reads and refreshes it
+// on every clock (about a fifth of an idle SM cycle, docs/cosim.md). In an
+// always @(posedge clk) block the flops are read before they update, which
+// is what the concurrent form samples. A HELD check copies its payload only
+// while an offer waits.
 `define BARESM_ASSERT_CLK(name, cond, clk, rst_n) \
-  name: assert property (@(posedge clk) disable iff (!(rst_n)) (cond)) \
-    else $error("[%0t] %m: %s failed: %s", $time, `"name`", `"cond`");
+  if (1) begin : name \
+    always @(posedge clk) begin \
+      if (rst_n) assert (cond) else $error("[%0t] %m: %s failed: %s", $time, `"name`", `"cond`"); \
+    end \
+  end
 `define BARESM_ASSUME_CLK(name, cond, clk, rst_n) \
-  name: assert property (@(posedge clk) disable iff (!(rst_n)) (cond)) \
-    else $error("[%0t] %m: %s (assumption) failed: %s", $time, `"name`", `"cond`");
+  if (1) begin : name \
+    always @(posedge clk) begin \
+      if (rst_n) assert (cond) \
+      else $error("[%0t] %m: %s (assumption) failed: %s", $time, `"name`", `"cond`"); \
+    end \
+  end
 `define BARESM_ASSERT_KNOWN_CLK(name, sig, clk, rst_n)
 `define BARESM_ASSERT_HELD_CLK(name, valid, ready, payload, clk, rst_n) \
-  name: assert property (@(posedge clk) disable iff (!(rst_n)) \
-                         ((valid) && !(ready)) |=> ((valid) && $stable(payload))) \
-    else $error("[%0t] %m: %s failed: %s dropped or its data changed while not %s", \
-                $time, `"name`", `"valid`", `"ready`");
+  if (1) begin : name \
+    logic held_q = 1'b0; \
+    logic [$bits(payload)-1:0] payload_q; \
+    always @(posedge clk) begin \
+      if ((rst_n) && held_q) assert ((valid) && (payload) == payload_q) \
+      else $error("[%0t] %m: %s failed: %s dropped or its data changed while not %s", \
+                  $time, `"name`", `"valid`", `"ready`"); \
+      held_q <= (rst_n) && (valid) && !(ready); \
+      if ((valid) && !(ready)) payload_q <= payload; \
+    end \
+  end
 `define BARESM_ASSUME_HELD_CLK(name, valid, ready, payload, clk, rst_n) \
   `BARESM_ASSERT_HELD_CLK(name, valid, ready, payload, clk, rst_n)
 `define BARESM_ASSERT_PULSE_CLK(name, sig, clk, rst_n) \
-  name: assert property (@(posedge clk) disable iff (!(rst_n)) (sig) |=> !(sig)) \
-    else $error("[%0t] %m: %s failed: %s high for more than one cycle", \
-                $time, `"name`", `"sig`");
+  if (1) begin : name \
+    logic was_q = 1'b0; \
+    always @(posedge clk) begin \
+      if ((rst_n) && was_q) assert (!(sig)) \
+      else $error("[%0t] %m: %s failed: %s high for more than one cycle", $time, `"name`", `"sig`"); \
+      was_q <= (rst_n) && (sig); \
+    end \
+  end
 
 `else
 

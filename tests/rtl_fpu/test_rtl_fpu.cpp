@@ -34,10 +34,10 @@ constexpr int kLatency = FPU_LATENCY;
 constexpr int kLanes = FPU_LANES;
 
 // Lane l of a port: a 32-bit port for one lane, a word of a wide one else.
-void put_lane(uint32_t& port, int, uint32_t v) { port = v; }
+[[maybe_unused]] void put_lane(uint32_t& port, int, uint32_t v) { port = v; }
 template <std::size_t N>
 void put_lane(VlWide<N>& port, int lane, uint32_t v) { port[lane] = v; }
-uint32_t lane_of(uint32_t port, int) { return port; }
+[[maybe_unused]] uint32_t lane_of(uint32_t port, int) { return port; }
 template <std::size_t N>
 uint32_t lane_of(const VlWide<N>& port, int lane) { return port[lane]; }
 

@@ -1035,7 +1035,9 @@ TEST_P(LsuGlobalRandom, MatchesReference) {
   b.expect_gmem_matches();
   // Without slots everything completes in order (run() fails otherwise);
   // with them, under latencies that differ, later instructions overtake.
-  if (kLoadSlots > 0 && mc.max_lat > mc.min_lat) EXPECT_GT(b.out_of_order(), 0u);
+  if (kLoadSlots > 0 && mc.max_lat > mc.min_lat) {
+    EXPECT_GT(b.out_of_order(), 0u);
+  }
   std::printf(
       "[ measured ] %s: %zu instructions, %llu cycles, %llu out of order, %llu requests, %llu stall cycles, "
       "%llu back-pressure cycles, %llu max in flight\n",
