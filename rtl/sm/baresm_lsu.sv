@@ -255,8 +255,10 @@ module baresm_lsu #(
   // One beat per cycle, the lowest unchecked one (beats without an active
   // lane are skipped); a fault stops the check at its beat, so the lowest
   // faulting lane of the lowest faulting beat is the lowest of the warp.
-  // Accesses start once every beat has passed (chk_ok), at the earliest in
-  // the cycle of the last beat's check: with one beat, in the first cycle.
+  // Accesses start once every beat has passed (acc_phase). The check and
+  // the access read a_addr_q through one beat port (addr_beat), so with
+  // several beats the accesses start the cycle after the last beat's check;
+  // with one beat there is nothing to select and they start in its cycle.
   logic        flt;        // the beat checked this cycle faults
   logic [3:0]  flt_kind;
   logic [4:0]  flt_lane;
@@ -271,6 +273,23 @@ module baresm_lsu #(
   assign flt_lane = (5'(chk_beat) << LaneLog) | chk_lane;
   assign chk_ok = !flt && ((a_unchk_q & ~chk_lanes) == 32'd0);
 
+  // The access beat: the lowest beat with a pending lane; its lanes go to
+  // the shared-memory pass and the coalescer.
+  logic [BeatW-1:0]       acc_beat;
+  logic [31:0]            acc_lanes;
+  logic [NumLanes-1:0]    acc_pend;
+  assign acc_beat = beat_of(baresm_sm_pkg::lowest_lane(a_pend_q));
+  assign acc_lanes = beat_lanes(acc_beat);
+
+  logic acc_phase;   // every beat checked (or one beat, checked this cycle)
+  logic [BeatW-1:0] addr_beat;
+  logic [32*NumLanes-1:0] beat_addr;  // a_addr_q's lanes of addr_beat
+  assign acc_phase = Beats == 1 ? chk_ok : a_unchk_q == 32'd0;
+  // (Not selected by acc_phase: with one beat chk_ok depends on beat_addr.)
+  assign addr_beat = (Beats == 1 || a_unchk_q == 32'd0) ? acc_beat : chk_beat;
+  assign beat_addr = a_valid_q ? beat_words(a_addr_q, addr_beat) : '0;
+  assign acc_pend = acc_phase ? beat_bits(a_pend_q, acc_beat) : '0;
+
   baresm_lsu_check #(
     .NumWindows(NumWindows),
     .NumLanes  (NumLanes)
@@ -278,7 +297,7 @@ module baresm_lsu #(
     .space_i     (a_space),
     .size_log2_i (a_size),
     .mask_i      (a_valid_q ? beat_bits(a_unchk_q, chk_beat) : '0),
-    .addr_i      (beat_words(a_addr_q, chk_beat)),
+    .addr_i      (beat_addr),
     .smem_size_i (a_ssize_q),
     .param_size_i(param_size_i),
     .win_base_i  (win_base_i),
@@ -291,14 +310,6 @@ module baresm_lsu #(
     .addr_o      (flt_addr)
   );
 
-  // The access beat: the lowest beat with a pending lane; its lanes go to
-  // the shared-memory pass and the coalescer.
-  logic [BeatW-1:0]       acc_beat;
-  logic [31:0]            acc_lanes;
-  logic [NumLanes-1:0]    acc_pend;
-  assign acc_beat = beat_of(baresm_sm_pkg::lowest_lane(a_pend_q));
-  assign acc_lanes = beat_lanes(acc_beat);
-  assign acc_pend = beat_bits(a_pend_q, acc_beat);
 
   // The operand beat: the access beat, or in an ATOMS write-back the beat
   // its read pass served. Stores and ATOMG take their data (and CAS value)
@@ -327,7 +338,7 @@ module baresm_lsu #(
     acc_addr = '0;
     acc_data = '0;
     if (a_valid_q) begin
-      acc_addr = beat_words(a_addr_q, acc_beat);
+      acc_addr = beat_addr;
       acc_data = beat_words(a_acc_q, opnd_beat);
       for (int i = 0; i < NumLanes; i++) a_phys[32*i +: 32] = acc_addr[32*i +: 32] + a_offset;
     end
@@ -398,7 +409,7 @@ module baresm_lsu #(
   logic          pass_en;     // a pass (read, write, or ATOMS read) goes out this cycle
   logic [NumLanes-1:0] served_l;
   logic [31:0]   served;      // the same lanes, of all 32
-  assign pass_en = a_valid_q && a_shared && chk_ok && (a_pend_q != 32'd0) &&
+  assign pass_en = a_valid_q && a_shared && acc_phase && (a_pend_q != 32'd0) &&
                    !(a_atoms && a_phase_q);
   assign served_l = pass_en ? s_served : '0;
   assign served = beat_spread(served_l, acc_beat);
@@ -649,7 +660,7 @@ module baresm_lsu #(
   end
 
   assign co_match = beat_spread(co_match_l, acc_beat);
-  assign g_go = a_valid_q && a_gport && chk_ok && (a_pend_q != 32'd0);
+  assign g_go = a_valid_q && a_gport && acc_phase && (a_pend_q != 32'd0);
   assign g_start = g_go && !form_q && have_free && (!mreq_valid_q || mem_req_ready_i);
   assign g_absorb = g_go && form_q && (co_match_l != '0);
   assign req_load = g_start || g_absorb;
@@ -844,7 +855,7 @@ module baresm_lsu #(
   logic a_done;     // the instruction has nothing left to do in stage A
   always_comb begin
     if (flt || !(a_shared || a_gport)) a_done = 1'b1;
-    else if (!chk_ok) a_done = 1'b0;  // beats left to check
+    else if (!acc_phase) a_done = 1'b0;  // beats left to check
     else if (a_atoms) a_done = (a_pend_q == 32'd0);
     else if (a_shared) a_done = ((a_pend_q & ~served) == 32'd0);
     else a_done = (a_pend_q == 32'd0) && !a_busy;
