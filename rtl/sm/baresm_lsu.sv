@@ -817,17 +817,26 @@ module baresm_lsu #(
   // ==========================================================================
   // Stage A bookkeeping: results, pending lanes, completion.
   // ==========================================================================
-  logic [32*32-1:0] a_acc_m;  // a_acc_q with this cycle's results merged
+  // At most one source gives results in a cycle (stage A holds one
+  // instruction): a shared load's pass, an ATOMS write-back's old values or
+  // a global read response. acc_we are the lanes that take one, acc_wv their
+  // values by lane of the beat; each lane of a_acc_q then chooses between
+  // itself and one word (not between every source).
+  logic [31:0]            acc_we;
+  logic [32*NumLanes-1:0] acc_wv;
+  logic                   res_lds, res_rsp;
+  assign res_lds = rd_valid_q && !rd_to_d_q;
+  assign res_rsp = rsp_hit && rsp_data && rsp_a;
   always_comb begin
     logic [NumLanes-1:0]    hit;
     logic [32*NumLanes-1:0] old;
     hit = '0;
     old = '0;
-    a_acc_m = a_acc_q;
-    if (rd_valid_q && !rd_to_d_q) begin
-      for (int i = 0; i < 32; i++) begin
-        if (rd_served_q[i]) a_acc_m[32*i +: 32] = rd_val[32*(i % NumLanes) +: 32];
-      end
+    acc_we = '0;
+    acc_wv = '0;
+    if (res_lds) begin
+      acc_we = rd_served_q;
+      acc_wv = rd_val;
     end
     if (atom_wb) begin
       // Each lane is served by one bank at most: AND-OR the old values.
@@ -839,15 +848,21 @@ module baresm_lsu #(
                              bank_rdata[32*b +: 32]);
         end
       end
-      for (int i = 0; i < 32; i++) begin
-        if (BeatW'(i >> LaneLog) == at_beat_q && hit[i % NumLanes]) begin
-          a_acc_m[32*i +: 32] = old[32*(i % NumLanes) +: 32];
-        end
-      end
+      acc_we = beat_spread(hit, at_beat_q);
+      acc_wv = old;
     end
-    if (rsp_hit && rsp_data && rsp_a) begin
+    if (res_rsp) begin
+      acc_we = rsp_left & rsp_blanes;
+      acc_wv = rsp_val;
+    end
+  end
+
+  logic [32*32-1:0] a_acc_m;  // a_acc_q with this cycle's results merged
+  always_comb begin
+    a_acc_m = a_acc_q;
+    if (acc_we != 32'd0) begin
       for (int i = 0; i < 32; i++) begin
-        if (rsp_left[i] && rsp_blanes[i]) a_acc_m[32*i +: 32] = rsp_val[32*(i % NumLanes) +: 32];
+        if (acc_we[i]) a_acc_m[32*i +: 32] = acc_wv[32*(i % NumLanes) +: 32];
       end
     end
   end
@@ -1104,6 +1119,9 @@ module baresm_lsu #(
                  ((a_unchk_q & ~chk_lanes) == 32'd0 && !flt))
   `BARESM_ASSERT(a_check_active_lanes, (a_unchk_q & ~a_mask_q) == 32'd0 || !a_valid_q)
   `BARESM_ASSERT(a_pass_in_beat, (served & ~acc_lanes) == 32'd0)
+  // One source of results per cycle (acc_we/acc_wv keep only the last).
+  `BARESM_ASSERT(a_one_result_source, !(res_lds && atom_wb) && !(res_lds && res_rsp) &&
+                                      !(atom_wb && res_rsp))
   `BARESM_ASSERT(a_match_in_beat, !req_load || (co_match & ~acc_lanes) == 32'd0)
   `BARESM_ASSERT(a_form_not_offered, !form_q || (a_valid_q && !mreq_valid_q && busy_q[mreq_id_q] &&
                                                   !a_atomg && a_gport))
