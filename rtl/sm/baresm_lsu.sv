@@ -310,7 +310,6 @@ module baresm_lsu #(
     .addr_o      (flt_addr)
   );
 
-
   // The operand beat: the access beat, or in an ATOMS write-back the beat
   // its read pass served. Stores and ATOMG take their data (and CAS value)
   // at the access beat, ATOMS its b and c at the write-back, never in the
