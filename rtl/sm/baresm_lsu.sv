@@ -201,6 +201,14 @@ module baresm_lsu #(
       if (b == BeatW'(k)) beat_words = v[32*NumLanes*k +: 32*NumLanes];
     end
   endfunction
+  // The line offsets (LineW bits per lane) of beat b's lanes.
+  function automatic logic [LineW*NumLanes-1:0] beat_offs(input logic [LineW*32-1:0] v,
+                                                        input logic [BeatW-1:0] b);
+    beat_offs = '0;
+    for (int k = 0; k < Beats; k++) begin
+      if (b == BeatW'(k)) beat_offs = v[LineW*NumLanes*k +: LineW*NumLanes];
+    end
+  endfunction
   // The lanes v of beat b, placed in a 32-lane vector.
   function automatic logic [31:0] beat_spread(input logic [NumLanes-1:0] v, input logic [BeatW-1:0] b);
     beat_spread = '0;
@@ -591,6 +599,10 @@ module baresm_lsu #(
 
   logic [NumIds-1:0]        busy_q, busy_d;
   logic [NumIds*32-1:0]     id_lanes_q, id_lanes_d;
+  // The address of each id's lowest lane (the lane a request starts at), for
+  // a memory error's report: responses then need only the lanes' line
+  // offsets (LineW bits of each) from a_addr_q or a slot.
+  logic [31:0]              id_addr_q [NumIds];
   // Whose lanes each id serves: stage A (OWN_A) or a load slot.
   localparam int SlotN = (LoadSlots > 0) ? LoadSlots : 1;
   localparam int SlotW = (SlotN > 1) ? $clog2(SlotN) : 1;
@@ -614,7 +626,7 @@ module baresm_lsu #(
   } slot_load_t;
   localparam int SlotLoadW = WarpIdW + 6 + 32 + 32 + 2 + 1 + LineW;
   logic [SlotLoadW-1:0]     sl_load_q [SlotN];
-  logic [32*32-1:0]         sl_addr_q [SlotN];
+  logic [32*LineW-1:0]      sl_off_q [SlotN];    // each lane's address, low LineW bits
   logic [32*32-1:0]         sl_acc_q [SlotN];
   logic [SlotN-1:0]         sl_merr_q;
   logic [4:0]               sl_merr_lane_q [SlotN];
@@ -659,6 +671,17 @@ module baresm_lsu #(
   end
 
   assign co_match = beat_spread(co_match_l, acc_beat);
+  // The address of the lane a request starts at: the access beat's lowest
+  // pending lane (its line is the request's).
+  logic [31:0] start_addr;
+  always_comb begin
+    start_addr = '0;
+    if (g_start) begin
+      for (int i = NumLanes - 1; i >= 0; i--) begin
+        if (acc_pend[i]) start_addr = beat_addr[32*i +: 32];
+      end
+    end
+  end
   assign g_go = a_valid_q && a_gport && acc_phase && (a_pend_q != 32'd0);
   assign g_start = g_go && !form_q && have_free && (!mreq_valid_q || mem_req_ready_i);
   assign g_absorb = g_go && form_q && (co_match_l != '0);
@@ -730,33 +753,33 @@ module baresm_lsu #(
   logic [32*NumLanes-1:0] rsp_val;
   slot_load_t rl;  // the responding slot's load
   assign rl = sl_load_q[rsp_slot];
+  assign rsp_low_addr = id_addr_q[mem_rsp_id_i];
   always_comb begin
-    logic [32*NumLanes-1:0] ra;
-    logic [LineW-1:0]       off, base;
-    logic [1:0]             size;
-    logic                   sign;
+    logic [32*NumLanes-1:0]    aw;  // stage A: the beat's lane addresses
+    logic [LineW*NumLanes-1:0] ra;  // the beat's lanes' address bits LineW-1:0
+    logic [LineW-1:0]          off, base;
+    logic [1:0]                size;
+    logic                      sign;
+    aw = '0;
     ra = '0;
     off = '0;
     base = '0;
     size = a_size;
     sign = a_sign;
     rsp_val = '0;
-    rsp_low_addr = '0;
-    if (rsp_hit) begin
+    if (rsp_hit && rsp_data) begin
       if (rsp_a) begin
-        ra = beat_words(a_addr_q, rsp_beat);
+        aw = beat_words(a_addr_q, rsp_beat);
+        for (int i = 0; i < NumLanes; i++) ra[LineW*i +: LineW] = aw[32*i +: LineW];
         base = a_offset[LineW-1:0];
       end else begin
-        ra = beat_words(sl_addr_q[rsp_slot], rsp_beat);
+        ra = beat_offs(sl_off_q[rsp_slot], rsp_beat);
         base = rl.off;
         size = rl.size;
         sign = rl.sign;
       end
-      rsp_low_addr = ra[32*(32'(rsp_low_lane) % NumLanes) +: 32];
-    end
-    if (rsp_hit && rsp_data) begin
       for (int i = 0; i < NumLanes; i++) begin
-        off = ra[32*i +: LineW] + base;  // the lane's physical line offset
+        off = ra[LineW*i +: LineW] + base;  // the lane's physical line offset
         rsp_val[32*i +: 32] = (rsp_a && a_atomg) ? mem_rsp_rdata_i[31:0]
                                                  : load_extend(mem_rsp_rdata_i[32*off[LineW-1:2] +: 32],
                                                                off[1:0], size, sign);
@@ -1004,13 +1027,16 @@ module baresm_lsu #(
       rd_sign_q <= a_sign;
     end
     id_lanes_q <= id_lanes_d;
-    if (g_start) id_own_q[free_id] <= OWN_A;
+    if (g_start) begin
+      id_own_q[free_id] <= OWN_A;
+      id_addr_q[free_id] <= start_addr;
+    end
     if (a_move) begin
       for (int k = 0; k < NumIds; k++) begin
         if (id_own_q[k] == OWN_A) id_own_q[k] <= OwnW'(sl_free);
       end
       sl_load_q[sl_free] <= {a_warp_q, a_rd_q, a_mask_q, a_pc_q, a_size, a_sign, a_offset[LineW-1:0]};
-      sl_addr_q[sl_free] <= a_addr_q;
+      for (int i = 0; i < 32; i++) sl_off_q[sl_free][LineW*i +: LineW] <= a_addr_q[32*i +: LineW];
       sl_acc_q[sl_free] <= a_acc_m;
       sl_merr_lane_q[sl_free] <= merr_new ? rsp_low_lane : merr_lane_q;
       sl_merr_addr_q[sl_free] <= merr_new ? rsp_low_addr : merr_addr_q;
@@ -1122,6 +1148,9 @@ module baresm_lsu #(
   `BARESM_ASSERT(a_one_result_source, !(res_lds && atom_wb) && !(res_lds && res_rsp) &&
                                       !(atom_wb && res_rsp))
   `BARESM_ASSERT(a_match_in_beat, !req_load || (co_match & ~acc_lanes) == 32'd0)
+  // A request's lowest lane is the one it starts at (id_addr_q's lane).
+  `BARESM_ASSERT(a_req_starts_lowest, !g_start || baresm_sm_pkg::lowest_lane(co_match) ==
+                                      baresm_sm_pkg::lowest_lane(beat_spread(acc_pend, acc_beat)))
   `BARESM_ASSERT(a_form_not_offered, !form_q || (a_valid_q && !mreq_valid_q && busy_q[mreq_id_q] &&
                                                   !a_atomg && a_gport))
   // A response is distributed while it is held: the lanes already done are
