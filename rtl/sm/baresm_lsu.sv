@@ -1158,7 +1158,8 @@ module baresm_lsu #(
   `BARESM_ASSERT(a_rsp_done_own, rsp_done_q == 32'd0 ||
                  (rsp_hit && (rsp_done_q & ~rsp_lanes) == 32'd0 && rsp_left != 32'd0))
   `BARESM_ASSERT(a_rsp_ready_one_beat, Beats > 1 || mem_rsp_ready_o)
-  // The reported address of a memory error comes from the response beat.
+  // An error response is taken in its first cycle, whose beat holds its
+  // lowest lane (the one reported, with its id's address).
   `BARESM_ASSERT(a_err_low_lane_in_beat, !(rsp_hit && mem_rsp_err_i) || rsp_blanes[rsp_low_lane])
   `BARESM_ASSUME_HELD(a_rsp_held, mem_rsp_valid_i, mem_rsp_ready_o,
                       {mem_rsp_id_i, mem_rsp_err_i, mem_rsp_rdata_i})
