@@ -22,7 +22,7 @@ ShapeBench& bench() {
 }
 
 // Shared-memory throughput. The LSU serves one pass a cycle, so a k-way
-// conflict costs k cycles per warp load; the gather buffer's 4 entries let
+// conflict costs k cycles per warp load; the gather buffer's 5 entries let
 // a memory instruction issue every cycle, so a conflict-free load costs one
 // cycle (plus the loop's 3 control instructions per 96 loads in the one
 // issue port). Issue 9's target: time vs stride 1 equal to k within 5% for

@@ -8,10 +8,16 @@
 // Issue (req_*): valid/ready. Accepted when req_valid_i && req_ready_o. All
 //   req_* inputs are sampled in that cycle only. req_mask_i holds the lanes
 //   whose guard is true (it may be 0: the instruction completes at once).
-//   req_addr_i is each lane's effective address (ra + imm), lane i in bits
-//   [32*i +: 32]; for LDS/STS/ATOMS an offset in the CTA's shared region,
-//   for LDC an offset in the parameter buffer, else a device address.
-//   req_data_i: store value / atomic operand b; req_swap_i: CAS value c.
+//   The lanes' operands are not part of the request: they stay in the
+//   issuer's gather buffer, and stage A reads them there one beat at a time
+//   (opnd_*): opnd_beat_o names the beat (lanes [b*NumLanes, (b+1)*NumLanes))
+//   and opnd_addr_i/opnd_data_i/opnd_swap_i return, in the same cycle, each
+//   of its lanes' effective address (ra + imm; for LDS/STS/ATOMS an offset in
+//   the CTA's shared region, for LDC an offset in the parameter buffer, else
+//   a device address), store value / atomic operand b, and CAS value c, lane
+//   i of the beat in bits [32*i +: 32]. They must stay readable from the
+//   accept until opnd_done_o, the cycle after which stage A reads them no
+//   more (every lane served or in a request, or the instruction leaves).
 //   req_smem_base_i/req_smem_size_i: the issuing warp's CTA shared region
 //   (byte offset inside this SM's shared memory, and shared_bytes).
 // Launch context (param_*, win_*): must not change while idle_o is low.
@@ -69,7 +75,8 @@ module baresm_lsu #(
   parameter int MemIdWidth   = 4,      // transaction id bits: 2**MemIdWidth outstanding
   parameter int NumWindows   = 4,
   parameter int LoadSlots    = 0,      // global loads waiting for responses outside stage A (0: none)
-  parameter int WarpIdW      = (NumWarps > 1) ? $clog2(NumWarps) : 1
+  parameter int WarpIdW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  parameter int BeatW        = (NumLanes < 32) ? $clog2(32 / NumLanes) : 1   // a beat number
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -82,12 +89,16 @@ module baresm_lsu #(
   input  logic [WarpIdW-1:0]          req_warp_i,
   input  logic [5:0]                  req_rd_i,
   input  logic [31:0]                 req_mask_i,
-  input  logic [32*32-1:0]            req_addr_i,
-  input  logic [32*32-1:0]            req_data_i,
-  input  logic [32*32-1:0]            req_swap_i,
   input  logic [31:0]                 req_smem_base_i,
   input  logic [31:0]                 req_smem_size_i,
   input  logic [31:0]                 req_pc_i,        // returned with the completion (fault reports)
+
+  // ---- operands of the instruction in stage A (the issuer's gather buffer) --
+  output logic [BeatW-1:0]            opnd_beat_o,
+  input  logic [32*NumLanes-1:0]      opnd_addr_i,
+  input  logic [32*NumLanes-1:0]      opnd_data_i,
+  input  logic [32*NumLanes-1:0]      opnd_swap_i,
+  output logic                        opnd_done_o,
 
   // ---- launch context -----------------------------------------------------
   input  logic [31:0]                 param_base_i,
@@ -138,7 +149,6 @@ module baresm_lsu #(
   localparam int LineW = $clog2(MemLineBytes);
   localparam int NumIds = 1 << MemIdWidth;
   localparam int Beats = 32 / NumLanes;              // beats of a warp
-  localparam int BeatW = (Beats > 1) ? $clog2(Beats) : 1;
   localparam int LaneLog = $clog2(NumLanes);         // lane index -> beat: >> LaneLog
   localparam int LaneW = (NumLanes > 1) ? LaneLog : 1;  // a lane inside a beat
 
@@ -187,18 +197,11 @@ module baresm_lsu #(
       if (b == BeatW'(k)) beat_lanes[NumLanes*k +: NumLanes] = '1;
     end
   endfunction
-  // Beat b of a 32-lane bit vector, and of a vector of 32 words.
+  // Beat b of a 32-lane bit vector.
   function automatic logic [NumLanes-1:0] beat_bits(input logic [31:0] v, input logic [BeatW-1:0] b);
     beat_bits = '0;
     for (int k = 0; k < Beats; k++) begin
       if (b == BeatW'(k)) beat_bits = v[NumLanes*k +: NumLanes];
-    end
-  endfunction
-  function automatic logic [32*NumLanes-1:0] beat_words(input logic [32*32-1:0] v,
-                                                        input logic [BeatW-1:0] b);
-    beat_words = '0;
-    for (int k = 0; k < Beats; k++) begin
-      if (b == BeatW'(k)) beat_words = v[32*NumLanes*k +: 32*NumLanes];
     end
   endfunction
   // The line offsets (LineW bits per lane) of beat b's lanes.
@@ -218,8 +221,10 @@ module baresm_lsu #(
   endfunction
 
   // ==========================================================================
-  // Stage A: the instruction being executed (one at a time). a_acc_q starts
-  // as the store data / atomic b and collects each lane's result as it comes.
+  // Stage A: the instruction being executed (one at a time). Its operands
+  // are read through the opnd_* beat port; a_acc_q collects each lane's
+  // result as it comes, a_off_q each lane's line offset (the low LineW bits
+  // of its address, taken as its beat is checked) for the read responses.
   // ==========================================================================
   logic                 a_valid_q;
   logic [6:0]           a_op_q;
@@ -227,9 +232,9 @@ module baresm_lsu #(
   logic [WarpIdW-1:0]   a_warp_q;
   logic [5:0]           a_rd_q;
   logic [31:0]          a_mask_q;
-  logic [32*32-1:0]     a_addr_q;
   logic [32*32-1:0]     a_acc_q;
-  logic [32*32-1:0]     a_swap_q;
+  logic [LineW*32-1:0]  a_off_q;
+  logic                 a_opnd_q;    // the operands are still read (until opnd_done_o)
   logic [31:0]          a_sbase_q;
   logic [31:0]          a_ssize_q;
   logic [31:0]          a_pc_q;
@@ -264,7 +269,7 @@ module baresm_lsu #(
   // lane are skipped); a fault stops the check at its beat, so the lowest
   // faulting lane of the lowest faulting beat is the lowest of the warp.
   // Accesses start once every beat has passed (acc_phase). The check and
-  // the access read a_addr_q through one beat port (addr_beat), so with
+  // the access read the addresses through one beat port (addr_beat), so with
   // several beats the accesses start the cycle after the last beat's check;
   // with one beat there is nothing to select and they start in its cycle.
   logic        flt;        // the beat checked this cycle faults
@@ -291,11 +296,11 @@ module baresm_lsu #(
 
   logic acc_phase;   // every beat checked (or one beat, checked this cycle)
   logic [BeatW-1:0] addr_beat;
-  logic [32*NumLanes-1:0] beat_addr;  // a_addr_q's lanes of addr_beat
+  logic [32*NumLanes-1:0] beat_addr;  // the addresses of addr_beat's lanes
   assign acc_phase = Beats == 1 ? chk_ok : a_unchk_q == 32'd0;
   // (Not selected by acc_phase: with one beat chk_ok depends on beat_addr.)
   assign addr_beat = (Beats == 1 || a_unchk_q == 32'd0) ? acc_beat : chk_beat;
-  assign beat_addr = a_valid_q ? beat_words(a_addr_q, addr_beat) : '0;
+  assign beat_addr = a_valid_q ? opnd_addr_i : '0;
   assign acc_pend = acc_phase ? beat_bits(a_pend_q, acc_beat) : '0;
 
   baresm_lsu_check #(
@@ -318,17 +323,16 @@ module baresm_lsu #(
     .addr_o      (flt_addr)
   );
 
-  // The operand beat: the access beat, or in an ATOMS write-back the beat
-  // its read pass served. Stores and ATOMG take their data (and CAS value)
-  // at the access beat, ATOMS its b and c at the write-back, never in the
-  // same cycle: a_acc_q and a_swap_q each have one beat read port.
+  // The operand beat port: the address beat, or in an ATOMS write-back the
+  // beat its read pass served (which reads only b and c). Stores and ATOMG
+  // take their data (and CAS value) at the access beat, ATOMS its b and c
+  // at the write-back.
   logic                   atom_wb;     // ATOMS write-back cycle
   logic [BeatW-1:0]       at_beat_q;   // the beat of the ATOMS read pass
-  logic [BeatW-1:0]       opnd_beat;
   logic [32*NumLanes-1:0] opnd_c;
   assign atom_wb = a_valid_q && a_atoms && a_phase_q;
-  assign opnd_beat = atom_wb ? at_beat_q : acc_beat;
-  assign opnd_c = (a_valid_q && (a_atomg || atom_wb)) ? beat_words(a_swap_q, opnd_beat) : '0;
+  assign opnd_beat_o = atom_wb ? at_beat_q : addr_beat;
+  assign opnd_c = (a_valid_q && (a_atomg || atom_wb)) ? opnd_swap_i : '0;
 
   // Physical addresses of the access beat: shared offsets are relative to
   // the CTA's region, param offsets to the parameter buffer.
@@ -346,7 +350,7 @@ module baresm_lsu #(
     acc_data = '0;
     if (a_valid_q) begin
       acc_addr = beat_addr;
-      acc_data = beat_words(a_acc_q, opnd_beat);
+      acc_data = opnd_data_i;
       for (int i = 0; i < NumLanes; i++) a_phys[32*i +: 32] = acc_addr[32*i +: 32] + a_offset;
     end
   end
@@ -601,7 +605,7 @@ module baresm_lsu #(
   logic [NumIds*32-1:0]     id_lanes_q, id_lanes_d;
   // The address of each id's lowest lane (the lane a request starts at), for
   // a memory error's report: responses then need only the lanes' line
-  // offsets (LineW bits of each) from a_addr_q or a slot.
+  // offsets (LineW bits of each) from a_off_q or a slot.
   logic [31:0]              id_addr_q [NumIds];
   // Whose lanes each id serves: stage A (OWN_A) or a load slot.
   localparam int SlotN = (LoadSlots > 0) ? LoadSlots : 1;
@@ -755,12 +759,10 @@ module baresm_lsu #(
   assign rl = sl_load_q[rsp_slot];
   assign rsp_low_addr = id_addr_q[mem_rsp_id_i];
   always_comb begin
-    logic [32*NumLanes-1:0]    aw;  // stage A: the beat's lane addresses
     logic [LineW*NumLanes-1:0] ra;  // the beat's lanes' address bits LineW-1:0
     logic [LineW-1:0]          off, base;
     logic [1:0]                size;
     logic                      sign;
-    aw = '0;
     ra = '0;
     off = '0;
     base = '0;
@@ -769,8 +771,7 @@ module baresm_lsu #(
     rsp_val = '0;
     if (rsp_hit && rsp_data) begin
       if (rsp_a) begin
-        aw = beat_words(a_addr_q, rsp_beat);
-        for (int i = 0; i < NumLanes; i++) ra[LineW*i +: LineW] = aw[32*i +: LineW];
+        ra = beat_offs(a_off_q, rsp_beat);
         base = a_offset[LineW-1:0];
       end else begin
         ra = beat_offs(sl_off_q[rsp_slot], rsp_beat);
@@ -918,6 +919,16 @@ module baresm_lsu #(
                      !((flt || merr_q) && sl_valid_q != '0);
   assign req_ready_o = !a_valid_q || a_release || a_move;
   assign accept = req_valid_i && req_ready_o;
+
+  // The operands are read no more after this cycle when no lane is left
+  // pending (every one served or in a request; a beat being checked still
+  // has its lanes pending), no ATOMS write-back follows, and no fault is
+  // held (its report reads its beat's addresses until the instruction
+  // leaves), or when the instruction leaves.
+  logic [31:0] a_pend_d;
+  assign a_pend_d = a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
+  assign opnd_done_o = a_opnd_q && (a_release || a_move ||
+                                    !(flt || a_pend_d != 32'd0 || (pass_en && a_atoms)));
   assign rd_to_d_d = a_release && rd_valid_d;
 
   always_comb begin
@@ -934,6 +945,7 @@ module baresm_lsu #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       a_valid_q <= 1'b0;
+      a_opnd_q <= 1'b0;
       merr_q <= 1'b0;
       a_pend_q <= '0;
       a_unchk_q <= '0;
@@ -956,14 +968,16 @@ module baresm_lsu #(
       else if (merr_new) merr_q <= 1'b1;
       if (accept) begin
         a_valid_q <= 1'b1;
+        a_opnd_q <= 1'b1;
         a_pend_q <= req_mask_i;
         a_unchk_q <= req_mask_i;
         a_phase_q <= 1'b0;
       end else begin
         if (a_release || a_move) a_valid_q <= 1'b0;
+        if (opnd_done_o) a_opnd_q <= 1'b0;
         // A fault keeps its beat (and flt) until the instruction leaves.
         if (a_valid_q && !flt) a_unchk_q <= a_unchk_q & ~chk_lanes;
-        a_pend_q <= a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
+        a_pend_q <= a_pend_d;
         if (pass_en && a_atoms) a_phase_q <= 1'b1;
         else if (atom_wb) a_phase_q <= 1'b0;
       end
@@ -1005,14 +1019,18 @@ module baresm_lsu #(
       a_warp_q <= req_warp_i;
       a_rd_q <= req_rd_i;
       a_mask_q <= req_mask_i;
-      a_addr_q <= req_addr_i;
-      a_acc_q <= req_data_i;
-      a_swap_q <= req_swap_i;
       a_sbase_q <= req_smem_base_i;
       a_ssize_q <= req_smem_size_i;
       a_pc_q <= req_pc_i;
-    end else begin
-      a_acc_q <= a_acc_m;
+    end
+    // Lanes without a result keep whatever they held: the completion's mask
+    // leaves them out.
+    if (acc_we != 32'd0) a_acc_q <= a_acc_m;
+    // The line offsets of the beat being checked (every active lane is
+    // checked before any of its requests goes out).
+    if (a_valid_q && a_unchk_q != 32'd0) begin
+      for (int i = 0; i < NumLanes; i++)
+        a_off_q[LineW*(32'(chk_beat) * NumLanes + i) +: LineW] <= beat_addr[32*i +: LineW];
     end
     if (pass_en && a_atoms) begin
       at_lane_q <= at_lane_d;
@@ -1036,7 +1054,7 @@ module baresm_lsu #(
         if (id_own_q[k] == OWN_A) id_own_q[k] <= OwnW'(sl_free);
       end
       sl_load_q[sl_free] <= {a_warp_q, a_rd_q, a_mask_q, a_pc_q, a_size, a_sign, a_offset[LineW-1:0]};
-      for (int i = 0; i < 32; i++) sl_off_q[sl_free][LineW*i +: LineW] <= a_addr_q[32*i +: LineW];
+      sl_off_q[sl_free] <= a_off_q;
       sl_acc_q[sl_free] <= a_acc_m;
       sl_merr_lane_q[sl_free] <= merr_new ? rsp_low_lane : merr_lane_q;
       sl_merr_addr_q[sl_free] <= merr_new ? rsp_low_addr : merr_addr_q;
@@ -1176,6 +1194,9 @@ module baresm_lsu #(
   // Load slots: a response fills a slot in use; a load moves only into a
   // free slot, with nothing left to send; only loads are moved.
   `BARESM_ASSERT(a_rsp_slot_valid, !(rsp_hit && !rsp_a) || (LoadSlots > 0 && sl_valid_q[rsp_slot]))
+  // The operands are not read after opnd_done_o: nothing is left pending,
+  // no ATOMS write-back, no fault report.
+  `BARESM_ASSERT(a_opnd_after_done, !a_valid_q || a_opnd_q || (a_pend_q == 32'd0 && !atom_wb && !flt))
   `BARESM_ASSERT(a_move_free_slot, !a_move || (!sl_valid_q[sl_free] && a_pend_q == 32'd0 && !flt))
 
 endmodule

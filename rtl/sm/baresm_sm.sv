@@ -40,7 +40,7 @@ module baresm_sm #(
   parameter int IcLines = 16,      // instruction-cache lines of MemLineBytes
   parameter int LsuIdWidth = 4,    // LSU transaction ids; the port has one more bit
   parameter int NumWindows = 4,    // address windows a launch may use (1..MAX_WINDOWS)
-  parameter int GatherDepth = 4,   // gather-buffer entries: memory/SHFL instructions between issue and the LSU
+  parameter int GatherDepth = 5,   // gather-buffer entries: memory/SHFL instructions from issue until the LSU has read their operands
   parameter int LoadSlots = 8,     // global loads waiting for memory outside the LSU's stage A (0: one at a time)
   parameter int StarveLimit = 32,
   parameter int SmId = 0
@@ -127,6 +127,7 @@ module baresm_sm #(
   localparam int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1;
   localparam int CtaW = (CtaSlots > 1) ? $clog2(CtaSlots) : 1;
   localparam int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1;
+  localparam int BeatW = (NumLanes < 32) ? $clog2(32 / NumLanes) : 1;   // a beat number (LSU operand reads)
   // Banks of the register file: with several beats per warp register, no
   // more banks than beats (baresm_sm_pkg::rf_bank).
   localparam int RfBanksUsed = (NumLanes < 32 && 32 / NumLanes < RfBanks) ? 32 / NumLanes : RfBanks;
@@ -653,7 +654,9 @@ module baresm_sm #(
   logic [WarpW-1:0] lsu_req_warp;
   logic [5:0] lsu_req_rd;
   logic [31:0] lsu_req_mask, lsu_req_sbase, lsu_req_pc, cpl_pc;
-  logic [32*32-1:0] lsu_req_addr, lsu_req_data, lsu_req_swap;
+  logic [BeatW-1:0] lsu_opnd_beat;
+  logic [NumLanes*32-1:0] lsu_opnd_addr, lsu_opnd_data, lsu_opnd_swap;
+  logic lsu_opnd_done;
   logic cpl_valid, cpl_ready, cpl_we, cpl_fault;
   logic [WarpW-1:0] cpl_warp;
   logic [5:0] cpl_rd;
@@ -726,11 +729,13 @@ module baresm_sm #(
     .lsu_req_warp_o  (lsu_req_warp),
     .lsu_req_rd_o    (lsu_req_rd),
     .lsu_req_mask_o  (lsu_req_mask),
-    .lsu_req_addr_o  (lsu_req_addr),
-    .lsu_req_data_o  (lsu_req_data),
-    .lsu_req_swap_o  (lsu_req_swap),
     .lsu_req_sbase_o (lsu_req_sbase),
     .lsu_req_pc_o    (lsu_req_pc),
+    .lsu_opnd_beat_i (lsu_opnd_beat),
+    .lsu_opnd_addr_o (lsu_opnd_addr),
+    .lsu_opnd_data_o (lsu_opnd_data),
+    .lsu_opnd_swap_o (lsu_opnd_swap),
+    .lsu_opnd_done_i (lsu_opnd_done),
     .cpl_valid_i     (cpl_valid),
     .cpl_ready_o     (cpl_ready),
     .cpl_warp_i      (cpl_warp),
@@ -789,11 +794,13 @@ module baresm_sm #(
     .req_warp_i      (lsu_req_warp),
     .req_rd_i        (lsu_req_rd),
     .req_mask_i      (lsu_req_mask),
-    .req_addr_i      (lsu_req_addr),
-    .req_data_i      (lsu_req_data),
-    .req_swap_i      (lsu_req_swap),
     .req_smem_base_i (lsu_req_sbase),
     .req_pc_i        (lsu_req_pc),
+    .opnd_beat_o     (lsu_opnd_beat),
+    .opnd_addr_i     (lsu_opnd_addr),
+    .opnd_data_i     (lsu_opnd_data),
+    .opnd_swap_i     (lsu_opnd_swap),
+    .opnd_done_o     (lsu_opnd_done),
     .req_smem_size_i (l_shared),
     .param_base_i    (l_param_addr),
     .param_size_i    (l_param_size),

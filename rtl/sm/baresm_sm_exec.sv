@@ -36,9 +36,10 @@ module baresm_sm_exec #(
   parameter int RfBanks = 8,      // register-file RAMs: a power of two; 32/NumLanes is 1 or >= RfBanks
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,    // 0: no FPU lanes (the issue stage never sends CL_FPU)
-  parameter int GatherDepth = 4,  // gather-buffer entries (SHFL, memory instructions in flight to the LSU)
+  parameter int GatherDepth = 5,  // gather-buffer entries (SHFL, memory instructions until the LSU has read their operands)
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
-  parameter int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1
+  parameter int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1,
+  parameter int BeatW = (NumLanes < 32) ? $clog2(32 / NumLanes) : 1   // a beat number
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -92,11 +93,15 @@ module baresm_sm_exec #(
   output logic [WarpW-1:0]         lsu_req_warp_o,
   output logic [5:0]               lsu_req_rd_o,
   output logic [31:0]              lsu_req_mask_o,
-  output logic [32*32-1:0]         lsu_req_addr_o,
-  output logic [32*32-1:0]         lsu_req_data_o,
-  output logic [32*32-1:0]         lsu_req_swap_o,
   output logic [31:0]              lsu_req_sbase_o,
   output logic [31:0]              lsu_req_pc_o,
+  // The operands of the instruction in the LSU's stage A, read in place in
+  // its gather entry one beat at a time (baresm_lsu "opnd_*").
+  input  logic [BeatW-1:0]         lsu_opnd_beat_i,
+  output logic [NumLanes*32-1:0]   lsu_opnd_addr_o,
+  output logic [NumLanes*32-1:0]   lsu_opnd_data_o,
+  output logic [NumLanes*32-1:0]   lsu_opnd_swap_o,
+  input  logic                     lsu_opnd_done_i,
   input  logic                     cpl_valid_i,
   output logic                     cpl_ready_o,
   input  logic [WarpW-1:0]         cpl_warp_i,
@@ -129,7 +134,6 @@ module baresm_sm_exec #(
 );
 
   localparam int Beats = 32 / NumLanes;
-  localparam int BeatW = (Beats > 1) ? $clog2(Beats) : 1;
   localparam int LW = NumLanes * 32;
   localparam logic [5:0] RZ = 6'd63;
   localparam logic [2:0] PT = 3'd7;
@@ -578,10 +582,22 @@ module baresm_sm_exec #(
 
   // =========================================================================
   // Gather buffer (SHFL, memory instructions): GatherDepth entries, taken at
-  // issue, filled in EX and emptied in issue order. An entry is held from
-  // issue until the LSU (or the writer, for a shuffle) takes it, 4 cycles
-  // with one beat; 4 entries let a memory instruction issue every cycle.
+  // issue, filled in EX and emptied in issue order. A memory instruction's
+  // entry is offered to the LSU once full (g_offer_q: the oldest entry not
+  // yet taken) and stays held while the LSU's stage A reads its operands in
+  // place (lsu_opnd_*: the oldest entry, g_head_q), until lsu_opnd_done_i: 5
+  // cycles with one beat for a conflict-free shared access, so 5 entries let
+  // a memory instruction issue every cycle. A shuffle runs from the head
+  // (the writer computes it from the entry) and is released when written.
   // =========================================================================
+  // Beat b of a 32-lane vector of words, as a compare per beat (Yosys makes
+  // each bit an AND-OR over the beats, not a shifter of the 1,024 bits).
+  function automatic logic [LW-1:0] beat_words(input logic [32*32-1:0] v, input logic [BeatW-1:0] b);
+    beat_words = '0;
+    for (int k = 0; k < Beats; k++) begin
+      if (b == BeatW'(k)) beat_words = v[LW*k +: LW];
+    end
+  endfunction
   function automatic logic [GW-1:0] g_next(input logic [GW-1:0] i);
     g_next = (32'(i) == GatherDepth - 1) ? '0 : i + GW'(1);
   endfunction
@@ -604,54 +620,67 @@ module baresm_sm_exec #(
   // declared inside a process or a generate block. Asserted below.
   localparam int GInstrWarpLsb = 6 + 3 * 32;
 
-  logic [GatherDepth-1:0] g_used_q, g_full_q;
+  logic [GatherDepth-1:0] g_used_q, g_full_q, g_lsu_q;   // taken at issue, gathered, in the LSU
+  logic [GW-1:0] g_offer_q;
   logic [GInstrW-1:0] g_instr_q [GatherDepth];
   logic [32*32-1:0] ga_q [GatherDepth];
   logic [32*32-1:0] gb_q [GatherDepth];
   logic [32*32-1:0] gc_q [GatherDepth];
 
-  // The oldest entry, the one the LSU or the writer takes next.
-  logic h_full;
-  gather_instr_t h;
-  logic [32*32-1:0] h_a, h_b, h_c;
+  // The oldest entry: a shuffle the writer takes, or the instruction in the
+  // LSU's stage A; and the entry offered to the LSU.
+  logic h_full, o_full;
+  gather_instr_t h, o;
+  logic [32*32-1:0] h_a, h_b;
   assign h_full = g_full_q[g_head_q];
   assign h = g_instr_q[g_head_q];
   assign h_a = ga_q[g_head_q];
   assign h_b = gb_q[g_head_q];
-  assign h_c = gc_q[g_head_q];
+  assign o_full = g_full_q[g_offer_q] && !g_lsu_q[g_offer_q];
+  assign o = g_instr_q[g_offer_q];
 
   logic ex_gather;
   assign ex_gather = ex_valid_q && (ex_class_q == baresm_sm_pkg::CL_SHFL ||
                                     ex_class_q == baresm_sm_pkg::CL_LSU);
   assign gather_free_o = !(&g_used_q);
 
-  logic lsu_take, shfl_take, shfl_done, g_release;
+  logic lsu_take, shfl_take, shfl_done, shfl_release, g_release;
   logic iss_gather;
   assign iss_gather = iss_valid_i && (iss_class_i == baresm_sm_pkg::CL_SHFL ||
                                       iss_class_i == baresm_sm_pkg::CL_LSU);
-  assign g_release = lsu_take || (shfl_take && h.rd == RZ) || shfl_done;
+  assign shfl_release = (shfl_take && h.rd == RZ) || shfl_done;
+  assign g_release = lsu_opnd_done_i || shfl_release;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       g_head_q <= '0;
       g_tail_q <= '0;
+      g_offer_q <= '0;
       g_used_q <= '0;
       g_full_q <= '0;
+      g_lsu_q <= '0;
     end else if (clear_i) begin
       g_head_q <= '0;
       g_tail_q <= '0;
+      g_offer_q <= '0;
       g_used_q <= '0;
       g_full_q <= '0;
+      g_lsu_q <= '0;
     end else begin
       if (iss_gather) begin
         g_tail_q <= g_next(g_tail_q);
         g_used_q[g_tail_q] <= 1'b1;
       end
       if (ex_gather && ex_last_q) g_full_q[ex_gidx_q] <= 1'b1;
+      // A shuffle leaves from the head, where the offer stands too; the LSU
+      // takes the offered entry.
+      if (lsu_take || shfl_release) g_offer_q <= g_next(g_offer_q);
+      if (lsu_take) g_lsu_q[g_offer_q] <= 1'b1;
       if (g_release) begin
         g_head_q <= g_next(g_head_q);
         g_used_q[g_head_q] <= 1'b0;
         g_full_q[g_head_q] <= 1'b0;
+        g_lsu_q[g_head_q] <= 1'b0;
       end
     end
   end
@@ -711,18 +740,19 @@ module baresm_sm_exec #(
   end
 
   // ---- LSU request ------------------------------------------------------------------------
-  assign lsu_req_valid_o = h_full && h.lsu && !drain_i;
-  assign lsu_req_op_o = h.op;
-  assign lsu_req_mod_o = h.mod;
-  assign lsu_req_warp_o = h.warp;
-  assign lsu_req_rd_o = h.rd;
-  assign lsu_req_mask_o = h.exec;
-  assign lsu_req_addr_o = h_a;
-  assign lsu_req_data_o = h_b;
-  assign lsu_req_swap_o = h_c;
-  assign lsu_req_sbase_o = h.sbase;
-  assign lsu_req_pc_o = h.pc;
+  assign lsu_req_valid_o = o_full && o.lsu && !drain_i;
+  assign lsu_req_op_o = o.op;
+  assign lsu_req_mod_o = o.mod;
+  assign lsu_req_warp_o = o.warp;
+  assign lsu_req_rd_o = o.rd;
+  assign lsu_req_mask_o = o.exec;
+  assign lsu_req_sbase_o = o.sbase;
+  assign lsu_req_pc_o = o.pc;
   assign lsu_take = lsu_req_valid_o && lsu_req_ready_i;
+  // Stage A's operands: the head entry's lanes of the beat it reads.
+  assign lsu_opnd_addr_o = beat_words(ga_q[g_head_q], lsu_opnd_beat_i);
+  assign lsu_opnd_data_o = beat_words(gb_q[g_head_q], lsu_opnd_beat_i);
+  assign lsu_opnd_swap_o = beat_words(gc_q[g_head_q], lsu_opnd_beat_i);
 
   // =========================================================================
   // Writer: LSU completions and shuffle results, port C
@@ -859,6 +889,11 @@ module baresm_sm_exec #(
                          t.warp == pt_tag_q[PL][TagWarpLsb +: WarpW] && t.alu == pt_tag_q[PL][TagAlu];
   `BARESM_ASSERT(a_struct_field_positions, fields_at_lsb)
   `BARESM_ASSERT(a_gather_fill_taken, !ex_gather || (g_used_q[ex_gidx_q] && !g_full_q[ex_gidx_q]))
+  // The LSU reads and releases the head, which it took; entries between the
+  // head and the offer are all in the LSU, so a shuffle at the head is the
+  // offer too.
+  `BARESM_ASSERT(a_lsu_done_head, !lsu_opnd_done_i || (g_used_q[g_head_q] && g_lsu_q[g_head_q]))
+  `BARESM_ASSERT(a_shfl_at_offer, !(h_full && !h.lsu) || g_offer_q == g_head_q)
   `BARESM_ASSERT(a_beat_in_range, !sq_valid_q || 32'(sq_beat_q) < Beats)
   // The writer (port C) serves one source at a time; an early scoreboard
   // release is followed by the last beat's write in the next cycle.
@@ -886,9 +921,9 @@ module baresm_sm_exec #(
 `endif
 
   // fpu_ovalid duplicates the pipe's valid bit; a shuffle source is a lane
-  // number.
+  // number; a shuffle needs no op, pc or shared base.
   logic unused;
-  assign unused = ^{fpu_ovalid, ssrc[32:5], sl[31:5]};
+  assign unused = ^{fpu_ovalid, ssrc[32:5], sl[31:5], h.op, h.pc, h.sbase};
 
 endmodule
 
