@@ -10,9 +10,10 @@
 //   whose guard is true (it may be 0: the instruction completes at once).
 //   The lanes' operands are not part of the request: they stay in the
 //   issuer's gather buffer, and stage A reads them there one beat at a time
-//   (opnd_*): opnd_beat_o names the beat (lanes [b*NumLanes, (b+1)*NumLanes))
-//   and opnd_addr_i/opnd_data_i/opnd_swap_i return, in the same cycle, each
-//   of its lanes' effective address (ra + imm; for LDS/STS/ATOMS an offset in
+//   (opnd_*), as from a synchronous RAM: opnd_beat_o names the beat (lanes
+//   [b*NumLanes, (b+1)*NumLanes)) read in the next cycle, and in that cycle
+//   opnd_addr_i/opnd_data_i/opnd_swap_i return each of its lanes' effective
+//   address (ra + imm; for LDS/STS/ATOMS an offset in
 //   the CTA's shared region, for LDC an offset in the parameter buffer, else
 //   a device address), store value / atomic operand b, and CAS value c, lane
 //   i of the beat in bits [32*i +: 32]. They must stay readable from the
@@ -323,7 +324,7 @@ module baresm_lsu #(
     .addr_o      (flt_addr)
   );
 
-  // The operand beat port: the address beat, or in an ATOMS write-back the
+  // The operand beat: the address beat, or in an ATOMS write-back the
   // beat its read pass served (which reads only b and c). Stores and ATOMG
   // take their data (and CAS value) at the access beat, ATOMS its b and c
   // at the write-back.
@@ -331,7 +332,8 @@ module baresm_lsu #(
   logic [BeatW-1:0]       at_beat_q;   // the beat of the ATOMS read pass
   logic [32*NumLanes-1:0] opnd_c;
   assign atom_wb = a_valid_q && a_atoms && a_phase_q;
-  assign opnd_beat_o = atom_wb ? at_beat_q : addr_beat;
+  logic [BeatW-1:0]       opnd_beat;   // the beat whose operands are on opnd_*_i
+  assign opnd_beat = atom_wb ? at_beat_q : addr_beat;
   assign opnd_c = (a_valid_q && (a_atomg || atom_wb)) ? opnd_swap_i : '0;
 
   // Physical addresses of the access beat: shared offsets are relative to
@@ -929,6 +931,22 @@ module baresm_lsu #(
   assign a_pend_d = a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
   assign opnd_done_o = a_opnd_q && (a_release || a_move ||
                                     !(flt || a_pend_d != 32'd0 || (pass_en && a_atoms)));
+
+  // The operand port is read like a synchronous RAM: opnd_beat_o names the
+  // beat of the next cycle, chosen as opnd_beat will be from the state
+  // stage A has then (assertion a_opnd_beat_ahead).
+  logic [31:0]      unchk_n, pend_n;
+  logic             valid_n, atoms_n, phase_n;
+  logic [BeatW-1:0] at_beat_n;
+  assign valid_n = accept || (a_valid_q && !(a_release || a_move));
+  assign unchk_n = accept ? req_mask_i : (a_valid_q && !flt) ? (a_unchk_q & ~chk_lanes) : a_unchk_q;
+  assign pend_n = accept ? req_mask_i : a_pend_d;
+  assign atoms_n = accept ? req_op_i == baresm_isa_pkg::OP_ATOMS : a_atoms;
+  assign phase_n = !accept && ((pass_en && a_atoms) || (a_phase_q && !atom_wb));
+  assign at_beat_n = (pass_en && a_atoms) ? acc_beat : at_beat_q;
+  assign opnd_beat_o = (valid_n && atoms_n && phase_n) ? at_beat_n :
+                       (Beats == 1 || unchk_n == 32'd0) ? beat_of(baresm_sm_pkg::lowest_lane(pend_n))
+                                                         : beat_of(baresm_sm_pkg::lowest_lane(unchk_n));
   assign rd_to_d_d = a_release && rd_valid_d;
 
   always_comb begin
@@ -1194,6 +1212,10 @@ module baresm_lsu #(
   // Load slots: a response fills a slot in use; a load moves only into a
   // free slot, with nothing left to send; only loads are moved.
   `BARESM_ASSERT(a_rsp_slot_valid, !(rsp_hit && !rsp_a) || (LoadSlots > 0 && sl_valid_q[rsp_slot]))
+  // The beat named in the previous cycle is the one read.
+  logic [BeatW-1:0] opnd_beat_q;
+  always_ff @(posedge clk_i) opnd_beat_q <= opnd_beat_o;
+  `BARESM_ASSERT(a_opnd_beat_ahead, !a_opnd_q || opnd_beat_q == opnd_beat)
   // The operands are not read after opnd_done_o: nothing is left pending,
   // no ATOMS write-back, no fault report.
   `BARESM_ASSERT(a_opnd_after_done, !a_valid_q || a_opnd_q || (a_pend_q == 32'd0 && !atom_wb && !flt))

@@ -8,9 +8,10 @@
 //            (the FPU's latency, 1 without an FPU), then written through
 //            the register file's port P
 //   SHFL and memory instructions collect all 32 lanes' operands in the gather
-//   buffer; a shuffle is then computed at once and a memory instruction is
-//   handed to the LSU. LSU completions and shuffle results are written back
-//   by the writer (port C), one beat per cycle when its bank is free.
+//   buffer (with one lane, in RAM); a memory instruction is then handed to
+//   the LSU, whose stage A reads the operands there, and a shuffle to the
+//   writer. LSU completions and shuffle results are written back by the
+//   writer (port C), one beat per cycle when its bank is free.
 // The register file is RfBanks single-port-pair RAMs (baresm_sm_rf). Two
 // operands of an instruction in one bank at different entries are read in
 // successive cycles, the same for every beat (a "slow" instruction: 2 or 3
@@ -142,6 +143,7 @@ module baresm_sm_exec #(
   localparam int PipeLat = HasFpu ? FpuLatency : 1;
   localparam int PL = PipeLat - 1;
   localparam int GW = (GatherDepth > 1) ? $clog2(GatherDepth) : 1;   // gather-entry index
+  localparam bit GatherRam = NumLanes == 1;   // the gather entries' lanes in RAM (below)
 
   function automatic logic [AddrW-1:0] rf_addr(input logic [AddrW-1:0] base, input logic [5:0] r,
                                                input logic [BeatW-1:0] beat);
@@ -623,19 +625,13 @@ module baresm_sm_exec #(
   logic [GatherDepth-1:0] g_used_q, g_full_q, g_lsu_q;   // taken at issue, gathered, in the LSU
   logic [GW-1:0] g_offer_q;
   logic [GInstrW-1:0] g_instr_q [GatherDepth];
-  logic [32*32-1:0] ga_q [GatherDepth];
-  logic [32*32-1:0] gb_q [GatherDepth];
-  logic [32*32-1:0] gc_q [GatherDepth];
 
   // The oldest entry: a shuffle the writer takes, or the instruction in the
   // LSU's stage A; and the entry offered to the LSU.
   logic h_full, o_full;
   gather_instr_t h, o;
-  logic [32*32-1:0] h_a, h_b;
   assign h_full = g_full_q[g_head_q];
   assign h = g_instr_q[g_head_q];
-  assign h_a = ga_q[g_head_q];
-  assign h_b = gb_q[g_head_q];
   assign o_full = g_full_q[g_offer_q] && !g_lsu_q[g_offer_q];
   assign o = g_instr_q[g_offer_q];
 
@@ -690,53 +686,109 @@ module baresm_sm_exec #(
       g_instr_q[g_tail_q] <= {iss_class_i == baresm_sm_pkg::CL_LSU, iss_op_i, iss_mod_i, iss_warp_i,
                               iss_rd_i, iss_exec_i, iss_pc_i, iss_sbase_i};
     end
-    if (ex_gather) begin
-      for (int p = 0; p < NumLanes; p++) begin
-        // Memory instructions gather effective addresses (ra + imm).
-        ga_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <=
-            op_a[p*32 +: 32] + (ex_class_q == baresm_sm_pkg::CL_LSU ? ex_imm_q : 32'd0);
-        gb_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_b[p*32 +: 32];
-        gc_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_c[p*32 +: 32];
-      end
-    end
   end
 
   // ---- the shuffle (docs/isa.md "Shuffles") -------------------------------------------
-  // A full gather buffer holding a SHFL is handed to the writer, which
-  // computes the beat's NumLanes results from it while writing them (the
-  // buffer stays taken until the last beat).
+  // A full gather entry holding a SHFL is handed to the writer, which
+  // writes the beat's NumLanes results from it (the entry stays taken until
+  // the last beat). Output lane l reads operand a of lane shfl_src(mod, l,
+  // its b).
+  function automatic logic [4:0] shfl_src(input logic [4:0] mode, input logic [4:0] l, input logic [31:0] bv);
+    logic [31:0] w, base, sl;
+    w = 32'd1 << mode[4:2];
+    sl = 32'(l);
+    base = sl & ~(w - 32'd1);
+    case (mode[1:0])
+      baresm_isa_pkg::SHFL_IDX: shfl_src = 5'(base + (bv & (w - 32'd1)));
+      baresm_isa_pkg::SHFL_UP: shfl_src = (bv > sl - base) ? l : 5'(sl - bv);
+      baresm_isa_pkg::SHFL_DOWN: shfl_src = (33'(sl) + 33'(bv) >= 33'(base + w)) ? l : 5'(sl + bv);
+      default: shfl_src = 5'(sl ^ (bv & (w - 32'd1)));
+    endcase
+  endfunction
+
   // The writer's state (below), declared here for the shuffle.
   logic wr_valid_q, wr_shfl_q, wr_cleared_q;
-  logic [BeatW-1:0] wr_beat_q;
+  logic [BeatW-1:0] wr_beat_q, wr_next_beat;
   logic cpl_needs_wr, cpl_take, wr_cpl, wr_shfl, wr_act, wr_go, wr_last, wr_done;
   logic shfl_ready;
   assign shfl_ready = h_full && !h.lsu;
-  logic [LW-1:0] shfl_beat;
-  logic [31:0] sw, sbase, sbv, sl;
-  logic [32:0] ssrc;
-  always_comb begin
-    shfl_beat = '0;
-    sw = 32'd1 << h.mod[4:2];
-    sbase = '0;
-    sbv = '0;
-    sl = '0;
-    ssrc = '0;
-    if (wr_shfl) begin
-      for (int p = 0; p < NumLanes; p++) begin
-        sl = 32'(wr_beat_q) * NumLanes + 32'(p);
-        sbase = sl & ~(sw - 32'd1);
-        sbv = h_b[sl[4:0]*32 +: 32];
-        unique case (h.mod[1:0])
-          baresm_isa_pkg::SHFL_IDX: ssrc = {1'b0, sbase + (sbv & (sw - 32'd1))};
-          baresm_isa_pkg::SHFL_UP: ssrc = (sbv > sl - sbase) ? {1'b0, sl} : {1'b0, sl - sbv};
-          baresm_isa_pkg::SHFL_DOWN:
-            ssrc = ({1'b0, sl} + {1'b0, sbv} >= {1'b0, sbase + sw}) ? {1'b0, sl}
-                                                                    : {1'b0, sl} + {1'b0, sbv};
-          default: ssrc = {1'b0, sl ^ (sbv & (sw - 32'd1))};
-        endcase
-        shfl_beat[p*32 +: 32] = h_a[ssrc[4:0]*32 +: 32];
+  logic [LW-1:0] shfl_beat;   // the shuffle's results of beat wr_beat_q
+
+  // ---- the entries' lanes -------------------------------------------------------------
+  // With one lane (32 beats of one word) the lanes are three synchronous
+  // RAMs (iCE40 EBR), each read one word per cycle: by the LSU's stage A
+  // (its operands, the cycle after it names the beat) or by a running
+  // shuffle (the source of its next output lane, from a table of source
+  // lanes computed in EX). Both read the head entry, which is either a
+  // shuffle or the LSU's, so they never read in the same cycle. With more
+  // lanes the lanes are flip-flops: a shuffle beat reads NumLanes arbitrary
+  // lanes at once.
+  if (GatherRam) begin : g_ram
+    localparam int Rows = GatherDepth * Beats;
+    localparam int RowW = $clog2(Rows);
+    logic [32*5-1:0] src_q [GatherDepth];   // SHFL: each output lane's source lane
+    logic [GW-1:0] head_n;                   // the head entry in the next cycle
+    logic [RowW-1:0] wrow, rrow;
+    logic [4:0] src_lane;
+    logic [31:0] gr_a, gr_b, gr_c;
+    assign head_n = g_release ? g_next(g_head_q) : g_head_q;
+    assign wrow = RowW'(32'(ex_gidx_q) * Beats + 32'(ex_beat_q));
+    assign src_lane = src_q[g_head_q][5*32'(wr_next_beat) +: 5];
+    assign rrow = wr_shfl ? RowW'(32'(g_head_q) * Beats + 32'(src_lane))
+                          : RowW'(32'(head_n) * Beats + 32'(lsu_opnd_beat_i));
+    always_ff @(posedge clk_i) begin
+      if (ex_gather && ex_class_q == baresm_sm_pkg::CL_SHFL)
+        src_q[ex_gidx_q][5*32'(ex_beat_q) +: 5] <= shfl_src(ex_mod_q[4:0], 5'(ex_beat_q), op_b[31:0]);
+    end
+    // Memory instructions gather effective addresses (ra + imm).
+    baresm_ram_1r1w #(.Depth(Rows), .Width(32)) u_ga (
+      .clk_i, .re_i(1'b1), .raddr_i(rrow), .rdata_o(gr_a), .we_i(ex_gather), .waddr_i(wrow), .wmask_i(1'b1),
+      .wdata_i(op_a[31:0] + (ex_class_q == baresm_sm_pkg::CL_LSU ? ex_imm_q : 32'd0)));
+    baresm_ram_1r1w #(.Depth(Rows), .Width(32)) u_gb (
+      .clk_i, .re_i(1'b1), .raddr_i(rrow), .rdata_o(gr_b), .we_i(ex_gather), .waddr_i(wrow), .wmask_i(1'b1),
+      .wdata_i(op_b[31:0]));
+    baresm_ram_1r1w #(.Depth(Rows), .Width(32)) u_gc (
+      .clk_i, .re_i(1'b1), .raddr_i(rrow), .rdata_o(gr_c), .we_i(ex_gather), .waddr_i(wrow), .wmask_i(1'b1),
+      .wdata_i(op_c[31:0]));
+    assign shfl_beat = gr_a;
+    assign lsu_opnd_addr_o = gr_a;
+    assign lsu_opnd_data_o = gr_b;
+    assign lsu_opnd_swap_o = gr_c;
+  end else begin : g_ff
+    logic [32*32-1:0] ga_q [GatherDepth];
+    logic [32*32-1:0] gb_q [GatherDepth];
+    logic [32*32-1:0] gc_q [GatherDepth];
+    logic [32*32-1:0] h_a, h_b;
+    logic [BeatW-1:0] opnd_beat_q;
+    assign h_a = ga_q[g_head_q];
+    assign h_b = gb_q[g_head_q];
+    always_ff @(posedge clk_i) begin
+      if (ex_gather) begin
+        for (int p = 0; p < NumLanes; p++) begin
+          // Memory instructions gather effective addresses (ra + imm).
+          ga_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <=
+              op_a[p*32 +: 32] + (ex_class_q == baresm_sm_pkg::CL_LSU ? ex_imm_q : 32'd0);
+          gb_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_b[p*32 +: 32];
+          gc_q[ex_gidx_q][(32'(ex_beat_q) * NumLanes + p) * 32 +: 32] <= op_c[p*32 +: 32];
+        end
+      end
+      opnd_beat_q <= lsu_opnd_beat_i;
+    end
+    always_comb begin
+      logic [4:0] l;
+      shfl_beat = '0;
+      l = '0;
+      if (wr_shfl) begin
+        for (int p = 0; p < NumLanes; p++) begin
+          l = 5'(32'(wr_beat_q) * NumLanes + 32'(p));
+          shfl_beat[p*32 +: 32] = h_a[shfl_src(h.mod[4:0], l, h_b[l*32 +: 32])*32 +: 32];
+        end
       end
     end
+    // Stage A's operands: the head entry's lanes of the beat it named.
+    assign lsu_opnd_addr_o = beat_words(ga_q[g_head_q], opnd_beat_q);
+    assign lsu_opnd_data_o = beat_words(gb_q[g_head_q], opnd_beat_q);
+    assign lsu_opnd_swap_o = beat_words(gc_q[g_head_q], opnd_beat_q);
   end
 
   // ---- LSU request ------------------------------------------------------------------------
@@ -749,10 +801,6 @@ module baresm_sm_exec #(
   assign lsu_req_sbase_o = o.sbase;
   assign lsu_req_pc_o = o.pc;
   assign lsu_take = lsu_req_valid_o && lsu_req_ready_i;
-  // Stage A's operands: the head entry's lanes of the beat it reads.
-  assign lsu_opnd_addr_o = beat_words(ga_q[g_head_q], lsu_opnd_beat_i);
-  assign lsu_opnd_data_o = beat_words(gb_q[g_head_q], lsu_opnd_beat_i);
-  assign lsu_opnd_swap_o = beat_words(gc_q[g_head_q], lsu_opnd_beat_i);
 
   // =========================================================================
   // Writer: LSU completions and shuffle results, port C
@@ -776,9 +824,12 @@ module baresm_sm_exec #(
   assign wr_mask = wr_shfl ? h.exec : cpl_mask_i;
 
   // A beat is written when the pipe does not write that bank in the same
-  // cycle.
+  // cycle; with RAM lanes a shuffle's first cycle only reads its first
+  // source lane (wr_wait).
+  logic wr_wait;
+  assign wr_wait = GatherRam && wr_shfl && !wr_valid_q;
   assign wc_addr = rf_addr(warp_base_i[wr_warp*AddrW +: AddrW], wr_rd, wr_beat_q);
-  assign wr_go = wr_act && !(wp_en && rf_bank(wp_addr) == rf_bank(wc_addr));
+  assign wr_go = wr_act && !wr_wait && !(wp_en && rf_bank(wp_addr) == rf_bank(wc_addr));
   assign wr_last = wr_beat_q == BeatW'(Beats - 1);
   assign wr_done = wr_go && wr_last;
   assign shfl_done = wr_done && wr_shfl;
@@ -789,7 +840,6 @@ module baresm_sm_exec #(
   // beat, or one cycle earlier when that beat is sure to be written next
   // cycle: the writer will be at it and the pipe's next write is in another
   // bank (the pipe never waits; the source holds the job).
-  logic [BeatW-1:0] wr_next_beat;
   logic wr_clr, wr_clr_early;
   assign wr_next_beat = wr_beat_q + BeatW'(wr_go);
   assign wr_clr_early = wr_act && !wr_done && wr_next_beat == BeatW'(Beats - 1) &&
@@ -920,10 +970,10 @@ module baresm_sm_exec #(
   assign trace_rf_data_o = {wc_data, wp_data, wp_data};
 `endif
 
-  // fpu_ovalid duplicates the pipe's valid bit; a shuffle source is a lane
-  // number; a shuffle needs no op, pc or shared base.
+  // fpu_ovalid duplicates the pipe's valid bit; a shuffle needs no op, pc
+  // or shared base (with RAM lanes not even its mode: EX applies it).
   logic unused;
-  assign unused = ^{fpu_ovalid, ssrc[32:5], sl[31:5], h.op, h.pc, h.sbase};
+  assign unused = ^{fpu_ovalid, h.op, h.mod, h.pc, h.sbase};
 
 endmodule
 

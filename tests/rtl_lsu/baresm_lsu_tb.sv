@@ -1,8 +1,9 @@
 // baresm_lsu_tb: the LSU as the block tests drive it, with the whole warp's
 // operands on the request (req_addr_i, req_data_i, req_swap_i: lane i in bits
 // [32*i +: 32]). In the SM the operands stay in the issuer's gather buffer
-// and the LSU reads them one beat at a time (baresm_lsu "opnd_*"); here they
-// are kept from the accept in three registers that answer those reads. Once
+// and the LSU reads them one beat at a time, the beat named a cycle ahead
+// as for a synchronous RAM (baresm_lsu "opnd_*"); here they are kept from
+// the accept in three registers that answer those reads so. Once
 // the LSU says it reads them no more (opnd_done_o) they are overwritten with
 // a poison pattern, so a read after that changes the results and fails a test.
 `default_nettype none
@@ -73,8 +74,10 @@ module baresm_lsu_tb #(
   localparam int LW = 32 * NumLanes;
 
   logic [32*32-1:0] addr_q, data_q, swap_q;
-  logic [BeatW-1:0] opnd_beat;
+  logic [BeatW-1:0] opnd_beat, opnd_beat_q;
   logic opnd_done;
+
+  always_ff @(posedge clk_i) opnd_beat_q <= opnd_beat;
 
   always_ff @(posedge clk_i) begin
     if (req_valid_i && req_ready_o) begin
@@ -111,9 +114,9 @@ module baresm_lsu_tb #(
     .req_smem_size_i,
     .req_pc_i,
     .opnd_beat_o (opnd_beat),
-    .opnd_addr_i (addr_q[32'(opnd_beat) * LW +: LW]),
-    .opnd_data_i (data_q[32'(opnd_beat) * LW +: LW]),
-    .opnd_swap_i (swap_q[32'(opnd_beat) * LW +: LW]),
+    .opnd_addr_i (addr_q[32'(opnd_beat_q) * LW +: LW]),
+    .opnd_data_i (data_q[32'(opnd_beat_q) * LW +: LW]),
+    .opnd_swap_i (swap_q[32'(opnd_beat_q) * LW +: LW]),
     .opnd_done_o (opnd_done),
     .param_base_i,
     .param_size_i,
