@@ -935,18 +935,25 @@ module baresm_lsu #(
   // The operand port is read like a synchronous RAM: opnd_beat_o names the
   // beat of the next cycle, chosen as opnd_beat will be from the state
   // stage A has then (assertion a_opnd_beat_ahead).
-  logic [31:0]      unchk_n, pend_n;
-  logic             valid_n, atoms_n, phase_n;
-  logic [BeatW-1:0] at_beat_n;
-  assign valid_n = accept || (a_valid_q && !(a_release || a_move));
-  assign unchk_n = accept ? req_mask_i : (a_valid_q && !flt) ? (a_unchk_q & ~chk_lanes) : a_unchk_q;
-  assign pend_n = accept ? req_mask_i : a_pend_d;
-  assign atoms_n = accept ? req_op_i == baresm_isa_pkg::OP_ATOMS : a_atoms;
-  assign phase_n = !accept && ((pass_en && a_atoms) || (a_phase_q && !atom_wb));
-  assign at_beat_n = (pass_en && a_atoms) ? acc_beat : at_beat_q;
-  assign opnd_beat_o = (valid_n && atoms_n && phase_n) ? at_beat_n :
-                       (Beats == 1 || unchk_n == 32'd0) ? beat_of(baresm_sm_pkg::lowest_lane(pend_n))
-                                                         : beat_of(baresm_sm_pkg::lowest_lane(unchk_n));
+  // (With one beat it is the constant 0, spelled out so that a verilated
+  // model does not evaluate the selection every cycle.)
+  if (Beats == 1) begin : g_one_beat
+    assign opnd_beat_o = '0;
+  end else begin : g_beats
+    logic [31:0]      unchk_n, pend_n;
+    logic             valid_n, atoms_n, phase_n;
+    logic [BeatW-1:0] at_beat_n;
+    assign valid_n = accept || (a_valid_q && !(a_release || a_move));
+    assign unchk_n = accept ? req_mask_i : (a_valid_q && !flt) ? (a_unchk_q & ~chk_lanes) : a_unchk_q;
+    assign pend_n = accept ? req_mask_i : a_pend_d;
+    assign atoms_n = accept ? req_op_i == baresm_isa_pkg::OP_ATOMS : a_atoms;
+    assign phase_n = !accept && ((pass_en && a_atoms) || (a_phase_q && !atom_wb));
+    assign at_beat_n = (pass_en && a_atoms) ? acc_beat : at_beat_q;
+    assign opnd_beat_o = (valid_n && atoms_n && phase_n) ? at_beat_n :
+                         (unchk_n == 32'd0) ? beat_of(baresm_sm_pkg::lowest_lane(pend_n))
+                                            : beat_of(baresm_sm_pkg::lowest_lane(unchk_n));
+  end
+
   assign rd_to_d_d = a_release && rd_valid_d;
 
   always_comb begin

@@ -785,10 +785,19 @@ module baresm_sm_exec #(
         end
       end
     end
-    // Stage A's operands: the head entry's lanes of the beat it named.
-    assign lsu_opnd_addr_o = beat_words(ga_q[g_head_q], opnd_beat_q);
-    assign lsu_opnd_data_o = beat_words(gb_q[g_head_q], opnd_beat_q);
-    assign lsu_opnd_swap_o = beat_words(gc_q[g_head_q], opnd_beat_q);
+    // Stage A's operands: the head entry's lanes of the beat it named
+    // (selected only while the LSU holds the head: a verilated model then
+    // skips the 3 x LW bits when the LSU reads nothing).
+    always_comb begin
+      lsu_opnd_addr_o = '0;
+      lsu_opnd_data_o = '0;
+      lsu_opnd_swap_o = '0;
+      if (g_lsu_q[g_head_q]) begin
+        lsu_opnd_addr_o = beat_words(ga_q[g_head_q], opnd_beat_q);
+        lsu_opnd_data_o = beat_words(gb_q[g_head_q], opnd_beat_q);
+        lsu_opnd_swap_o = beat_words(gc_q[g_head_q], opnd_beat_q);
+      end
+    end
   end
 
   // ---- LSU request ------------------------------------------------------------------------
