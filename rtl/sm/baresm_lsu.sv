@@ -922,15 +922,25 @@ module baresm_lsu #(
   assign req_ready_o = !a_valid_q || a_release || a_move;
   assign accept = req_valid_i && req_ready_o;
 
+  // Stage A's next state, computed once: the flops below take it, and the
+  // operand port names the next cycle's beat from it. a_pend_left is the
+  // pending set after this cycle's service (before a new accept replaces it).
+  logic        a_valid_d, a_phase_d;
+  logic [31:0] a_pend_left, a_pend_d, a_unchk_d;
+  assign a_pend_left = a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
+  assign a_valid_d = accept || (a_valid_q && !(a_release || a_move));
+  assign a_pend_d = accept ? req_mask_i : a_pend_left;
+  // A fault keeps its beat (and flt) until the instruction leaves.
+  assign a_unchk_d = accept ? req_mask_i : (a_valid_q && !flt) ? (a_unchk_q & ~chk_lanes) : a_unchk_q;
+  assign a_phase_d = !accept && ((pass_en && a_atoms) || (a_phase_q && !atom_wb));
+
   // The operands are read no more after this cycle when no lane is left
   // pending (every one served or in a request; a beat being checked still
   // has its lanes pending), no ATOMS write-back follows, and no fault is
   // held (its report reads its beat's addresses until the instruction
   // leaves), or when the instruction leaves.
-  logic [31:0] a_pend_d;
-  assign a_pend_d = a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
   assign opnd_done_o = a_opnd_q && (a_release || a_move ||
-                                    !(flt || a_pend_d != 32'd0 || (pass_en && a_atoms)));
+                                    !(flt || a_pend_left != 32'd0 || (pass_en && a_atoms)));
 
   // The operand port is read like a synchronous RAM: opnd_beat_o names the
   // beat of the next cycle, chosen as opnd_beat will be from the state
@@ -940,18 +950,13 @@ module baresm_lsu #(
   if (Beats == 1) begin : g_one_beat
     assign opnd_beat_o = '0;
   end else begin : g_beats
-    logic [31:0]      unchk_n, pend_n;
-    logic             valid_n, atoms_n, phase_n;
+    logic             atoms_n;
     logic [BeatW-1:0] at_beat_n;
-    assign valid_n = accept || (a_valid_q && !(a_release || a_move));
-    assign unchk_n = accept ? req_mask_i : (a_valid_q && !flt) ? (a_unchk_q & ~chk_lanes) : a_unchk_q;
-    assign pend_n = accept ? req_mask_i : a_pend_d;
     assign atoms_n = accept ? req_op_i == baresm_isa_pkg::OP_ATOMS : a_atoms;
-    assign phase_n = !accept && ((pass_en && a_atoms) || (a_phase_q && !atom_wb));
     assign at_beat_n = (pass_en && a_atoms) ? acc_beat : at_beat_q;
-    assign opnd_beat_o = (valid_n && atoms_n && phase_n) ? at_beat_n :
-                         (unchk_n == 32'd0) ? beat_of(baresm_sm_pkg::lowest_lane(pend_n))
-                                            : beat_of(baresm_sm_pkg::lowest_lane(unchk_n));
+    assign opnd_beat_o = (a_valid_d && atoms_n && a_phase_d) ? at_beat_n :
+                         (a_unchk_d == 32'd0) ? beat_of(baresm_sm_pkg::lowest_lane(a_pend_d))
+                                              : beat_of(baresm_sm_pkg::lowest_lane(a_unchk_d));
   end
 
   assign rd_to_d_d = a_release && rd_valid_d;
@@ -991,21 +996,12 @@ module baresm_lsu #(
     end else begin
       if (accept) merr_q <= 1'b0;
       else if (merr_new) merr_q <= 1'b1;
-      if (accept) begin
-        a_valid_q <= 1'b1;
-        a_opnd_q <= 1'b1;
-        a_pend_q <= req_mask_i;
-        a_unchk_q <= req_mask_i;
-        a_phase_q <= 1'b0;
-      end else begin
-        if (a_release || a_move) a_valid_q <= 1'b0;
-        if (opnd_done_o) a_opnd_q <= 1'b0;
-        // A fault keeps its beat (and flt) until the instruction leaves.
-        if (a_valid_q && !flt) a_unchk_q <= a_unchk_q & ~chk_lanes;
-        a_pend_q <= a_pend_d;
-        if (pass_en && a_atoms) a_phase_q <= 1'b1;
-        else if (atom_wb) a_phase_q <= 1'b0;
-      end
+      a_valid_q <= a_valid_d;
+      a_pend_q <= a_pend_d;
+      a_unchk_q <= a_unchk_d;
+      a_phase_q <= a_phase_d;
+      if (accept) a_opnd_q <= 1'b1;
+      else if (opnd_done_o) a_opnd_q <= 1'b0;
       at_en_q <= (pass_en && a_atoms) ? at_en_d : '0;
       rd_valid_q <= rd_valid_d;
       rd_to_d_q <= rd_to_d_d;
