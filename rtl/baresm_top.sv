@@ -32,7 +32,7 @@ module baresm_top #(
   parameter int IcLines = 16,
   parameter int LsuIdWidth = 4,
   parameter int NumWindows = 4,        // windows a launch may use (CONFIG1.MAX_WINDOWS)
-  parameter int GatherDepth = 4,
+  parameter int GatherDepth = 5,
   parameter int LoadSlots = 8,
   // Command processor and device.
   parameter int NumQueues = 4,

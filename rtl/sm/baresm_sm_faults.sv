@@ -109,7 +109,9 @@ module baresm_sm_faults #(
       if (live_i[w]) wd_slot = WarpW'(w);
     end
   end
-  assign watchdog = watchdog_i != 64'd0 && cycles_i >= watchdog_i;
+  // The cycle count stops at 2^32 (baresm_sm_status): a budget beyond it
+  // (never from the command processor, whose budgets are 32-bit) fires there.
+  assign watchdog = watchdog_i != 64'd0 && (cycles_i >= watchdog_i || cycles_i[32]);
 
   always_comb begin
     new_fault = 1'b0;

@@ -8,9 +8,14 @@
 // The states come out as warp_state_o and are counted (warp-cycles per
 // state), next to the launch's performance counters: cycles, warp- and
 // thread-instructions, stall cycles (live warps, no issue), instruction-
-// cache fills, divergent branches, barrier releases, CTAs completed. All
-// are 64-bit (32 for fills) and count from the launch's accept while the
-// engine is busy; clock_o (cycles since reset) is the S2R CLOCK register.
+// cache fills, divergent branches, barrier releases, CTAs completed. They
+// count from the launch's accept while the engine is busy. A completion
+// entry holds each in 32 bits, saturated (cq_model/rings.def), so each
+// counter is 32 bits and a sticky bit 32: exact below 2^32, it stops once
+// it reaches 2^32 (the command processor then reads 0xFFFFFFFF; formal
+// proof `status`). The CTA count wraps instead (32 bits): the command
+// processor takes differences of it. clock_o (cycles since reset, the S2R
+// CLOCK register) is 64-bit.
 `default_nettype none
 
 module baresm_sm_status #(
@@ -74,10 +79,10 @@ module baresm_sm_status #(
     end
   end
 
-  logic [63:0] cyc_q, cyc_total_q;
-  logic [63:0] instr_q, stall_q, div_q, bars_q, tinstr_q, ctas_q;
-  logic [31:0] ifills_q;
-  logic [63:0] scnt_q [baresm_state_pkg::NUM_WS];
+  logic [63:0] cyc_total_q;
+  logic [32:0] cyc_q, instr_q, stall_q, div_q, bars_q, tinstr_q;  // bit 32: reached 2^32, stopped
+  logic [31:0] ctas_q, ifills_q;
+  logic [32:0] scnt_q [baresm_state_pkg::NUM_WS];
   logic [5:0] in_state [baresm_state_pkg::NUM_WS];
   logic [CtaW:0] cta_retire_count;
   always_comb begin
@@ -118,28 +123,30 @@ module baresm_sm_status #(
         ctas_q <= '0;
         for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= '0;
       end else if (busy_i) begin
-        cyc_q <= cyc_q + 64'd1;
-        if (issue_i) instr_q <= instr_q + 64'd1;
-        if (issue_i) tinstr_q <= tinstr_q + {58'd0, baresm_sm_pkg::popc32(issue_exec_i)};
-        if (issue_diverge_i) div_q <= div_q + 64'd1;
-        if (bar_release_i) bars_q <= bars_q + 64'd1;
-        ctas_q <= ctas_q + 64'(cta_retire_count);
-        if (running_i && live_i != '0 && !issue_i) stall_q <= stall_q + 64'd1;
+        if (!cyc_q[32]) cyc_q <= cyc_q + 33'd1;
+        if (issue_i && !instr_q[32]) instr_q <= instr_q + 33'd1;
+        if (issue_i && !tinstr_q[32]) tinstr_q <= tinstr_q + 33'(baresm_sm_pkg::popc32(issue_exec_i));
+        if (issue_diverge_i && !div_q[32]) div_q <= div_q + 33'd1;
+        if (bar_release_i && !bars_q[32]) bars_q <= bars_q + 33'd1;
+        ctas_q <= ctas_q + 32'(cta_retire_count);
+        if (running_i && live_i != '0 && !issue_i && !stall_q[32]) stall_q <= stall_q + 33'd1;
         if (ifill_i) ifills_q <= ifills_q + 32'd1;
-        for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= scnt_q[s] + 64'(in_state[s]);
+        for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) begin
+          if (!scnt_q[s][32]) scnt_q[s] <= scnt_q[s] + 33'(in_state[s]);
+        end
       end
     end
   end
 
-  assign cycles_o = cyc_q;
+  assign cycles_o = 64'(cyc_q);
   assign clock_o = cyc_total_q;
-  assign instrs_o = instr_q;
-  assign stalls_o = stall_q;
+  assign instrs_o = 64'(instr_q);
+  assign stalls_o = 64'(stall_q);
   assign ifills_o = ifills_q;
   always_comb begin
-    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) states_o[s*64 +: 64] = scnt_q[s];
+    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) states_o[s*64 +: 64] = 64'(scnt_q[s]);
   end
-  assign events_o = {ctas_q, tinstr_q, bars_q, div_q};
+  assign events_o = {64'(ctas_q), 64'(tinstr_q), 64'(bars_q), 64'(div_q)};
 
 endmodule
 
