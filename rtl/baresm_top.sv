@@ -76,14 +76,6 @@ module baresm_top #(
   output logic [2:0]                    cp_queue_o,      // queue pair of the launch in flight
   output logic                          sm_busy_o,
   output logic [NumWarps*3-1:0]         warp_state_o,    // baresm_state_pkg::WS_* per warp slot
-  output logic [63:0]                   sm_cycles_o,     // the SM's counters of the last launch
-  output logic [63:0]                   sm_instrs_o,
-  output logic [63:0]                   sm_stalls_o,
-  output logic [31:0]                   sm_smem_passes_o,
-  output logic [31:0]                   sm_gmem_reqs_o,
-  output logic [baresm_state_pkg::NUM_WS*64-1:0] sm_state_cycles_o,
-  output logic [4*64-1:0]               sm_events_o,     // divergent branches, barrier releases,
-                                                         // thread-instructions, CTAs completed
   output logic [MemIdWidth:0]           mem_outstanding_o
 );
 
@@ -104,11 +96,15 @@ module baresm_top #(
   logic [31:0] sm_fault_waiting;
   logic [7:0] sm_fault_warp;
   logic [4:0] sm_fault_lane;
-  logic [63:0] sm_instrs, sm_stalls;
-  logic [31:0] sm_smem_passes;
+  // The SM's counters of the launch: they go to the command processor (the
+  // completion entry). The SystemC testbench reads them from C++ when it
+  // needs them (sim/systemc/sim.vlt makes sm_* public) rather than as ports,
+  // which it would copy into SystemC signals every cycle.
+  logic [63:0] sm_cycles, sm_instrs, sm_stalls;
+  logic [31:0] sm_smem_passes, sm_gmem_reqs, sm_ifills;
+  logic [baresm_state_pkg::NUM_WS*64-1:0] sm_state_cycles;  // warp-cycles per state
+  logic [4*64-1:0] sm_events;  // divergent branches, barrier releases, thread-instructions, CTAs completed
   logic [NumWarps*3-1:0] warp_state;
-  logic [4*64-1:0] sm_events;
-  logic [31:0] sm_ifills;
 
   baresm_cp #(
     .NumQueues(NumQueues),
@@ -166,13 +162,13 @@ module baresm_top #(
     .sm_stalls_i       (sm_stalls),
     .sm_smem_passes_i  (sm_smem_passes),
     .sm_ctas_i         (sm_events[3*64 +: 64]),
-    .sm_cycles_i       (sm_cycles_o),
+    .sm_cycles_i       (sm_cycles),
     .sm_tinstrs_i      (sm_events[2*64 +: 64]),
     .sm_div_i          (sm_events[0*64 +: 64]),
     .sm_bars_i         (sm_events[1*64 +: 64]),
-    .sm_gmem_reqs_i    (sm_gmem_reqs_o),
+    .sm_gmem_reqs_i    (sm_gmem_reqs),
     .sm_ifills_i       (sm_ifills),
-    .sm_states_i       (sm_state_cycles_o),
+    .sm_states_i       (sm_state_cycles),
     .state_o           (cp_state_o),
     .queue_o           (cp_queue_o),
     .status_o          (status_o)
@@ -268,13 +264,13 @@ module baresm_top #(
     .mem_rsp_rdata_i  (mem_rsp_rdata_i),
     .mem_rsp_err_i    (mem_rsp_err_i),
     .warp_state_o     (warp_state),
-    .cnt_cycles_o     (sm_cycles_o),
+    .cnt_cycles_o     (sm_cycles),
     .cnt_instrs_o     (sm_instrs),
     .cnt_stalls_o     (sm_stalls),
     .cnt_smem_passes_o(sm_smem_passes),
-    .cnt_gmem_reqs_o  (sm_gmem_reqs_o),
+    .cnt_gmem_reqs_o  (sm_gmem_reqs),
     .cnt_ifills_o     (sm_ifills),
-    .cnt_states_o     (sm_state_cycles_o),
+    .cnt_states_o     (sm_state_cycles),
     .cnt_events_o     (sm_events),
     .config_o         (sm_config)
 `ifndef SYNTHESIS
@@ -347,10 +343,6 @@ module baresm_top #(
   assign mem_outstanding_o = outstanding;
 
   assign warp_state_o = warp_state;
-  assign sm_events_o = sm_events;
-  assign sm_instrs_o = sm_instrs;
-  assign sm_stalls_o = sm_stalls;
-  assign sm_smem_passes_o = sm_smem_passes;
 
   // The SM's ID/CONFIG words duplicate what the command processor reports
   // from the same parameters.

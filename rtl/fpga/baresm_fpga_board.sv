@@ -120,10 +120,6 @@ module baresm_fpga_board #(
   logic [2:0] cp_queue;
   logic sm_busy;
   logic [NumWarps*3-1:0] warp_state;
-  logic [63:0] sm_cycles, sm_instrs, sm_stalls;
-  logic [31:0] sm_smem_passes, sm_gmem_reqs;
-  logic [baresm_state_pkg::NUM_WS*64-1:0] sm_state_cycles;
-  logic [4*64-1:0] sm_events;
   logic [MemIdWidth:0] mem_outstanding;
 
   baresm_top #(
@@ -176,13 +172,6 @@ module baresm_fpga_board #(
     .cp_queue_o       (cp_queue),
     .sm_busy_o        (sm_busy),
     .warp_state_o     (warp_state),
-    .sm_cycles_o      (sm_cycles),
-    .sm_instrs_o      (sm_instrs),
-    .sm_stalls_o      (sm_stalls),
-    .sm_smem_passes_o (sm_smem_passes),
-    .sm_gmem_reqs_o   (sm_gmem_reqs),
-    .sm_state_cycles_o(sm_state_cycles),
-    .sm_events_o      (sm_events),
     .mem_outstanding_o(mem_outstanding)
   );
 
@@ -226,9 +215,7 @@ module baresm_fpga_board #(
   assign led_act_o = frame_ok_led || frame_bad_led;
 
   logic unused;
-  assign unused = ^{cp_state, cp_queue, sm_busy, warp_state, sm_cycles, sm_instrs,
-                    sm_stalls, sm_smem_passes, sm_gmem_reqs, sm_state_cycles, sm_events,
-                    mem_outstanding, status[31:3]};
+  assign unused = ^{cp_state, cp_queue, sm_busy, warp_state, mem_outstanding, status[31:3]};
 
 endmodule
 

@@ -65,13 +65,4 @@ bool bit_of(const sc_dt::sc_bv<W>& v, int i) {
   return (v.get_word(i / 32) >> (i % 32)) & 1u;
 }
 
-// 64-bit field k of a wide value (counters).
-inline uint64_t word64(uint64_t v, int k) {
-  return k == 0 ? v : 0;
-}
-template <int W>
-uint64_t word64(const sc_dt::sc_bv<W>& v, int k) {
-  return uint64_t(v.get_word(2 * k)) | (uint64_t(v.get_word(2 * k + 1)) << 32);
-}
-
 }  // namespace baresm::cosim

@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "Vbaresm_top.h"
+#include "Vbaresm_top___024root.h"
+#include "sim/harness/vl_bits.h"
 #include "sim/systemc/fst_trace.h"
 #include "sim/systemc/host_port.h"
 #include "sim/systemc/mem_port.h"
@@ -30,7 +32,6 @@ namespace {
 constexpr int kLineBits = int(TopParams::kLineBytes) * 8;
 constexpr int kIdBits = int(TopParams::kIdBits);
 constexpr int kWarpStateBits = int(TopParams::kNumWarps) * 3;
-constexpr int kStateCntBits = 7 * 64;
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -57,10 +58,6 @@ class TbModule : public sc_core::sc_module {
   sc_core::sc_signal<uint32_t> status{"status"}, cp_state{"cp_state"}, cp_queue{"cp_queue"};
   sc_core::sc_signal<bool> sm_busy{"sm_busy"};
   sc_core::sc_signal<vl_t<kWarpStateBits>> warp_state{"warp_state"};
-  sc_core::sc_signal<uint64_t> sm_cycles{"sm_cycles"}, sm_instrs{"sm_instrs"}, sm_stalls{"sm_stalls"};
-  sc_core::sc_signal<uint32_t> sm_smem_passes{"sm_smem_passes"}, sm_gmem_reqs{"sm_gmem_reqs"};
-  sc_core::sc_signal<vl_t<kStateCntBits>> sm_state_cycles{"sm_state_cycles"};
-  sc_core::sc_signal<vl_t<4 * 64>> sm_events{"sm_events"};
   sc_core::sc_signal<vl_t<kIdBits + 1>> mem_outstanding{"mem_outstanding"};
 
   std::vector<uint8_t> memory;
@@ -111,13 +108,6 @@ class TbModule : public sc_core::sc_module {
     dut.cp_queue_o(cp_queue);
     dut.sm_busy_o(sm_busy);
     dut.warp_state_o(warp_state);
-    dut.sm_cycles_o(sm_cycles);
-    dut.sm_instrs_o(sm_instrs);
-    dut.sm_stalls_o(sm_stalls);
-    dut.sm_smem_passes_o(sm_smem_passes);
-    dut.sm_gmem_reqs_o(sm_gmem_reqs);
-    dut.sm_state_cycles_o(sm_state_cycles);
-    dut.sm_events_o(sm_events);
     dut.mem_outstanding_o(mem_outstanding);
 
     mem.clk(clk);
@@ -317,20 +307,23 @@ void Testbench::warp_states(std::vector<uint8_t>* out) const {
   }
 }
 
+// The SM's counters are signals inside the top (public in sim.vlt), not
+// ports: as ports they were copied into SystemC signals every cycle.
 SmCounters Testbench::sm_counters() const {
+  using sim::vl::get_bits;
+  const Vbaresm_top___024root& r = *m_->dut.rootp;
   SmCounters c;
-  c.cycles = m_->sm_cycles.read();
-  c.instrs = m_->sm_instrs.read();
-  c.stalls = m_->sm_stalls.read();
-  c.smem_passes = m_->sm_smem_passes.read();
-  c.gmem_reqs = m_->sm_gmem_reqs.read();
-  const auto s = m_->sm_state_cycles.read();
-  for (int k = 0; k < 7; ++k) c.state_cycles[size_t(k)] = word64(s, k);
-  const auto e = m_->sm_events.read();
-  c.divergent_branches = word64(e, 0);
-  c.barrier_releases = word64(e, 1);
-  c.thread_instrs = word64(e, 2);
-  c.ctas = word64(e, 3);
+  c.cycles = r.baresm_top__DOT__sm_cycles;
+  c.instrs = r.baresm_top__DOT__sm_instrs;
+  c.stalls = r.baresm_top__DOT__sm_stalls;
+  c.smem_passes = r.baresm_top__DOT__sm_smem_passes;
+  c.gmem_reqs = r.baresm_top__DOT__sm_gmem_reqs;
+  for (int k = 0; k < 7; ++k) c.state_cycles[size_t(k)] = get_bits(r.baresm_top__DOT__sm_state_cycles, 64 * k, 64);
+  const auto& e = r.baresm_top__DOT__sm_events;
+  c.divergent_branches = get_bits(e, 0, 64);
+  c.barrier_releases = get_bits(e, 64, 64);
+  c.thread_instrs = get_bits(e, 128, 64);
+  c.ctas = get_bits(e, 192, 64);
   return c;
 }
 

@@ -75,11 +75,10 @@ void TimelinePort::on_negedge() {
   s.issue_wic = r.baresm_top__DOT__trc_issue_wic;
   s.issue_cta = {r.baresm_top__DOT__trc_issue_cta_x, r.baresm_top__DOT__trc_issue_cta_y,
                  r.baresm_top__DOT__trc_issue_cta_z};
-  const auto ev = dut_.sm_events_o.read();
-  s.barrier_releases = word64(ev, 1);
-  s.ctas_retired = word64(ev, 3);
-  const auto sc = dut_.sm_state_cycles_o.read();
-  for (int k = 0; k < sim::kNumWarpStates; ++k) s.state_cycles[size_t(k)] = word64(sc, k);
+  s.barrier_releases = sim::vl::get_bits(r.baresm_top__DOT__sm_events, 64, 64);
+  s.ctas_retired = sim::vl::get_bits(r.baresm_top__DOT__sm_events, 192, 64);
+  for (int k = 0; k < sim::kNumWarpStates; ++k)
+    s.state_cycles[size_t(k)] = sim::vl::get_bits(r.baresm_top__DOT__sm_state_cycles, 64 * k, 64);
   s.fault_kind = r.baresm_top__DOT__sm_fault_kind;
   // The top bit of a memory id says which side asked (baresm_cp_memarb).
   const uint32_t cp_bit = 1u << (TopParams::kIdBits - 1);
