@@ -125,7 +125,7 @@ module baresm_sm_status #(
       end else if (busy_i) begin
         if (!cyc_q[32]) cyc_q <= cyc_q + 33'd1;
         if (issue_i && !instr_q[32]) instr_q <= instr_q + 33'd1;
-        if (issue_i && !tinstr_q[32]) tinstr_q <= tinstr_q + 33'(baresm_sm_pkg::popc32(issue_exec_i));
+        if (issue_i && !tinstr_q[32]) tinstr_q <= tinstr_q + {27'd0, baresm_sm_pkg::popc32(issue_exec_i)};
         if (issue_diverge_i && !div_q[32]) div_q <= div_q + 33'd1;
         if (bar_release_i && !bars_q[32]) bars_q <= bars_q + 33'd1;
         ctas_q <= ctas_q + 32'(cta_retire_count);
