@@ -521,6 +521,24 @@ TEST(CommandProcessor, LaunchOverheadInCycles) {
   const uint64_t total = measure(k, &e);
   EXPECT_EQ(e.status, uint8_t(cq::CplStatus::COMPLETED)) << cq::error_code_name(cq::ErrorCode(e.error));
   const uint64_t kernel = e.end_cycle - e.start_cycle;
+  // The testbench's view of the SM's counters (Testbench::sm_counters, read
+  // from inside the top) is what the command processor wrote.
+  const cosim::SmCounters sc = tb.sm_counters();
+  EXPECT_GT(sc.cycles, 0u);
+  EXPECT_EQ(sc.cycles, e.sm_cycles);
+  EXPECT_EQ(sc.instrs, e.warp_instrs);
+  EXPECT_EQ(sc.stalls, e.stall_cycles);
+  EXPECT_EQ(sc.smem_passes, e.shared_passes);
+  EXPECT_EQ(sc.thread_instrs, e.thread_instrs);
+  EXPECT_EQ(sc.divergent_branches, e.div_branches);
+  EXPECT_EQ(sc.barrier_releases, e.bar_releases);
+  EXPECT_EQ(sc.ctas, e.ctas_done);
+  uint64_t warp_cycles = 0;
+  for (int s = 0; s < cq::CompletionEntry::kWarpStates; ++s) {
+    EXPECT_EQ(sc.state_cycles[size_t(s)], e.warp_state_cycles(s)) << "warp state " << s;
+    warp_cycles += sc.state_cycles[size_t(s)];
+  }
+  EXPECT_EQ(warp_cycles, sc.cycles * cosim::TopParams::kNumWarps);
   k.token = 3;
   k.magic = 0;
   const uint64_t bad = measure(k, &e);
