@@ -1,6 +1,6 @@
 // baresm_arty_top: the device on a Digilent Arty A7-100T (Xilinx Artix-7
 // XC7A100T-1CSG324C, 100 MHz oscillator, FT2232HQ USB-UART): baresm_fpga_board
-// with rtl/configs.txt's `boards` SM (8 lanes, 16 warp slots, FPU), the
+// with rtl/configs.txt's `arty` SM (1 lane, 8 warp slots, FPU), the
 // command processor with one queue pair and MemBytes (256 KB) of device memory
 // in block RAM, the host link at Baud (1 Mbaud by default) over the board's
 // USB-UART, and four status LEDs. Pins: rtl/fpga/arty_a7.xdc. Flow:
@@ -17,7 +17,7 @@
 // LD7 a frame answered with ERROR (0.35 s), RGB LD0 green: link activity.
 // Reset: the red RESET button (ck_rst, low when pressed).
 //
-// The SM parameters are rtl/configs.txt's `boards` line; the test
+// The SM parameters are rtl/configs.txt's `arty` line; the test
 // rtl_sm_configs (scripts/sm-config.sh --check) fails when they drift apart.
 `default_nettype none
 
@@ -25,21 +25,21 @@ module baresm_arty_top #(
   parameter int ClockKhz = 100000,
   parameter int Baud = 1000000,
   parameter int MemBytes = 262144,
-  // `boards` (rtl/configs.txt)
-  parameter int NumLanes = 8,
-  parameter int NumWarps = 16,
+  // `arty` (rtl/configs.txt)
+  parameter int NumLanes = 1,
+  parameter int NumWarps = 8,
   parameter int NumRegs = 32,
-  parameter int RfDepth = 2048,
+  parameter int RfDepth = 8192,
   parameter int SharedBytes = 16384,
-  parameter int NumBanks = 16,
-  parameter int CtaSlots = 4,
+  parameter int NumBanks = 4,
+  parameter int CtaSlots = 2,
   parameter int StackDepth = 8,
   parameter int MemLineBytes = 64,
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,
   parameter int IcLines = 8,
-  parameter int GatherDepth = 2,
-  parameter int LoadSlots = 4
+  parameter int GatherDepth = 1,
+  parameter int LoadSlots = 0
 ) (
   input  logic clk_i,          // CLK100MHZ
   input  logic btn_ni,         // ck_rst: the RESET button, low = reset
