@@ -1,7 +1,7 @@
 // baresm_ulx3s_top: the device on a Radiona ULX3S with the 85F part (Lattice
 // ECP5 LFE5U-85F-6BG381C, 25 MHz oscillator, FT231X USB-UART on US1):
-// baresm_fpga_board with rtl/configs.txt's `boards` SM (8 lanes, 16 warp
-// slots, FPU), the command processor with one queue pair and MemBytes (256 KB)
+// baresm_fpga_board with rtl/configs.txt's `micro` SM (1 lane, 4 warp slots,
+// integer only: the `boards` shape is 4.5x the part), the command processor with one queue pair and MemBytes (256 KB)
 // of device memory in block RAM (EBR), the host link at Baud (1 Mbaud by
 // default; the FT231X goes to 3 Mbaud) over the board's USB-UART, and the
 // status LEDs. Pins: rtl/fpga/ulx3s.lpf. Flow: scripts/ecp5.mk (Yosys
@@ -18,7 +18,7 @@
 // wifi_gpio0_o (the on-board ESP32's GPIO0) is held high, as the ULX3S
 // project's examples do, so that the ESP32 does not reboot the board.
 //
-// The SM parameters are rtl/configs.txt's `boards` line; the test
+// The SM parameters are rtl/configs.txt's `micro` line; the test
 // rtl_sm_configs (scripts/sm-config.sh --check) fails when they drift apart.
 `default_nettype none
 
@@ -26,21 +26,21 @@ module baresm_ulx3s_top #(
   parameter int ClockKhz = 25000,
   parameter int Baud = 1000000,
   parameter int MemBytes = 262144,
-  // `boards` (rtl/configs.txt)
-  parameter int NumLanes = 8,
-  parameter int NumWarps = 16,
-  parameter int NumRegs = 32,
+  // `micro` (rtl/configs.txt)
+  parameter int NumLanes = 1,
+  parameter int NumWarps = 4,
+  parameter int NumRegs = 16,
   parameter int RfDepth = 2048,
-  parameter int SharedBytes = 16384,
-  parameter int NumBanks = 16,
-  parameter int CtaSlots = 4,
-  parameter int StackDepth = 8,
-  parameter int MemLineBytes = 64,
-  parameter int FpuLatency = 3,
-  parameter bit HasFpu = 1'b1,
-  parameter int IcLines = 8,
-  parameter int GatherDepth = 2,
-  parameter int LoadSlots = 4
+  parameter int SharedBytes = 2048,
+  parameter int NumBanks = 4,
+  parameter int CtaSlots = 1,
+  parameter int StackDepth = 4,
+  parameter int MemLineBytes = 16,
+  parameter bit HasFpu = 1'b0,
+  parameter int IcLines = 4,
+  parameter int LsuIdWidth = 2,
+  parameter int GatherDepth = 1,
+  parameter int LoadSlots = 0
 ) (
   input  logic       clk_i,         // clk_25mhz
   input  logic       btn_ni,        // BTN_PWRn, low = reset
@@ -65,9 +65,9 @@ module baresm_ulx3s_top #(
     .CtaSlots(CtaSlots),
     .StackDepth(StackDepth),
     .MemLineBytes(MemLineBytes),
-    .FpuLatency(FpuLatency),
     .HasFpu(HasFpu),
     .IcLines(IcLines),
+    .LsuIdWidth(LsuIdWidth),
     .GatherDepth(GatherDepth),
     .LoadSlots(LoadSlots)
   ) u_board (
