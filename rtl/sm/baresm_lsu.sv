@@ -927,12 +927,14 @@ module baresm_lsu #(
   // pending set after this cycle's service (before a new accept replaces it).
   logic        a_valid_d, a_phase_d;
   logic [31:0] a_pend_left, a_pend_d, a_unchk_d;
+  logic [BeatW-1:0] at_beat_d;
   assign a_pend_left = a_pend_q & ~served & ~(req_load ? co_match : 32'd0);
   assign a_valid_d = accept || (a_valid_q && !(a_release || a_move));
   assign a_pend_d = accept ? req_mask_i : a_pend_left;
   // A fault keeps its beat (and flt) until the instruction leaves.
   assign a_unchk_d = accept ? req_mask_i : (a_valid_q && !flt) ? (a_unchk_q & ~chk_lanes) : a_unchk_q;
   assign a_phase_d = !accept && ((pass_en && a_atoms) || (a_phase_q && !atom_wb));
+  assign at_beat_d = (pass_en && a_atoms) ? acc_beat : at_beat_q;
 
   // The operands are read no more after this cycle when no lane is left
   // pending (every one served or in a request; a beat being checked still
@@ -950,11 +952,9 @@ module baresm_lsu #(
   if (Beats == 1) begin : g_one_beat
     assign opnd_beat_o = '0;
   end else begin : g_beats
-    logic             atoms_n;
-    logic [BeatW-1:0] at_beat_n;
+    logic atoms_n;
     assign atoms_n = accept ? req_op_i == baresm_isa_pkg::OP_ATOMS : a_atoms;
-    assign at_beat_n = (pass_en && a_atoms) ? acc_beat : at_beat_q;
-    assign opnd_beat_o = (a_valid_d && atoms_n && a_phase_d) ? at_beat_n :
+    assign opnd_beat_o = (a_valid_d && atoms_n && a_phase_d) ? at_beat_d :
                          (a_unchk_d == 32'd0) ? beat_of(baresm_sm_pkg::lowest_lane(a_pend_d))
                                               : beat_of(baresm_sm_pkg::lowest_lane(a_unchk_d));
   end
@@ -1056,8 +1056,8 @@ module baresm_lsu #(
     if (pass_en && a_atoms) begin
       at_lane_q <= at_lane_d;
       at_row_q <= at_row_d;
-      at_beat_q <= acc_beat;
     end
+    at_beat_q <= at_beat_d;
     if (rd_valid_d) begin
       rd_served_q <= served;
       rd_bank_q <= lane_bank;

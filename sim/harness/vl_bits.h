@@ -20,12 +20,14 @@ uint64_t get_bits(const T& v, int lsb, int width) {
 }
 template <std::size_t N>
 uint64_t get_bits(const VlWide<N>& v, int lsb, int width) {
-  uint64_t r = 0;
-  for (int i = 0; i < width; i++) {
-    const int b = lsb + i;
-    if ((v[b / 32] >> (b % 32)) & 1u) r |= uint64_t(1) << i;
-  }
-  return r;
+  // Up to three 32-bit words hold the field (callers read it every cycle:
+  // the timeline's counters, the lockstep's trace fields).
+  const std::size_t w = std::size_t(lsb / 32);
+  const int s = lsb % 32;
+  uint64_t x = uint64_t(v[w]) >> s;
+  if (w + 1 < N) x |= uint64_t(v[w + 1]) << (32 - s);
+  if (s != 0 && w + 2 < N) x |= uint64_t(v[w + 2]) << (64 - s);
+  return width >= 64 ? x : (x & ((uint64_t(1) << width) - 1));
 }
 template <std::size_t N>
 uint32_t get_word(const VlWide<N>& v, int idx) {
