@@ -156,7 +156,7 @@ class Gen {
     // Header + directives + body.
     std::ostringstream s;
     s << "// progen kernel: seed " << seed << ", profile " << profile_ << "\n";
-    s << "// reproduce: baresm gen --seed " << seed << " --profile " << profile_ << "\n";
+    s << "// reproduce: " << gen_command(seed, profile_, lim_) << "\n";
     s << "// grid " << grid_.x << "x" << grid_.y << "x" << grid_.z << ", block " << block_.x << "x" << block_.y
       << "x" << block_.z << " (" << nthreads_ << " threads, " << nwarps_ << " warps)"
       << ", shared " << shared_bytes_ << " bytes, regs " << regs_ << ", stack depth " << lim_.stack_depth << "\n";
@@ -1018,6 +1018,23 @@ const std::vector<std::string>& profiles() {
 bool is_profile(const std::string& profile) {
   const auto& v = profiles();
   return std::find(v.begin(), v.end(), profile) != v.end();
+}
+
+std::string gen_command(uint64_t seed, const std::string& profile, const ProgenLimits& limits) {
+  const ProgenLimits d;
+  std::string s = "baresm gen --seed " + std::to_string(seed) + " --profile " + profile;
+  auto number = [&](const char* option, uint32_t value, uint32_t default_value) {
+    if (value != default_value) s += std::string(" --") + option + " " + std::to_string(value);
+  };
+  number("stack-depth", limits.stack_depth, d.stack_depth);
+  number("max-threads", limits.max_threads_per_block, d.max_threads_per_block);
+  number("max-shared", limits.max_shared_bytes, d.max_shared_bytes);
+  number("max-warps", limits.max_warps_per_cta, d.max_warps_per_cta);
+  number("max-regs", limits.max_regs_per_thread, d.max_regs_per_thread);
+  number("max-windows", limits.max_windows, d.max_windows);
+  if (!limits.has_fpu) s += " --no-fpu";
+  if (!limits.use_smid) s += " --no-smid";
+  return s;
 }
 
 GeneratedProgram generate(uint64_t seed, const std::string& profile, const ProgenLimits& limits) {

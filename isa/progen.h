@@ -81,6 +81,11 @@ struct GeneratedProgram {
 const std::vector<std::string>& profiles();
 bool is_profile(const std::string& profile);
 
+// The `baresm gen` command that writes the same program: the seed, the
+// profile and every limit that differs from ProgenLimits{} (max_ctas has no
+// option and is never varied). The header's "reproduce:" line is this.
+std::string gen_command(uint64_t seed, const std::string& profile, const ProgenLimits& limits);
+
 // Throws std::invalid_argument for an unknown profile or unusable limits.
 GeneratedProgram generate(uint64_t seed, const std::string& profile = "mixed",
                           const ProgenLimits& limits = ProgenLimits{});

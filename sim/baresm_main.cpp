@@ -690,6 +690,13 @@ int cmd_gen(const std::vector<std::string>& args) {
       "threads per block at most, 1..1024")(
       "max-shared", po::value<std::string>()->default_value(std::to_string(lim.max_shared_bytes)),
       "shared bytes per CTA at most, 0..16777216")(
+      "max-warps", po::value<std::string>()->default_value(std::to_string(lim.max_warps_per_cta)),
+      "warps per CTA at most (the target's warp slots), 1..32")(
+      "max-regs", po::value<std::string>()->default_value(std::to_string(lim.max_regs_per_thread)),
+      "registers per thread at most (the target's), 16..63")(
+      "max-windows", po::value<std::string>()->default_value(std::to_string(lim.max_windows)),
+      "memory windows per launch at most (the target's), 3..8")(
+      "no-fpu", "no FPU instruction (a target without the FPU)")(
       "no-smid", "never read SR_SMID");
   po::variables_map vm;
   int rc = 0;
@@ -711,15 +718,22 @@ int cmd_gen(const std::vector<std::string>& args) {
     std::cerr << "baresm gen: unknown profile '" << profile << "' (profiles: " << all << ")\n";
     return kExitUsage;
   }
-  uint64_t seed = 0, depth = 0, threads = 0, shared = 0;
+  uint64_t seed = 0, depth = 0, threads = 0, shared = 0, warps = 0, regs = 0, windows = 0;
   if (!number_option("gen", vm, "seed", 0, UINT64_MAX, &seed, &rc) ||
       !number_option("gen", vm, "stack-depth", 1, 1024, &depth, &rc) ||
       !number_option("gen", vm, "max-threads", 1, 1024, &threads, &rc) ||
-      !number_option("gen", vm, "max-shared", 0, 16u << 20, &shared, &rc))
+      !number_option("gen", vm, "max-shared", 0, 16u << 20, &shared, &rc) ||
+      !number_option("gen", vm, "max-warps", 1, 32, &warps, &rc) ||
+      !number_option("gen", vm, "max-regs", 16, 63, &regs, &rc) ||
+      !number_option("gen", vm, "max-windows", 3, 8, &windows, &rc))
     return rc;
   lim.stack_depth = uint32_t(depth);
   lim.max_threads_per_block = uint32_t(threads);
   lim.max_shared_bytes = uint32_t(shared);
+  lim.max_warps_per_cta = uint32_t(warps);
+  lim.max_regs_per_thread = uint32_t(regs);
+  lim.max_windows = uint32_t(windows);
+  lim.has_fpu = !vm.count("no-fpu");
   lim.use_smid = !vm.count("no-smid");
   progen::GeneratedProgram p;
   try {

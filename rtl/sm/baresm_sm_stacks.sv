@@ -70,7 +70,6 @@ module baresm_sm_stacks #(
   // Lanes that exited since init. An entry's mask is read through ~exited
   // instead of every entry being masked at EXIT.
   logic [NumWarps*32-1:0] exited_q;
-  logic [NumWarps*EntryW-1:0] below;      // the entry under each top (bank read)
 
   for (genvar w = 0; w < NumWarps; w++) begin : g_top
     logic [DepthW-1:0] sp;
@@ -181,43 +180,40 @@ module baresm_sm_stacks #(
   end
 
   // ---- per-warp update ------------------------------------------------------------------
-  logic [NumWarps-1:0] do_init, do_op, do_pop;
+  // Which warp inits, takes the op, or pops: whole-vector operations on
+  // one-hot warp selects (one word each in Verilator, not a NumWarps-term
+  // expression per bit).
+  logic [NumWarps-1:0] do_init, do_op, do_pop, init_sel, op_sel;
+  assign init_sel = init_i ? NumWarps'(1) << init_warp_i : '0;
+  assign op_sel = op_valid_i ? NumWarps'(1) << op_warp_i : '0;
+  assign do_init = clear_i ? '0 : init_sel;
+  assign do_op = clear_i ? '0 : op_sel & ~init_sel & ~empty_o;
+  assign do_pop = clear_i ? '0 : ~op_sel & ~init_sel & ~empty_o & ~settled_o;
   for (genvar w = 0; w < NumWarps; w++) begin : g_warp
     logic [DepthW-1:0] sp, under;
     assign sp = sp_q[w*DepthW +: DepthW];
     assign under = sp - DepthW'(2);
-    assign do_init[w] = !clear_i && init_i && init_warp_i == WarpW'(w);
-    assign do_op[w] = !clear_i && !do_init[w] && op_valid_i && op_warp_i == WarpW'(w) && sp != '0;
-    assign do_pop[w] = !clear_i && !do_init[w] && !(op_valid_i && op_warp_i == WarpW'(w)) &&
-                       sp != '0 && !settled_o[w];
 
     // The two banks of the entries below the top.
-    logic [2*EntryW-1:0] rd;
-    for (genvar b = 0; b < 2; b++) begin : g_bank
-      logic [EntryW-1:0] mem_q [Rows];
-      always_ff @(posedge clk_i) begin
-        if (do_op[w] && bank_we[b]) mem_q[bank_row[b*RowW +: RowW]] <= bank_wd[b*EntryW +: EntryW];
-      end
-      assign rd[b*EntryW +: EntryW] = mem_q[RowW'(under >> 1)];
-    end
-    assign below[w*EntryW +: EntryW] = under[0] ? rd[EntryW +: EntryW] : rd[0 +: EntryW];
-
-    // The top: written by init, an op, or a pop that leaves an entry.
-    logic [EntryW-1:0] top_n;
-    logic top_we;
-    always_comb begin
-      top_n = below[w*EntryW +: EntryW];
-      top_we = do_pop[w] && sp > DepthW'(1);
-      if (do_init[w]) begin
-        top_n = {init_pc_i, baresm_sm_pkg::PC_NONE, init_mask_i};
-        top_we = 1'b1;
-      end else if (do_op[w]) begin
-        if (!from_below) top_n = op_top;
-        top_we = 1'b1;
-      end
-    end
+    logic [EntryW-1:0] bank0_q [Rows];
+    logic [EntryW-1:0] bank1_q [Rows];
     always_ff @(posedge clk_i) begin
-      if (top_we) {pc_q[w*32 +: 32], rpc_q[w*32 +: 32], mask_q[w*32 +: 32]} <= top_n;
+      if (do_op[w] && bank_we[0]) bank0_q[bank_row[0 +: RowW]] <= bank_wd[0 +: EntryW];
+      if (do_op[w] && bank_we[1]) bank1_q[bank_row[RowW +: RowW]] <= bank_wd[EntryW +: EntryW];
+    end
+
+    // The top: written by init, an op, or a pop that leaves an entry (the
+    // entry below, read from its bank here, at the clock edge: Verilator
+    // then reads the banks only for the warp whose top changes, not for
+    // every warp every cycle).
+    always_ff @(posedge clk_i) begin
+      if (do_init[w])
+        {pc_q[w*32 +: 32], rpc_q[w*32 +: 32], mask_q[w*32 +: 32]} <= {init_pc_i, baresm_sm_pkg::PC_NONE, init_mask_i};
+      else if (do_op[w] && !from_below)
+        {pc_q[w*32 +: 32], rpc_q[w*32 +: 32], mask_q[w*32 +: 32]} <= op_top;
+      else if (do_op[w] || (do_pop[w] && sp > DepthW'(1)))
+        {pc_q[w*32 +: 32], rpc_q[w*32 +: 32], mask_q[w*32 +: 32]} <= under[0] ? bank1_q[RowW'(under >> 1)]
+                                                                              : bank0_q[RowW'(under >> 1)];
       if (do_init[w]) exited_q[w*32 +: 32] <= '0;
       else if (do_op[w] && op_kind_i == OP_EXIT) exited_q[w*32 +: 32] <= exited_q[w*32 +: 32] | exec_exit;
     end

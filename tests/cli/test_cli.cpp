@@ -16,6 +16,7 @@
 #include "cq_model/rings.h"
 #include "isa/assembler.h"
 #include "isa/module.h"
+#include "isa/progen.h"
 #include "samples/samples.h"
 
 namespace {
@@ -404,6 +405,9 @@ TEST(CliErrors, OptionValuesAreRangeChecked) {
       {"gen --seed 1 --max-threads 0", "--max-threads '0': not a whole number in 1..1024"},
       {"gen --seed 1 --stack-depth -1", "--stack-depth '-1': not a whole number in 1..1024"},
       {"gen --seed 1 --max-shared 4294967296", "--max-shared '4294967296': not a whole number"},
+      {"gen --seed 1 --max-regs 15", "--max-regs '15': not a whole number in 16..63"},
+      {"gen --seed 1 --max-warps 33", "--max-warps '33': not a whole number in 1..32"},
+      {"gen --seed 1 --max-windows 2", "--max-windows '2': not a whole number in 3..8"},
   };
   for (const auto& c : cases) {
     const CliRun r = baresm(c[0]);
@@ -529,6 +533,32 @@ TEST(CliGen, ListProfilesAndDeterministicOutput) {
   EXPECT_EQ(slurp(tmp("g11.s")), b.out);
   EXPECT_TRUE(has(b.out, "baresm gen --seed 11 --profile control")) << b.out;
   EXPECT_EQ(baresm("asm " + tmp("g11.s") + " -o " + tmp("g11.bsm")).rc, 0);
+}
+
+// The header's "reproduce:" line names every limit that differs from the
+// default, and the command it names writes the same text (the random
+// suite's failure reports print it for the SM's own limits).
+TEST(CliGen, ReproduceLineGivesTheSameProgram) {
+  baresm::progen::ProgenLimits lim;  // an SM like micro/arty: fewer registers, warps, no FPU
+  lim.stack_depth = 4;
+  lim.max_threads_per_block = 128;
+  lim.max_shared_bytes = 2048;
+  lim.max_warps_per_cta = 4;
+  lim.max_regs_per_thread = 16;
+  lim.max_windows = 8;
+  lim.has_fpu = false;
+  lim.use_smid = false;
+  const baresm::progen::GeneratedProgram g = baresm::progen::generate(7, "control", lim);
+  const std::string cmd = baresm::progen::gen_command(7, "control", lim);
+  EXPECT_EQ(cmd,
+            "baresm gen --seed 7 --profile control --stack-depth 4 --max-threads 128 --max-shared 2048 "
+            "--max-warps 4 --max-regs 16 --max-windows 8 --no-fpu --no-smid");
+  ASSERT_TRUE(has(g.source, "// reproduce: " + cmd + "\n")) << g.source.substr(0, 300);
+  const CliRun r = baresm(cmd.substr(std::string("baresm ").size()));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, g.source);
+  // With the default limits nothing is added.
+  EXPECT_EQ(baresm::progen::gen_command(7, "alu", {}), "baresm gen --seed 7 --profile alu");
 }
 
 TEST(CliGen, RunReportsTheExpectedEnd) {

@@ -76,11 +76,8 @@ std::string test_name(std::string profile) {
 
 std::string reproduce(uint64_t seed, const std::string& profile) {
   return "reproduce: BARESM_SOAK_SEEDS=" + std::to_string(seed) + ":1 build/tests/rtl_sm/test_rtl_sm_random_" +
-         RTL_SM_CONFIG + " --gtest_filter='*/" + test_name(profile) + "'   (the kernel: build/sim/baresm gen --seed " +
-         std::to_string(seed) + " --profile " + profile + " --stack-depth " +
-         std::to_string(harness().params().stack_depth) + " --max-threads " +
-         std::to_string(std::min<uint32_t>(256, harness().params().warps * 32)) + " --max-shared " +
-         std::to_string(harness().params().shared_bytes) + ")";
+         RTL_SM_CONFIG + " --gtest_filter='*/" + test_name(profile) + "'   (the kernel: build/sim/" +
+         progen::gen_command(seed, profile, limits_of(harness().params())) + ")";
 }
 
 // One program: generated, run on the model (the generator's own promise is
@@ -107,10 +104,16 @@ std::string run_one(uint64_t seed, const std::string& profile, sim::LockstepStat
   opt.mem.out_of_order = seed % 3 == 0;
   opt.mem.ready_drop = seed % 3 == 0 ? 0.1 : 0.0;
   opt.mem.seed = seed;
-  opt.max_cycles = 4'000'000;
-  // The RTL's watchdog counts cycles: generous for normal programs, the
-  // model's budget in cycles for the endless loop of fault-WATCHDOG.
-  const uint64_t watchdog = g.expected_fault == iss::FaultKind::WATCHDOG ? 20'000 : 3'000'000;
+  // The RTL's watchdog counts cycles: for normal programs generous, 4
+  // cycles per beat of what the model issued (a warp-instruction is 32 /
+  // lanes beats; a long program on a 1-lane SM takes millions of cycles),
+  // at least 3 million; the model's budget in cycles for the endless loop of
+  // fault-WATCHDOG.
+  const uint64_t beats = 32 / sp.lanes;
+  const uint64_t watchdog = g.expected_fault == iss::FaultKind::WATCHDOG
+                                ? 20'000
+                                : std::max<uint64_t>(3'000'000, 4 * beats * m.result.stats.warp_instrs);
+  opt.max_cycles = watchdog + 1'000'000;
   const sim::SmRunResult r = harness().run(sim::launch_from_params(lp, watchdog), mem, opt);
   const bool ok = lockstep.finish(r, mem);
   total->issues += lockstep.stats().issues;
