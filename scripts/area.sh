@@ -115,7 +115,7 @@ opt; memory -nomap; opt_clean; $s -run map_memory:" ;;
     fi
     secs=$(( $(date +%s) - start ))
     echo "== $cfg ($p) -- $tech: $run${blackbox:+, black boxes:$blackbox}, $secs s"
-    lut=$(python3 - "$base.json" "$tech" "$top" <<'EOF'
+    lut=$(python3 - "$base.json" "$tech" "$top" 2>"$base.lut" <<'EOF'
 import json, sys, re
 # Yosys 0.23's `stat -json -top` prints the submodules of a submodule as
 # plain text lines inside the JSON: drop every line that is not JSON.
@@ -167,11 +167,14 @@ for cell, n in design.get("num_cells_by_type", {}).items():
 print("  %-22s" % ("total (%s)" % sys.argv[3]) + "".join("%10d" % tot[k] for k in cols))
 print(tot["lut"], file=sys.stderr)
 EOF
-    2>"$base.lut")
+    )
     echo "$lut"
     if [ "$tech" = ice40 ] && [ -n "$budget" ]; then
       n=$(cat "$base.lut")
-      if [ "$n" -gt "$budget" ]; then
+      if ! [[ "$n" =~ ^[0-9]+$ ]]; then
+        echo "area: $cfg: no LUT4 total to hold to the budget (see $base.lut)" >&2
+        status=1
+      elif [ "$n" -gt "$budget" ]; then
         echo "area: $cfg: $n iCE40 LUT4 is over the budget of $budget" >&2
         status=1
       else
