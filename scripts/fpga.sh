@@ -453,10 +453,19 @@ done
 # ---- synthesis ---------------------------------------------------------------------------
 abc=""
 [ "${FPGA_ABC9:-0}" = 1 ] && abc="-abc9"
-echo "fpga: $board: yosys synth_ice40 -top $top -dsp -spram $abc (${#files[@]} files) -> $out/$top.json"
+# FPGA_CHPARAM="Name=Value ..." sets the top's parameters here too (the netlist
+# simulation's shorter link timeout and LED hold, sim/serial/CMakeLists.txt).
+chparam=""
+for kv in ${FPGA_CHPARAM:-}; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
+[ -z "$chparam" ] || chparam="chparam${chparam} $top;"
+echo "fpga: $board: yosys synth_ice40 -top $top -dsp -spram $abc (${#files[@]} files) -> $out/$top.json, $out/$top.net.v"
 t0=$(date +%s)
+# The same run writes the gate-level netlist the bitstream is made from
+# ($top.net.v: SB_LUT4, SB_DFF*, SB_CARRY, SB_RAM40_4K, SB_SPRAM256KA, SB_MAC16),
+# which the netlist simulation runs with Yosys' cell models (docs/fpga.md).
 if ! "$YOSYS" -q -l "$out/yosys.log" -p "read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm ${files[*]}; \
-     synth_ice40 -top $top -dsp -spram $abc -json $out/$top.json; tee -q -o $out/yosys-stat.txt stat" \
+     $chparam synth_ice40 -top $top -dsp -spram $abc -json $out/$top.json; \
+     write_verilog -noattr $out/$top.net.v; tee -q -o $out/yosys-stat.txt stat" \
      >/dev/null 2>&1; then
   die "$board: Yosys failed: $(grep -m1 'ERROR' "$out/yosys.log" || tail -n1 "$out/yosys.log") (log $out/yosys.log)"
 fi
