@@ -1,4 +1,5 @@
-// The host driver (driver.h): launch: validation, windows, the local\n// buffer, parameter packing, submission to a queue pair, results.
+// The host driver (driver.h): launch: validation, windows, the local
+// buffer, parameter packing, submission to a queue pair, results.
 #include "host_driver/driver_impl.h"
 
 namespace baresm::drv {

@@ -1,4 +1,5 @@
-// The host driver (driver.h): device memory: allocation, frees deferred\n// behind queued launches, copies and memset.
+// The host driver (driver.h): device memory: allocation, frees deferred
+// behind queued launches, copies and memset.
 #include "host_driver/driver_impl.h"
 
 namespace baresm::drv {

@@ -1,4 +1,5 @@
-// The host driver (driver.h): contexts, streams and events: the\n// handles work is ordered and waited on by.
+// The host driver (driver.h): contexts, streams and events: the
+// handles work is ordered and waited on by.
 #include "host_driver/driver_impl.h"
 
 namespace baresm::drv {
