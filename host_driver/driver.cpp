@@ -249,7 +249,8 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   for (auto& x : events_) x.used = false;
   for (auto& x : modules_) x.used = false;
   for (auto& r : results_) r.token = 0;
-  for (auto& p : frees_) p = PendingFree{};
+  frees_.clear();
+  pending_free_bytes_ = 0;
   next_queue_ = 0;
   dev_faulted_ = false;
   stats_ = DriverStats{};

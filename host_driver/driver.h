@@ -1,8 +1,9 @@
 // The baresm host driver: firmware-style, in the spirit of the CUDA driver
 // API. Every device action is a register access or a device-memory copy
-// through a Transport; all state is fixed-size tables; every call returns a
-// Status (no exceptions). docs/driver.md describes the layers, the status
-// codes and the recovery sequence.
+// through a Transport; state is fixed-size tables (the allocator's grow with
+// device memory); every call returns a Status (no exceptions).
+// docs/driver.md describes the layers, the status codes and the recovery
+// sequence.
 //
 //   Device     open over a transport; properties come from ID/VERSION/CONFIG*
 //   Context    owns allocations, modules, streams, events and a sticky error
@@ -14,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "cq_model/ring_io.h"
 #include "cq_model/rings.h"
@@ -368,7 +370,6 @@ class Device {
   // every q in `queues`, i.e. until the launches its context had queued
   // when it was freed have all been consumed.
   struct PendingFree {
-    bool used = false;
     DevPtr addr = 0;
     uint32_t bytes = 0;
     bool priv = false;  // a block of the protected range (module code)
@@ -461,7 +462,8 @@ class Device {
   HandleTable<ModuleRec, kMaxModules> modules_;
   QueueState queues_[kMaxQueues];
   ResultRec results_[kResultHistory];
-  PendingFree frees_[2 * Allocator::kMaxBlocks];  // one per block of alloc_ and priv_
+  std::vector<PendingFree> frees_;  // the blocks of alloc_ and priv_ waiting on queued launches
+  uint64_t pending_free_bytes_ = 0;   // of alloc_'s among them
   Bus bus_{this};
 };
 
