@@ -100,6 +100,47 @@ const Device::KernelRec* Device::kernel_rec(Function fn, const ModuleRec** mod) 
 }
 
 // ---- open / close ------------------------------------------------------------------
+// Every field of DeviceOptions against its range (driver.h); the sizes that
+// only fail together (the protected range) are checked in open.
+Status Device::check_options() {
+  const DeviceOptions& o = opt_;
+  const uint32_t qmax = std::min<uint32_t>(props_.num_queues, kMaxQueues);
+  if (o.queues > qmax)
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "DeviceOptions::queues is %u; it must be 0 (all) or 1..%u (the device has %u queue pairs, the "
+                "driver holds %d)",
+                o.queues, qmax, props_.num_queues, kMaxQueues);
+  if (!cq::is_pow2(o.sq_entries) || o.sq_entries > uint32_t(kMaxSqEntries))
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "DeviceOptions::sq_entries is %u; it must be a power of two, 1..%d (kMaxSqEntries)",
+                o.sq_entries, kMaxSqEntries);
+  if (!cq::is_pow2(o.cq_entries) || o.cq_entries > kMaxCqEntries)
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "DeviceOptions::cq_entries is %u; it must be a power of two, 1..%u (kMaxCqEntries, the "
+                "device's ring limit)",
+                o.cq_entries, kMaxCqEntries);
+  if (o.max_param_bytes > isa::kMaxParamBytes)
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "DeviceOptions::max_param_bytes is %u; it must be 0..%u (isa::kMaxParamBytes, the most a "
+                "kernel declares)",
+                o.max_param_bytes, isa::kMaxParamBytes);
+  if (o.sync_timeout_ns == 0)
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "DeviceOptions::sync_timeout_ns is 0; it must be at least 1 (0 would make every default wait a "
+                "query that never waits)");
+  if (o.hang_window_ns == 0 || o.hang_window_ns > o.sync_timeout_ns)
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "DeviceOptions::hang_window_ns is %llu; it must be 1..sync_timeout_ns (%llu)",
+                (unsigned long long)o.hang_window_ns, (unsigned long long)o.sync_timeout_ns);
+  if (o.poll_interval_ns == 0)
+    return fail(Status::INVALID_VALUE, Layer::API,
+                "DeviceOptions::poll_interval_ns is 0; it must be at least 1 (a polling wait of 0 ns lets no "
+                "device time pass)");
+  // code_pool_bytes: any (0 = the default); whether it fits is open's check.
+  // use_irq: either. watchdog: the whole WATCHDOG register.
+  return Status::OK;
+}
+
 Status Device::open(Transport* t, const DeviceOptions& options) {
   if (transport_) return fail(Status::INVALID_VALUE, Layer::API, "device already open");
   if (!t) return fail(Status::INVALID_VALUE, Layer::API, "no transport");
@@ -159,38 +200,32 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
       !props_.num_queues || !props_.regfile_regs || !props_.mem_bytes || !props_.clock_khz)
     return bail(fail(Status::DEVICE_ERROR, Layer::DEVICE, "CONFIG registers report a zero resource"));
 
-  // Options against what the device has.
+  // Options against their ranges and what the device has.
+  if (!ok(st = check_options())) return bail(st);
   nq_ = opt_.queues ? opt_.queues : props_.num_queues;
-  if (nq_ > props_.num_queues || nq_ > uint32_t(kMaxQueues))
-    return bail(fail(Status::INVALID_VALUE, Layer::API,
-                     "%u queues requested, the device has %u (driver max %d)", nq_, props_.num_queues,
-                     kMaxQueues));
-  if (!cq::is_pow2(opt_.sq_entries) || opt_.sq_entries > uint32_t(kMaxSqEntries) ||
-      !cq::is_pow2(opt_.cq_entries) || opt_.cq_entries > 65536)
-    return bail(fail(Status::INVALID_VALUE, Layer::API,
-                     "ring sizes must be powers of two (sq %u <= %d, cq %u <= 65536)", opt_.sq_entries,
-                     kMaxSqEntries, opt_.cq_entries));
-  if (opt_.max_param_bytes % 8) opt_.max_param_bytes = align_up(opt_.max_param_bytes, 8);
+  opt_.max_param_bytes = align_up(opt_.max_param_bytes, 8);  // <= isa::kMaxParamBytes: no wrap
 
   // Device memory: 0 is never handed out, so DevPtr 0 can mean "none". The
   // top of memory is the driver's own, the protected range (PROT_BASE/
   // PROT_SIZE): the rings, descriptors and parameter/window slots of every
   // queue pair and the module code, out of reach of every kernel. Context
-  // data lives below it.
+  // data lives below it. Every size in 64 bits: no product wraps.
   const uint64_t mem_top = props_.mem_bytes / 256 * 256;
   uint64_t code_pool = opt_.code_pool_bytes ? opt_.code_pool_bytes : std::max<uint64_t>(mem_top / 8, 65536);
   code_pool = (code_pool + 255) / 256 * 256;
-  uint64_t ring_bytes = 0;
-  for (uint32_t q = 0; q < nq_; ++q)
-    ring_bytes += align_up(opt_.sq_entries * cq::kDESC_BYTES, 256) +
-                  align_up(opt_.cq_entries * cq::kCPL_BYTES, 256) +
-                  align_up(opt_.sq_entries * slot_bytes(), 256);
+  auto a256 = [](uint64_t v) { return (v + 255) / 256 * 256; };
+  const uint64_t slot = slot_bytes();
+  const uint64_t ring_bytes = uint64_t(nq_) * (a256(uint64_t(opt_.sq_entries) * cq::kDESC_BYTES) +
+                                               a256(uint64_t(opt_.cq_entries) * cq::kCPL_BYTES) +
+                                               a256(uint64_t(opt_.sq_entries) * slot));
   const uint64_t prot_bytes = ring_bytes + code_pool;
   if (prot_bytes + 512 > mem_top)
-    return bail(fail(
-        Status::OUT_OF_MEMORY, Layer::DEVICE,
-        "the protected range (%llu bytes of rings, %llu of code pool) does not fit %u bytes of device memory",
-        (unsigned long long)ring_bytes, (unsigned long long)code_pool, props_.mem_bytes));
+    return bail(fail(Status::OUT_OF_MEMORY, Layer::DEVICE,
+                     "DeviceOptions do not fit: queues %u x (sq_entries %u x (max_param_bytes %u + %u) + "
+                     "cq_entries %u x %u) + code_pool_bytes %u (%llu) = %llu > device memory %u - 512",
+                     nq_, opt_.sq_entries, opt_.max_param_bytes, cq::kDESC_BYTES + kMaxLaunchWindows * cq::kWIN_BYTES,
+                     opt_.cq_entries, cq::kCPL_BYTES, opt_.code_pool_bytes, (unsigned long long)code_pool,
+                     (unsigned long long)prot_bytes, props_.mem_bytes));
   props_.protected_base = uint32_t(mem_top - prot_bytes);
   props_.protected_bytes = uint32_t(prot_bytes);
   alloc_.init(256, props_.protected_base - 256, 256);
@@ -214,7 +249,8 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   for (auto& x : events_) x.used = false;
   for (auto& x : modules_) x.used = false;
   for (auto& r : results_) r.token = 0;
-  for (auto& p : frees_) p = PendingFree{};
+  frees_.clear();
+  pending_free_bytes_ = 0;
   next_queue_ = 0;
   dev_faulted_ = false;
   stats_ = DriverStats{};

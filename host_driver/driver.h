@@ -1,8 +1,9 @@
 // The baresm host driver: firmware-style, in the spirit of the CUDA driver
 // API. Every device action is a register access or a device-memory copy
-// through a Transport; all state is fixed-size tables; every call returns a
-// Status (no exceptions). docs/driver.md describes the layers, the status
-// codes and the recovery sequence.
+// through a Transport; state is fixed-size tables (the allocator's grow with
+// device memory); every call returns a Status (no exceptions).
+// docs/driver.md describes the layers, the status codes and the recovery
+// sequence.
 //
 //   Device     open over a transport; properties come from ID/VERSION/CONFIG*
 //   Context    owns allocations, modules, streams, events and a sticky error
@@ -14,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "cq_model/ring_io.h"
 #include "cq_model/rings.h"
@@ -61,22 +63,28 @@ constexpr int kMaxParams = 32;   // per kernel
 constexpr int kMaxNameLen = 48;
 constexpr int kMaxQueues = 8;
 constexpr int kMaxSqEntries = 256;
+constexpr uint32_t kMaxCqEntries = 65536;  // the device's ring-size limit (QSTATUS.CONFIG_ERROR beyond)
 constexpr int kMaxLaunchWindows = 16;
 // kGenRetired (handle generations are 24 bits): host_driver/handle_table.h.
 
+// Device::open checks every field against the range written beside it and
+// refuses a value outside it with INVALID_VALUE, and options whose rings,
+// slots and code pool together do not fit device memory with OUT_OF_MEMORY;
+// the message names the option and the numbers.
 struct DeviceOptions {
-  uint32_t queues = 0;                       // queue pairs to use; 0 = every one the device has
-  uint32_t sq_entries = 64;                  // submission ring entries (power of two, <= kMaxSqEntries)
-  uint32_t cq_entries = 64;                  // completion ring entries (power of two)
-  uint32_t max_param_bytes = 448;            // parameter buffer per launch slot
+  uint32_t queues = 0;       // queue pairs to use: 0 = every one the device has, else 1..min(device, kMaxQueues)
+  uint32_t sq_entries = 64;  // submission ring entries: a power of two, 1..kMaxSqEntries
+  uint32_t cq_entries = 64;  // completion ring entries: a power of two, 1..kMaxCqEntries
+  // Parameter buffer per launch slot: 0..isa::kMaxParamBytes, rounded up to 8.
+  uint32_t max_param_bytes = 448;
   // Device memory for module code, inside the protected range; 0 = an
-  // eighth of device memory (at least 64 KiB).
+  // eighth of device memory (at least 64 KiB), else rounded up to 256.
   uint32_t code_pool_bytes = 0;
   bool use_irq = true;                       // false: poll the rings every poll_interval_ns
-  uint64_t sync_timeout_ns = 1000000000ull;  // default wait timeout (1 s of device time)
-  uint64_t hang_window_ns = 100000;          // PROGRESS must move within this window, else hung
-  uint64_t poll_interval_ns = 2000;
-  uint32_t watchdog = 0;  // WATCHDOG register (default budget; 0 = none)
+  uint64_t sync_timeout_ns = 1000000000ull;  // default wait timeout (1 s of device time): at least 1
+  uint64_t hang_window_ns = 100000;          // PROGRESS must move within this window, else hung: 1..sync_timeout_ns
+  uint64_t poll_interval_ns = 2000;          // at least 1
+  uint32_t watchdog = 0;  // WATCHDOG register (default budget; 0 = none): any value
 };
 
 // What the device reports in ID/VERSION/CONFIG*, plus what follows from it.
@@ -177,7 +185,7 @@ using CompletionHook = void (*)(void* user, const LaunchReport& report);
 struct ErrorInfo {
   Status status = Status::OK;
   Layer layer = Layer::NONE;
-  char detail[192] = {};
+  char detail[256] = {};
 };
 
 struct DeviceCounters {
@@ -362,7 +370,6 @@ class Device {
   // every q in `queues`, i.e. until the launches its context had queued
   // when it was freed have all been consumed.
   struct PendingFree {
-    bool used = false;
     DevPtr addr = 0;
     uint32_t bytes = 0;
     bool priv = false;  // a block of the protected range (module code)
@@ -405,6 +412,7 @@ class Device {
   const EventRec* event_rec(Event e) const;
   ModuleRec* module_rec(Module m);
   const KernelRec* kernel_rec(Function f, const ModuleRec** mod) const;
+  Status check_options();  // opt_ against each field's range (open)
   uint32_t slot_bytes() const { return opt_.max_param_bytes + kMaxLaunchWindows * cq::kWIN_BYTES; }
 
   Status program_device();  // rings, watchdog, irq mask, enable (after a reset)
@@ -454,7 +462,8 @@ class Device {
   HandleTable<ModuleRec, kMaxModules> modules_;
   QueueState queues_[kMaxQueues];
   ResultRec results_[kResultHistory];
-  PendingFree frees_[2 * Allocator::kMaxBlocks];  // one per block of alloc_ and priv_
+  std::vector<PendingFree> frees_;  // the blocks of alloc_ and priv_ waiting on queued launches
+  uint64_t pending_free_bytes_ = 0;   // of alloc_'s among them
   Bus bus_{this};
 };
 

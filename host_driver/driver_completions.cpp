@@ -1,4 +1,5 @@
-// The host driver (driver.h): completions and recovery: delivering\n// completion entries, waiting, hang detection, ring halts, reset and recovery.
+// The host driver (driver.h): completions and recovery: delivering
+// completion entries, waiting, hang detection, ring halts, reset and recovery.
 #include "host_driver/driver_impl.h"
 
 namespace baresm::drv {

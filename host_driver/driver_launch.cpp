@@ -1,4 +1,5 @@
-// The host driver (driver.h): launch: validation, windows, the local\n// buffer, parameter packing, submission to a queue pair, results.
+// The host driver (driver.h): launch: validation, windows, the local
+// buffer, parameter packing, submission to a queue pair, results.
 #include "host_driver/driver_impl.h"
 
 namespace baresm::drv {
@@ -119,8 +120,7 @@ Status Device::context_windows(int ci, Window* out, uint32_t* n) {
   const uint32_t maxw =
       props_.max_windows < uint32_t(kMaxLaunchWindows) ? props_.max_windows : kMaxLaunchWindows;
   uint32_t k = 0;
-  for (int i = 0; i < alloc_.count(); ++i) {
-    const Allocator::Block& b = alloc_.block(i);
+  for (const auto& [addr, b] : alloc_.blocks()) {
     if (b.owner != uint16_t(ci + 1) || b.kind != KIND_DATA) continue;
     // Windows cover what was requested, not the alignment padding, so an
     // access one past a buffer is out of window; exactly adjacent buffers merge.

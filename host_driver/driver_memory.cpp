@@ -1,4 +1,5 @@
-// The host driver (driver.h): device memory: allocation, frees deferred\n// behind queued launches, copies and memset.
+// The host driver (driver.h): device memory: allocation, frees deferred
+// behind queued launches, copies and memset.
 #include "host_driver/driver_impl.h"
 
 namespace baresm::drv {
@@ -14,8 +15,12 @@ Status Device::mem_alloc(Context c, uint32_t bytes, DevPtr* out) {
   uint32_t addr = 0;
   if (!alloc_waiting(owner, bytes, KIND_DATA, &addr))
     return fail(Status::OUT_OF_MEMORY, Layer::API,
-                "%u bytes requested, largest free block %u (%u bytes freed, waiting for queued launches)",
-                bytes, alloc_.largest_free(), mem_pending_free_bytes());
+                "%u bytes requested (%llu at %u-byte alignment); the limit is device memory: the largest free "
+                "block is %u bytes, %u free in all, %d blocks allocated (%u bytes freed, waiting for queued "
+                "launches)",
+                bytes, (unsigned long long)(uint64_t(bytes) + alloc_.align() - 1) / alloc_.align() * alloc_.align(),
+                alloc_.align(), alloc_.largest_free(), alloc_.free_bytes(), alloc_.count(),
+                mem_pending_free_bytes());
   *out = addr;
   return succeed();
 }
@@ -70,45 +75,40 @@ void Device::free_after_queued(int ci, DevPtr p, bool priv) {
     A.free(p);
     return;
   }
-  pf.used = true;
   pf.addr = p;
   pf.bytes = b->size;
   pf.priv = priv;
   // Out of every context's reach (no window, no copy, no second free) while it waits.
   A.retag(p, kOwnerDriver, KIND_FREEING);
-  for (auto& slot : frees_)
-    if (!slot.used) {
-      slot = pf;
-      return;
-    }
-  // One entry per block of the two allocators: the table cannot be full.
+  frees_.push_back(pf);
+  if (!priv) pending_free_bytes_ += pf.bytes;
 }
 
 void Device::reclaim_frees() {
-  for (auto& pf : frees_) {
-    if (!pf.used) continue;
+  size_t keep = 0;
+  for (size_t i = 0; i < frees_.size(); ++i) {
+    const PendingFree& pf = frees_[i];
     bool done = true;
     for (uint32_t q = 0; q < nq_ && done; ++q)
       if ((pf.queues >> q & 1) && int32_t(queues_[q].host.cq_head() - pf.fence[q]) < 0) done = false;
-    if (!done) continue;
+    if (!done) {
+      frees_[keep++] = pf;
+      continue;
+    }
     (pf.priv ? priv_ : alloc_).free(pf.addr);
-    pf = PendingFree{};
+    if (!pf.priv) pending_free_bytes_ -= pf.bytes;
   }
+  frees_.resize(keep);
 }
 
 void Device::release_all_frees() {
-  for (auto& pf : frees_) {
-    if (!pf.used) continue;
-    (pf.priv ? priv_ : alloc_).free(pf.addr);
-    pf = PendingFree{};
-  }
+  for (const auto& pf : frees_) (pf.priv ? priv_ : alloc_).free(pf.addr);
+  frees_.clear();
+  pending_free_bytes_ = 0;
 }
 
 uint32_t Device::mem_pending_free_bytes() const {
-  uint64_t n = 0;
-  for (const auto& pf : frees_)
-    if (pf.used && !pf.priv) n += pf.bytes;
-  return uint32_t(n);
+  return uint32_t(pending_free_bytes_);
 }
 
 Status Device::mem_get_info(uint32_t* free_bytes, uint32_t* total_bytes) const {

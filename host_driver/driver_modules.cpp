@@ -1,4 +1,5 @@
-// The host driver (driver.h): modules: loading (validation against the\n// device, code in the protected pool), functions, attributes, occupancy.
+// The host driver (driver.h): modules: loading (validation against the
+// device, code in the protected pool), functions, attributes, occupancy.
 #include "host_driver/driver_impl.h"
 
 namespace baresm::drv {

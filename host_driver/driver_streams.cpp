@@ -1,4 +1,5 @@
-// The host driver (driver.h): contexts, streams and events: the\n// handles work is ordered and waited on by.
+// The host driver (driver.h): contexts, streams and events: the
+// handles work is ordered and waited on by.
 #include "host_driver/driver_impl.h"
 
 namespace baresm::drv {
@@ -34,10 +35,12 @@ Status Device::ctx_destroy(Context c) {
   }
   // Nothing of the context is queued any more: what it freed is released too.
   reclaim_frees();
-  for (int i = alloc_.count() - 1; i >= 0; --i)
-    if (alloc_.block(i).owner == uint16_t(ci + 1)) alloc_.free(alloc_.block(i).addr);
-  for (int i = priv_.count() - 1; i >= 0; --i)
-    if (priv_.block(i).owner == uint16_t(ci + 1)) priv_.free(priv_.block(i).addr);
+  for (Allocator* A : {&alloc_, &priv_}) {
+    std::vector<uint32_t> mine;
+    for (const auto& [addr, b] : A->blocks())
+      if (b.owner == uint16_t(ci + 1)) mine.push_back(addr);
+    for (uint32_t addr : mine) A->free(addr);
+  }
   for (auto& m : modules_)
     if (m.used && m.ctx == ci) m.used = false;
   for (auto& s : streams_)

@@ -352,7 +352,7 @@ module baresm_top #(
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // The SM's done is one pulse per launch, and comes only while the command
   // processor waits for it (E_RUN): a launch it did not start never ends.
-  `BARESM_ASSERT(a_sm_done_pulse_run, !sm_done || cp_state_o == 4'd5)
+  `BARESM_ASSERT(a_sm_done_pulse_run, !sm_done || cp_state_o == baresm_state_pkg::CP_RUN)
   `BARESM_ASSERT_PULSE(a_sm_done_pulse, sm_done)
 
 endmodule

@@ -12,7 +12,7 @@ packages=(
   yosys iverilog z3 cvc5
   nextpnr-ice40 fpga-icestorm
   tcl                        # tests/fpga: scripts/vivado-arty.tcl's dry run under tclsh
-  gtkwave
+  gtkwave xvfb               # scripts/view-wave.sh; test_cosim_layout runs GTKWave under xvfb-run
 )
 
 missing=()

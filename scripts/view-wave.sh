@@ -4,18 +4,22 @@
 # states, scheduler, barriers, shared-memory banks), with the states, fault
 # kinds, error codes and opcodes named and instruction words disassembled.
 #
-#   scripts/view-wave.sh trace.fst
+#   scripts/view-wave.sh trace.fst [GTKWAVE_OPTION...]
+#
+# Options after the trace go to GTKWave as they are (tests/cosim's layout
+# test passes --script=sim/gtkw/probe-filters.tcl to read back what it shows).
 #
 # Make a trace with the co-simulation (docs/cosim.md), e.g.
 #   build/sim/baresm run vec_add --backend rtl --trace trace.fst --trace-window 0:20000
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 layout="${BARESM_GTKW:-$here/sim/gtkw/baresm.gtkw}"
-if [ $# -ne 1 ]; then
-  echo "usage: $0 TRACE.fst" >&2
+if [ $# -lt 1 ]; then
+  echo "usage: $0 TRACE.fst [GTKWAVE_OPTION...]" >&2
   exit 2
 fi
 trace="$1"
+shift
 if [ ! -f "$trace" ]; then
   echo "$0: no such trace: $trace" >&2
   exit 2
@@ -38,4 +42,4 @@ copy="$(mktemp "${TMPDIR:-/tmp}/baresm-gtkw.XXXXXX")"
 trap 'rm -f "$copy"' EXIT
 root="$(printf '%s' "$here" | sed 's/[&|\\]/\\&/g')"  # as a sed replacement
 sed -e "s|^\^\(>\{0,1\}[0-9]*\) sim/gtkw/|^\1 $root/sim/gtkw/|" "$layout" >"$copy"
-gtkwave --dump="$trace" --save="$copy"
+gtkwave --dump="$trace" --save="$copy" "$@"

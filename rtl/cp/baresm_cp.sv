@@ -546,8 +546,11 @@ module baresm_cp #(
       mreq_wdata_q <= '0;
       mreq_wstrb_q <= '0;
     end else if (soft_reset) begin
-      // Every register to its reset value; the SM held in reset until the
-      // memory has answered everything of the aborted launch.
+      // The engine, the fault report, the counters, the line buffer and the
+      // memory request to their reset values; the SM held in reset until the
+      // memory has answered everything of the aborted launch. The per-launch
+      // registers (descriptor, windows, completion fields) keep what they
+      // held: nothing uses them until the next launch loads them again.
       state_q <= E_RESET;
       rcnt_q <= 8'(ResetCycles);
       hold_q <= 1'b1;

@@ -15,7 +15,7 @@
 // trace port.
 //
 // A launch: launch_valid_i/launch_ready_o with the descriptor (layout in
-// baresm_sm_pkg, LD_*). The SM sizes the launch (warp slots the register
+// baresm_launch_pkg, LD_*). The SM sizes the launch (warp slots the register
 // file allows, CTA slots the shared memory allows), dispatches CTAs as
 // resources free up, and pulses done_o once: with fault_kind_o NONE when the
 // grid completed, the fault report otherwise (after every outstanding

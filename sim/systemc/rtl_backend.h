@@ -1,8 +1,8 @@
 // The `rtl` device of the registry (samples/backend.h): the verilated device
 // (baresm_top under SystemC) as a host-driver transport, opened from the
 // command line's typed settings (--trace, --trace-window, --mem-latency,
-// --mem-seed, --timeline; docs/cosim.md), and the launch counters the
-// completion entry does not carry, read off the SM's counter pins.
+// --mem-seed, --timeline; docs/cosim.md). Every launch counter comes from
+// the launch's completion entry, as on every device.
 #pragma once
 
 #include <memory>

@@ -73,29 +73,42 @@ std::string run_and_read(const std::string& cmd) {
   return out;
 }
 
-TEST(GtkwLayout, EverySignalItNamesExistsInAFreshTrace) {
-  const std::string fst = ::testing::TempDir() + "baresm_layout_" + std::to_string(getpid()) + ".fst";
+// A fresh FST trace of the device running vec_add through the driver, made
+// once per process (SystemC elaborates once) and removed at exit.
+const std::string& fresh_trace() {
+  struct Trace {
+    std::string path = ::testing::TempDir() + "baresm_layout_" + std::to_string(getpid()) + ".fst";
+    ~Trace() { std::remove(path.c_str()); }
+  };
+  static Trace t;
+  static bool made = false;
+  if (made) return t.path;
+  made = true;
   cosim::RtlDeviceOptions o;
   o.mem = cosimtest::test_memory(1);
-  o.trace.path = fst;
+  o.trace.path = t.path;
   o.trace.start_cycle = 0;
   o.trace.end_cycle = 20000;
   {
     drvtest::Harness h;
-    ASSERT_EQ(h.open(cosim::open_rtl_device(o), drv::DeviceOptions{}), drv::Status::OK)
-        << h.last_error_text();
+    EXPECT_EQ(h.open(cosim::open_rtl_device(o), drv::DeviceOptions{}), drv::Status::OK) << h.last_error_text();
     drv::Context c;
-    ASSERT_EQ(h.dev.ctx_create(&c), drv::Status::OK);
+    EXPECT_EQ(h.dev.ctx_create(&c), drv::Status::OK);
     drvtest::VecAdd va;
-    ASSERT_EQ(va.setup(h.dev, c, 300, 1), drv::Status::OK);
-    ASSERT_EQ(va.launch(h.dev, drv::Stream{}, nullptr, 64), drv::Status::OK);
-    ASSERT_EQ(h.dev.ctx_synchronize(c), drv::Status::OK) << h.last_error_text();
+    EXPECT_EQ(va.setup(h.dev, c, 300, 1), drv::Status::OK);
+    EXPECT_EQ(va.launch(h.dev, drv::Stream{}, nullptr, 64), drv::Status::OK);
+    EXPECT_EQ(h.dev.ctx_synchronize(c), drv::Status::OK) << h.last_error_text();
     EXPECT_TRUE(va.check(h.dev, c));
-    ASSERT_TRUE(cosim::Testbench::get().tracing());
+    EXPECT_TRUE(cosim::Testbench::get().tracing());
   }
   cosim::Testbench::get().close_trace();
+  return t.path;
+}
+
+TEST(GtkwLayout, EverySignalItNamesExistsInAFreshTrace) {
+  const std::string fst = fresh_trace();
+  ASSERT_FALSE(::testing::Test::HasFailure()) << "making the trace failed";
   const std::string vcd = run_and_read(std::string(FST2VCD) + " " + fst + " 2>/dev/null");
-  std::remove(fst.c_str());
   const std::set<std::string> sigs = vcd_signals(vcd);
   ASSERT_GT(sigs.size(), 100u) << "the trace has almost no signals";
   // BARESM_LAYOUT_SIGNALS=FILE writes every signal of the trace (editing the layout).
@@ -238,6 +251,145 @@ TEST(GtkwLayout, EveryFilterItNamesExistsAndTranslates) {
     EXPECT_EQ(table.count(it->second.first) ? table.at(it->second.first) : "<none>", it->second.second);
   }
   EXPECT_TRUE(any_process) << "no instruction-word filter";
+}
+
+
+// ---- what the real viewer shows ------------------------------------------------------
+// GTKWave itself, under Xvfb, opens a fresh trace with the layout through
+// scripts/view-wave.sh and runs sim/gtkw/probe-filters.tcl, which reads back
+// the value the viewer displays for every translated trace at 200 marker
+// times next to the same signal added untranslated. Each displayed value
+// must be what the trace's filter makes of the raw one: a filter the viewer
+// does not apply (a wrong file, a signal it will not translate) fails here.
+bool have(const char* tool) {
+  return std::system(("command -v " + std::string(tool) + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// Raw value as GTKWave's default format shows it -> upper-case hex padded to
+// the width ("" when it is not a plain number).
+std::string raw_hex(const std::string& raw, unsigned width) {
+  const size_t digits = (width + 3) / 4;
+  std::string out;
+  if (raw.size() == width && width > digits && raw.find_first_not_of("01") == std::string::npos) {
+    const unsigned long long v = std::stoull(raw, nullptr, 2);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%0*llX", int(digits), v);
+    return buf;
+  }
+  if (raw.size() != digits || raw.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return "";
+  for (char c : raw) out += char(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+TEST(GtkwLayout, TheViewerShowsEveryFilteredSignalByName) {
+  if (!have("gtkwave") || !have("xvfb-run"))
+    GTEST_SKIP() << "GTKWave or Xvfb (xvfb-run) is not installed: the layout is not checked in the real viewer "
+                    "(scripts/install-deps.sh installs both)";
+  const std::string fst = fresh_trace();
+  ASSERT_FALSE(::testing::Test::HasFailure()) << "making the trace failed";
+  const std::string out = ::testing::TempDir() + "baresm_probe_" + std::to_string(getpid()) + ".txt";
+  const std::string src = BARESM_SOURCE_DIR;
+  const std::string cmd = "BARESM_PROBE_OUT=" + out + " BARESM_PROBE_SAMPLES=200 BARESM=" BARESM_CLI
+                          " BARESM_GTKW=" GTKW_LAYOUT " timeout 300 xvfb-run -a " + src +
+                          "/scripts/view-wave.sh " + fst + " --script=" + src +
+                          "/sim/gtkw/probe-filters.tcl >/dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(out);
+  ASSERT_TRUE(in.good()) << "GTKWave wrote no probe output (exit status " << rc << "): " << cmd;
+
+  // The layout's translated signals, by the short name GTKWave gives them.
+  std::map<std::string, const FilterUse*> filter_of;
+  const std::map<std::string, FilterUse> uses = layout_filters();
+  size_t layout_translated = 0;
+  for (const auto& [path, use] : uses)
+    for (const auto& sig : use.signals) {
+      filter_of[sig.substr(sig.rfind('.', sig.find('[')) + 1)] = &use;
+      ++layout_translated;
+    }
+  std::map<std::string, std::map<std::string, std::string>> tables;
+  for (const auto& [path, use] : uses)
+    if (!use.process) tables[path] = read_filter_file(src + "/" + path);
+
+  struct Sample {
+    std::string name, shown, raw;
+  };
+  std::vector<Sample> samples;
+  size_t probed = 0;
+  bool ended = false;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    std::string tag;
+    l >> tag;
+    if (tag == "probe-traces") {
+      size_t total = 0;
+      l >> total >> probed;
+    } else if (tag == "probe-end") {
+      ended = true;
+    } else if (tag == "probe") {
+      std::string t, flags, name;
+      l >> t >> flags >> name;
+      const auto a = line.find('|'), b = line.find('|', a + 1), c = line.find('|', b + 1);
+      ASSERT_NE(c, std::string::npos) << line;
+      samples.push_back({name, line.substr(a + 1, b - a - 1), line.substr(b + 1, c - b - 1)});
+    }
+  }
+  std::remove(out.c_str());
+  ASSERT_TRUE(ended) << "the probe script did not finish";
+  EXPECT_EQ(probed, layout_translated) << "GTKWave translates a different number of traces than the layout names";
+  ASSERT_FALSE(samples.empty());
+
+  // The instruction-word filter's answer for every raw word seen.
+  std::map<std::string, std::string> dis;
+  const FilterUse* proc = nullptr;
+  for (const auto& [path, use] : uses)
+    if (use.process) proc = &use;
+  if (proc) {
+    std::string words;
+    std::vector<std::string> order;
+    for (const auto& smp : samples)
+      if (filter_of.count(smp.name) && filter_of[smp.name]->process && !raw_hex(smp.raw, 64).empty() &&
+          !dis.count(smp.raw)) {
+        dis[smp.raw] = "";
+        order.push_back(smp.raw);
+        words += raw_hex(smp.raw, 64) + "\\n";
+      }
+    const std::string text = run_output("printf '" + words + "' | BARESM=" BARESM_CLI " " + src + "/" + proc->path);
+    std::istringstream lines(text);
+    for (const auto& word : order) std::getline(lines, dis[word]);
+  }
+
+  std::map<std::string, int> named;  // samples per trace shown by a name of its filter
+  for (const auto& smp : samples) {
+    SCOPED_TRACE(smp.name);
+    ASSERT_TRUE(filter_of.count(smp.name)) << "GTKWave translates a trace the layout does not filter";
+    const FilterUse& use = *filter_of[smp.name];
+    unsigned width = 0;
+    for (const auto& sig : use.signals)
+      if (sig.size() >= smp.name.size() && sig.compare(sig.size() - smp.name.size(), smp.name.size(), smp.name) == 0)
+        width = signal_width(sig);
+    const std::string hex = raw_hex(smp.raw, width);
+    if (hex.empty()) {
+      // Untranslated, GTKWave shows something else than a number (its own
+      // enum names from the trace): the translated trace must not show one.
+      EXPECT_TRUE(raw_hex(smp.shown, width).empty())
+          << "GTKWave shows the number '" << smp.shown << "' (untranslated: '" << smp.raw << "'): it does not apply "
+          << use.path;
+      continue;
+    }
+    std::string want;
+    if (use.process) {
+      want = dis[smp.raw];
+    } else {
+      const auto& table = tables[use.path];
+      want = table.count(hex) ? table.at(hex) : "";
+    }
+    if (want.empty()) continue;  // a value the filter does not name: GTKWave shows the number
+    EXPECT_EQ(smp.shown, want) << "raw " << smp.raw << ": GTKWave does not apply " << use.path;
+    ++named[smp.name];
+  }
+  for (const auto& [name, use] : filter_of)
+    EXPECT_GT(named[name], 0) << name << ": never seen with a value its filter (" << use->path << ") names";
 }
 
 }  // namespace
