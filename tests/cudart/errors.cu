@@ -1,0 +1,46 @@
+// The error paths of the CUDA runtime, as a GPU reports them:
+//   errors config  -- <<<1, 1025>>>: cudaErrorInvalidConfiguration at the launch, not sticky
+//   errors oob     -- a store far outside every allocation: the launch succeeds,
+//                     cudaErrorIllegalAddress at the next synchronizing call, sticky
+// Prints what each call returned; tests/cudart/CMakeLists.txt matches it.
+#include <cstdio>
+#include <cstring>
+
+__global__ void fill(int* p, int v) { p[threadIdx.x] = v; }
+
+__global__ void oob(int* p, int far) { p[far + threadIdx.x] = 1; }
+
+static void show(const char* what, cudaError_t e) { std::printf("%s: %s\n", what, cudaGetErrorName(e)); }
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "";
+  int* d = nullptr;
+  show("malloc", cudaMalloc(&d, 1024 * sizeof(int)));
+  if (!std::strcmp(mode, "config")) {
+    fill<<<1, 1025>>>(d, 1);
+    show("launch<<<1,1025>>> peek", cudaPeekAtLastError());
+    show("launch<<<1,1025>>> last", cudaGetLastError());
+    show("after last", cudaGetLastError());
+    fill<<<1, 32>>>(d, 5);
+    show("launch<<<1,32>>>", cudaGetLastError());
+    show("sync", cudaDeviceSynchronize());
+    int h[32] = {};
+    show("memcpy", cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    std::printf("h[31] = %d\n", h[31]);
+    return 0;
+  }
+  if (!std::strcmp(mode, "oob")) {
+    oob<<<1, 32>>>(d, 1 << 26);
+    show("launch oob", cudaGetLastError());
+    show("sync", cudaDeviceSynchronize());
+    show("sync again (sticky)", cudaDeviceSynchronize());
+    show("last", cudaGetLastError());
+    int* e = nullptr;
+    show("malloc after fault (sticky)", cudaMalloc(&e, 16));
+    fill<<<1, 32>>>(d, 5);
+    show("launch after fault (sticky)", cudaGetLastError());
+    return 0;
+  }
+  std::printf("usage: errors config|oob\n");
+  return 2;
+}
