@@ -11,6 +11,7 @@
 // error at the next synchronizing call, as on a GPU.
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -367,6 +368,7 @@ cudaError_t load_fatbin(FatbinReg& fb) {
     std::ofstream(path, std::ios::binary) << ptx;
     note("PTX written to %s", path.c_str());
   }
+  const auto t0 = std::chrono::steady_clock::now();
   isa::PtxResult r;
   try {
     r = isa::translate_ptx(ptx, name);
@@ -381,6 +383,12 @@ cudaError_t load_fatbin(FatbinReg& fb) {
   if (s != drv::Status::OK)
     return refuse(map_status(s), std::string("module load: ") + drv::status_name(s) + ": " + R.dev.last_error().detail);
   fb.loaded = true;
+  if (env_flag("BARESM_CUDART_VERBOSE")) {
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    note("%s (PTX ISA %u.%u, %zu bytes): translated and loaded in %.1f ms", name.c_str(), e->version_major,
+         e->version_minor, ptx.size(), ms);
+    for (const isa::PtxKernelInfo& ki : r.kernels) note("%s", ki.info_line().c_str());
+  }
   for (auto& k : fb.kernels) {
     k->info = fb.module.find_kernel(k->name);
     const drv::Status fs = R.dev.module_get_function(fb.mod, k->name.c_str(), &k->fn);
