@@ -2,6 +2,9 @@
 //   errors config  -- <<<1, 1025>>>: cudaErrorInvalidConfiguration at the launch, not sticky
 //   errors oob     -- a store far outside every allocation: the launch succeeds,
 //                     cudaErrorIllegalAddress at the next synchronizing call, sticky
+//   errors stream  -- the same fault in a kernel on a created stream: reported by
+//                     cudaStreamSynchronize of that stream, then by every call
+//   errors reset   -- a fault, then cudaDeviceReset: the device works again
 // Prints what each call returned; tests/cudart/CMakeLists.txt matches it.
 #include <cstdio>
 #include <cstring>
@@ -41,6 +44,33 @@ int main(int argc, char** argv) {
     show("launch after fault (sticky)", cudaGetLastError());
     return 0;
   }
-  std::printf("usage: errors config|oob\n");
+  if (!std::strcmp(mode, "stream")) {
+    cudaStream_t s1, s2;
+    show("stream create", cudaStreamCreate(&s1));
+    show("stream create", cudaStreamCreate(&s2));
+    fill<<<1, 32, 0, s2>>>(d, 3);
+    show("s2 sync", cudaStreamSynchronize(s2));
+    oob<<<1, 32, 0, s1>>>(d, 1 << 26);
+    show("launch oob on s1", cudaGetLastError());
+    show("s1 sync", cudaStreamSynchronize(s1));
+    show("s2 sync after the fault", cudaStreamSynchronize(s2));
+    show("device sync", cudaDeviceSynchronize());
+    return 0;
+  }
+  if (!std::strcmp(mode, "reset")) {
+    oob<<<1, 32>>>(d, 1 << 26);
+    show("sync", cudaDeviceSynchronize());
+    show("reset", cudaDeviceReset());
+    show("last after reset", cudaGetLastError());
+    int* e = nullptr;
+    show("malloc after reset", cudaMalloc(&e, 32 * sizeof(int)));
+    fill<<<1, 32>>>(e, 9);
+    show("launch after reset", cudaGetLastError());
+    int h[32] = {};
+    show("memcpy after reset", cudaMemcpy(h, e, sizeof h, cudaMemcpyDeviceToHost));
+    std::printf("h[0] = %d, h[31] = %d\n", h[0], h[31]);
+    return 0;
+  }
+  std::printf("usage: errors config|oob|stream|reset\n");
   return 2;
 }
