@@ -1083,3 +1083,58 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
 }
 
 }  // extern "C"
+
+// ---- the per-thread default stream (nvcc --default-stream per-thread) ----------------------
+// The headers rename these calls to *_ptsz / *_ptds. Stream 0 then means the
+// calling thread's default stream; the library runs it as the legacy default
+// stream, whose order is stricter (it also waits for the other streams).
+extern "C" {
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                    cudaStream_t stream) {
+  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                  cudaStream_t stream) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
+  return cudaMemcpy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                                 cudaStream_t stream) {
+  return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+
+cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) { return cudaMemset(devPtr, value, count); }
+
+cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  return cudaMemsetAsync(devPtr, value, count, stream);
+}
+
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
+
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamQuery(stream); }
+
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecord(event, stream); }
+
+// The stream's later work must wait for the event: the host waits for it
+// before anything more is queued (stricter than CUDA's order, never looser).
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  ENTER();
+  drv::Stream s;
+  EventObj* o = event_obj(event);
+  if (!o || !resolve_stream(stream, &s)) return ret(cudaErrorInvalidResourceHandle);
+  if (flags != cudaEventWaitDefault) return ret(cudaErrorInvalidValue);
+  const drv::Status st = wait_done([&] { return R.dev.event_synchronize(o->e); });
+  return st == drv::Status::OK ? cudaSuccess : ret(fail_with(st));
+}
+
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  return cudaStreamWaitEvent(stream, event, flags);
+}
+
+}  // extern "C"

@@ -15,5 +15,8 @@ set -x
 "$NVCC" $FLAGS "$root/examples/cuda_app/vec_add.cu" -o "$root/examples/cuda_app/vec_add"
 "$NVCC" $FLAGS "$here/api.cu" -o "$here/bin/api"
 "$NVCC" $FLAGS "$here/errors.cu" -o "$here/bin/errors"
+"$NVCC" $FLAGS "$here/refused.cu" -o "$here/bin/refused"
 # the same program with an uncompressed fatbinary (the reader's other path)
 "$NVCC" $FLAGS -Xfatbin -compress=false "$root/examples/cuda_app/vec_add.cu" -o "$here/bin/vec_add_uncompressed"
+# ... and with the per-thread default stream (the *_ptsz / *_ptds entry points)
+"$NVCC" $FLAGS --default-stream per-thread "$root/examples/cuda_app/vec_add.cu" -o "$here/bin/vec_add_per_thread"
