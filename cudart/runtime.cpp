@@ -99,6 +99,7 @@ struct FatbinReg {
 
 struct StreamObj {
   drv::Stream s;
+  bool non_blocking = false;  // cudaStreamNonBlocking: no implicit order with the default stream
 };
 struct EventObj {
   drv::Event e;
@@ -339,6 +340,26 @@ bool resolve_stream(cudaStream_t s, drv::Stream* out) {
   return true;
 }
 
+// The legacy default stream's implicit order: work queued on it starts after
+// everything queued before on the blocking streams, and work queued on a
+// blocking stream after everything queued before on it. The driver's streams
+// are independent queues, so the host waits for the other side first.
+cudaError_t order_with_default_stream(drv::Stream target) {
+  Runtime& R = rt();
+  drv::Status st = drv::Status::OK;
+  if (target.id == 0) {
+    for (StreamObj* o : R.streams)
+      if (!o->non_blocking && st == drv::Status::OK) st = wait_done([&] { return R.dev.stream_synchronize(o->s); });
+  } else {
+    for (StreamObj* o : R.streams)
+      if (o->s.id == target.id && o->non_blocking) return cudaSuccess;
+    drv::Stream d;
+    st = R.dev.ctx_default_stream(R.ctx, &d);
+    if (st == drv::Status::OK) st = wait_done([&] { return R.dev.stream_synchronize(d); });
+  }
+  return st == drv::Status::OK ? cudaSuccess : fail_with(st);
+}
+
 // ---- modules -------------------------------------------------------------------------
 cudaError_t load_fatbin(FatbinReg& fb) {
   if (fb.load_tried) return fb.load_error;
@@ -421,6 +442,7 @@ cudaError_t launch(KernelReg* k, dim3 grid, dim3 block, void** args, size_t shar
   if (shared > 0xFFFFFFFFu) return ret(cudaErrorInvalidValue);
   cfg.dynamic_shared = uint32_t(shared);
   if (!resolve_stream(stream, &cfg.stream)) return ret(cudaErrorInvalidResourceHandle);
+  if (cudaError_t e = order_with_default_stream(cfg.stream); e != cudaSuccess) return ret(e);
   const isa::KernelInfo& ki = *k->info;
   std::vector<drv::LaunchArg> la(ki.params.size());
   if (!ki.params.empty() && !args) return ret(cudaErrorInvalidValue);
@@ -926,7 +948,9 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags) {
   ENTER();
   if (!pStream) return ret(cudaErrorInvalidValue);
+  if (flags & ~unsigned(cudaStreamNonBlocking)) return ret(cudaErrorInvalidValue);
   auto* o = new StreamObj;
+  o->non_blocking = (flags & cudaStreamNonBlocking) != 0;
   const drv::Status s = R.dev.stream_create(R.ctx, &o->s);
   if (s != drv::Status::OK) {
     delete o;
@@ -1007,6 +1031,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   EventObj* o = event_obj(event);
   drv::Stream s;
   if (!o || !resolve_stream(stream, &s)) return ret(cudaErrorInvalidResourceHandle);
+  if (cudaError_t e = order_with_default_stream(s); e != cudaSuccess) return ret(e);
   const drv::Status st = R.dev.event_record(o->e, s);
   return st == drv::Status::OK ? cudaSuccess : ret(fail_with(st));
 }
