@@ -73,6 +73,7 @@ struct KernelReg {
   drv::Function fn;
   const isa::KernelInfo* info = nullptr;  // in fatbin->module
   cudaError_t resolve_error = cudaSuccess;
+  cudaFuncCache cache_config = cudaFuncCachePreferNone;  // recorded: baresm's shared memory is not carved from a cache
   // measured (BARESM_CUDART_STATS)
   uint64_t launches = 0, cycles = 0, warp_instrs = 0, thread_instrs = 0;
 };
@@ -129,6 +130,8 @@ class Runtime {
   std::set<std::string> unsupported_seen;
   std::unordered_map<uint64_t, KernelReg*> inflight;  // launch token -> kernel (stats)
   bool stats = false;
+  unsigned device_flags = 0;
+  cudaFuncCache cache_config = cudaFuncCachePreferNone;
 };
 
 Runtime& rt() {
@@ -1160,6 +1163,152 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   return cudaStreamWaitEvent(stream, event, flags);
+}
+
+}  // extern "C"
+
+// ---- more of the API: pitched memory, host functions, pointers, preferences ---------------
+namespace {
+
+// Waits for the work queued on stream (the whole context for the default stream).
+cudaError_t sync_stream(drv::Stream s) {
+  Runtime& R = rt();
+  if (s.id == 0) return sync_context();
+  const drv::Status w = wait_done([&] { return R.dev.stream_synchronize(s); });
+  return w == drv::Status::OK ? cudaSuccess : fail_with(w);
+}
+
+bool valid_cache(cudaFuncCache c) {
+  return c == cudaFuncCachePreferNone || c == cudaFuncCachePreferShared || c == cudaFuncCachePreferL1 ||
+         c == cudaFuncCachePreferEqual;
+}
+
+constexpr size_t kPitchAlign = 256;  // = cudaDeviceProp::textureAlignment
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  ENTER();
+  const unsigned known = cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax | cudaDeviceSyncMemops;
+  if (flags & ~known) return ret(cudaErrorInvalidValue);
+  if (flags & cudaDeviceMapHost) {
+    note("cudaSetDeviceFlags: cudaDeviceMapHost: the device cannot map host memory (cudaErrorNotSupported)");
+    return ret(cudaErrorNotSupported);
+  }
+  // The scheduling policies all mean the same here: the host steps the device until the work is done.
+  R.device_flags = flags;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  ENTER();
+  if (!flags) return ret(cudaErrorInvalidValue);
+  *flags = R.device_flags;
+  return cudaSuccess;
+}
+
+// Cache preferences: recorded and checked; baresm's shared memory is its own
+// SRAM, not carved from an L1, so there is nothing to reconfigure (as on a
+// GPU whose L1 and shared memory do not share resources).
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
+  ENTER();
+  if (!valid_cache(cacheConfig)) return ret(cudaErrorInvalidValue);
+  R.cache_config = cacheConfig;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig) {
+  ENTER();
+  if (!pCacheConfig) return ret(cudaErrorInvalidValue);
+  *pCacheConfig = R.cache_config;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig) {
+  ENTER();
+  KernelReg* k = kernel_by_host(func);
+  if (!k) return ret(cudaErrorInvalidDeviceFunction);
+  if (!valid_cache(cacheConfig)) return ret(cudaErrorInvalidValue);
+  k->cache_config = cacheConfig;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+  if (!devPtr || !pitch) return ret(cudaErrorInvalidValue);
+  const size_t p = (width + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
+  if (height && p > SIZE_MAX / height) return ret(cudaErrorMemoryAllocation);
+  const cudaError_t e = cudaMalloc(devPtr, p * height);
+  if (e == cudaSuccess) *pitch = p;
+  return e;
+}
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) return ret(cudaErrorInvalidPitchValue);
+  for (size_t y = 0; y < height; ++y) {
+    const cudaError_t e = memcpy_impl(static_cast<char*>(dst) + y * dpitch,
+                                      static_cast<const char*>(src) + y * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  if (width > pitch) return ret(cudaErrorInvalidPitchValue);
+  for (size_t y = 0; y < height; ++y) {
+    const cudaError_t e = memset_impl(static_cast<char*>(devPtr) + y * pitch, value, width);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+// A host function runs after the stream's queued work: the host waits for
+// it, then calls fn (later work on the stream is queued after the call returns).
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+  {
+    ENTER();
+    drv::Stream s;
+    if (!fn) return ret(cudaErrorInvalidValue);
+    if (!resolve_stream(stream, &s)) return ret(cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = sync_stream(s); e != cudaSuccess) return ret(e);
+  }
+  fn(userData);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                  unsigned int flags) {
+  cudaError_t status;
+  {
+    Runtime& R = rt();
+    std::lock_guard<std::recursive_mutex> lock(R.mu);
+    if (cudaError_t e = ensure_device(); e != cudaSuccess) return ret(e);
+    drv::Stream s;
+    if (!callback || flags != 0) return ret(cudaErrorInvalidValue);
+    if (!resolve_stream(stream, &s)) return ret(cudaErrorInvalidResourceHandle);
+    status = R.sticky != cudaSuccess ? R.sticky : sync_stream(s);  // the callback gets the stream's error
+  }
+  callback(stream, status, userData);
+  return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr) {
+  ENTER();
+  if (!attributes) return ret(cudaErrorInvalidValue);
+  std::memset(attributes, 0, sizeof *attributes);
+  uint32_t base, bytes;
+  if (find_alloc(ptr, &base, &bytes)) {
+    attributes->type = cudaMemoryTypeDevice;
+    attributes->device = 0;
+    attributes->devicePointer = const_cast<void*>(ptr);
+  } else {
+    attributes->type = cudaMemoryTypeUnregistered;  // host memory (the device maps none)
+    attributes->device = 0;
+    attributes->hostPointer = const_cast<void*>(ptr);
+  }
+  return cudaSuccess;
 }
 
 }  // extern "C"

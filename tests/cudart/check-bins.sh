@@ -12,16 +12,20 @@ command -v "$NVCC" >/dev/null 2>&1 || { echo "check-bins.sh: no nvcc ($NVCC): sk
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 FLAGS="-O3 -arch=sm_90"
 stale=0
-check() {  # binary source [extra flags]
-  local bin=$1 src=$2; shift 2
-  "$NVCC" $FLAGS "$@" -ptx "$src" -o "$tmp/want.ptx" || { echo "check-bins.sh: nvcc failed on $src"; stale=1; return; }
+check() {  # binary "sources" [extra flags]: the sources' PTX one after the other, in link order
+  local bin=$1 src=$2 f; shift 2
+  : > "$tmp/want.ptx"
+  for f in $src; do
+    "$NVCC" $FLAGS "$@" -ptx "$f" -o "$tmp/one.ptx" || { echo "check-bins.sh: nvcc failed on $f"; stale=1; return; }
+    cat "$tmp/one.ptx" >> "$tmp/want.ptx"
+  done
   "$tool" "$bin" > "$tmp/have.ptx" || { stale=1; return; }
   # the fatbinary's copy has comments and indentation blanked (the line numbers stay)
   sed -E -i 's|//.*||; s/[[:space:]]+/ /g; s/^ //; s/ $//' "$tmp/want.ptx" "$tmp/have.ptx"
   if cmp -s "$tmp/want.ptx" "$tmp/have.ptx"; then
     echo "current: ${bin#$root/}"
   else
-    echo "STALE: ${bin#$root/} does not embed the PTX of ${src#$root/} (run tests/cudart/build-bins.sh)"
+    echo "STALE: ${bin#$root/} does not embed the PTX of ${src//$root\//} (run tests/cudart/build-bins.sh)"
     diff "$tmp/want.ptx" "$tmp/have.ptx" | head -20
     stale=1
   fi
@@ -33,4 +37,5 @@ check "$here/bin/vec_add_per_thread" "$app" --default-stream per-thread
 check "$here/bin/api" "$here/api.cu"
 check "$here/bin/errors" "$here/errors.cu"
 check "$here/bin/refused" "$here/refused.cu"
+check "$here/bin/api2" "$here/api2.cu $here/api2_b.cu"
 exit $stale
