@@ -8,7 +8,7 @@
 //                          compressed size, arch, decompressed size, ...} + payload
 //
 // A PTX payload is compressed with zstd when its flags have 0x8000 (nvcc 13's
-// default) or stored as is; LZ4 (flag 0x2000, older nvcc) is refused by name.
+// default) or stored as is; flag 0x2000 (LZ4, older nvcc) is refused by name.
 // Every error names the byte offset (from the start of the fatbinary) and
 // the cause.
 #pragma once

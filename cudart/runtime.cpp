@@ -104,6 +104,7 @@ struct StreamObj {
 };
 struct EventObj {
   drv::Event e;
+  bool timing = true;  // false: cudaEventDisableTiming
 };
 
 struct CallConfig {
@@ -1001,7 +1002,14 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   ENTER();
   if (!event) return ret(cudaErrorInvalidValue);
+  if (flags & ~unsigned(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess))
+    return ret(cudaErrorInvalidValue);
+  if (flags & cudaEventInterprocess) {
+    note("cudaEventCreateWithFlags: cudaEventInterprocess: no IPC (cudaErrorNotSupported)");
+    return ret(cudaErrorNotSupported);
+  }
   auto* o = new EventObj;
+  o->timing = !(flags & cudaEventDisableTiming);
   const drv::Status s = R.dev.event_create(R.ctx, &o->e);
   if (s != drv::Status::OK) {
     delete o;
@@ -1062,7 +1070,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   EventObj* a = event_obj(start);
   EventObj* b = event_obj(end);
   if (!ms) return ret(cudaErrorInvalidValue);
-  if (!a || !b) return ret(cudaErrorInvalidResourceHandle);
+  if (!a || !b || !a->timing || !b->timing) return ret(cudaErrorInvalidResourceHandle);
   const drv::Status st = R.dev.event_elapsed_ms(a->e, b->e, ms);
   if (st == drv::Status::NOT_READY) return ret(cudaErrorNotReady);
   return st == drv::Status::OK ? cudaSuccess : ret(fail_with(st));

@@ -99,6 +99,27 @@ int main() {
   EXPECT(a.type == cudaMemoryTypeUnregistered, "host pointer: type %d", int(a.type));
   std::printf("pointer attributes: ok\n");
 
+  // events on the default stream; one without timing
+  cudaEvent_t t0, t1, nt;
+  OK(cudaEventCreate(&t0));
+  OK(cudaEventCreate(&t1));
+  OK(cudaEventCreateWithFlags(&nt, cudaEventDisableTiming));
+  OK(cudaEventRecord(t0));
+  launch_negate(v, 64, 0);
+  OK(cudaEventRecord(t1));
+  OK(cudaEventRecord(nt));
+  OK(cudaEventSynchronize(t1));
+  OK(cudaEventSynchronize(nt));
+  float ms = -1;
+  OK(cudaEventElapsedTime(&ms, t0, t1));
+  const cudaError_t nte = cudaEventElapsedTime(&ms, t0, nt);
+  EXPECT(nte == cudaErrorInvalidResourceHandle, "elapsed time of a DisableTiming event: %s", cudaGetErrorName(nte));
+  cudaGetLastError();
+  std::printf("events: timed %s, untimed %s\n", ms > 0 ? "positive" : "NOT positive", cudaGetErrorName(nte));
+  OK(cudaEventDestroy(t0));
+  OK(cudaEventDestroy(t1));
+  OK(cudaEventDestroy(nt));
+
   OK(cudaStreamDestroy(s));
   OK(cudaFree(v));
   OK(cudaFree(d));
