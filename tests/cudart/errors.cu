@@ -5,6 +5,7 @@
 //   errors stream  -- the same fault in a kernel on a created stream: reported by
 //                     cudaStreamSynchronize of that stream, then by every call
 //   errors reset   -- a fault, then cudaDeviceReset: the device works again
+//   errors misaligned -- a 4-byte store at an odd address: cudaErrorMisalignedAddress
 // Prints what each call returned; tests/cudart/CMakeLists.txt matches it.
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,8 @@
 __global__ void fill(int* p, int v) { p[threadIdx.x] = v; }
 
 __global__ void oob(int* p, int far) { p[far + threadIdx.x] = 1; }
+
+__global__ void misaligned(char* p) { *(int*)(p + 4 * threadIdx.x) = 1; }
 
 static void show(const char* what, cudaError_t e) { std::printf("%s: %s\n", what, cudaGetErrorName(e)); }
 
@@ -71,6 +74,13 @@ int main(int argc, char** argv) {
     std::printf("h[0] = %d, h[31] = %d\n", h[0], h[31]);
     return 0;
   }
-  std::printf("usage: errors config|oob|stream|reset\n");
+  if (!std::strcmp(mode, "misaligned")) {
+    misaligned<<<1, 32>>>((char*)d + 1);
+    show("launch misaligned", cudaGetLastError());
+    show("sync", cudaDeviceSynchronize());
+    show("sync again (sticky)", cudaDeviceSynchronize());
+    return 0;
+  }
+  std::printf("usage: errors config|oob|stream|reset|misaligned\n");
   return 2;
 }
