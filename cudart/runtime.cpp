@@ -226,8 +226,17 @@ cudaError_t ensure_device() {
     }
     cfg.mem_bytes = uint32_t(v);
   }
+  drv::DeviceOptions opt;
+  if (const char* w = std::getenv("BARESM_WATCHDOG")) {
+    uint64_t v = 0;
+    if (!parse_bytes(w, &v) || v > 0xFFFFFFFFu) {
+      note("BARESM_WATCHDOG=%s: expected a budget per launch from 0 (none) to 4G", w);
+      return R.init_error = cudaErrorInvalidValue;
+    }
+    opt.watchdog = uint32_t(v);
+  }
   R.transport = std::make_unique<drv::ModelTransport>(cfg);
-  drv::Status s = R.dev.open(R.transport.get());
+  drv::Status s = R.dev.open(R.transport.get(), opt);
   if (s == drv::Status::OK) s = R.dev.ctx_create(&R.ctx);
   if (s != drv::Status::OK) {
     note("cannot open the %s device: %s: %s", R.backend.c_str(), drv::status_name(s), R.dev.last_error().detail);

@@ -6,6 +6,7 @@
 //                     cudaStreamSynchronize of that stream, then by every call
 //   errors reset   -- a fault, then cudaDeviceReset: the device works again
 //   errors misaligned -- a 4-byte store at an odd address: cudaErrorMisalignedAddress
+//   errors timeout -- a kernel that outruns the watchdog (BARESM_WATCHDOG): cudaErrorLaunchTimeout
 // Prints what each call returned; tests/cudart/CMakeLists.txt matches it.
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,12 @@
 __global__ void fill(int* p, int v) { p[threadIdx.x] = v; }
 
 __global__ void oob(int* p, int far) { p[far + threadIdx.x] = 1; }
+
+__global__ void spin(int* p, int iters) {
+  int v = threadIdx.x;
+  for (int i = 0; i < iters; ++i) v = v * 3 + 1;
+  p[threadIdx.x] = v;
+}
 
 __global__ void misaligned(char* p) { *(int*)(p + 4 * threadIdx.x) = 1; }
 
@@ -81,6 +88,13 @@ int main(int argc, char** argv) {
     show("sync again (sticky)", cudaDeviceSynchronize());
     return 0;
   }
-  std::printf("usage: errors config|oob|stream|reset|misaligned\n");
+  if (!std::strcmp(mode, "timeout")) {
+    spin<<<1, 32>>>(d, 1 << 30);
+    show("launch spin", cudaGetLastError());
+    show("sync", cudaDeviceSynchronize());
+    show("sync again (sticky)", cudaDeviceSynchronize());
+    return 0;
+  }
+  std::printf("usage: errors config|oob|stream|reset|misaligned|timeout\n");
   return 2;
 }
