@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ccache pkg-config
   libgtest-dev googletest libbenchmark-dev
   libboost-program-options-dev
+  libzstd-dev                # cudart: nvcc 13 compresses the fatbinary's PTX with zstd
   verilator libsystemc-dev
   clang libclang-rt-14-dev   # scripts/fuzz.sh: clang++ and the libFuzzer runtime
   yosys iverilog z3 cvc5
