@@ -137,7 +137,7 @@ struct LaunchArg {
 // leaves 0). All zero for markers, bad descriptors and launches the driver
 // reported lost.
 struct LaunchStats {
-  static constexpr int kWarpStates = 7;  // IDLE, READY, ISSUED, WAIT_MEM, WAIT_SB, WAIT_BAR, EXITED
+  static constexpr int kWarpStates = cq::CompletionEntry::kWarpStates;  // rtl/states.def
   uint64_t cycles = 0;                   // end_cycle - start_cycle (the device's CYCLES)
   uint32_t sm_cycles = 0;                // the SM's own count of the launch's cycles
   uint32_t warp_instrs = 0, thread_instrs = 0, stall_cycles = 0, shared_passes = 0, ctas_done = 0;
