@@ -200,11 +200,11 @@ Status DriverBackend::launch(ModuleHandle m, const std::string& kernel,
     return fail(Status::DEVICE_ERROR, std::string("the launch was lost: ") + drv::status_name(r.status));
 
   LaunchReport rep;
-  rep.stats.warp_instrs = r.warp_instrs;
-  rep.stats.ctas = r.ctas_done;
+  rep.stats.warp_instrs = r.stats.warp_instrs;
+  rep.stats.ctas = r.stats.ctas_done;
   rep.cycles = r.end_cycle - r.start_cycle;
-  rep.stall_cycles = r.stall_cycles;
-  rep.shared_passes = r.shared_passes;
+  rep.stall_cycles = r.stats.stall_cycles;
+  rep.shared_passes = r.stats.shared_passes;
   drv::DevPtr code = 0;
   dev_.module_code_range(l.mod, &code, nullptr);
   rep.code_base = code;

@@ -424,7 +424,8 @@ int cmd_launch(const std::vector<std::string>& args) {
   drv::Function fn;
   if (dev.module_get_function(mod, k->name.c_str(), &fn) != drv::Status::OK)
     return driver_failure(dev, "module_get_function " + k->name);
-  std::vector<uint8_t> params(k->param_bytes, 0);
+  // The driver packs the arguments (Device::launch) at the parameter table's offsets.
+  std::vector<drv::LaunchArg> largs;
   for (size_t i = 0; i < argv.size(); ++i) {
     Arg& a = argv[i];
     const isa::ParamInfo& p = k->params[i];
@@ -437,12 +438,12 @@ int cmd_launch(const std::vector<std::string>& args) {
       if (s != drv::Status::OK) return driver_failure(dev, "uploading " + what);
       a.value = le_bytes(a.addr, int(p.size));  // zero-extended for a 64-bit pointer (CUDA's CUdeviceptr)
     }
-    std::memcpy(params.data() + p.offset, a.value.data(), p.size);
+    largs.push_back(drv::LaunchArg{a.value.data(), p.size});
   }
   // No explicit windows: the driver grants the context's allocations, i.e.
   // exactly these buffers, so an access past one of them faults.
   uint64_t token = 0;
-  if (dev.launch_packed(fn, cfg, params.data(), uint32_t(params.size()), &token) != drv::Status::OK)
+  if (dev.launch(fn, cfg, largs.data(), uint32_t(largs.size()), &token) != drv::Status::OK)
     return driver_failure(dev, "launch refused");
   // A failed launch makes synchronize fail too; its result, below, says
   // how. Without a result the wait itself went wrong (a timeout, a device
@@ -467,10 +468,10 @@ int cmd_launch(const std::vector<std::string>& args) {
   const uint64_t cycles = r.end_cycle - r.start_cycle;
   if (r.from_device) {
     std::printf("  cycles %llu (%llu..%llu), warp-instructions %u, IPC %.3f\n", (unsigned long long)cycles,
-                (unsigned long long)r.start_cycle, (unsigned long long)r.end_cycle, r.warp_instrs,
-                cycles ? double(r.warp_instrs) / double(cycles) : 0.0);
-    std::printf("  CTAs done %u, stall cycles %u, shared-memory passes %u\n", r.ctas_done, r.stall_cycles,
-                r.shared_passes);
+                (unsigned long long)r.start_cycle, (unsigned long long)r.end_cycle, r.stats.warp_instrs,
+                cycles ? double(r.stats.warp_instrs) / double(cycles) : 0.0);
+    std::printf("  CTAs done %u, stall cycles %u, shared-memory passes %u\n", r.stats.ctas_done,
+                r.stats.stall_cycles, r.stats.shared_passes);
   }
   drv::DeviceCounters c;
   if (dev.read_counters(&c) == drv::Status::OK)
