@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     if (!s) return usage();
     samples::RunOptions ro;
     ro.seed = 1;
-    const uint64_t watchdog = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : 20'000'000;
+    const uint64_t watchdog = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : samples::kDefaultWatchdogCycles;
 #if SIM_SPEED_TOP
     cosim::RtlBackendOptions o;
     o.device.mem = bench_memory();

@@ -23,7 +23,7 @@ namespace f = regs::f;
 
 ErrorCode error_for(iss::FaultKind k) {
   switch (k) {  // the fault table, isa/faults.def
-#define BSM_FAULT(kind, err, status, desc) \
+#define BSM_FAULT(kind, err, status, addr, desc) \
   case iss::FaultKind::kind:               \
     return ErrorCode::err;
 #define BSM_ERR_STATUS(err, status)

@@ -129,29 +129,27 @@ struct CompletionEntry {
   uint32_t queue() const { return (phase >> kCPL_QUEUE_LSB) & 0xFF; }
   CplStatus cpl_status() const { return CplStatus(status); }
   ErrorCode error_code() const { return ErrorCode(error); }
-  // Warp-cycles in warp state s (0 IDLE .. 6 EXITED, baresm_sm_pkg::WS_*).
-  static constexpr int kWarpStates = 7;
+  // The warp states (rtl/states.def, counted from its rows; baresm_state_pkg::WS_*).
+  static constexpr int kWarpStates = 0
+#define BSM_WARP_STATE(name, str, desc) +1
+#define BSM_CP_STATE(name, desc)
+#include "rtl/states.def"
+#undef BSM_WARP_STATE
+#undef BSM_CP_STATE
+      ;
+  // Warp-cycles in warp state s: the ws_* words, one per state in table
+  // order from ws_idle (the static_asserts below tie rings.def to the table).
   uint32_t warp_state_cycles(int s) const {
-    const uint32_t* p = ws_field(const_cast<CompletionEntry*>(this), s);
-    return p ? *p : 0;
+    uint32_t v = 0;
+    if (s >= 0 && s < kWarpStates) std::memcpy(&v, reinterpret_cast<const uint8_t*>(this) + ws_offset(s), 4);
+    return v;
   }
   void set_warp_state_cycles(int s, uint32_t v) {
-    if (uint32_t* p = ws_field(this, s)) *p = v;
+    if (s >= 0 && s < kWarpStates) std::memcpy(reinterpret_cast<uint8_t*>(this) + ws_offset(s), &v, 4);
   }
 
  private:
-  static uint32_t* ws_field(CompletionEntry* e, int s) {
-    switch (s) {
-      case 0: return &e->ws_idle;
-      case 1: return &e->ws_ready;
-      case 2: return &e->ws_issued;
-      case 3: return &e->ws_wait_mem;
-      case 4: return &e->ws_wait_sb;
-      case 5: return &e->ws_wait_bar;
-      case 6: return &e->ws_exited;
-      default: return nullptr;
-    }
-  }
+  static size_t ws_offset(int s);
 };
 
 struct WindowEntry {
@@ -162,6 +160,14 @@ struct WindowEntry {
 static_assert(sizeof(LaunchDescriptor) == kDESC_BYTES, "launch descriptor is 64 bytes");
 static_assert(sizeof(CompletionEntry) == kCPL_BYTES, "completion entry is 128 bytes");
 static_assert(sizeof(WindowEntry) == kWIN_BYTES, "window entry is 8 bytes");
+// One ws_* word per warp state of rtl/states.def, in its order: the first is
+// IDLE's, the last EXITED's, and nothing else lies between them.
+static_assert(offsetof(CompletionEntry, ws_exited) - offsetof(CompletionEntry, ws_idle) ==
+                  4 * (CompletionEntry::kWarpStates - 1),
+              "rings.def has one ws_* field per warp state of rtl/states.def");
+inline size_t CompletionEntry::ws_offset(int s) {
+  return offsetof(CompletionEntry, ws_idle) + 4 * size_t(s);
+}
 
 // Every field sits exactly where rings.def says, with the width it says.
 #define RING_REC_DESC LaunchDescriptor

@@ -145,7 +145,7 @@ struct LaunchArg {
 // leaves 0). All zero for markers, bad descriptors and launches the driver
 // reported lost.
 struct LaunchStats {
-  static constexpr int kWarpStates = 7;  // IDLE, READY, ISSUED, WAIT_MEM, WAIT_SB, WAIT_BAR, EXITED
+  static constexpr int kWarpStates = cq::CompletionEntry::kWarpStates;  // rtl/states.def
   uint64_t cycles = 0;                   // end_cycle - start_cycle (the device's CYCLES)
   uint32_t sm_cycles = 0;                // the SM's own count of the launch's cycles
   uint32_t warp_instrs = 0, thread_instrs = 0, stall_cycles = 0, shared_passes = 0, ctas_done = 0;
@@ -172,8 +172,7 @@ struct LaunchReport {
   uint32_t fault_cta = 0;  // linear
   Dim3 fault_cta_xyz{0, 0, 0};
   uint64_t start_cycle = 0, end_cycle = 0;
-  uint32_t warp_instrs = 0, stall_cycles = 0, shared_passes = 0, ctas_done = 0;  // = stats.*
-  LaunchStats stats;  // every counter of the completion entry
+  LaunchStats stats;  // every counter of the completion entry, once
   const cq::CompletionEntry* raw = nullptr;  // the device's entry (valid during the hook only)
 };
 
@@ -426,8 +425,15 @@ class Device {
   Status wait_step(uint64_t ns);
   Status submit(uint32_t q, const cq::LaunchDescriptor& d, const Inflight& inf, const void* params,
                 uint32_t param_bytes, const Window* windows, uint32_t num_windows, uint64_t* token);
-  Status check_launch(Function f, const LaunchConfig& cfg, const KernelRec** k, const ModuleRec** m,
-                      uint32_t* regs, uint32_t* shared, uint32_t* queue, int* stream_index);
+  // What check_launch found a valid launch to be.
+  struct CheckedLaunch {
+    const KernelRec* kernel = nullptr;
+    const ModuleRec* module = nullptr;
+    uint32_t regs = 0, shared = 0;  // per thread; per CTA, dynamic included
+    uint32_t queue = 0;             // the stream's queue pair
+    int stream = 0;                 // index into streams_
+  };
+  Status check_launch(Function f, const LaunchConfig& cfg, CheckedLaunch* out);
   Status do_launch(Function f, const LaunchConfig& cfg, const uint8_t* params, uint32_t param_bytes,
                    uint64_t* token);
   Status context_windows(int ctx, Window* out, uint32_t* n);

@@ -91,10 +91,6 @@ Status Device::process_completions() {
       rep.grid = inf.grid;
       rep.start_cycle = e.start_cycle;
       rep.end_cycle = e.end_cycle;
-      rep.warp_instrs = e.warp_instrs;
-      rep.stall_cycles = e.stall_cycles;
-      rep.shared_passes = e.shared_passes;
-      rep.ctas_done = e.ctas_done;
       rep.stats = launch_stats(e);
       rep.raw = &e;
       deliver(q, inf, rep);

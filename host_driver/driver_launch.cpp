@@ -5,9 +5,7 @@
 namespace baresm::drv {
 
 // ---- launch -----------------------------------------------------------------------------------
-Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRec** kout,
-                            const ModuleRec** mout, uint32_t* regs_out, uint32_t* shared_out,
-                            uint32_t* queue_out, int* stream_out) {
+Status Device::check_launch(Function fn, const LaunchConfig& cfg, CheckedLaunch* out) {
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   const ModuleRec* M = nullptr;
   const KernelRec* K = kernel_rec(fn, &M);
@@ -70,12 +68,12 @@ Status Device::check_launch(Function fn, const LaunchConfig& cfg, const KernelRe
     Status st = check_window(M->ctx, i, cfg.windows[i]);
     if (!ok(st)) return st;
   }
-  *kout = K;
-  *mout = M;
-  *regs_out = regs;
-  *shared_out = uint32_t(shared);
-  *queue_out = streams_[si].queue;
-  *stream_out = si;
+  out->kernel = K;
+  out->module = M;
+  out->regs = regs;
+  out->shared = uint32_t(shared);
+  out->queue = streams_[si].queue;
+  out->stream = si;
   return Status::OK;
 }
 
@@ -184,12 +182,13 @@ Status Device::submit(uint32_t q, const cq::LaunchDescriptor& d0, const Inflight
 
 Status Device::do_launch(Function fn, const LaunchConfig& cfg, const uint8_t* params, uint32_t param_bytes,
                          uint64_t* token) {
-  const KernelRec* K = nullptr;
-  const ModuleRec* M = nullptr;
-  uint32_t regs = 0, shared = 0, q = 0;
-  int si = 0;
-  Status st = check_launch(fn, cfg, &K, &M, &regs, &shared, &q, &si);
+  CheckedLaunch c;
+  Status st = check_launch(fn, cfg, &c);
   if (!ok(st)) return st;
+  const KernelRec* K = c.kernel;
+  const ModuleRec* M = c.module;
+  const uint32_t regs = c.regs, shared = c.shared, q = c.queue;
+  const int si = c.stream;
   const int ci = M->ctx;
   Window wins[kMaxLaunchWindows];
   uint32_t nw = 0;

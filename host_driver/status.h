@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "cq_model/rings.h"
+#include "isa/iss.h"
 
 namespace baresm::drv {
 
@@ -65,6 +66,22 @@ const char* layer_name(Layer l);       // "LAUNCH_CONFIG"
 
 // The driver status a failed completion maps to (OK for ERR_OK).
 Status status_for_error(cq::ErrorCode e);
+
+// The fault table (isa/faults.def) read backwards, from its rows: the SM
+// fault kind whose launches complete with error e (NONE for ERR_OK); false
+// for the error codes no SM fault produces (the command processor's and the
+// driver's: BAD_DESCRIPTOR, CONTEXT_LOST, INTERNAL, RING_ERROR).
+bool fault_for_error(cq::ErrorCode e, iss::FaultKind* kind);
+// The status and the layer a launch that takes fault k is reported with.
+Status fault_status(iss::FaultKind k);
+Layer fault_layer(iss::FaultKind k);
+
+struct LaunchReport;
+// A launch report's fault, as the functional model states one: kind from the
+// error code (fault_for_error), place, and the address word where the table
+// says it holds one (FaultInfo::addr or waiting_warps, iss::fault_addr_of).
+// false, with *out left as no fault, when the report's error is no SM fault.
+bool fault_info(const LaunchReport& r, iss::FaultInfo* out);
 
 inline bool ok(Status s) {
   return s == Status::OK;

@@ -45,7 +45,7 @@ void DeviceMemory::write32(uint32_t addr, uint32_t value) {
 
 const char* fault_kind_name(FaultKind k) {
   switch (k) {
-#define BSM_FAULT(kind, err, status, desc) \
+#define BSM_FAULT(kind, err, status, addr, desc) \
   case FaultKind::kind:                    \
     return #kind;
 #define BSM_ERR_STATUS(err, status)
@@ -56,13 +56,26 @@ const char* fault_kind_name(FaultKind k) {
   return "UNKNOWN";
 }
 
+FaultAddr fault_addr_of(FaultKind k) {
+  switch (k) {
+#define BSM_FAULT(kind, err, status, addr, desc) \
+  case FaultKind::kind:                          \
+    return FaultAddr::addr;
+#define BSM_ERR_STATUS(err, status)
+#include "isa/faults.def"
+#undef BSM_FAULT
+#undef BSM_ERR_STATUS
+  }
+  return FaultAddr::NONE;
+}
+
 std::string FaultInfo::describe() const {
   if (kind == FaultKind::NONE) return "no fault";
   char buf[192];
   std::snprintf(buf, sizeof buf, "%s at pc 0x%08x (cta (%u,%u,%u) warp %u lane %u)",
                 fault_kind_name(kind), pc, cta.x, cta.y, cta.z, warp, lane);
   std::string s = buf;
-  if (kind == FaultKind::OUT_OF_WINDOW || kind == FaultKind::MISALIGNED) {
+  if (fault_addr_of(kind) == FaultAddr::ADDRESS) {
     std::snprintf(buf, sizeof buf, " address 0x%08x", addr);
     s += buf;
   }

@@ -71,13 +71,29 @@ struct LaunchParams {
 
 // The fault table (isa/faults.def), numbered from NONE = 0 in table order.
 enum class FaultKind : uint8_t {
-#define BSM_FAULT(kind, err, status, desc) kind,
+#define BSM_FAULT(kind, err, status, addr, desc) kind,
 #define BSM_ERR_STATUS(err, status)
 #include "isa/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
 };
 const char* fault_kind_name(FaultKind k);  // "OUT_OF_WINDOW", ...
+
+// What a fault's address word holds (the table's ADDR column).
+enum class FaultAddr : uint8_t {
+  NONE,           // nothing
+  ADDRESS,        // a memory address: FaultInfo::addr
+  WAITING_WARPS,  // bit w = warp w of the CTA waits: FaultInfo::waiting_warps
+};
+FaultAddr fault_addr_of(FaultKind k);
+// The number of fault kinds, NONE included (kinds are 0 .. kNumFaultKinds-1).
+constexpr int kNumFaultKinds = 0
+#define BSM_FAULT(kind, err, status, addr, desc) +1
+#define BSM_ERR_STATUS(err, status)
+#include "isa/faults.def"
+#undef BSM_FAULT
+#undef BSM_ERR_STATUS
+    ;
 
 struct FaultInfo {
   FaultKind kind = FaultKind::NONE;

@@ -55,7 +55,7 @@ std::vector<BackendEntry>& registry() {
        [](const DeviceSettings&, std::string*) {
          return std::unique_ptr<drv::Transport>(new drv::ModelTransport(cq::ModelDeviceConfig{}));
        },
-       50'000'000, 0},
+       kDefaultWatchdogInstrs, 0},
       // An FPGA board (rtl/fpga) over its UART (docs/serial-protocol.md). Its
       // watchdog counts cycles like the RTL's; the driver's own timeout is
       // device time too (the bridge's cycle counter), so 10 s of the board.
@@ -69,7 +69,7 @@ std::vector<BackendEntry>& registry() {
          o.baud = s.serial_baud;
          return drv::SerialTransport::open(s.serial_port, o, error);
        },
-       20'000'000, 10'000'000'000ull},
+       kDefaultWatchdogCycles, 10'000'000'000ull},
   };
   return r;
 }

@@ -150,6 +150,13 @@ struct DeviceSettings {
   uint32_t serial_baud = 1000000;  // serial: the link's baud rate (the board's default)
 };
 
+// The watchdog budget of a launch that asks for the default, in the device's
+// unit: cycles on a device with a clock (the verilated device, an FPGA
+// board), warp-instructions on the functional model. The registry's entries,
+// `baresm launch` and the tests take them from here.
+constexpr uint32_t kDefaultWatchdogCycles = 20'000'000;
+constexpr uint32_t kDefaultWatchdogInstrs = 50'000'000;
+
 struct BackendEntry {
   std::string name;
   std::string description;

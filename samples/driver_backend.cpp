@@ -200,41 +200,18 @@ Status DriverBackend::launch(ModuleHandle m, const std::string& kernel,
     return fail(Status::DEVICE_ERROR, std::string("the launch was lost: ") + drv::status_name(r.status));
 
   LaunchReport rep;
-  rep.stats.warp_instrs = r.warp_instrs;
-  rep.stats.ctas = r.ctas_done;
+  rep.stats.warp_instrs = r.stats.warp_instrs;
+  rep.stats.ctas = r.stats.ctas_done;
   rep.cycles = r.end_cycle - r.start_cycle;
-  rep.stall_cycles = r.stall_cycles;
-  rep.shared_passes = r.shared_passes;
+  rep.stall_cycles = r.stats.stall_cycles;
+  rep.shared_passes = r.stats.shared_passes;
   drv::DevPtr code = 0;
   dev_.module_code_range(l.mod, &code, nullptr);
   rep.code_base = code;
-  switch (r.error) {
-    case cq::ErrorCode::OK:
-      break;
-    case cq::ErrorCode::ILLEGAL_INSTR:
-    case cq::ErrorCode::INVALID_PC:
-    case cq::ErrorCode::OUT_OF_WINDOW:
-    case cq::ErrorCode::MISALIGNED:
-    case cq::ErrorCode::TRAP:
-    case cq::ErrorCode::STACK_OVERFLOW:
-    case cq::ErrorCode::BARRIER_DEADLOCK:
-    case cq::ErrorCode::WATCHDOG_TIMEOUT: {
-      iss::FaultInfo& f = rep.fault;
-      f.kind = iss::FaultKind(uint8_t(r.error) - 1);  // ERR k+1 is FaultKind k
-      f.cta = iss::Dim3{r.fault_cta_xyz.x, r.fault_cta_xyz.y, r.fault_cta_xyz.z};
-      f.warp = r.fault_warp;
-      f.lane = r.fault_lane;
-      f.pc = r.fault_pc;
-      if (r.error == cq::ErrorCode::BARRIER_DEADLOCK)
-        f.waiting_warps = r.fault_addr;  // the device names the waiting warps there
-      else
-        f.addr = r.fault_addr;
-      break;
-    }
-    default:
-      return fail(Status::DEVICE_ERROR,
-                  std::string("the device failed the launch: ") + cq::error_code_name(r.error));
-  }
+  // The fault table read backwards (drv::fault_info, from isa/faults.def):
+  // an SM fault is the launch's result; any other error a failed call.
+  if (!drv::fault_info(r, &rep.fault))
+    return fail(Status::DEVICE_ERROR, std::string("the device failed the launch: ") + cq::error_code_name(r.error));
   // The SM's counts of the launch, from its completion entry
   // (docs/ring-formats.md); the model leaves the warp-state cycles at 0.
   rep.sm_counters = true;

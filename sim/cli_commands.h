@@ -10,6 +10,11 @@
 
 namespace baresm::cli {
 
+// cmd is "asm" or "ptx" (the PTX front end only).
+int cmd_asm(const std::string& cmd, const std::vector<std::string>& args);  // sim/cmd_asm.cpp
+int cmd_dis(const std::vector<std::string>& args);                           // sim/cmd_dis.cpp
+int cmd_run(const std::vector<std::string>& args);                           // sim/cmd_run.cpp
+int cmd_gen(const std::vector<std::string>& args);                           // sim/cmd_gen.cpp
 int cmd_launch(const std::vector<std::string>& args);  // sim/cmd_launch.cpp
 int cmd_info(const std::vector<std::string>& args);    // sim/cmd_info.cpp
 int cmd_timeline(const std::vector<std::string>& args);  // sim/cmd_timeline.cpp

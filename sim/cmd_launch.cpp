@@ -24,6 +24,7 @@
 #include "sim/cli_commands.h"
 #include "sim/cli_device.h"
 #include "sim/cli_util.h"
+#include "sim/launch_fault.h"
 
 namespace baresm::cli {
 
@@ -32,8 +33,8 @@ namespace {
 const char* const kCmd = "launch";
 
 // The budget DeviceOptions::watchdog gets unless --watchdog says otherwise:
-// what `baresm run --backend rtl` gives a sample.
-constexpr uint32_t kDefaultWatchdog = 20'000'000;
+// what `baresm run --backend rtl` gives a sample (samples/backend.h).
+constexpr uint32_t kDefaultWatchdog = samples::kDefaultWatchdogCycles;
 
 enum class Kind { U32, S32, U64, S64, F32, BUF_IN, BUF_OUT, BUF_INOUT };
 
@@ -258,67 +259,6 @@ int driver_failure(const drv::Device& dev, const std::string& what) {
   return driver_failure(dev.last_error(), what);
 }
 
-std::string hex32(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
-
-// "vec_add+0x38: `LDG R5, [R5];` (vec_add.s:31)" for a byte offset into the code.
-std::string where(const isa::Module& m, uint32_t off) {
-  std::string s = m.offset_name(off);
-  const auto in = isa::decode(m.code[off / isa::kInstrBytes]);
-  s += in ? ": `" + isa::disassemble_instr(*in, off) + "`" : ": (a word that does not decode)";
-  if (const isa::LineEntry* le = m.line_for(off))
-    s += " (" + m.source_name + ":" + std::to_string(le->line) + ")";
-  return s;
-}
-
-// The statement of a source line: no comment, no surrounding blanks.
-std::string statement(std::string s) {
-  for (const char* c : {"//", "#"}) {
-    const size_t p = s.find(c);
-    if (p != std::string::npos) s.resize(p);
-  }
-  const size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return "";
-  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
-}
-
-// source_lines: the .s or .ptx the module was built from (empty for a .bsm).
-void print_fault(const isa::Module& m, const std::vector<std::string>& source_lines,
-                 const drv::LaunchReport& r, drv::DevPtr code_base) {
-  const uint32_t off = r.fault_pc - code_base;
-  std::printf("  fault:  %s: %s\n", cq::error_code_name(r.error), cq::error_code_message(r.error));
-  // Only a kernel's own fault has a place in the code (ERR 2..9); a
-  // descriptor the device refused names the check instead.
-  if (r.error == cq::ErrorCode::BAD_DESCRIPTOR) {
-    std::printf("  check:  %s\n", cq::desc_check_name(cq::DescCheck(r.fault_addr)));
-    return;
-  }
-  if (r.error < cq::ErrorCode::ILLEGAL_INSTR || r.error > cq::ErrorCode::WATCHDOG_TIMEOUT) return;
-  std::printf("  where:  cta (%u,%u,%u) warp %u lane %u (thread %u of the CTA)\n", r.fault_cta_xyz.x,
-              r.fault_cta_xyz.y, r.fault_cta_xyz.z, r.fault_warp, r.fault_lane,
-              r.fault_warp * 32 + r.fault_lane);
-  if (r.fault_pc >= code_base && off < m.code.size() * isa::kInstrBytes && off % isa::kInstrBytes == 0) {
-    std::printf("  pc:     %s = %s\n", hex32(r.fault_pc).c_str(), where(m, off).c_str());
-    const isa::LineEntry* le = m.line_for(off);
-    if (le && le->line >= 1 && le->line <= source_lines.size())
-      std::printf("  source: %u: %s\n", le->line, statement(source_lines[le->line - 1]).c_str());
-  } else {
-    std::printf("  pc:     %s (outside the module's code at %s)\n", hex32(r.fault_pc).c_str(),
-                hex32(code_base).c_str());
-  }
-  if (r.error == cq::ErrorCode::OUT_OF_WINDOW || r.error == cq::ErrorCode::MISALIGNED)
-    std::printf("  addr:   %s\n", hex32(r.fault_addr).c_str());
-  if (r.error == cq::ErrorCode::BARRIER_DEADLOCK) {
-    std::printf("  waiting warps:");
-    for (int w = 0; w < 32; ++w)
-      if ((r.fault_addr >> w) & 1) std::printf(" %d", w);
-    std::printf("\n");
-  }
-}
-
 }  // namespace
 
 int cmd_launch(const std::vector<std::string>& args) {
@@ -484,7 +424,8 @@ int cmd_launch(const std::vector<std::string>& args) {
   drv::Function fn;
   if (dev.module_get_function(mod, k->name.c_str(), &fn) != drv::Status::OK)
     return driver_failure(dev, "module_get_function " + k->name);
-  std::vector<uint8_t> params(k->param_bytes, 0);
+  // The driver packs the arguments (Device::launch) at the parameter table's offsets.
+  std::vector<drv::LaunchArg> largs;
   for (size_t i = 0; i < argv.size(); ++i) {
     Arg& a = argv[i];
     const isa::ParamInfo& p = k->params[i];
@@ -497,12 +438,12 @@ int cmd_launch(const std::vector<std::string>& args) {
       if (s != drv::Status::OK) return driver_failure(dev, "uploading " + what);
       a.value = le_bytes(a.addr, int(p.size));  // zero-extended for a 64-bit pointer (CUDA's CUdeviceptr)
     }
-    std::memcpy(params.data() + p.offset, a.value.data(), p.size);
+    largs.push_back(drv::LaunchArg{a.value.data(), p.size});
   }
   // No explicit windows: the driver grants the context's allocations, i.e.
   // exactly these buffers, so an access past one of them faults.
   uint64_t token = 0;
-  if (dev.launch_packed(fn, cfg, params.data(), uint32_t(params.size()), &token) != drv::Status::OK)
+  if (dev.launch(fn, cfg, largs.data(), uint32_t(largs.size()), &token) != drv::Status::OK)
     return driver_failure(dev, "launch refused");
   // A failed launch makes synchronize fail too; its result, below, says
   // how. Without a result the wait itself went wrong (a timeout, a device
@@ -527,17 +468,17 @@ int cmd_launch(const std::vector<std::string>& args) {
   const uint64_t cycles = r.end_cycle - r.start_cycle;
   if (r.from_device) {
     std::printf("  cycles %llu (%llu..%llu), warp-instructions %u, IPC %.3f\n", (unsigned long long)cycles,
-                (unsigned long long)r.start_cycle, (unsigned long long)r.end_cycle, r.warp_instrs,
-                cycles ? double(r.warp_instrs) / double(cycles) : 0.0);
-    std::printf("  CTAs done %u, stall cycles %u, shared-memory passes %u\n", r.ctas_done, r.stall_cycles,
-                r.shared_passes);
+                (unsigned long long)r.start_cycle, (unsigned long long)r.end_cycle, r.stats.warp_instrs,
+                cycles ? double(r.stats.warp_instrs) / double(cycles) : 0.0);
+    std::printf("  CTAs done %u, stall cycles %u, shared-memory passes %u\n", r.stats.ctas_done,
+                r.stats.stall_cycles, r.stats.shared_passes);
   }
   drv::DeviceCounters c;
   if (dev.read_counters(&c) == drv::Status::OK)
     std::printf("  device counters: cycles %llu, warp-instructions %llu, launches %u, failed %u\n",
                 (unsigned long long)c.cycles, (unsigned long long)c.warp_instrs, c.launches, c.failed);
   if (!done) {
-    if (r.from_device) print_fault(module, source_lines, r, code_base);
+    if (r.from_device) std::fputs(format_fault(module, source_lines, r, code_base).c_str(), stdout);
     return kExitFail;
   }
   int result = kExitOk;

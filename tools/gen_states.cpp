@@ -34,7 +34,7 @@ struct Fault {
   const char* desc;
 };
 const Fault kFaults[] = {
-#define BSM_FAULT(kind, err, status, desc) \
+#define BSM_FAULT(kind, err, status, addr, desc) \
   {#kind, #err, unsigned(cq::ErrorCode::err), (void(drv::Status::status), desc)},
 #define BSM_ERR_STATUS(err, status)
 #include "isa/faults.def"
@@ -47,7 +47,7 @@ struct ErrOnly {
   unsigned err;
 };
 const ErrOnly kErrOnly[] = {
-#define BSM_FAULT(kind, err, status, desc)
+#define BSM_FAULT(kind, err, status, addr, desc)
 #define BSM_ERR_STATUS(err, status) {#err, (void(drv::Status::status), unsigned(cq::ErrorCode::err))},
 #include "isa/faults.def"
 #undef BSM_FAULT

@@ -15,7 +15,7 @@ namespace baresm::cosim {
 
 struct RtlBackendOptions {
   RtlDeviceOptions device;
-  uint32_t default_watchdog = 20'000'000;  // cycles
+  uint32_t default_watchdog = samples::kDefaultWatchdogCycles;
 };
 
 // The device `baresm run --backend rtl` uses when the command line says

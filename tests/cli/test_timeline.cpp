@@ -30,7 +30,7 @@ std::string made_up_run() {
       {READY, EXITED},      {ISSUED, EXITED}, {EXITED, IDLE},  {IDLE, IDLE}};
   const uint64_t start = 10;
   CycleSample s;
-  std::array<uint64_t, 7> counts{};
+  std::array<uint64_t, sim::kNumWarpStates> counts{};
   uint64_t bars = 0, ctas = 0;
   uint32_t next_cta[2] = {0, 1};
   for (uint64_t c = 0; c < start + states.size() + 5; ++c) {

@@ -61,8 +61,8 @@ int main(int argc, char** argv) {
     const uint64_t cyc = tb.cycle() - c0;
     std::printf(
         "vec_add n=%u block %3u: %8llu cycles, %7u warp-instrs, IPC %.2f, %6.2f s, %10.0f cycles/s %s\n", n,
-        block, (unsigned long long)cyc, r.warp_instrs,
-        double(r.warp_instrs) / double(r.end_cycle - r.start_cycle), dt, double(cyc) / dt,
+        block, (unsigned long long)cyc, r.stats.warp_instrs,
+        double(r.stats.warp_instrs) / double(r.end_cycle - r.start_cycle), dt, double(cyc) / dt,
         va.check(dev, c) ? "ok" : "WRONG");
   }
   dev.close();

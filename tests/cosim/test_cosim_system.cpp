@@ -214,7 +214,7 @@ TEST(CosimSystem, BarrierDeadlockIsReportedWithTheWaitingWarps) {
   ASSERT_EQ(hm.dev.ctx_last_failure(cm, &rm), Status::OK);
   EXPECT_EQ(rm.fault_addr, r.fault_addr);
   EXPECT_EQ(rm.fault_cta, r.fault_cta);
-  EXPECT_EQ(rm.ctas_done, r.ctas_done);
+  EXPECT_EQ(rm.stats.ctas_done, r.stats.ctas_done);
 }
 
 // ---- resets at random cycles -------------------------------------------------------------

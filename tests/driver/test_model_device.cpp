@@ -523,7 +523,7 @@ TEST(ModelDriver, LaunchRoundTripInTicks) {
   EXPECT_EQ(rt[2], exec + 1 + 3) << "round trip = fetch + execution + completion write";
   ::testing::Test::RecordProperty("round_trip_ticks", int(rt[2]));
   std::printf("[ measure  ] vec_add n=32 (1 warp, %u warp-instrs): round trip %llu ticks, %llu executing\n",
-              r.warp_instrs, (unsigned long long)rt[2], (unsigned long long)exec);
+              r.stats.warp_instrs, (unsigned long long)rt[2], (unsigned long long)exec);
   // An event marker: fetch + write.
   drv::Event e;
   ASSERT_EQ(h.dev.event_create(c, &e), drv::Status::OK);

@@ -63,8 +63,8 @@ using baresm::sim::MemModelConfig;
 
 // Watchdog budgets of a launch that asks for the default: SM cycles on the
 // RTL, warp-instructions on the model.
-constexpr uint32_t kRtlWatchdog = 20'000'000;
-constexpr uint32_t kModelWatchdog = 50'000'000;
+constexpr uint32_t kRtlWatchdog = baresm::samples::kDefaultWatchdogCycles;
+constexpr uint32_t kModelWatchdog = baresm::samples::kDefaultWatchdogInstrs;
 // Beyond the watchdog only a stuck device needs the driver's own timeout.
 constexpr uint64_t kSyncTimeoutNs = 10'000'000'000ull;
 

@@ -312,7 +312,7 @@ std::unique_ptr<baresm::samples::DriverBackend> serial_backend(BoardSim& b) {
   if (!t) return nullptr;
   baresm::samples::DriverBackendOptions o;
   o.name = "serial";
-  o.default_watchdog = 20'000'000;
+  o.default_watchdog = baresm::samples::kDefaultWatchdogCycles;
   o.device.sync_timeout_ns = kSyncTimeoutNs;
   o.device.code_pool_bytes = 16 * 1024;
   o.device.sq_entries = 8;
@@ -376,7 +376,7 @@ TEST_P(SampleOverSerial, MatchesModel) {
   ASSERT_TRUE(be && be->ok()) << (be ? be->last_error() : "");
   baresm::samples::DriverBackendOptions mo;
   mo.name = "model";
-  mo.default_watchdog = 50'000'000;
+  mo.default_watchdog = baresm::samples::kDefaultWatchdogInstrs;
   mo.device.code_pool_bytes = 16 * 1024;
   mo.device.sq_entries = 8;
   mo.device.cq_entries = 8;
