@@ -300,6 +300,8 @@ module baresm_cp #(
   assign d_window_count = desc_q[baresm_ring_pkg::DESC_WINDOW_COUNT_LSB +: 8];
   assign d_watchdog = desc_q[baresm_ring_pkg::DESC_WATCHDOG_LSB +: 32];
 
+  logic       take, fetched;   // the engine starts on the pick / has read its descriptor
+  logic       chk_valid;   // chk and chk_marker are the fetched descriptor's
   logic       chk_marker;
   logic [3:0] chk;
   baresm_cp_check #(
@@ -310,7 +312,11 @@ module baresm_cp #(
     .MaxWindows(NUM_WINDOWS),
     .MemBytes(MemBytes)
   ) u_check (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .start_i (fetched),
     .desc_i  (desc_q),
+    .valid_o (chk_valid),
     .marker_o(chk_marker),
     .check_o (chk)
   );
@@ -406,12 +412,25 @@ module baresm_cp #(
   // The SM's fault, as a completion: the fault table's error code
   // (isa/faults.def, baresm_state_pkg::fault_error).
   logic [7:0]  f_error;
+  assign f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_kind_i);
+  // The faulting CTA's linear index (baresm_cp_fault_cta, a serial
+  // multiplier): E_BUILD waits for it when the SM reports a fault.
+  logic        f_cta_req, f_cta_done, build_wait;
   logic [31:0] f_cta;
-  always_comb begin
-    f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_kind_i);
-    f_cta = sm_fault_cta_x_i + sm_fault_cta_y_i * d_grid_x +
-            sm_fault_cta_z_i * d_grid_x * d_grid_y;
-  end
+  assign f_cta_req = state_q == E_BUILD && f_error != baresm_ring_pkg::ERR_OK && !sm_cfg_error_i;
+  assign build_wait = f_cta_req && !f_cta_done;
+  baresm_cp_fault_cta u_fault_cta (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .req_i   (f_cta_req),
+    .cta_x_i (sm_fault_cta_x_i),
+    .cta_y_i (sm_fault_cta_y_i),
+    .cta_z_i (sm_fault_cta_z_i),
+    .grid_x_i(d_grid_x),
+    .grid_y_i(d_grid_y),
+    .done_o  (f_cta_done),
+    .cta_o   (f_cta)
+  );
 
   function automatic logic [31:0] sat32(input logic [63:0] v);
     sat32 = (v[63:32] != 32'd0) ? 32'hFFFF_FFFF : v[31:0];
@@ -441,7 +460,6 @@ module baresm_cp #(
   // ===========================================================================
   // Queue pairs: ring registers and indices, the pick, the launch in flight
   // ===========================================================================
-  logic        take, fetched;   // the engine starts on the pick / has read its descriptor
   assign take = !soft_reset && state_q == E_IDLE && enable && !fault_q && q_pick_valid;
   assign fetched = !soft_reset && state_q == E_FETCH && mdone && 32'(beat_q) == 32'(BEATS - 1);
   logic [31:0] q_desc_addr, q_seq, q_cpl_slot;
@@ -634,43 +652,43 @@ module baresm_cp #(
           end
         end
 
-        E_CHECK: begin
-          c_warp_q <= '0;
-          c_lane_q <= '0;
-          c_pc_q <= '0;
-          c_cta_q <= '0;
-          c_instrs_q <= '0;
-          c_stalls_q <= '0;
-          c_smem_q <= '0;
-          c_ctas_q <= '0;
-          c_xcnt_q <= '0;
-          win_idx_q <= '0;
-          win_base_q <= '0;
-          win_size_q <= '0;
-          budget_q <= (d_watchdog != 32'd0) ? d_watchdog : watchdog;
-          beat_q <= '0;
-          if (rerr_q) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-            c_error_q <= baresm_ring_pkg::ERR_RING_ERROR;
-            c_addr_q <= rerr_addr_q;
-            rec_addr_q <= cpl_slot_q;
-            state_q <= E_WBODY;
-          end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-            c_error_q <= baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
-            c_addr_q <= 32'(chk);
-            rec_addr_q <= cpl_slot_q;
-            state_q <= E_WBODY;
-          end else if (chk_marker) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_COMPLETED;
-            c_error_q <= baresm_ring_pkg::ERR_OK;
-            c_addr_q <= '0;
-            rec_addr_q <= cpl_slot_q;
-            state_q <= E_WBODY;
-          end else begin
-            c_addr_q <= '0;
-            state_q <= (d_window_count != 8'd0) ? E_WIN : E_LAUNCH;
-          end
+        E_CHECK: if (chk_valid) begin
+            c_warp_q <= '0;
+            c_lane_q <= '0;
+            c_pc_q <= '0;
+            c_cta_q <= '0;
+            c_instrs_q <= '0;
+            c_stalls_q <= '0;
+            c_smem_q <= '0;
+            c_ctas_q <= '0;
+            c_xcnt_q <= '0;
+            win_idx_q <= '0;
+            win_base_q <= '0;
+            win_size_q <= '0;
+            budget_q <= (d_watchdog != 32'd0) ? d_watchdog : watchdog;
+            beat_q <= '0;
+            if (rerr_q) begin
+              c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+              c_error_q <= baresm_ring_pkg::ERR_RING_ERROR;
+              c_addr_q <= rerr_addr_q;
+              rec_addr_q <= cpl_slot_q;
+              state_q <= E_WBODY;
+            end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
+              c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+              c_error_q <= baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+              c_addr_q <= 32'(chk);
+              rec_addr_q <= cpl_slot_q;
+              state_q <= E_WBODY;
+            end else if (chk_marker) begin
+              c_status_q <= baresm_ring_pkg::CPL_STATUS_COMPLETED;
+              c_error_q <= baresm_ring_pkg::ERR_OK;
+              c_addr_q <= '0;
+              rec_addr_q <= cpl_slot_q;
+              state_q <= E_WBODY;
+            end else begin
+              c_addr_q <= '0;
+              state_q <= (d_window_count != 8'd0) ? E_WIN : E_LAUNCH;
+            end
         end
 
         E_WIN: begin
@@ -757,33 +775,33 @@ module baresm_cp #(
           end
         end
 
-        E_BUILD: begin
-          c_instrs_q <= sat32(sm_instrs_i);
-          c_stalls_q <= sat32(sm_stalls_i);
-          c_smem_q <= sm_smem_passes_i - smem_base_q;
-          c_xcnt_q <= xcnt;
-          winstr_base_q <= winstr;
-          sm_active_q <= 1'b0;
-          c_error_q <= f_error;
-          if (f_error == baresm_ring_pkg::ERR_OK) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_COMPLETED;
-            c_ctas_q <= sat32(sm_ctas_i);
-          end else begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-            if (!sm_cfg_error_i) begin
-              c_warp_q <= sm_fault_warp_i;
-              c_lane_q <= 8'(sm_fault_lane_i);
-              c_pc_q <= sm_fault_pc_i;
-              // A barrier deadlock names the waiting warps where an address would be.
-              c_addr_q <= (sm_fault_kind_i == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
-                          sm_fault_waiting_i : sm_fault_addr_i;
-              c_cta_q <= f_cta;
-              c_ctas_q <= f_cta;  // as the functional model: the CTAs before the faulting one
+        E_BUILD: if (!build_wait) begin
+            c_instrs_q <= sat32(sm_instrs_i);
+            c_stalls_q <= sat32(sm_stalls_i);
+            c_smem_q <= sm_smem_passes_i - smem_base_q;
+            c_xcnt_q <= xcnt;
+            winstr_base_q <= winstr;
+            sm_active_q <= 1'b0;
+            c_error_q <= f_error;
+            if (f_error == baresm_ring_pkg::ERR_OK) begin
+              c_status_q <= baresm_ring_pkg::CPL_STATUS_COMPLETED;
+              c_ctas_q <= sat32(sm_ctas_i);
+            end else begin
+              c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
+              if (!sm_cfg_error_i) begin
+                c_warp_q <= sm_fault_warp_i;
+                c_lane_q <= 8'(sm_fault_lane_i);
+                c_pc_q <= sm_fault_pc_i;
+                // A barrier deadlock names the waiting warps where an address would be.
+                c_addr_q <= (sm_fault_kind_i == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
+                            sm_fault_waiting_i : sm_fault_addr_i;
+                c_cta_q <= f_cta;
+                c_ctas_q <= f_cta;  // as the functional model: the CTAs before the faulting one
+              end
             end
-          end
-          rec_addr_q <= cpl_slot_q;
-          beat_q <= '0;
-          state_q <= E_WBODY;
+            rec_addr_q <= cpl_slot_q;
+            beat_q <= '0;
+            state_q <= E_WBODY;
         end
 
         E_WBODY: begin
