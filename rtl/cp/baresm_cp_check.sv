@@ -12,9 +12,11 @@
 // SB_MAC16 blocks the part does not have (docs/fpga.md). start_i (the cycle
 // the descriptor is written into desc_i's register) begins a check; valid_o
 // rises when check_o and marker_o hold the verdict for the descriptor now on
-// desc_i, which must not change until then. Latency: 2 cycles plus the bit
-// lengths (at least 1 each) of grid_y, grid_z, block_y, block_z and regs:
-// 7 cycles for a one-dimensional launch of one register, at most 74.
+// desc_i, which must not change until then. Latency from start_i: 2
+// cycles for a verdict the header decides alone (a marker; a bad magic,
+// version, flags or reserved word); else 1 + the sum over grid_y, grid_z,
+// block_y, block_z and regs of 1 + max(1, bit length): 11 cycles for a
+// one-dimensional launch of one register, at most 78.
 //
 // A marker descriptor (flags.MARKER) is only checked for magic, version,
 // flags and the reserved word.
