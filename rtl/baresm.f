@@ -45,7 +45,9 @@ rtl/sm/baresm_sm.sv
 
 // ---- the command processor (top: baresm_cp) -------------------------------------
 rtl/cp/baresm_cp_regs.sv        // register block (generated from cq_model/regmap.def)
+rtl/cp/baresm_cp_mul.sv         // serial multiplier (checks, fault CTA)
 rtl/cp/baresm_cp_check.sv
+rtl/cp/baresm_cp_fault_cta.sv
 rtl/cp/baresm_cp_queues.sv
 rtl/cp/baresm_cp.sv
 rtl/cp/baresm_cp_memarb.sv

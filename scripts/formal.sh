@@ -93,8 +93,8 @@ proof() {
       MUT_DESC="a CQ_HEAD write past CQ_TAIL is taken (the host consumes entries never written)";;
     cp)
       DUT=rtl/cp/baresm_cp.sv
-      FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_check.sv
-             rtl/cp/baresm_cp_regs.sv rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
+      FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_mul.sv rtl/cp/baresm_cp_check.sv
+             rtl/cp/baresm_cp_fault_cta.sv rtl/cp/baresm_cp_regs.sv rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
       BMC=10; IND=0
       # Flattened so that unread outputs (register reads, the launch word)
       # fall away. The descriptor, the descriptor check's verdict, the window
@@ -103,9 +103,9 @@ proof() {
       # sound, and it is most of the solver's work (cp_inner.svh keeps the
       # window fields stable as the RTL does). Bounded only: k-induction
       # did not converge (z3 > 4 min at depth 2, docs/verification.md).
-      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.chk w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_xcnt_q w:*.gmem_base_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q; opt_clean;'
+      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.f_cta_done w:*.dut.chk w:*.dut.chk_valid w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_xcnt_q w:*.gmem_base_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q; opt_clean;'
       MUT_FILE=rtl/cp/baresm_cp.sv
-      MUT_SED='s/phase_q <= q_phase;/phase_q <= !q_phase;/'
+      MUT_SED='s/phase_d = q_phase;/phase_d = !q_phase;/'
       MUT_DESC="the completion entry carries the wrong phase";;
     cp_engine)
       # The engine alone by k-induction: the whole baresm_cp as in `cp`, with
@@ -115,17 +115,17 @@ proof() {
       # the copy (cp_queues proves them).
       TOP=fv_cp; INNER=cp_inner.svh
       DUT=rtl/cp/baresm_cp.sv
-      FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_check.sv
-             rtl/cp/baresm_cp_regs.sv rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
+      FILES=($SMP rtl/cp/baresm_regs_pkg.sv rtl/cp/baresm_ring_pkg.sv rtl/cp/baresm_cp_mul.sv rtl/cp/baresm_cp_check.sv
+             rtl/cp/baresm_cp_fault_cta.sv rtl/cp/baresm_cp_regs.sv rtl/cp/baresm_cp_queues.sv rtl/cp/baresm_cp.sv)
       # Induction depth 2: at depth 1 the step starts from states a
       # request of an earlier cycle can still explain (baresm_cp's own
       # a_* assertions on the engine's memory port).
       BMC=6; IND=2
-      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.chk w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_xcnt_q w:*.gmem_base_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q w:*.u_queues.sq_*_q[*] w:*.u_queues.cq_*_q[*] w:*.u_queues.dberr_q w:*.u_queues.rr_q; opt_clean;'
+      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.f_cta_done w:*.dut.chk w:*.dut.chk_valid w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_xcnt_q w:*.gmem_base_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q w:*.u_queues.sq_*_q[*] w:*.u_queues.cq_*_q[*] w:*.u_queues.dberr_q w:*.u_queues.rr_q; opt_clean;'
       PREP_FILE=rtl/cp/baresm_cp_queues.sv
       PREP_SED='/BARESM_ASSERT(a_fetch_submitted/d; /BARESM_ASSERT(a_cpl_slot_free/d'
       MUT_FILE=rtl/cp/baresm_cp.sv
-      MUT_SED='/E_FETCH: begin/,/end/ s/mreq_op_q <= 2.d0;/mreq_op_q <= 2'"'"'d1;/'
+      MUT_SED='s/mreq_op_d = (state_q == E_WBODY/mreq_op_d = (state_q == E_FETCH || state_q == E_WBODY/'
       MUT_DESC="the descriptor fetch is issued as a write";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac

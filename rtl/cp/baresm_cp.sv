@@ -300,6 +300,8 @@ module baresm_cp #(
   assign d_window_count = desc_q[baresm_ring_pkg::DESC_WINDOW_COUNT_LSB +: 8];
   assign d_watchdog = desc_q[baresm_ring_pkg::DESC_WATCHDOG_LSB +: 32];
 
+  logic       take, fetched;   // the engine starts on the pick / has read its descriptor
+  logic       chk_valid;   // chk and chk_marker are the fetched descriptor's
   logic       chk_marker;
   logic [3:0] chk;
   baresm_cp_check #(
@@ -310,7 +312,11 @@ module baresm_cp #(
     .MaxWindows(NUM_WINDOWS),
     .MemBytes(MemBytes)
   ) u_check (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .start_i (fetched),
     .desc_i  (desc_q),
+    .valid_o (chk_valid),
     .marker_o(chk_marker),
     .check_o (chk)
   );
@@ -406,12 +412,25 @@ module baresm_cp #(
   // The SM's fault, as a completion: the fault table's error code
   // (isa/faults.def, baresm_state_pkg::fault_error).
   logic [7:0]  f_error;
+  assign f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_kind_i);
+  // The faulting CTA's linear index (baresm_cp_fault_cta, a serial
+  // multiplier): E_BUILD waits for it when the SM reports a fault.
+  logic        f_cta_req, f_cta_done, build_wait;
   logic [31:0] f_cta;
-  always_comb begin
-    f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_kind_i);
-    f_cta = sm_fault_cta_x_i + sm_fault_cta_y_i * d_grid_x +
-            sm_fault_cta_z_i * d_grid_x * d_grid_y;
-  end
+  assign f_cta_req = state_q == E_BUILD && f_error != baresm_ring_pkg::ERR_OK && !sm_cfg_error_i;
+  assign build_wait = f_cta_req && !f_cta_done;
+  baresm_cp_fault_cta u_fault_cta (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .req_i   (f_cta_req),
+    .cta_x_i (sm_fault_cta_x_i),
+    .cta_y_i (sm_fault_cta_y_i),
+    .cta_z_i (sm_fault_cta_z_i),
+    .grid_x_i(d_grid_x),
+    .grid_y_i(d_grid_y),
+    .done_o  (f_cta_done),
+    .cta_o   (f_cta)
+  );
 
   function automatic logic [31:0] sat32(input logic [63:0] v);
     sat32 = (v[63:32] != 32'd0) ? 32'hFFFF_FFFF : v[31:0];
@@ -441,7 +460,6 @@ module baresm_cp #(
   // ===========================================================================
   // Queue pairs: ring registers and indices, the pick, the launch in flight
   // ===========================================================================
-  logic        take, fetched;   // the engine starts on the pick / has read its descriptor
   assign take = !soft_reset && state_q == E_IDLE && enable && !fault_q && q_pick_valid;
   assign fetched = !soft_reset && state_q == E_FETCH && mdone && 32'(beat_q) == 32'(BEATS - 1);
   logic [31:0] q_desc_addr, q_seq, q_cpl_slot;
@@ -487,44 +505,512 @@ module baresm_cp #(
   end
 
   // ===========================================================================
-  // The one sequential block: registers, engine, counters
+  // Sequential logic, one next-state block per concern: the engine (its
+  // state and the launch's registers), the memory master, the counters and
+  // fault report, the completion entry's fields. Each always_comb starts
+  // from "hold" and applies, in order, a soft reset or this cycle's events;
+  // each always_ff only stores. The wide data registers (descriptor, window
+  // line, write data, second-line counters) are enabled flops: written on
+  // their event only, so Verilator copies nothing on other cycles.
   // ===========================================================================
+
+  // ---- events of this cycle (none while a soft reset is written) ------------
+  logic ev_check;     // the descriptor's verdict is in (E_CHECK)
+  logic ev_win_bad;   // a window entry reaches past memory (E_WIN)
+  logic ev_win_ok;    // a window entry taken (E_WIN)
+  logic ev_win_err;   // a window-table read failed (E_WIN)
+  logic ev_launch;    // the SM took the launch (E_LAUNCH)
+  logic ev_sm_done;   // the SM ended the launch (E_RUN)
+  logic ev_backstop;  // the SM overran its watchdog budget: abort it (E_RUN)
+  logic ev_aborted;   // the aborted SM is drained (E_ABORT)
+  logic ev_built;     // the SM's report is in (E_BUILD)
+  logic mreq_issue;   // the engine presents a memory request
+  assign ev_check = !soft_reset && state_q == E_CHECK && chk_valid;
+  assign ev_win_ok = !soft_reset && state_q == E_WIN && went_hit &&
+                     64'(went_base) + 64'(went_size) <= MEM_END;
+  assign ev_win_bad = !soft_reset && state_q == E_WIN && went_hit && !ev_win_ok;
+  assign ev_win_err = !soft_reset && state_q == E_WIN && mdone && mem_rsp_err_i;
+  assign ev_launch = !soft_reset && state_q == E_LAUNCH && launch_ready_i;
+  assign ev_sm_done = !soft_reset && state_q == E_RUN && sm_done_i;
+  assign ev_backstop = !soft_reset && state_q == E_RUN && !sm_done_i && budget_q != 32'd0 &&
+                       run_cyc_q > 40'(budget_q) + 40'(BackstopCycles);
+  assign ev_aborted = !soft_reset && state_q == E_ABORT && !hold_next;
+  assign ev_built = !soft_reset && state_q == E_BUILD && !build_wait;
+  always_comb begin
+    mreq_issue = 1'b0;
+    if (!soft_reset && !mbusy) begin
+      unique case (state_q)
+        E_FETCH, E_WBODY, E_WPHASE: mreq_issue = 1'b1;
+        E_WIN: mreq_issue = !went_hit;
+        default: ;
+      endcase
+    end
+  end
+
+  // ---- engine ----------------------------------------------------------------
+  estate_e       state_d;
+  logic [BW-1:0] beat_d;
+  logic [31:0]   rec_addr_d, cpl_slot_d, seq_d, rerr_addr_d, budget_d;
+  logic          phase_d, rerr_d, hold_d, line_valid_d;
+  logic [7:0]    win_idx_d, rcnt_d;
+  logic          desc_we;      // write chunk beat_q of the descriptor
+  logic [CHUNK*8-1:0] desc_chunk;
+  logic          win_clr, win_we;  // clear the window registers / write entry win_idx_q
+  logic          line_we;      // hold the window-table line just read
+  always_comb begin
+    state_d = state_q;
+    beat_d = beat_q;
+    rec_addr_d = rec_addr_q;
+    cpl_slot_d = cpl_slot_q;
+    seq_d = seq_q;
+    phase_d = phase_q;
+    rerr_d = rerr_q;
+    rerr_addr_d = rerr_addr_q;
+    budget_d = budget_q;
+    hold_d = hold_q;
+    rcnt_d = rcnt_q;
+    line_valid_d = line_valid_q;
+    win_idx_d = win_idx_q;
+    desc_we = 1'b0;
+    desc_chunk = mem_rsp_err_i ? '0 : rsp_chunk;  // an unreadable descriptor reads as zeros
+    win_clr = 1'b0;
+    win_we = 1'b0;
+    line_we = 1'b0;
+    if (soft_reset) begin
+      // The SM held in reset until the memory has answered everything of
+      // the aborted launch.
+      state_d = E_RESET;
+      rcnt_d = 8'(ResetCycles);
+      hold_d = 1'b1;
+      line_valid_d = 1'b0;
+    end else begin
+      unique case (state_q)
+        E_RESET: begin
+          if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
+          if (!hold_next) begin
+            hold_d = 1'b0;
+            state_d = E_IDLE;
+          end
+        end
+        E_IDLE: if (take) begin
+          rec_addr_d = q_desc_addr;
+          cpl_slot_d = q_cpl_slot;
+          phase_d = q_phase;
+          seq_d = q_seq;
+          beat_d = '0;
+          line_valid_d = 1'b0;
+          rerr_d = 1'b0;
+          state_d = E_FETCH;
+        end
+        E_FETCH: if (mdone) begin
+          desc_we = 1'b1;
+          if (mem_rsp_err_i && !rerr_q) begin
+            rerr_d = 1'b1;
+            rerr_addr_d = mreq_addr_q;
+          end
+          if (fetched) state_d = E_CHECK;   // the last beat: a marker completes now
+          else beat_d = beat_q + BW'(1);
+        end
+        E_CHECK: if (ev_check) begin
+          win_idx_d = '0;
+          win_clr = 1'b1;
+          budget_d = (d_watchdog != 32'd0) ? d_watchdog : watchdog;
+          beat_d = '0;
+          if (rerr_q || chk != 4'(baresm_ring_pkg::DCHK_NONE) || chk_marker) begin
+            rec_addr_d = cpl_slot_q;
+            state_d = E_WBODY;
+          end else if (d_window_count != 8'd0) begin
+            state_d = E_WIN;
+          end else begin
+            state_d = E_LAUNCH;
+          end
+        end
+        E_WIN: begin
+          if (ev_win_ok) begin
+            win_we = 1'b1;
+            win_idx_d = win_idx_q + 8'd1;
+            if (win_idx_q + 8'd1 == d_window_count) state_d = E_LAUNCH;
+          end
+          if (ev_win_bad || ev_win_err) begin
+            rec_addr_d = cpl_slot_q;
+            beat_d = '0;
+            state_d = E_WBODY;
+          end else if (mdone) begin
+            line_we = 1'b1;
+            line_valid_d = 1'b1;
+          end
+        end
+        E_LAUNCH: if (ev_launch) state_d = E_RUN;
+        E_RUN: begin
+          if (ev_sm_done) begin
+            state_d = E_BUILD;
+          end else if (ev_backstop) begin
+            hold_d = 1'b1;
+            rcnt_d = 8'(ResetCycles);
+            state_d = E_ABORT;
+          end
+        end
+        E_ABORT: begin
+          if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
+          if (ev_aborted) begin
+            hold_d = 1'b0;
+            rec_addr_d = cpl_slot_q;
+            beat_d = '0;
+            state_d = E_WBODY;
+          end
+        end
+        E_BUILD: if (ev_built) begin
+          rec_addr_d = cpl_slot_q;
+          beat_d = '0;
+          state_d = E_WBODY;
+        end
+        E_WBODY: begin
+          if (ring_halt) state_d = E_HALT;
+          else if (mdone && 32'(beat_q) == 32'(CBEATS - 1)) state_d = E_WPHASE;
+          else if (mdone) beat_d = beat_q + BW'(1);
+        end
+        E_WPHASE: begin
+          // beat_q is the last chunk, which holds the phase word.
+          if (ring_halt) state_d = E_HALT;
+          else if (mdone) state_d = E_IDLE;
+        end
+        E_HALT: ;  // until a soft reset or the reset pin
+        default: state_d = E_IDLE;
+      endcase
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= E_IDLE;
+      beat_q <= '0;
+      rec_addr_q <= '0;
+      cpl_slot_q <= '0;
+      seq_q <= '0;
+      phase_q <= 1'b0;
       rerr_q <= 1'b0;
       rerr_addr_q <= '0;
-      fault_q <= 1'b0;
-      fault_info_q <= '0;
-      fault_pc_q <= '0;
-      fault_addr_q <= '0;
-      fault_cta_q <= '0;
-      fault_token_q <= '0;
+      budget_q <= '0;
+      hold_q <= 1'b0;
+      rcnt_q <= '0;
+      line_valid_q <= 1'b0;
+      win_idx_q <= '0;
+    end else begin
+      state_q <= state_d;
+      beat_q <= beat_d;
+      rec_addr_q <= rec_addr_d;
+      cpl_slot_q <= cpl_slot_d;
+      seq_q <= seq_d;
+      phase_q <= phase_d;
+      rerr_q <= rerr_d;
+      rerr_addr_q <= rerr_addr_d;
+      budget_q <= budget_d;
+      hold_q <= hold_d;
+      rcnt_q <= rcnt_d;
+      line_valid_q <= line_valid_d;
+      win_idx_q <= win_idx_d;
+    end
+  end
+
+  // The engine's wide registers, as enabled flops.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      desc_q <= '0;
+      line_q <= '0;
+      line_addr_q <= '0;
+      win_base_q <= '0;
+      win_size_q <= '0;
+    end else begin
+      for (int b = 0; b < BEATS; b++) begin
+        if (desc_we && 32'(beat_q) == 32'(b)) desc_q[b*CHUNK*8 +: CHUNK*8] <= desc_chunk;
+      end
+      if (line_we) begin
+        line_q <= mem_rsp_rdata_i;
+        line_addr_q <= mreq_addr_q;
+      end
+      for (int w = 0; w < NUM_WINDOWS; w++) begin
+        if (win_clr || (win_we && 32'(win_idx_q) == 32'(w))) begin
+          win_base_q[w*32 +: 32] <= win_clr ? 32'd0 : went_base;
+          win_size_q[w*32 +: 32] <= win_clr ? 32'd0 : went_size;
+        end
+      end
+    end
+  end
+
+  // ---- memory master: one request in flight --------------------------------------
+  logic        mreq_valid_d, mwait_d;
+  logic [31:0] mreq_addr_d;
+  logic [1:0]  mreq_op_d;
+  logic [MemLineBytes-1:0] mreq_wstrb_d;
+  always_comb begin
+    mreq_valid_d = mreq_valid_q;
+    mwait_d = mwait_q;
+    mreq_addr_d = mreq_addr_q;
+    mreq_op_d = mreq_op_q;
+    mreq_wstrb_d = mreq_wstrb_q;
+    if (soft_reset) begin
+      // The request withdrawn; its answer, if one comes, is not awaited.
+      mreq_valid_d = 1'b0;
+      mwait_d = 1'b0;
+    end else begin
+      if (mreq_valid_q && mem_req_ready_i) begin
+        mreq_valid_d = 1'b0;
+        mwait_d = 1'b1;
+      end
+      if (mdone) mwait_d = 1'b0;
+      if (mreq_issue) begin
+        mreq_valid_d = 1'b1;
+        if (state_q == E_WIN) mreq_addr_d = went_addr & LINE_MASK;
+        else mreq_addr_d = beat_addr & LINE_MASK;
+        mreq_op_d = (state_q == E_WBODY || state_q == E_WPHASE) ? 2'd1 : 2'd0;
+        mreq_wstrb_d = (state_q == E_WBODY) ? wr_body_strb :
+                       (state_q == E_WPHASE) ? wr_phase_strb : '0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mreq_valid_q <= 1'b0;
+      mwait_q <= 1'b0;
+      mreq_addr_q <= '0;
+      mreq_op_q <= '0;
+      mreq_wstrb_q <= '0;
+    end else begin
+      mreq_valid_q <= mreq_valid_d;
+      mwait_q <= mwait_d;
+      mreq_addr_q <= mreq_addr_d;
+      mreq_op_q <= mreq_op_d;
+      mreq_wstrb_q <= mreq_wstrb_d;
+    end
+  end
+  // The write data (a completion-entry chunk), on a write's issue only.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) mreq_wdata_q <= '0;
+    else if (mreq_issue && (state_q == E_WBODY || state_q == E_WPHASE)) mreq_wdata_q <= wr_data;
+  end
+
+  // ---- counters and the fault report ------------------------------------------
+  logic [63:0] cycles_d, winstr_base_d;
+  logic [31:0] launches_d, failed_d, progress_d, ctas_d, smem_base_d, gmem_base_d;
+  logic [39:0] run_cyc_d;
+  logic        sm_active_d;
+  logic        fault_d;
+  logic        fault_we;     // record a fault report (FAULT_*) this cycle
+  logic [31:0] fault_info_d, fault_pc_d, fault_addr_d, fault_cta_d;
+  always_comb begin
+    cycles_d = cycles_q + 64'd1;
+    winstr_base_d = winstr_base_q;
+    launches_d = launches_q;
+    failed_d = failed_q;
+    progress_d = progress_q;
+    ctas_d = ctas_q;
+    run_cyc_d = run_cyc_q;
+    smem_base_d = smem_base_q;
+    gmem_base_d = gmem_base_q;
+    sm_active_d = sm_active_q;
+    fault_d = fault_q;
+    fault_we = 1'b0;
+    fault_info_d = '0;
+    fault_pc_d = '0;
+    fault_addr_d = '0;
+    fault_cta_d = '0;
+    if (soft_reset) begin
+      // Every counter and the fault report to its reset value.
+      cycles_d = '0;
+      winstr_base_d = '0;
+      launches_d = '0;
+      failed_d = '0;
+      progress_d = '0;
+      sm_active_d = 1'b0;
+      fault_d = 1'b0;
+      fault_we = 1'b1;
+    end else begin
+      if (counting) begin
+        ctas_d = ctas_q + retired;
+        progress_d = progress_q + retired;
+        run_cyc_d = run_cyc_q + 40'd1;
+      end
+      if (fetched) progress_d = progress_q + 32'd1;  // the slot may be reused
+      if (ev_launch) begin
+        smem_base_d = sm_smem_passes_i;
+        gmem_base_d = sm_gmem_reqs_i;
+        run_cyc_d = '0;
+        ctas_d = '0;
+        sm_active_d = 1'b1;
+      end
+      if (ev_backstop || ev_built) begin
+        winstr_base_d = winstr;
+        sm_active_d = 1'b0;
+      end
+      if (finish) begin
+        launches_d = launches_q + 32'd1;
+        progress_d = progress_q + 32'd1;
+        if (cpl_failed) failed_d = failed_q + 32'd1;
+        if (cpl_sticky) begin
+          fault_d = 1'b1;
+          fault_we = 1'b1;
+          fault_info_d = {c_lane_q, c_warp_q, 8'(cur_q), c_error_q};
+          fault_pc_d = c_pc_q;
+          fault_addr_d = c_addr_q;
+          fault_cta_d = c_cta_q;
+        end
+      end
+      // A completion entry that could not be written is reported in FAULT_*
+      // (its launch's token; FAULT_ADDR the line) and stops the device: the
+      // host sees STATUS.FAULT and IRQ_STATUS.FAULT, and recovers by a reset.
+      if (ring_halt) begin
+        fault_d = 1'b1;
+        fault_we = 1'b1;
+        fault_info_d = {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
+        fault_addr_d = mreq_addr_q;
+        failed_d = failed_q + 32'd1;
+        progress_d = progress_q + 32'd1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       cycles_q <= '0;
       winstr_base_q <= '0;
       launches_q <= '0;
       failed_q <= '0;
       progress_q <= '0;
-      desc_q <= '0;
-      beat_q <= '0;
-      rec_addr_q <= '0;
-      cpl_slot_q <= '0;
-      phase_q <= 1'b0;
-      seq_q <= '0;
-      win_idx_q <= '0;
-      win_base_q <= '0;
-      win_size_q <= '0;
-      line_q <= '0;
-      line_addr_q <= '0;
-      line_valid_q <= 1'b0;
+      ctas_q <= '0;
       run_cyc_q <= '0;
-      budget_q <= '0;
       smem_base_q <= '0;
       gmem_base_q <= '0;
-      ctas_q <= '0;
-      hold_q <= 1'b0;
       sm_active_q <= 1'b0;
-      rcnt_q <= '0;
+      fault_q <= 1'b0;
+    end else begin
+      cycles_q <= cycles_d;
+      winstr_base_q <= winstr_base_d;
+      launches_q <= launches_d;
+      failed_q <= failed_d;
+      progress_q <= progress_d;
+      ctas_q <= ctas_d;
+      run_cyc_q <= run_cyc_d;
+      smem_base_q <= smem_base_d;
+      gmem_base_q <= gmem_base_d;
+      sm_active_q <= sm_active_d;
+      fault_q <= fault_d;
+    end
+  end
+  // The fault report (FAULT_INFO/PC/ADDR/CTA/TOKEN), on a fault or a soft reset only.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fault_info_q <= '0;
+      fault_pc_q <= '0;
+      fault_addr_q <= '0;
+      fault_cta_q <= '0;
+      fault_token_q <= '0;
+    end else if (fault_we) begin
+      fault_info_q <= fault_info_d;
+      fault_pc_q <= fault_pc_d;
+      fault_addr_q <= fault_addr_d;
+      fault_cta_q <= fault_cta_d;
+      fault_token_q <= soft_reset ? 64'd0 : desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
+    end
+  end
+
+  // ---- completion entry fields ---------------------------------------------------
+  logic [63:0] c_start_d, c_end_d;
+  logic [7:0]  c_status_d, c_error_d, c_warp_d, c_lane_d;
+  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_instrs_d, c_stalls_d, c_smem_d, c_ctas_d;
+  logic        c_xcnt_clr, c_xcnt_we;   // clear / take the SM's second-line counters
+  always_comb begin
+    c_start_d = c_start_q;
+    c_end_d = c_end_q;
+    c_status_d = c_status_q;
+    c_error_d = c_error_q;
+    c_warp_d = c_warp_q;
+    c_lane_d = c_lane_q;
+    c_pc_d = c_pc_q;
+    c_addr_d = c_addr_q;
+    c_cta_d = c_cta_q;
+    c_instrs_d = c_instrs_q;
+    c_stalls_d = c_stalls_q;
+    c_smem_d = c_smem_q;
+    c_ctas_d = c_ctas_q;
+    c_xcnt_clr = 1'b0;
+    c_xcnt_we = 1'b0;
+    // Nothing here changes during a soft reset (the events exclude it).
+    if (fetched) begin
+      // A marker completes at its fetch.
+      c_start_d = cycles_q;
+      c_end_d = cycles_q;
+    end
+    if (ev_check) begin
+      c_warp_d = '0;
+      c_lane_d = '0;
+      c_pc_d = '0;
+      c_cta_d = '0;
+      c_instrs_d = '0;
+      c_stalls_d = '0;
+      c_smem_d = '0;
+      c_ctas_d = '0;
+      c_xcnt_clr = 1'b1;
+      c_addr_d = '0;
+      if (rerr_q) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
+        c_addr_d = rerr_addr_q;
+      end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+        c_addr_d = 32'(chk);
+      end else if (chk_marker) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
+        c_error_d = baresm_ring_pkg::ERR_OK;
+      end
+    end
+    if (ev_win_bad) begin
+      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+      c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+      c_addr_d = baresm_ring_pkg::DCHK_WINDOW_RANGE;
+    end
+    if (ev_win_err) begin
+      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+      c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
+      c_addr_d = mreq_addr_q;
+    end
+    if (ev_launch) c_start_d = cycles_q;
+    if (ev_sm_done || ev_backstop) c_end_d = cycles_q;
+    if (ev_backstop || ev_built) begin
+      c_instrs_d = sat32(sm_instrs_i);
+      c_stalls_d = sat32(sm_stalls_i);
+      c_smem_d = sm_smem_passes_i - smem_base_q;
+      c_xcnt_we = 1'b1;
+    end
+    if (ev_aborted) begin
+      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+      c_error_d = baresm_ring_pkg::ERR_WATCHDOG_TIMEOUT;
+      c_ctas_d = ctas_q;
+    end
+    if (ev_built) begin
+      c_error_d = f_error;
+      if (f_error == baresm_ring_pkg::ERR_OK) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
+        c_ctas_d = sat32(sm_ctas_i);
+      end else begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        if (!sm_cfg_error_i) begin
+          c_warp_d = sm_fault_warp_i;
+          c_lane_d = 8'(sm_fault_lane_i);
+          c_pc_d = sm_fault_pc_i;
+          // A barrier deadlock names the waiting warps where an address would be.
+          c_addr_d = (sm_fault_kind_i == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
+                     sm_fault_waiting_i : sm_fault_addr_i;
+          c_cta_d = f_cta;
+          c_ctas_d = f_cta;  // as the functional model: the CTAs before the faulting one
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       c_start_q <= '0;
       c_end_q <= '0;
       c_status_q <= '0;
@@ -538,318 +1024,26 @@ module baresm_cp #(
       c_stalls_q <= '0;
       c_smem_q <= '0;
       c_ctas_q <= '0;
-      c_xcnt_q <= '0;
-      mreq_valid_q <= 1'b0;
-      mwait_q <= 1'b0;
-      mreq_addr_q <= '0;
-      mreq_op_q <= '0;
-      mreq_wdata_q <= '0;
-      mreq_wstrb_q <= '0;
-    end else if (soft_reset) begin
-      // The engine, the fault report, the counters, the line buffer and the
-      // memory request to their reset values; the SM held in reset until the
-      // memory has answered everything of the aborted launch. The per-launch
-      // registers (descriptor, windows, completion fields) keep what they
-      // held: nothing uses them until the next launch loads them again.
-      state_q <= E_RESET;
-      rcnt_q <= 8'(ResetCycles);
-      hold_q <= 1'b1;
-      fault_q <= 1'b0;
-      fault_info_q <= '0;
-      fault_pc_q <= '0;
-      fault_addr_q <= '0;
-      fault_cta_q <= '0;
-      fault_token_q <= '0;
-      cycles_q <= '0;
-      winstr_base_q <= '0;
-      launches_q <= '0;
-      failed_q <= '0;
-      progress_q <= '0;
-      line_valid_q <= 1'b0;
-      sm_active_q <= 1'b0;
-      mreq_valid_q <= 1'b0;
-      mwait_q <= 1'b0;
     end else begin
-      // ---- counters and interrupt causes ----
-      cycles_q <= cycles_q + 64'd1;
-      // ---- memory transaction ----
-      if (mreq_valid_q && mem_req_ready_i) begin
-        mreq_valid_q <= 1'b0;
-        mwait_q <= 1'b1;
-      end
-      if (mdone) mwait_q <= 1'b0;
-
-      // ---- CTA accounting ----
-      if (counting) begin
-        ctas_q <= ctas_q + retired;
-        progress_q <= progress_q + retired;
-        run_cyc_q <= run_cyc_q + 40'd1;
-      end
-
-      // ---- engine ----
-      unique case (state_q)
-        E_RESET: begin
-          if (rcnt_q != 8'd0) rcnt_q <= rcnt_q - 8'd1;
-          if (!hold_next) begin
-            hold_q <= 1'b0;
-            state_q <= E_IDLE;
-          end
-        end
-
-        E_IDLE: begin
-          if (take) begin
-            rec_addr_q <= q_desc_addr;
-            cpl_slot_q <= q_cpl_slot;
-            phase_q <= q_phase;
-            seq_q <= q_seq;
-            beat_q <= '0;
-            line_valid_q <= 1'b0;
-            rerr_q <= 1'b0;
-            state_q <= E_FETCH;
-          end
-        end
-
-        E_FETCH: begin
-          if (!mbusy) begin
-            mreq_valid_q <= 1'b1;
-            mreq_addr_q <= beat_addr & LINE_MASK;
-            mreq_op_q <= 2'd0;
-            mreq_wstrb_q <= '0;
-          end
-          if (mdone) begin
-            // An unreadable descriptor reads as zeros (token 0 in its entry).
-            for (int b = 0; b < BEATS; b++) begin
-              if (32'(beat_q) == 32'(b)) desc_q[b*CHUNK*8 +: CHUNK*8] <= mem_rsp_err_i ? '0 : rsp_chunk;
-            end
-            if (mem_rsp_err_i && !rerr_q) begin
-              rerr_q <= 1'b1;
-              rerr_addr_q <= mreq_addr_q;
-            end
-            if (32'(beat_q) == 32'(BEATS - 1)) begin
-              // Fetched: the slot may be reused; a marker completes at this time.
-              progress_q <= progress_q + 32'd1;
-              c_start_q <= cycles_q;
-              c_end_q <= cycles_q;
-              state_q <= E_CHECK;
-            end else begin
-              beat_q <= beat_q + BW'(1);
-            end
-          end
-        end
-
-        E_CHECK: begin
-          c_warp_q <= '0;
-          c_lane_q <= '0;
-          c_pc_q <= '0;
-          c_cta_q <= '0;
-          c_instrs_q <= '0;
-          c_stalls_q <= '0;
-          c_smem_q <= '0;
-          c_ctas_q <= '0;
-          c_xcnt_q <= '0;
-          win_idx_q <= '0;
-          win_base_q <= '0;
-          win_size_q <= '0;
-          budget_q <= (d_watchdog != 32'd0) ? d_watchdog : watchdog;
-          beat_q <= '0;
-          if (rerr_q) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-            c_error_q <= baresm_ring_pkg::ERR_RING_ERROR;
-            c_addr_q <= rerr_addr_q;
-            rec_addr_q <= cpl_slot_q;
-            state_q <= E_WBODY;
-          end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-            c_error_q <= baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
-            c_addr_q <= 32'(chk);
-            rec_addr_q <= cpl_slot_q;
-            state_q <= E_WBODY;
-          end else if (chk_marker) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_COMPLETED;
-            c_error_q <= baresm_ring_pkg::ERR_OK;
-            c_addr_q <= '0;
-            rec_addr_q <= cpl_slot_q;
-            state_q <= E_WBODY;
-          end else begin
-            c_addr_q <= '0;
-            state_q <= (d_window_count != 8'd0) ? E_WIN : E_LAUNCH;
-          end
-        end
-
-        E_WIN: begin
-          if (went_hit) begin
-            if (64'(went_base) + 64'(went_size) > MEM_END) begin
-              c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-              c_error_q <= baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
-              c_addr_q <= baresm_ring_pkg::DCHK_WINDOW_RANGE;
-              rec_addr_q <= cpl_slot_q;
-              beat_q <= '0;
-              state_q <= E_WBODY;
-            end else begin
-              for (int w = 0; w < NUM_WINDOWS; w++) begin
-                if (32'(win_idx_q) == 32'(w)) begin
-                  win_base_q[w*32 +: 32] <= went_base;
-                  win_size_q[w*32 +: 32] <= went_size;
-                end
-              end
-              win_idx_q <= win_idx_q + 8'd1;
-              if (win_idx_q + 8'd1 == d_window_count) state_q <= E_LAUNCH;
-            end
-          end else if (!mbusy) begin
-            mreq_valid_q <= 1'b1;
-            mreq_addr_q <= went_addr & LINE_MASK;
-            mreq_op_q <= 2'd0;
-            mreq_wstrb_q <= '0;
-          end
-          if (mdone && mem_rsp_err_i) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-            c_error_q <= baresm_ring_pkg::ERR_RING_ERROR;
-            c_addr_q <= mreq_addr_q;
-            rec_addr_q <= cpl_slot_q;
-            beat_q <= '0;
-            state_q <= E_WBODY;
-          end else if (mdone) begin
-            line_q <= mem_rsp_rdata_i;
-            line_addr_q <= mreq_addr_q;
-            line_valid_q <= 1'b1;
-          end
-        end
-
-        E_LAUNCH: begin
-          if (launch_ready_i) begin
-            c_start_q <= cycles_q;
-            smem_base_q <= sm_smem_passes_i;
-            gmem_base_q <= sm_gmem_reqs_i;
-            run_cyc_q <= '0;
-            ctas_q <= '0;
-            sm_active_q <= 1'b1;
-            state_q <= E_RUN;
-          end
-        end
-
-        E_RUN: begin
-          if (sm_done_i) begin
-            c_end_q <= cycles_q;
-            state_q <= E_BUILD;
-          end else if (budget_q != 32'd0 &&
-                       run_cyc_q > 40'(budget_q) + 40'(BackstopCycles)) begin
-            // The SM did not end the launch after its watchdog fired: abort it.
-            c_end_q <= cycles_q;
-            c_instrs_q <= sat32(sm_instrs_i);
-            c_stalls_q <= sat32(sm_stalls_i);
-            c_smem_q <= sm_smem_passes_i - smem_base_q;
-            c_xcnt_q <= xcnt;
-            winstr_base_q <= winstr;
-            sm_active_q <= 1'b0;
-            hold_q <= 1'b1;
-            rcnt_q <= 8'(ResetCycles);
-            state_q <= E_ABORT;
-          end
-        end
-
-        E_ABORT: begin
-          if (rcnt_q != 8'd0) rcnt_q <= rcnt_q - 8'd1;
-          if (!hold_next) begin
-            hold_q <= 1'b0;
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-            c_error_q <= baresm_ring_pkg::ERR_WATCHDOG_TIMEOUT;
-            c_ctas_q <= ctas_q;
-            rec_addr_q <= cpl_slot_q;
-            beat_q <= '0;
-            state_q <= E_WBODY;
-          end
-        end
-
-        E_BUILD: begin
-          c_instrs_q <= sat32(sm_instrs_i);
-          c_stalls_q <= sat32(sm_stalls_i);
-          c_smem_q <= sm_smem_passes_i - smem_base_q;
-          c_xcnt_q <= xcnt;
-          winstr_base_q <= winstr;
-          sm_active_q <= 1'b0;
-          c_error_q <= f_error;
-          if (f_error == baresm_ring_pkg::ERR_OK) begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_COMPLETED;
-            c_ctas_q <= sat32(sm_ctas_i);
-          end else begin
-            c_status_q <= baresm_ring_pkg::CPL_STATUS_FAILED;
-            if (!sm_cfg_error_i) begin
-              c_warp_q <= sm_fault_warp_i;
-              c_lane_q <= 8'(sm_fault_lane_i);
-              c_pc_q <= sm_fault_pc_i;
-              // A barrier deadlock names the waiting warps where an address would be.
-              c_addr_q <= (sm_fault_kind_i == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
-                          sm_fault_waiting_i : sm_fault_addr_i;
-              c_cta_q <= f_cta;
-              c_ctas_q <= f_cta;  // as the functional model: the CTAs before the faulting one
-            end
-          end
-          rec_addr_q <= cpl_slot_q;
-          beat_q <= '0;
-          state_q <= E_WBODY;
-        end
-
-        E_WBODY: begin
-          if (!mbusy) begin
-            mreq_valid_q <= 1'b1;
-            mreq_addr_q <= beat_addr & LINE_MASK;
-            mreq_op_q <= 2'd1;
-            mreq_wdata_q <= wr_data;
-            mreq_wstrb_q <= wr_body_strb;
-          end
-          if (ring_halt) begin
-            state_q <= E_HALT;
-          end else if (mdone) begin
-            if (32'(beat_q) == 32'(CBEATS - 1)) state_q <= E_WPHASE;
-            else beat_q <= beat_q + BW'(1);
-          end
-        end
-
-        E_WPHASE: begin
-          // beat_q is the last chunk, which holds the phase word.
-          if (!mbusy) begin
-            mreq_valid_q <= 1'b1;
-            mreq_addr_q <= beat_addr & LINE_MASK;
-            mreq_op_q <= 2'd1;
-            mreq_wdata_q <= wr_data;
-            mreq_wstrb_q <= wr_phase_strb;
-          end
-          if (ring_halt) begin
-            state_q <= E_HALT;
-          end else if (mdone) begin
-            launches_q <= launches_q + 32'd1;
-            progress_q <= progress_q + 32'd1;
-            if (cpl_failed) failed_q <= failed_q + 32'd1;
-            if (cpl_sticky) begin
-              fault_q <= 1'b1;
-              fault_info_q <= {c_lane_q, c_warp_q, 8'(cur_q), c_error_q};
-              fault_pc_q <= c_pc_q;
-              fault_addr_q <= c_addr_q;
-              fault_cta_q <= c_cta_q;
-              fault_token_q <= desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
-            end
-            state_q <= E_IDLE;
-          end
-        end
-
-        E_HALT: ;  // until a soft reset or the reset pin
-
-        default: state_q <= E_IDLE;
-      endcase
-      // A completion entry that could not be written is reported in FAULT_*
-      // (its launch's token; FAULT_ADDR the line) and stops the device: the
-      // host sees STATUS.FAULT and IRQ_STATUS.FAULT, and recovers by a reset.
-      if (ring_halt) begin
-        fault_q <= 1'b1;
-        fault_info_q <= {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
-        fault_pc_q <= '0;
-        fault_addr_q <= mreq_addr_q;
-        fault_cta_q <= '0;
-        fault_token_q <= desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
-        failed_q <= failed_q + 32'd1;
-        progress_q <= progress_q + 32'd1;
-      end
+      c_start_q <= c_start_d;
+      c_end_q <= c_end_d;
+      c_status_q <= c_status_d;
+      c_error_q <= c_error_d;
+      c_warp_q <= c_warp_d;
+      c_lane_q <= c_lane_d;
+      c_pc_q <= c_pc_d;
+      c_addr_q <= c_addr_d;
+      c_cta_q <= c_cta_d;
+      c_instrs_q <= c_instrs_d;
+      c_stalls_q <= c_stalls_d;
+      c_smem_q <= c_smem_d;
+      c_ctas_q <= c_ctas_d;
     end
+  end
+  // The second line's counters, as an enabled flop.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) c_xcnt_q <= '0;
+    else if (c_xcnt_clr || c_xcnt_we) c_xcnt_q <= c_xcnt_clr ? '0 : xcnt;
   end
 
   // ===========================================================================
