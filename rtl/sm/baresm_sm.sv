@@ -588,7 +588,8 @@ module baresm_sm #(
   logic [NumWarps*DepthW-1:0] st_depth;
   baresm_sm_stacks #(
     .NumWarps(NumWarps),
-    .Depth   (StackDepth)
+    .Depth   (StackDepth),
+    .NumLanes(NumLanes)
   ) u_stacks (
     .clk_i,
     .rst_ni,

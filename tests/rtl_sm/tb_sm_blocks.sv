@@ -1,6 +1,7 @@
-// Block-test top: the warp scheduler, the barrier unit and one reconvergence
-// stack side by side, every port brought out, so one small Verilator build
-// serves all three block tests (test_rtl_sm_blocks.cpp).
+// Block-test top: the warp scheduler, the barrier unit, one reconvergence
+// stack in flip-flops (the wide SMs') and two warp slots of the RAM-backed
+// stacks (NumLanes = 1) side by side, every port brought out, so one small
+// verilated build serves all the block tests (test_rtl_sm_blocks.cpp).
 `default_nettype none
 
 module tb_sm_blocks #(
@@ -57,7 +58,28 @@ module tb_sm_blocks #(
   output logic [31:0]              k_top_mask_o,
   output logic                     k_empty_o,
   output logic                     k_settled_o,
-  output logic [DepthW-1:0]        k_depth_o
+  output logic [DepthW-1:0]        k_depth_o,
+
+  // reconvergence stacks in RAM (NumLanes = 1), two warp slots
+  input  logic                     r_clear_i,
+  input  logic                     r_init_i,
+  input  logic                     r_init_warp_i,
+  input  logic [31:0]              r_init_pc_i,
+  input  logic [31:0]              r_init_mask_i,
+  input  logic                     r_op_valid_i,
+  input  logic                     r_op_warp_i,
+  input  logic [1:0]               r_op_kind_i,
+  input  logic [31:0]              r_op_guard_i,
+  input  logic [31:0]              r_op_target_i,
+  input  logic [31:0]              r_op_reconv_i,
+  output logic                     r_bra_overflow_o,
+  output logic                     r_bra_diverge_o,
+  output logic [63:0]              r_top_pc_o,
+  output logic [63:0]              r_top_rpc_o,
+  output logic [63:0]              r_top_mask_o,
+  output logic [1:0]               r_empty_o,
+  output logic [1:0]               r_settled_o,
+  output logic [2*DepthW-1:0]      r_depth_o
 );
 
   baresm_sm_sched #(
@@ -125,6 +147,36 @@ module tb_sm_blocks #(
     .empty_o       (k_empty_o),
     .settled_o     (k_settled_o),
     .depth_o       (k_depth_o)
+  );
+
+  // Two warp slots of the RAM-backed stacks: pops of both compete for the
+  // read port, a branch's second entry for the write port.
+  baresm_sm_stacks #(
+    .NumWarps(2),
+    .Depth   (StackDepth),
+    .NumLanes(1)
+  ) u_stack_ram (
+    .clk_i,
+    .rst_ni,
+    .clear_i       (r_clear_i),
+    .init_i        (r_init_i),
+    .init_warp_i   (r_init_warp_i),
+    .init_pc_i     (r_init_pc_i),
+    .init_mask_i   (r_init_mask_i),
+    .op_valid_i    (r_op_valid_i),
+    .op_warp_i     (r_op_warp_i),
+    .op_kind_i     (r_op_kind_i),
+    .op_guard_i    (r_op_guard_i),
+    .op_target_i   (r_op_target_i),
+    .op_reconv_i   (r_op_reconv_i),
+    .bra_overflow_o(r_bra_overflow_o),
+    .bra_diverge_o (r_bra_diverge_o),
+    .top_pc_o      (r_top_pc_o),
+    .top_rpc_o     (r_top_rpc_o),
+    .top_mask_o    (r_top_mask_o),
+    .empty_o       (r_empty_o),
+    .settled_o     (r_settled_o),
+    .depth_o       (r_depth_o)
   );
 
   logic unused;

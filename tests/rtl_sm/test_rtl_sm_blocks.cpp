@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "Vtb_sm_blocks.h"
@@ -58,6 +59,17 @@ struct Tb {
     top.k_op_reconv_i = 0;
     top.k_init_pc_i = 0;
     top.k_init_mask_i = 0;
+    top.r_clear_i = 0;
+    top.r_init_i = 0;
+    top.r_init_warp_i = 0;
+    top.r_init_pc_i = 0;
+    top.r_init_mask_i = 0;
+    top.r_op_valid_i = 0;
+    top.r_op_warp_i = 0;
+    top.r_op_kind_i = 0;
+    top.r_op_guard_i = 0;
+    top.r_op_target_i = 0;
+    top.r_op_reconv_i = 0;
   }
   void eval() {
     top.clk_i = 0;
@@ -577,6 +589,119 @@ TEST(SmStack, RandomAgainstModel) {
   EXPECT_GT(overflows, 50);
   EXPECT_GT(exits, 500);
   EXPECT_GT(restarts, 10);
+}
+
+// The RAM-backed stacks of the 1-lane SM (NumLanes = 1), two warp slots: a
+// pop that leaves an entry reads it from the RAM (one warp per cycle) and a
+// branch that writes two entries writes the second one a cycle later, so
+// settled_o is held low for a cycle or two where the flip-flop version
+// above is settled at once. Checked against the same model at every cycle a
+// warp's stack is settled (top, depth) or empty; the model pops its finished
+// tops at once. A warp that is neither must settle or empty within a bound.
+TEST(SmStack, RamRandomAgainstModel) {
+  Tb tb;
+  StackRef ref[2];
+  Rng rng(11);
+  int diverged = 0, overflows = 0, exits = 0, restarts = 0, held = 0, both_ops = 0;
+  int busy[2] = {0, 0};
+  auto pc_pick = [&]() { return 0x100 + 8 * rng.below(24); };
+  auto canon = [](StackRef& r) {
+    while (!r.s.empty() && !r.settled()) r.s.pop_back();
+  };
+  auto field = [](uint64_t v, int w) { return uint32_t(v >> (32 * w)); };
+  for (int c = 0; c < 40000; c++) {
+    tb.idle();
+    tb.top.r_op_guard_i = uint32_t(rng.next());
+    tb.top.r_op_target_i = pc_pick();
+    tb.top.r_op_reconv_i = rng.chance(0.2) ? kNone : pc_pick();
+    tb.eval();
+    // Outputs before the edge: every settled stack equals the model's.
+    bool settled[2];
+    for (int w = 0; w < 2; w++) {
+      canon(ref[w]);
+      settled[w] = (tb.top.r_settled_o >> w) & 1;
+      const bool empty = (tb.top.r_empty_o >> w) & 1;
+      const int depth = int((tb.top.r_depth_o >> (w * 3)) & 7);
+      if (settled[w]) {
+        ASSERT_TRUE(ref[w].settled()) << "cycle " << c << " warp " << w;
+        ASSERT_EQ(field(tb.top.r_top_pc_o, w), ref[w].s.back().pc) << "cycle " << c << " warp " << w;
+        ASSERT_EQ(field(tb.top.r_top_rpc_o, w), ref[w].s.back().rpc) << "cycle " << c << " warp " << w;
+        ASSERT_EQ(field(tb.top.r_top_mask_o, w), ref[w].s.back().mask) << "cycle " << c << " warp " << w;
+        ASSERT_EQ(depth, int(ref[w].s.size())) << "cycle " << c << " warp " << w;
+        busy[w] = 0;
+      } else if (empty) {
+        ASSERT_TRUE(ref[w].s.empty()) << "cycle " << c << " warp " << w;
+        ASSERT_EQ(depth, 0);
+        busy[w] = 0;
+      } else {
+        held++;
+        // At most one pop per entry, each waiting behind the other warp's.
+        ASSERT_LT(++busy[w], 4 * kDepth + 4) << "cycle " << c << " warp " << w << " never settles";
+      }
+    }
+    // One op (a settled warp) and one init (the other warp, when its model
+    // stack is empty or, rarely, anyway) per cycle.
+    const int wo = int(rng.below(2));
+    bool op_done = false, overflow = false;
+    if (settled[wo] && rng.chance(0.7)) {
+      const uint32_t r = rng.below(10);
+      const int kind = r < 6 ? 1 : r < 7 ? 2 : 0;
+      const uint32_t g = rng.below(4);
+      if (g == 0) tb.top.r_op_guard_i = 0;
+      if (g == 1) tb.top.r_op_guard_i = 0xFFFFFFFFu;
+      if (kind == 2) tb.top.r_op_guard_i &= uint32_t(rng.next());
+      tb.top.r_op_kind_i = uint32_t(kind);
+      tb.top.r_op_warp_i = uint32_t(wo);
+      tb.eval();
+      if (kind == 1) {
+        StackRef copy = ref[wo];
+        bool div = false;
+        const bool ok = copy.bra(tb.top.r_op_guard_i, tb.top.r_op_target_i, tb.top.r_op_reconv_i, &div);
+        ASSERT_EQ(bool(tb.top.r_bra_overflow_o), !ok) << "cycle " << c;
+        ASSERT_EQ(bool(tb.top.r_bra_diverge_o), div) << "cycle " << c;
+        if (ok) {
+          ref[wo] = copy;
+          tb.top.r_op_valid_i = 1;
+          diverged += div;
+          op_done = true;
+        } else {
+          overflows++;  // the SM faults; the test restarts the warp below
+          overflow = true;
+        }
+      } else {
+        tb.top.r_op_valid_i = 1;
+        op_done = true;
+        if (kind == 2) {
+          ref[wo].exit(tb.top.r_op_guard_i);
+          exits++;
+        } else {
+          ref[wo].s.back().pc += 8;
+        }
+      }
+    }
+    // The init: a warp that is not the op's, whose model stack is empty
+    // (its RAM stack may still be popping) or, now and then, one that is
+    // not (more often beside an op: both update paths of the tops at once).
+    const int wi = op_done ? 1 - wo : overflow ? wo : int(rng.below(2));
+    if (overflow || ref[wi].s.empty() || rng.chance(op_done ? 0.01 : 0.001)) {
+      tb.top.r_init_i = 1;
+      tb.top.r_init_warp_i = uint32_t(wi);
+      tb.top.r_init_pc_i = pc_pick();
+      tb.top.r_init_mask_i = rng.chance(0.5) ? 0xFFFFFFFFu : uint32_t(rng.next()) | 1u;
+      ref[wi].s = {StackRef::E{tb.top.r_init_pc_i, kNone, tb.top.r_init_mask_i}};
+      restarts++;
+    }
+    both_ops += op_done && tb.top.r_init_i;
+    tb.tick();
+  }
+  EXPECT_GT(diverged, 1000);
+  EXPECT_GT(overflows, 50);
+  EXPECT_GT(exits, 500);
+  EXPECT_GT(restarts, 10);
+  EXPECT_GT(held, 1000);
+  EXPECT_GT(both_ops, 100);
+  std::printf("ram stack: %d diverging, %d overflows, %d exits, %d inits, %d warp-cycles held, %d op+init cycles\n",
+              diverged, overflows, exits, restarts, held, both_ops);
 }
 
 }  // namespace
