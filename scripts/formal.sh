@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack stack_ram barrier status cp_queues cp_engine cp)
+ALL_PROOFS=(mem_arb sched stack stack_ram barrier status pred cp_queues cp_engine cp)
 KNOWN_FAILING=()
 
 SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
@@ -79,6 +79,21 @@ proof() {
       MUT_FILE=rtl/sm/baresm_sm_stacks.sv
       MUT_SED='s/assign hold = (wb_q || ld_q) ? .1 : .0;/assign hold = ld_q ? '"'"'1 : '"'"'0;/'
       MUT_DESC="ops not held while a branch's second entry is written";;
+    pred)
+      # The narrow SM's RAM predicate file against the flop file (the
+      # reference in fv_pred.sv). Bounded: 7 cycles reach a placement and a
+      # whole read sequence (start, four reads, the read-out), with writes
+      # free in every cycle; deeper runs took z3 over 15 minutes on the
+      # shared 2-core machine (docs/verification.md). Flattened and
+      # width-reduced: the index arithmetic (warp * 7 in 32 bits) becomes
+      # a few bits wide, which z3 needs to get through the steps at all.
+      DUT=rtl/sm/baresm_sm_pred.sv
+      FILES=(rtl/prim/baresm_ram_1r1w.sv rtl/sm/baresm_sm_pred.sv)
+      BMC=7; IND=0
+      PASSES='flatten; wreduce; opt -fast; opt_clean;'
+      MUT_FILE=rtl/sm/baresm_sm_pred.sv
+      MUT_SED='s/assign rword = rv_q ? rdata : 16.d0;/assign rword = rdata;/'
+      MUT_DESC="a half not written since its warp's placement reads the RAM's old word, not 0";;
     barrier)
       DUT=rtl/sm/baresm_sm_barrier.sv
       FILES=(rtl/sm/baresm_sm_barrier.sv)

@@ -419,7 +419,8 @@ module baresm_sm #(
   baresm_sm_scoreboard #(
     .NumWarps(NumWarps),
     .NumRegs (NumRegs),
-    .MemDepth(GatherDepth + 2 + LoadSlots)   // gather buffer, LSU stages A and D, the load slots
+    .MemDepth(GatherDepth + 2 + LoadSlots),  // gather buffer, LSU stages A and D, the load slots
+    .NumLanes(NumLanes)
   ) u_scoreboard (
     .clk_i,
     .rst_ni,
@@ -455,6 +456,13 @@ module baresm_sm #(
   );
 
   logic grant_valid;
+  // The predicate file may hold the scheduler to one ready warp while it
+  // reads that warp's predicates (NumLanes == 1; baresm_sm_pred), and says
+  // when a grant has them (pr_ok): only then does it issue (grant_iss).
+  logic [NumWarps-1:0] pr_hold, sched_ready;
+  logic pr_ok, grant_iss;
+  assign sched_ready = ((ready & pr_hold) != '0) ? (ready & pr_hold) : ready;
+  assign grant_iss = grant_valid && pr_ok;
 
   // The policy input is a setting, held for a whole launch: registered, so
   // that the scheduler, issue and everything after them do not depend on an
@@ -476,7 +484,7 @@ module baresm_sm #(
     .clear_i       (clear),
     .policy_gto_i  (sched_gto_q),
     .start_i       (place_valid ? (NumWarps'(1) << place_warp) : '0),
-    .ready_i       (ready),
+    .ready_i       (sched_ready),
     .grant_valid_o (grant_valid),
     .grant_o       (sel)
   );
@@ -506,7 +514,7 @@ module baresm_sm #(
     .SmId(SmId)
   ) u_issue (
     .running_i      (running),
-    .grant_valid_i  (grant_valid),
+    .grant_valid_i  (grant_iss),
     .sel_i          (sel),
     .word_i         (iw),
     .dec_i          (idec),
@@ -567,14 +575,19 @@ module baresm_sm #(
 
   baresm_sm_pred #(
     .NumWarps(NumWarps),
-    .HasFpu  (HasFpu)
+    .HasFpu  (HasFpu),
+    .NumLanes(NumLanes)
   ) u_pred (
     .clk_i,
+    .rst_ni,
+    .rd_valid_i  (grant_valid),
     .rd_warp_i   (sel),
     .rd_a_i      (pr_a),
     .rd_b_i      (pr_b),
     .rd_a_o      (pr_a_val),
     .rd_b_o      (pr_b_val),
+    .rd_ok_o     (pr_ok),
+    .hold_o      (pr_hold),
     .pw_valid_i  (pw_valid),
     .pw_warp_i   (pw_warp),
     .pw_pd_i     (pw_pd),
@@ -996,7 +1009,7 @@ module baresm_sm #(
   // =========================================================================
   // Trace port
   // =========================================================================
-  assign trace_issue_valid_o = grant_valid;
+  assign trace_issue_valid_o = grant_iss;
   assign trace_issue_fault_o = iss_fault;
   assign trace_issue_slot_o = 8'(sel);
   assign trace_issue_pc_o = i_pc;
