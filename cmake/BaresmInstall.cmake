@@ -73,12 +73,17 @@ foreach(dir isa cq_model host_driver)
     FILES_MATCHING PATTERN "*.h" PATTERN "*.def"
     PATTERN "*_impl.h" EXCLUDE)  # private: shared by one library's .cpp files only
 endforeach()
+# The warp-state table the completion entry's counters are counted from
+# (cq_model/rings.h includes it).
+install(FILES ${CMAKE_SOURCE_DIR}/rtl/states.def DESTINATION ${BARESM_INSTALL_INCLUDEDIR}/rtl)
 if(BARESM_INSTALL_COSIM)
-  # The RTL transport: sc_transport.h -> testbench.h -> sim/harness/mem_model.h.
+  # The RTL transport: sc_transport.h -> testbench.h -> sim/harness/mem_model.h,
+  # sim/harness/state_names.h.
   # None includes systemc.h; testbench.h needs baresm::top_sc's BARESM_TOP_* definitions.
   install(FILES ${CMAKE_SOURCE_DIR}/sim/systemc/sc_transport.h ${CMAKE_SOURCE_DIR}/sim/systemc/testbench.h
     DESTINATION ${BARESM_INSTALL_INCLUDEDIR}/sim/systemc)
-  install(FILES ${CMAKE_SOURCE_DIR}/sim/harness/mem_model.h DESTINATION ${BARESM_INSTALL_INCLUDEDIR}/sim/harness)
+  install(FILES ${CMAKE_SOURCE_DIR}/sim/harness/mem_model.h ${CMAKE_SOURCE_DIR}/sim/harness/state_names.h
+    DESTINATION ${BARESM_INSTALL_INCLUDEDIR}/sim/harness)
 endif()
 
 # Where SystemC was found here: the package's first guess on the user's machine.
