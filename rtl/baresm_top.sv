@@ -14,6 +14,7 @@
 // a soft reset (CONTROL.SOFT_RESET) holds the SM in reset while the arbiter
 // drains and drops every response of the aborted launch.
 `include "baresm_assert.svh"
+`include "baresm_launch_types.svh"
 `default_nettype none
 
 module baresm_top #(
@@ -89,7 +90,7 @@ module baresm_top #(
   logic [MemLineBytes-1:0] cp_req_wstrb;
 
   logic sm_hold, launch_valid, launch_ready;
-  logic [baresm_launch_pkg::LAUNCH_W-1:0] launch;
+  baresm_launch_t launch;
   logic sm_done, sm_cfg_error;
   logic [3:0] sm_fault_kind;
   logic [31:0] sm_fault_cta_x, sm_fault_cta_y, sm_fault_cta_z, sm_fault_pc, sm_fault_addr;

@@ -15,6 +15,7 @@
 #   isa/faults.def,
 #   rtl/states.def             gen_states        rtl/sm/baresm_state_pkg.sv
 #   rtl/launch.def             gen_launch        rtl/sm/baresm_launch_pkg.sv docs/launch-descriptor.md
+#                                                rtl/prim/baresm_launch_types.svh
 #   host_driver/serial_protocol.def
 #                              gen_serial        rtl/fpga/baresm_serial_pkg.sv host_driver/serial_protocol.h
 #   all of the above           gen_gtkw_filters  sim/gtkw/filters/*.txt
@@ -31,7 +32,7 @@ if [ $check = 1 ]; then
 else
   OUT=$ROOT
 fi
-mkdir -p "$OUT/rtl/sm" "$OUT/rtl/cp" "$OUT/rtl/fpga" "$OUT/host_driver" "$OUT/docs" "$OUT/sim/gtkw/filters"
+mkdir -p "$OUT/rtl/sm" "$OUT/rtl/prim" "$OUT/rtl/cp" "$OUT/rtl/fpga" "$OUT/host_driver" "$OUT/docs" "$OUT/sim/gtkw/filters"
 
 run() {  # run GENERATOR ARGS...: one line naming the generator when it fails
   if ! "$T/$1" "${@:2}"; then
@@ -43,7 +44,7 @@ run gen_isa_pkg "$OUT/rtl/sm/baresm_isa_pkg.sv"
 run gen_regs "$OUT/rtl/cp/baresm_regs_pkg.sv" "$OUT/docs/registers.md" "$OUT/rtl/cp/baresm_cp_regs.sv"
 run gen_rings "$OUT/rtl/cp/baresm_ring_pkg.sv" "$OUT/docs/ring-formats.md"
 run gen_states "$OUT/rtl/sm/baresm_state_pkg.sv"
-run gen_launch "$OUT/rtl/sm/baresm_launch_pkg.sv" "$OUT/docs/launch-descriptor.md"
+run gen_launch "$OUT/rtl/sm/baresm_launch_pkg.sv" "$OUT/rtl/prim/baresm_launch_types.svh" "$OUT/docs/launch-descriptor.md"
 run gen_serial "$OUT/rtl/fpga/baresm_serial_pkg.sv" "$OUT/host_driver/serial_protocol.h"
 run gen_gtkw_filters "$OUT/sim/gtkw/filters"
 

@@ -20,6 +20,7 @@
 // the memory arbiter reports no request of the SM or of the engine left in
 // flight, so nothing stale can come back later.
 `include "baresm_assert.svh"
+`include "baresm_launch_types.svh"
 `default_nettype none
 
 module baresm_cp #(
@@ -71,7 +72,7 @@ module baresm_cp #(
   output logic                         sm_hold_o,          // hold the SM in reset
   output logic                         launch_valid_o,
   input  logic                         launch_ready_i,
-  output logic [baresm_launch_pkg::LAUNCH_W-1:0] launch_o,
+  output baresm_launch_t               launch_o,
   input  logic                         sm_done_i,
   input  logic                         sm_cfg_error_i,
   input  logic [3:0]                   sm_fault_kind_i,
@@ -1051,25 +1052,25 @@ module baresm_cp #(
   // ===========================================================================
   always_comb begin
     launch_o = '0;
-    launch_o[baresm_launch_pkg::LD_ENTRY_PC +: 32] = desc_q[baresm_ring_pkg::DESC_ENTRY_PC_LSB +: 32];
-    launch_o[baresm_launch_pkg::LD_CODE_BASE +: 32] = desc_q[baresm_ring_pkg::DESC_CODE_BASE_LSB +: 32];
-    launch_o[baresm_launch_pkg::LD_CODE_SIZE +: 32] = desc_q[baresm_ring_pkg::DESC_CODE_SIZE_LSB +: 32];
-    launch_o[baresm_launch_pkg::LD_GRID_X +: 32] = d_grid_x;
-    launch_o[baresm_launch_pkg::LD_GRID_Y +: 32] = d_grid_y;
-    launch_o[baresm_launch_pkg::LD_GRID_Z +: 32] = 32'(desc_q[baresm_ring_pkg::DESC_GRID_Z_LSB +: 16]);
-    launch_o[baresm_launch_pkg::LD_BLOCK_X +: 16] = d_block_x;
-    launch_o[baresm_launch_pkg::LD_BLOCK_Y +: 16] = d_block_y;
-    launch_o[baresm_launch_pkg::LD_BLOCK_Z +: 16] = d_block_z;
-    launch_o[baresm_launch_pkg::LD_REGS +: 8] = desc_q[baresm_ring_pkg::DESC_REGS_LSB +: 8];
-    launch_o[baresm_launch_pkg::LD_SMID +: 8] = 8'd0;
-    launch_o[baresm_launch_pkg::LD_PARAM_ADDR +: 32] = desc_q[baresm_ring_pkg::DESC_PARAM_ADDR_LSB +: 32];
-    launch_o[baresm_launch_pkg::LD_PARAM_SIZE +: 32] = desc_q[baresm_ring_pkg::DESC_PARAM_SIZE_LSB +: 32];
-    launch_o[baresm_launch_pkg::LD_SHARED +: 32] = desc_q[baresm_ring_pkg::DESC_SHARED_BYTES_LSB +: 32];
-    launch_o[baresm_launch_pkg::LD_WIN_BASE +: NUM_WINDOWS*32] = win_base_q;
-    launch_o[baresm_launch_pkg::LD_WIN_SIZE +: NUM_WINDOWS*32] = win_size_q;
-    launch_o[baresm_launch_pkg::LD_WATCHDOG +: 64] = 64'(budget_q);
-    launch_o[baresm_launch_pkg::LD_PROT_BASE +: 32] = prot_base;
-    launch_o[baresm_launch_pkg::LD_PROT_SIZE +: 32] = prot_size;
+    launch_o.entry_pc = desc_q[baresm_ring_pkg::DESC_ENTRY_PC_LSB +: 32];
+    launch_o.code_base = desc_q[baresm_ring_pkg::DESC_CODE_BASE_LSB +: 32];
+    launch_o.code_size = desc_q[baresm_ring_pkg::DESC_CODE_SIZE_LSB +: 32];
+    launch_o.grid_x = d_grid_x;
+    launch_o.grid_y = d_grid_y;
+    launch_o.grid_z = 32'(desc_q[baresm_ring_pkg::DESC_GRID_Z_LSB +: 16]);
+    launch_o.block_x = d_block_x;
+    launch_o.block_y = d_block_y;
+    launch_o.block_z = d_block_z;
+    launch_o.regs = desc_q[baresm_ring_pkg::DESC_REGS_LSB +: 8];
+    launch_o.smid = 8'd0;
+    launch_o.param_addr = desc_q[baresm_ring_pkg::DESC_PARAM_ADDR_LSB +: 32];
+    launch_o.param_size = desc_q[baresm_ring_pkg::DESC_PARAM_SIZE_LSB +: 32];
+    launch_o.shared = desc_q[baresm_ring_pkg::DESC_SHARED_BYTES_LSB +: 32];
+    launch_o.win_base[0 +: NUM_WINDOWS*32] = win_base_q;
+    launch_o.win_size[0 +: NUM_WINDOWS*32] = win_size_q;
+    launch_o.watchdog = 64'(budget_q);
+    launch_o.prot_base = prot_base;
+    launch_o.prot_size = prot_size;
   end
   assign launch_valid_o = state_q == E_LAUNCH;
 

@@ -14,8 +14,8 @@
 // splits the memory port's responses, and holds the ID/CONFIG words and the
 // trace port.
 //
-// A launch: launch_valid_i/launch_ready_o with the descriptor (layout in
-// baresm_launch_pkg, LD_*). The SM sizes the launch (warp slots the register
+// A launch: launch_valid_i/launch_ready_o with the descriptor (a
+// baresm_launch_t, generated from rtl/launch.def). The SM sizes the launch (warp slots the register
 // file allows, CTA slots the shared memory allows), dispatches CTAs as
 // resources free up, and pulses done_o once: with fault_kind_o NONE when the
 // grid completed, the fault report otherwise (after every outstanding
@@ -23,6 +23,7 @@
 // cannot run on this SM (nothing executed).
 `default_nettype none
 `include "baresm_assert.svh"
+`include "baresm_launch_types.svh"
 
 module baresm_sm #(
   parameter int NumLanes = 32,     // physical lanes: 1, 2, 4, 8, 16 or 32
@@ -51,7 +52,7 @@ module baresm_sm #(
   // ---- launch -------------------------------------------------------------
   input  logic                          launch_valid_i,
   output logic                          launch_ready_o,
-  input  logic [baresm_launch_pkg::LAUNCH_W-1:0] launch_i,
+  input  baresm_launch_t                launch_i,
   input  logic                          sched_gto_i,    // 0 loose round-robin, 1 greedy-then-oldest
 
   // ---- completion -----------------------------------------------------------

@@ -1,5 +1,5 @@
 // baresm_sm_launch: the SM's launch control. It takes one launch descriptor
-// (launch_valid_i/launch_ready_o, layout baresm_launch_pkg::LD_*), holds it for
+// (launch_valid_i/launch_ready_o, a baresm_launch_t), holds it for
 // the whole launch and hands out its fields, and walks the engine through
 //   IDLE -> INIT -> CHECK -> RUN -> (DRAIN) -> DONE -> IDLE.
 // INIT sizes the launch one warp slot and one CTA slot per cycle (max of
@@ -14,6 +14,7 @@
 // wait for) or when the dispatcher is done and no CTA is left.
 `default_nettype none
 `include "baresm_assert.svh"
+`include "baresm_launch_types.svh"
 
 module baresm_sm_launch #(
   parameter int NumLanes = 32,
@@ -31,7 +32,7 @@ module baresm_sm_launch #(
 
   input  logic                          launch_valid_i,
   output logic                          launch_ready_o,
-  input  logic [baresm_launch_pkg::LAUNCH_W-1:0] launch_i,
+  input  baresm_launch_t                launch_i,
 
   // ---- what ends the run ------------------------------------------------------
   input  logic                          fault_i,        // a fault is held (sticky)
@@ -88,22 +89,22 @@ module baresm_sm_launch #(
   typedef enum logic [2:0] { S_IDLE, S_INIT, S_CHECK, S_RUN, S_DRAIN, S_DONE } state_e;
   state_e state_q;
 
-  logic [baresm_launch_pkg::LAUNCH_W-1:0] lq;  // the accepted descriptor
+  baresm_launch_t lq;  // the accepted descriptor
   logic [31:0] l_grid_x, l_grid_y, l_grid_z, l_shared;
   logic [15:0] l_block_x, l_block_y, l_block_z;
   logic [7:0] l_regs;
-  assign l_grid_x = lq[baresm_launch_pkg::LD_GRID_X +: 32];
-  assign l_grid_y = lq[baresm_launch_pkg::LD_GRID_Y +: 32];
-  assign l_grid_z = lq[baresm_launch_pkg::LD_GRID_Z +: 32];
-  assign l_block_x = lq[baresm_launch_pkg::LD_BLOCK_X +: 16];
-  assign l_block_y = lq[baresm_launch_pkg::LD_BLOCK_Y +: 16];
-  assign l_block_z = lq[baresm_launch_pkg::LD_BLOCK_Z +: 16];
-  assign l_regs = lq[baresm_launch_pkg::LD_REGS +: 8];
-  assign l_shared = lq[baresm_launch_pkg::LD_SHARED +: 32];
+  assign l_grid_x = lq.grid_x;
+  assign l_grid_y = lq.grid_y;
+  assign l_grid_z = lq.grid_z;
+  assign l_block_x = lq.block_x;
+  assign l_block_y = lq.block_y;
+  assign l_block_z = lq.block_z;
+  assign l_regs = lq.regs;
+  assign l_shared = lq.shared;
 
-  assign entry_o = lq[baresm_launch_pkg::LD_ENTRY_PC +: 32];
-  assign code_base_o = lq[baresm_launch_pkg::LD_CODE_BASE +: 32];
-  assign code_size_o = lq[baresm_launch_pkg::LD_CODE_SIZE +: 32];
+  assign entry_o = lq.entry_pc;
+  assign code_base_o = lq.code_base;
+  assign code_size_o = lq.code_size;
   assign grid_x_o = l_grid_x;
   assign grid_y_o = l_grid_y;
   assign grid_z_o = l_grid_z;
@@ -111,15 +112,15 @@ module baresm_sm_launch #(
   assign block_y_o = l_block_y;
   assign block_z_o = l_block_z;
   assign regs_o = l_regs;
-  assign smid_o = lq[baresm_launch_pkg::LD_SMID +: 8];
-  assign param_addr_o = lq[baresm_launch_pkg::LD_PARAM_ADDR +: 32];
-  assign param_size_o = lq[baresm_launch_pkg::LD_PARAM_SIZE +: 32];
+  assign smid_o = lq.smid;
+  assign param_addr_o = lq.param_addr;
+  assign param_size_o = lq.param_size;
   assign shared_o = l_shared;
-  assign watchdog_o = lq[baresm_launch_pkg::LD_WATCHDOG +: 64];
-  assign win_base_o = lq[baresm_launch_pkg::LD_WIN_BASE +: 32*NumWindows];
-  assign win_size_o = lq[baresm_launch_pkg::LD_WIN_SIZE +: 32*NumWindows];
-  assign prot_base_o = lq[baresm_launch_pkg::LD_PROT_BASE +: 32];
-  assign prot_size_o = lq[baresm_launch_pkg::LD_PROT_SIZE +: 32];
+  assign watchdog_o = lq.watchdog;
+  assign win_base_o = lq.win_base[0 +: 32*NumWindows];
+  assign win_size_o = lq.win_size[0 +: 32*NumWindows];
+  assign prot_base_o = lq.prot_base;
+  assign prot_size_o = lq.prot_size;
 
   // Launch constants computed at S_INIT.
   logic [47:0] threads_full;
@@ -160,12 +161,12 @@ module baresm_sm_launch #(
     logic extra_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) extra_q <= 1'b0;
-      else if (accept) extra_q <= |launch_i[baresm_launch_pkg::LD_WIN_SIZE + 32*NumWindows +: Rest];
+      else if (accept) extra_q <= |launch_i.win_size[32*NumWindows +: Rest];
     end
     assign extra_windows = extra_q;
     logic unused_windows;
-    assign unused_windows = ^{lq[baresm_launch_pkg::LD_WIN_BASE + 32*NumWindows +: Rest],
-                              lq[baresm_launch_pkg::LD_WIN_SIZE + 32*NumWindows +: Rest]};
+    assign unused_windows = ^{lq.win_base[32*NumWindows +: Rest],
+                              lq.win_size[32*NumWindows +: Rest]};
   end else begin : g_no_extra_windows
     assign extra_windows = 1'b0;
   end

@@ -18,6 +18,7 @@
 //     carries the slot's expected phase; the writer writes nothing else;
 //   - one entry per launch: SQ_HEAD - CQ_TAIL is 1 for the queue of the
 //     launch in flight (after its fetch) and 0 otherwise.
+`include "baresm_launch_types.svh"
 `default_nettype none
 
 module fv_cp #(
@@ -67,7 +68,7 @@ module fv_cp #(
   logic [LB*8-1:0] mem_req_wdata_o;
   logic [LB-1:0] mem_req_wstrb_o;
   logic sm_hold_o, launch_valid_o;
-  logic [baresm_launch_pkg::LAUNCH_W-1:0] launch_o;
+  baresm_launch_t launch_o;
   logic [3:0] state_o;
   logic [2:0] queue_o;
   logic [31:0] status_o;
