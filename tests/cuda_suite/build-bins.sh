@@ -14,7 +14,7 @@ fi
 FLAGS="-O3 -arch=sm_90 -cudart shared"
 cd "$here"
 mkdir -p bin ptx
-grep -v '^#' programs.txt | while IFS='|' read -r name srcs flags args out; do
+grep -v '^#' programs.txt | while IFS='|' read -r name srcs flags args out status; do
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
   # shellcheck disable=SC2086
   (set -x; "$NVCC" $FLAGS $flags $srcs -o "bin/$name")

@@ -14,7 +14,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 have_nvcc=0; command -v "$NVCC" >/dev/null 2>&1 && have_nvcc=1
 norm() { sed -E 's|//.*||; s/[[:space:]]+/ /g; s/^ //; s/ $//' "$1"; }
 stale=0
-while IFS='|' read -r name srcs flags args out; do
+while IFS='|' read -r name srcs flags args out status; do
   if [ ! -f "ptx/$name.ptx" ] || ! "$tool" "bin/$name" > "$tmp/have.ptx"; then
     echo "MISSING: bin/$name or ptx/$name.ptx"; stale=1; continue
   fi

@@ -17,7 +17,7 @@ fi
 names=("$@")
 [ ${#names[@]} -gt 0 ] || mapfile -t names < <(grep -v '^#' "$here/programs.txt" | cut -d'|' -f1)
 for n in "${names[@]}"; do
-  s=$(date +%s.%N)
+  s=$(date +%s%N)
   "$here/run-suite.sh" --raw "$out" "$n"
-  echo "$n: exit $(cat "$out/$n.rc"), $(echo "$(date +%s.%N) - $s" | bc) s" | tee -a "$out/device.txt"
+  echo "$n: exit $(cat "$out/$n.rc"), $(( ($(date +%s%N) - s) / 1000000 )) ms" | tee -a "$out/device.txt"
 done

@@ -18,7 +18,7 @@ name=$2
 fail() { echo "run-suite.sh: FAIL: $name: $*"; exit 1; }
 line=$(grep -v '^#' "$here/programs.txt" | awk -F'|' -v n="$name" '$1 == n')
 [ -n "$line" ] || fail "not in programs.txt"
-IFS='|' read -r _ _ _ args outfile <<<"$line"
+IFS="|" read -r _ _ _ args outfile _ <<<"$line"
 bin=$here/bin/$name
 [ -x "$bin" ] || fail "no binary $bin (build-bins.sh)"
 

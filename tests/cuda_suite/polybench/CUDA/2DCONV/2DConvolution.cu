@@ -197,7 +197,7 @@ int main(int argc, char *argv[])
 	 	polybench_print_instruments;
 	
 		compareResults(ni, nj, POLYBENCH_ARRAY(B), POLYBENCH_ARRAY(B_outputFromGpu));
-		/* baresm test suite: also print the GPU's output (see CHANGES.md) */
+		/* baresm test suite: also print the GPU's output (CHANGES.md) */
 		print_array(ni, nj, POLYBENCH_ARRAY(B_outputFromGpu));
 
 	#else //print output to stderr so no dead code elimination

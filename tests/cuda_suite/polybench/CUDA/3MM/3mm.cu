@@ -324,7 +324,7 @@ int main(int argc, char** argv)
 	 	polybench_print_instruments;
 
 		compareResults(ni, nl, POLYBENCH_ARRAY(G), POLYBENCH_ARRAY(G_outputFromGpu));
-		/* baresm test suite: also print the GPU's output (see CHANGES.md) */
+		/* baresm test suite: also print the GPU's output (CHANGES.md) */
 		print_array(ni, nl, POLYBENCH_ARRAY(G_outputFromGpu));
 
 	#else //print output to stderr so no dead code elimination

@@ -224,7 +224,7 @@ int main(int argc, char** argv)
 	 	polybench_print_instruments;
 
 		compareResults(ny, POLYBENCH_ARRAY(y), POLYBENCH_ARRAY(y_outputFromGpu));
-		/* baresm test suite: also print the GPU's output (see CHANGES.md) */
+		/* baresm test suite: also print the GPU's output (CHANGES.md) */
 		print_array(ny, POLYBENCH_ARRAY(y_outputFromGpu));
 
 	#else

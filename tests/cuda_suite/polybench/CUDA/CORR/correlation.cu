@@ -329,7 +329,7 @@ int main()
 	 	polybench_print_instruments;
     
 		compareResults(m, n, POLYBENCH_ARRAY(symmat), POLYBENCH_ARRAY(symmat_outputFromGpu));
-		/* baresm test suite: also print the GPU's output (see CHANGES.md) */
+		/* baresm test suite: also print the GPU's output (CHANGES.md) */
 		print_array(m, POLYBENCH_ARRAY(symmat_outputFromGpu));
 
 	#else //print output to stderr so no dead code elimination

@@ -210,7 +210,7 @@ int main(int argc, char *argv[])
 	 	polybench_print_instruments;
 	
 		compareResults(n, POLYBENCH_ARRAY(y), POLYBENCH_ARRAY(y_outputFromGpu));
-		/* baresm test suite: also print the GPU's output (see CHANGES.md) */
+		/* baresm test suite: also print the GPU's output (CHANGES.md) */
 		print_array(n, POLYBENCH_ARRAY(y_outputFromGpu));
 
 	#else //print output to stderr so no dead code elimination

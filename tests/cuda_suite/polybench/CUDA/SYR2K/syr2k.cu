@@ -228,7 +228,7 @@ int main()
 	 	polybench_print_instruments;
 	
 		compareResults(ni, POLYBENCH_ARRAY(C), POLYBENCH_ARRAY(C_outputFromGpu));
-		/* baresm test suite: also print the GPU's output (see CHANGES.md) */
+		/* baresm test suite: also print the GPU's output (CHANGES.md) */
 		print_array(ni, POLYBENCH_ARRAY(C_outputFromGpu));
 
 	#else //print output to stderr so no dead code elimination

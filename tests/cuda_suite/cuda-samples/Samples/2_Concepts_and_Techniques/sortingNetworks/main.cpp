@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     uint               *d_InputKey, *d_InputVal, *d_OutputKey, *d_OutputVal;
     StopWatchInterface *hTimer = NULL;
 
-    const uint N             = 1048576;
+    const uint N             = 4096; /* baresm test suite: scaled down (was 1048576) */
     const uint DIR           = 0;
     const uint numValues     = 65536;
     const uint numIterations = 1;
