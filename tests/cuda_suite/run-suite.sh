@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs one program of the suite (programs.txt) through baresm's
-# libcudart.so.13 and compares what it prints with the H200's reference run
-# (h200/NAME.*, made by h200-run.sh with NVIDIA's runtime):
+# libcudart.so.13 and compares what it prints with an NVIDIA GPU's reference run
+# (ref/NAME.*, made by gpu-run.sh with NVIDIA's runtime):
 #   run-suite.sh LIBDIR NAME
 # stdout, stderr, the exit status and the output file the program writes (if
 # any) must equal the reference byte for byte once both go through the same
@@ -9,7 +9,7 @@
 # only blanks what names the device or measures time. As run-app.sh, it checks
 # that the dynamic linker resolved libcudart.so.13 to LIBDIR's.
 #   run-suite.sh --raw OUTDIR NAME   runs it with whatever libcudart the loader
-#                                    finds, writing the raw files (h200-run.sh)
+#                                    finds, writing the raw files (gpu-run.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 raw=0
@@ -37,7 +37,7 @@ if [ "$outfile" != "-" ]; then
   cp "$work/cwd/$outfile" "$outdir/$name.$outfile" 2>/dev/null || echo "(no $outfile written)" > "$outdir/$name.$outfile"
 fi
 if [ $raw = 1 ]; then
-  grep -h 'calling init: .*libcudart' "$work"/dbg.* | head -1 > "$outdir/$name.loaded"
+  grep -h 'calling init: .*libcudart' "$work"/dbg.* | head -1 | sed -E 's/^ *[0-9]+: *//' > "$outdir/$name.loaded"
   exit 0
 fi
 grep -q "calling init: $libdir/libcudart.so.13" "$work"/dbg.* || fail "LD_DEBUG=libs shows no initialisation of $libdir/libcudart.so.13"
@@ -50,15 +50,15 @@ filt() {
 bad=0
 exts="stdout stderr rc"; [ "$outfile" != "-" ] && exts="$exts $outfile"
 for e in $exts; do
-  ref=$here/h200/$name.$e
+  ref=$here/ref/$name.$e
   [ -f "$ref" ] || { echo "run-suite.sh: no reference $ref"; bad=1; continue; }
   if diff <(filt "$ref") <(filt "$outdir/$name.$e") > "$work/diff"; then
-    echo "same as the H200: $name.$e ($(wc -c < "$ref") bytes)"
+    echo "same as the GPU: $name.$e ($(wc -c < "$ref") bytes)"
   else
-    echo "DIFFERENT from the H200: $name.$e (< H200, > baresm):"
+    echo "DIFFERENT from the GPU: $name.$e (< GPU, > baresm):"
     head -40 "$work/diff"
     bad=1
   fi
 done
-[ $bad = 0 ] || fail "output differs from the H200's"
-echo "run-suite.sh: ok ($name $args: the H200's output, libcudart.so.13 from $libdir)"
+[ $bad = 0 ] || fail "output differs from the GPU's"
+echo "run-suite.sh: ok ($name $args: the GPU's output, libcudart.so.13 from $libdir)"

@@ -302,7 +302,7 @@ int main(int argc, char **argv)
     // override the device ID based on input provided at the command line
     int dev = findCudaDevice(argc, (const char **)argv);
 
-    int block_size = 32;
+    int block_size = 16; /* baresm test suite: 16 (was 32): baresm runs at most 512 threads a block */
 
     dim3 dimsA(5 * 2 * block_size, 5 * 2 * block_size, 1);
     dim3 dimsB(5 * 4 * block_size, 5 * 2 * block_size, 1);

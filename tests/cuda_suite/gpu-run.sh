@@ -1,13 +1,13 @@
 #!/bin/bash
-# Makes the reference outputs (h200/) on a machine with an NVIDIA GPU and
+# Makes the reference outputs (ref/) on a machine with an NVIDIA GPU and
 # NVIDIA's libcudart.so.13: every program of programs.txt, the committed
 # binaries as they are, through run-suite.sh --raw.
-#   h200-run.sh OUTDIR [NAME...]
-# writes OUTDIR/h200/NAME.{stdout,stderr,rc,<output file>,loaded} and
-# OUTDIR/h200/device.txt (nvidia-smi, the runtime that was loaded).
+#   gpu-run.sh OUTDIR [NAME...]
+# writes OUTDIR/ref/NAME.{stdout,stderr,rc,<output file>,loaded} and
+# OUTDIR/ref/device.txt (nvidia-smi, the runtime that was loaded).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-out=$1/h200; shift; mkdir -p "$out"
+out=$1/ref; shift; mkdir -p "$out"
 if ! ldconfig -p | grep -q 'libcudart.so.13 '; then
   for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda-13*/lib64 /usr/local/cuda-13*/lib; do
     [ -e "$d/libcudart.so.13" ] && { export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; break; }
