@@ -1,0 +1,1 @@
+s/^(Performance= ).*(, Size= )/\1<time>\2/

@@ -1,0 +1,1 @@
+s/^(GPU time: ).*/\1<time>/

@@ -1,0 +1,1 @@
+s/^(Processing time: ).*/\1<time>/

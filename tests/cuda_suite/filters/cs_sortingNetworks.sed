@@ -1,0 +1,2 @@
+s/^(Average time: ).*/\1<time>/
+s/^(sortingNetworks-bitonic, Throughput = ).*(, Size = )/\1<time>\2/

@@ -1,0 +1,1 @@
+s/^(Time consumed\(ms\): ).*/\1<time>/
