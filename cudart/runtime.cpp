@@ -9,6 +9,7 @@
 // primary context), one global lock. Device pointers are the driver's 32-bit
 // device addresses, zero-extended. Kernel faults become the context's sticky
 // error at the next synchronizing call, as on a GPU.
+#include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 
 #include <chrono>
@@ -863,10 +864,24 @@ cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrIntegrated: *value = 0; break;
     case cudaDevAttrCanMapHostMemory: *value = 0; break;
     case cudaDevAttrGlobalMemoryBusWidth: *value = 32; break;
+    // Any host thread may use the device (one process-wide lock orders them).
+    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
     default:
       note("cudaDeviceGetAttribute: attribute %d is not reported by baresm (cudaErrorNotSupported)", int(attr));
       return ret(cudaErrorNotSupported);
   }
+  return cudaSuccess;
+}
+
+// No profiler attaches to baresm: as NVIDIA's runtime with none attached,
+// both succeed and record nothing.
+cudaError_t cudaProfilerStart(void) {
+  ENTER();
+  return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStop(void) {
+  ENTER();
   return cudaSuccess;
 }
 
