@@ -52,7 +52,7 @@ const std::map<std::string, std::string>& sregs() {
 
 class Lowerer {
  public:
-  Lowerer(const Kernel& k, DiagSink* d) : k_(k), d_(d) {}
+  Lowerer(const Kernel& k, const std::vector<ModuleVar>& vars, DiagSink* d) : k_(k), vars_(vars), d_(d) {}
 
   MKernel run() {
     m_.name = k_.name;
@@ -88,7 +88,11 @@ class Lowerer {
 
  private:
   const Kernel& k_;
+  const std::vector<ModuleVar>& vars_;
   DiagSink* d_;
+  // Module-scope .global/.const variables this kernel references: each
+  // reference is refused by name (their data is not in the module yet).
+  std::map<std::string, const ModuleVar*> module_data_;
   MKernel m_;
   std::map<std::string, RegInfo> regs_;
   std::map<std::string, uint32_t> shared_;  // name -> offset
@@ -156,6 +160,36 @@ class Lowerer {
       shared_[v.name] = soff;
       soff += v.size;
     }
+    // Module-scope variables the kernel names (a kernel's own declarations
+    // hide them): static .shared ones join its static shared memory; the
+    // .extern .shared arrays (CUDA's extern __shared__, all at one address)
+    // start after it, at their alignment, and extend over the launch's
+    // dynamic shared bytes. The static size is padded to that start, so the
+    // CTA's static + dynamic bytes cover the whole dynamic part.
+    const std::set<std::string> named = symbols_named();
+    uint32_t dyn_align = 0;
+    for (const ModuleVar& v : vars_) {
+      if (!named.count(v.name) || shared_.count(v.name) || params_.count(v.name)) continue;
+      if (v.space != "shared") {
+        module_data_[v.name] = &v;
+      } else if (v.is_extern) {
+        if (v.size != 0)
+          d_->error(v.pos, "an .extern .shared variable with a size (" + quote(v.name) +
+                               ") is not supported: dynamic shared memory is an unsized array");
+        dyn_align = std::max(dyn_align, v.align);
+      } else {
+        soff = (soff + v.align - 1) / v.align * v.align;
+        shared_[v.name] = soff;
+        soff += v.size;
+      }
+    }
+    if (dyn_align) {
+      soff = (soff + dyn_align - 1) / dyn_align * dyn_align;
+      for (const ModuleVar& v : vars_)
+        if (v.space == "shared" && v.is_extern && named.count(v.name) && !shared_.count(v.name) &&
+            !params_.count(v.name))
+          shared_[v.name] = soff;
+    }
     m_.shared_bytes = soff;
     uint32_t loff = 0;
     for (const SharedVar& v : k_.locals) {
@@ -202,6 +236,28 @@ class Lowerer {
       labels_[s.label] = int(m_.labels.size());
       m_.labels.push_back(s.label);
     }
+  }
+
+  // The names the kernel's instructions use as symbols ([name+off] or a bare name).
+  std::set<std::string> symbols_named() const {
+    std::set<std::string> v;
+    for (const Statement& s : k_.body) {
+      if (s.kind != Statement::INSTR) continue;
+      for (const Operand& o : s.instr.ops) {
+        if (o.kind == Operand::SYMBOL || (o.kind == Operand::ADDR && !o.base_is_reg && !o.name.empty()))
+          v.insert(o.name);
+        for (const Operand& e : o.elems)
+          if (e.kind == Operand::SYMBOL) v.insert(e.name);
+      }
+    }
+    return v;
+  }
+  // A referenced __device__/__constant__ variable: refused by name where it is used.
+  void refuse_module_data(const Operand& o) {
+    auto it = module_data_.find(o.name);
+    if (it == module_data_.end()) return;
+    fail(o.pos, "module-scope ." + it->second->space + " variable " + quote(o.name) +
+                    " (a __device__ or __constant__ variable) is not supported yet");
   }
 
   int new_vreg(bool pred, const std::string& name = "") {
@@ -298,6 +354,7 @@ class Lowerer {
   // A variable's address in its own state space: the offset of a .shared
   // variable in the CTA's shared memory, of a .local one in the thread's frame.
   uint32_t symbol_offset(const Operand& o) {
+    refuse_module_data(o);
     if (auto it = shared_.find(o.name); it != shared_.end()) return it->second;
     if (auto it = local_.find(o.name); it != local_.end()) return it->second;
     fail(o.pos, "symbol " + quote(o.name) + " is not a .shared or .local variable of this kernel");
@@ -487,6 +544,7 @@ class Lowerer {
       return MOperand::mem(-1, int32_t(o.value));
     }
     if (!o.base_is_reg) {
+      refuse_module_data(o);
       if (space != "shared")
         fail(o.pos, "symbol " + quote(o.name) + " as a " + space + " address is not supported");
       auto it = shared_.find(o.name);
@@ -527,6 +585,8 @@ class Lowerer {
     const std::string& o = in.opcode;
     const auto& known = ptx_opcode_names();
     if (!std::binary_search(known.begin(), known.end(), o)) unsupported(not_translated(o));
+    for (const Operand& x : in.ops)
+      if (x.kind == Operand::SYMBOL || (x.kind == Operand::ADDR && !x.base_is_reg)) refuse_module_data(x);
     if (in.pipe_dst && o != "setp" && o != "shfl")
       fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
     if (o == "mov") return lower_mov();
@@ -1254,6 +1314,12 @@ class Lowerer {
       if (t == "s8") canonical16(d);
       return;
     }
+    // A register wider than the access (nvcc's `ld.global.s32 %rd, [..]` for an
+    // int index): PTX sign- or zero-extends the value by the instruction's
+    // type, which changes only the high word, and a 64-bit register keeps its
+    // low word (the header): that word is the 32-bit load.
+    const int tb = type_bits(t);
+    if (dreg == 64 && tb && tb <= 32 && t[0] != 'f') return guarded(mn + width_suffix_ld(t), {dst(d0, 64), addr});
     guarded(mn + width_suffix_ld(t), {dst(d0, 32), addr});
   }
 
@@ -1282,7 +1348,9 @@ class Lowerer {
     const int vb = src.kind == Operand::REG ? reg(src).bits : 32;
     if (vb == 16 && type_bits(t) > 16)
       fail(src.pos, "register " + quote(src.name) + " is narrower than ." + t);
-    MOperand v = src_reg(src, vb == 16 ? 16 : 32, t == "f32");
+    // A 64-bit register stored with a type of 32 bits or less: PTX stores its
+    // low bytes, which are the low word a 64-bit register keeps.
+    MOperand v = src_reg(src, vb == 16 ? 16 : vb == 64 ? 64 : 32, t == "f32");
     guarded(mem_mnem(space, false) + w, {addr, v});
   }
 
@@ -1660,8 +1728,8 @@ class Lowerer {
 
 }  // namespace
 
-MKernel lower_kernel(const Kernel& k, DiagSink* diags) {
-  return Lowerer(k, diags).run();
+MKernel lower_kernel(const Kernel& k, const std::vector<ModuleVar>& vars, DiagSink* diags) {
+  return Lowerer(k, vars, diags).run();
 }
 
 }  // namespace baresm::isa::ptx
