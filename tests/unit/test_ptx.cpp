@@ -205,6 +205,28 @@ TEST(PtxErrors, ReferencedModuleVariablesAreRefusedByName) {
             "not supported yet");
 }
 
+// FMA contraction (docs/ptx.md): pairs whose treatment by ptxas was not
+// established on the GPU are refused at the add rather than rounded twice.
+TEST(PtxErrors, ContractionsNotEstablishedAreRefusedByName) {
+  const auto e = errors_of(kernel_with(std::string(kRegs) + "\t.reg .f32 %f<10>;\n",  // 10
+                                       "\tmul.f32 %f1, %f2, %f3;\n"                     // 11
+                                       "\tadd.sat.f32 %f4, %f1, %f5;\n"                 // 12
+                                       "\tmul.ftz.f32 %f6, %f2, %f3;\n"                 // 13
+                                       "\tsub.f32 %f7, %f5, %f6;\n"                     // 14
+                                       "\tmul.f32 %f8, %f2, %f3;\n"                     // 15
+                                       "\tadd.f32 %f9, %f8, %f8;\n"));                  // 16
+  ASSERT_EQ(e.size(), 3u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0],
+            "t.ptx:12:2: PTX instruction 'add.sat.f32' is not supported ('mul.f32' feeding 'add.sat.f32': "
+            "ptxas's contraction with .sat or mixed .ftz is not established)");
+  EXPECT_EQ(e[1],
+            "t.ptx:14:2: PTX instruction 'sub.f32' is not supported ('mul.ftz.f32' feeding 'sub.f32': "
+            "ptxas's contraction with .sat or mixed .ftz is not established)");
+  EXPECT_EQ(e[2],
+            "t.ptx:16:2: PTX instruction 'add.f32' is not supported (its two operands are one 'mul.f32' "
+            "product: ptxas's contraction is not established)");
+}
+
 TEST(PtxErrors, NotPtxAtAll) {
   EXPECT_EQ(errors_of(""), std::vector<std::string>{"t.ptx:0:0: no .version directive: this is not PTX"});
   EXPECT_EQ(errors_of(kHead), std::vector<std::string>{"t.ptx:0:0: no .entry kernel in the file"});
