@@ -332,28 +332,32 @@ class Lowerer {
         const Instruction& in = st.instr;
         int here = 0, at = 0;
         for (size_t q = 0; q < in.ops.size(); ++q)
-          if (in.ops[q].kind == Operand::REG && in.ops[q].name == d && !(q == 0 && writes(in, d))) here++, at = int(q);
+          if (in.ops[q].kind == Operand::REG && in.ops[q].name == d && !(q == 0 && writes(in, d)))
+            here++, at = int(q);
         bool aftz = false, asat = false;
-        const bool is_add = (plain_f32(in, "add", &aftz, &asat) || plain_f32(in, "sub", &aftz, &asat)) &&
-                            in.ops.size() == 3;
-        if (here && in.guard != d && is_add) {
+        const bool is_add =
+            (plain_f32(in, "add", &aftz, &asat) || plain_f32(in, "sub", &aftz, &asat)) && in.ops.size() == 3;
+        if (here && is_add) {
           std::string why;
           if (here != 1)
-            why = "its two operands are one '" + mul.full + "' product: ptxas's contraction is not established";
+            why =
+                "its two operands are one '" + mul.full + "' product: ptxas's contraction is not established";
           else if (asat || aftz != mftz)
-            why = "'" + mul.full + "' feeding '" + in.full + "': ptxas's contraction with .sat or mixed .ftz is not established";
+            why = "'" + mul.full + "' feeding '" + in.full +
+                  "': ptxas's contraction with .sat or mixed .ftz is not established";
           else if (mul.guard != in.guard || mul.guard_neg != in.guard_neg)
             why = "'" + mul.full + "' feeding it under another guard: ptxas's contraction is not established";
           for (size_t y = i + 1; y < x && why.empty(); ++y)
             for (int q = 1; q <= 2; ++q)
-              if (mul.ops[size_t(q)].kind == Operand::REG && writes(k_.body[y].instr, mul.ops[size_t(q)].name))
+              if (mul.ops[size_t(q)].kind == Operand::REG &&
+                  writes(k_.body[y].instr, mul.ops[size_t(q)].name))
                 why = "operand " + quote(mul.ops[size_t(q)].name) + " of the '" + mul.full +
                       "' it would be contracted with is written in between";
           if (!why.empty()) refusals[x] = why;
           found.emplace_back(x, at);
           add_reads += here;
         }
-        reads += here + (in.guard == d ? 1 : 0);
+        reads += here;
         if (ends_block(in)) break;
       }
       if (found.empty() || reads != reads_[d] || add_reads != reads) continue;  // some other use: not fused
@@ -374,8 +378,9 @@ class Lowerer {
       if (all) {
         folded_muls_.insert(i);
       } else if (us.size() > 1) {  // one product lost an add to another, and it has more uses
-        contract_refused_[i] = "a product used by several adds, one of which also adds another product: "
-                               "ptxas's contraction is not established";
+        contract_refused_[i] =
+            "a product used by several adds, one of which also adds another product: "
+            "ptxas's contraction is not established";
       }
     }
     for (const auto& [x, mk] : take)
@@ -1484,7 +1489,8 @@ class Lowerer {
     // type, which changes only the high word, and a 64-bit register keeps its
     // low word (the header): that word is the 32-bit load.
     const int tb = type_bits(t);
-    if (dreg == 64 && tb && tb <= 32 && t[0] != 'f') return guarded(mn + width_suffix_ld(t), {dst(d0, 64), addr});
+    if (dreg == 64 && tb && tb <= 32 && t[0] != 'f')
+      return guarded(mn + width_suffix_ld(t), {dst(d0, 64), addr});
     guarded(mn + width_suffix_ld(t), {dst(d0, 32), addr});
   }
 

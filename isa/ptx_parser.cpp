@@ -177,9 +177,11 @@ class Parser {
         fail(a, "module-scope variable attribute " + quote(a.text) + " is not supported");
       }
     }
-    if (type.empty()) fail(peek(), "expected a type for the " + sp.text + " variable, found " + describe(peek()));
+    if (type.empty())
+      fail(peek(), "expected a type for the " + sp.text + " variable, found " + describe(peek()));
     const Token& n = peek();
-    if (n.kind != Tok::WORD) fail(n, "expected a name for the " + sp.text + " variable, found " + describe(n));
+    if (n.kind != Tok::WORD)
+      fail(n, "expected a name for the " + sp.text + " variable, found " + describe(n));
     v.name = n.text;
     v.pos = n.pos;
     next();

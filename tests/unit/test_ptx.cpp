@@ -177,16 +177,16 @@ TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
 // ones and those only another kernel uses are not errors.
 TEST(PtxErrors, ReferencedModuleVariablesAreRefusedByName) {
   const std::string src = std::string(kHead) +
-                          ".global .align 4 .u32 counter;\n"                    // 4
+                          ".global .align 4 .u32 counter;\n"                            // 4
                           ".const .align 4 .b8 table[8] = {1, 0, 0, 0, 2, 0, 0, 0};\n"  // 5
-                          ".extern .shared .align 8 .b8 sized[16];\n"            // 6
-                          ".global .align 1 .b8 placeholder[1];\n"               // 7
-                          ".visible .entry k(.param .u64 p)\n{\n" +              // 8, 9
-                          kRegs +                                                // 10..13
-                          "\tmov.u64 %rd1, counter;\n"                           // 14
-                          "\tld.const.u32 %r1, [table+4];\n"                     // 15
-                          "\tld.global.u32 %r2, [counter];\n"                    // 16
-                          "\tld.shared.u32 %r3, [sized];\n"                      // 17
+                          ".extern .shared .align 8 .b8 sized[16];\n"                   // 6
+                          ".global .align 1 .b8 placeholder[1];\n"                      // 7
+                          ".visible .entry k(.param .u64 p)\n{\n" +                     // 8, 9
+                          kRegs +                                                       // 10..13
+                          "\tmov.u64 %rd1, counter;\n"                                  // 14
+                          "\tld.const.u32 %r1, [table+4];\n"                            // 15
+                          "\tld.global.u32 %r2, [counter];\n"                           // 16
+                          "\tld.shared.u32 %r3, [sized];\n"                             // 17
                           "\tret;\n}\n"
                           ".visible .entry other(.param .u64 p)\n{\n\tret;\n}\n";
   const auto e = errors_of(src);
@@ -209,12 +209,12 @@ TEST(PtxErrors, ReferencedModuleVariablesAreRefusedByName) {
 // established on the GPU are refused at the add rather than rounded twice.
 TEST(PtxErrors, ContractionsNotEstablishedAreRefusedByName) {
   const auto e = errors_of(kernel_with(std::string(kRegs) + "\t.reg .f32 %f<10>;\n",  // 10
-                                       "\tmul.f32 %f1, %f2, %f3;\n"                     // 11
-                                       "\tadd.sat.f32 %f4, %f1, %f5;\n"                 // 12
-                                       "\tmul.ftz.f32 %f6, %f2, %f3;\n"                 // 13
-                                       "\tsub.f32 %f7, %f5, %f6;\n"                     // 14
-                                       "\tmul.f32 %f8, %f2, %f3;\n"                     // 15
-                                       "\tadd.f32 %f9, %f8, %f8;\n"));                  // 16
+                                       "\tmul.f32 %f1, %f2, %f3;\n"                   // 11
+                                       "\tadd.sat.f32 %f4, %f1, %f5;\n"               // 12
+                                       "\tmul.ftz.f32 %f6, %f2, %f3;\n"               // 13
+                                       "\tsub.f32 %f7, %f5, %f6;\n"                   // 14
+                                       "\tmul.f32 %f8, %f2, %f3;\n"                   // 15
+                                       "\tadd.f32 %f9, %f8, %f8;\n"));                // 16
   ASSERT_EQ(e.size(), 3u) << ::testing::PrintToString(e);
   EXPECT_EQ(e[0],
             "t.ptx:12:2: PTX instruction 'add.sat.f32' is not supported ('mul.f32' feeding 'add.sat.f32': "

@@ -19,7 +19,9 @@ using namespace baresm;
 
 namespace {
 
-std::string src_path(const std::string& rel) { return std::string(BARESM_SOURCE_DIR) + "/" + rel; }
+std::string src_path(const std::string& rel) {
+  return std::string(BARESM_SOURCE_DIR) + "/" + rel;
+}
 
 struct KernelRun {
   isa::PtxResult ptx;
@@ -34,8 +36,8 @@ struct KernelRun {
 // launch's dynamic shared-memory bytes. Fails the test on a translation or
 // driver error; the launch's own status and fault are the caller's to check.
 KernelRun run_kernel(const std::string& ptx_file, const std::string& kernel, drv::Dim3 grid, drv::Dim3 block,
-               uint32_t dynamic_shared, const std::vector<std::vector<uint32_t>>& inputs, size_t out_words,
-               const std::vector<uint8_t>& extra_params = {}) {
+                     uint32_t dynamic_shared, const std::vector<std::vector<uint32_t>>& inputs,
+                     size_t out_words, const std::vector<uint8_t>& extra_params = {}) {
   KernelRun r;
   r.ptx = isa::translate_ptx_file(src_path(ptx_file));
   EXPECT_TRUE(r.ptx.ok()) << r.ptx.format_errors();
@@ -94,7 +96,8 @@ KernelRun run_kernel(const std::string& ptx_file, const std::string& kernel, drv
 TEST(PtxReal, UnreferencedModuleVariablesAreIgnored) {
   std::vector<uint32_t> in(32);
   for (uint32_t i = 0; i < 32; ++i) in[i] = i * 0x01010101u + 7;
-  const KernelRun r = run_kernel("tests/ptx/module_vars.ptx", "module_vars", {1, 1, 1}, {8, 2, 2}, 0, {in}, 32);
+  const KernelRun r =
+      run_kernel("tests/ptx/module_vars.ptx", "module_vars", {1, 1, 1}, {8, 2, 2}, 0, {in}, 32);
   ASSERT_EQ(r.report.status, drv::Status::OK);
   for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(r.out[i], in[i] + 1) << i;
   // Nothing of the unreferenced variables reaches the kernel: no shared memory.
@@ -109,7 +112,8 @@ TEST(PtxReal, LoadsIntoRegistersWiderThanTheAccess) {
   std::vector<uint32_t> in(96);
   for (uint32_t t = 0; t < 32; ++t) in[t] = uint32_t(int32_t((t * 13) % 64) - 32);
   for (uint32_t i = 32; i < 96; ++i) in[i] = 0xA5000000u + i * 0x1001u;
-  const KernelRun r = run_kernel("tests/ptx/wide_load.ptx", "wide_load", {1, 1, 1}, {32, 1, 1}, 0, {in}, 32 * 6);
+  const KernelRun r =
+      run_kernel("tests/ptx/wide_load.ptx", "wide_load", {1, 1, 1}, {32, 1, 1}, 0, {in}, 32 * 6);
   ASSERT_EQ(r.report.status, drv::Status::OK);
   for (uint32_t t = 0; t < 32; ++t) {
     const int32_t idx = int32_t(in[t]);
@@ -129,8 +133,8 @@ TEST(PtxReal, DynamicSharedMemoryAfterTheStaticArrays) {
   const uint32_t n = 64, ctas = 2;
   std::vector<uint32_t> in(n * ctas);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = 1000 + i * 3;
-  const KernelRun r = run_kernel("tests/ptx/dyn_shared.ptx", "dyn_shared", {ctas, 1, 1}, {n, 1, 1}, n * 4, {in},
-                           n * ctas * 3);
+  const KernelRun r = run_kernel("tests/ptx/dyn_shared.ptx", "dyn_shared", {ctas, 1, 1}, {n, 1, 1}, n * 4,
+                                 {in}, n * ctas * 3);
   ASSERT_EQ(r.launch, drv::Status::OK);
   ASSERT_EQ(r.report.status, drv::Status::OK);
   // tile[20] at 0, extra[12] at 20, buf[] at 32 (its .align 16 after 32 static bytes).
@@ -150,7 +154,8 @@ TEST(PtxReal, DynamicSharedMemoryAfterTheStaticArrays) {
 TEST(PtxReal, DynamicSharedMemoryBeyondTheLaunchsBytesFaults) {
   const uint32_t n = 64;
   std::vector<uint32_t> in(n, 5);
-  const KernelRun r = run_kernel("tests/ptx/dyn_shared.ptx", "dyn_shared", {1, 1, 1}, {n, 1, 1}, 0, {in}, n * 3);
+  const KernelRun r =
+      run_kernel("tests/ptx/dyn_shared.ptx", "dyn_shared", {1, 1, 1}, {n, 1, 1}, 0, {in}, n * 3);
   ASSERT_EQ(r.launch, drv::Status::OK);
   EXPECT_EQ(r.report.status, drv::Status::ILLEGAL_ADDRESS) << drv::status_name(r.report.status);
 }
@@ -178,7 +183,8 @@ float float_of(uint32_t u) {
   std::memcpy(&f, &u, 4);
   return f;
 }
-void fma_contract_inputs(int n, std::vector<uint32_t>* a, std::vector<uint32_t>* b, std::vector<uint32_t>* c) {
+void fma_contract_inputs(int n, std::vector<uint32_t>* a, std::vector<uint32_t>* b,
+                         std::vector<uint32_t>* c) {
   uint32_t s = 0x2545F491u;
   for (int i = 0; i < n; ++i) {
     const uint32_t r0 = xorshift32(&s), r1 = xorshift32(&s), r2 = xorshift32(&s);
@@ -247,12 +253,14 @@ std::vector<uint8_t> contract_c_extra() {  // m = 1.1f, n = 7 (the f32 and u32 p
 
 // Runs one kernel of the translated fma_contract PTX and counts the words
 // that differ from the GPU's (each difference reported).
-int differences(const std::string& ptx, const std::string& kernel, const std::vector<uint32_t>& gpu, int per_thread) {
+int differences(const std::string& ptx, const std::string& kernel, const std::vector<uint32_t>& gpu,
+                int per_thread) {
   std::vector<uint32_t> a, b, c;
   fma_contract_inputs(kFmaThreads, &a, &b, &c);
   const bool is_c = kernel == "contract_c";
-  const KernelRun r = run_kernel(ptx, kernel, {2, 1, 1}, {128, 1, 1}, 0, {a, b, c},
-                                 size_t(kFmaThreads * per_thread), is_c ? contract_c_extra() : std::vector<uint8_t>{});
+  const KernelRun r =
+      run_kernel(ptx, kernel, {2, 1, 1}, {128, 1, 1}, 0, {a, b, c}, size_t(kFmaThreads * per_thread),
+                 is_c ? contract_c_extra() : std::vector<uint8_t>{});
   EXPECT_EQ(r.report.status, drv::Status::OK);
   EXPECT_EQ(gpu.size(), r.out.size());
   int diff = 0;
