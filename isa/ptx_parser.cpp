@@ -195,8 +195,9 @@ class Parser {
         continue;
       }
       const Token& c = next();
-      count *= uint64_t(parse_int_tok(c, "an array size"));
-      if (count > (16u << 20)) fail(c, sp.text.substr(1) + " variable " + quote(v.name) + " is too large");
+      const int64_t dim = parse_int_tok(c, "an array size");
+      if (dim > (16 << 20) || (count *= uint64_t(dim)) > (16u << 20))  // each factor bounded: no wrap
+        fail(c, sp.text.substr(1) + " variable " + quote(v.name) + " is too large");
       expect(']', "to close the array size");
     }
     if (peek().is('=')) {  // the initialiser's values are not kept: nothing reads them yet
