@@ -107,7 +107,7 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
   std::vector<ptx::MKernel> lowered;
   for (const ptx::Kernel& k : file.kernels) {
     const size_t before = diags.diags.size();
-    ptx::MKernel mk = ptx::lower_kernel(k, &diags);
+    ptx::MKernel mk = ptx::lower_kernel(k, file.vars, &diags);
     if (diags.diags.size() != before) continue;  // allocation needs a complete kernel
     int spilled = 0;
     const ptx::Allocation a = ptx::allocate_with_spills(&mk, &spilled);

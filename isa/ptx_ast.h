@@ -86,10 +86,25 @@ struct Kernel {
   std::vector<Statement> body;
 };
 
+// A module-scope variable: `.global`/`.const` data (nvcc's __device__ and
+// __constant__ variables, and the placeholder bytes CUDA 13's headers leave),
+// `.shared` at module scope, and `.extern .shared name[]`, the kernel's
+// dynamic shared memory.
+struct ModuleVar {
+  std::string space;  // "global", "const", "shared"
+  std::string name;
+  uint32_t align = 1;
+  uint32_t size = 0;       // bytes; 0 for an unsized extern array
+  bool is_extern = false;  // .extern: defined elsewhere (dynamic shared memory for .shared)
+  bool initialised = false;
+  Pos pos;
+};
+
 struct File {
   std::string version, target;
   int address_size = 0;
   std::vector<Kernel> kernels;
+  std::vector<ModuleVar> vars;
 };
 
 }  // namespace baresm::isa::ptx

@@ -52,13 +52,15 @@ const std::map<std::string, std::string>& sregs() {
 
 class Lowerer {
  public:
-  Lowerer(const Kernel& k, DiagSink* d) : k_(k), d_(d) {}
+  Lowerer(const Kernel& k, const std::vector<ModuleVar>& vars, DiagSink* d) : k_(k), vars_(vars), d_(d) {}
 
   MKernel run() {
     m_.name = k_.name;
     m_.pos = k_.pos;
     declare();
-    for (const Statement& s : k_.body) {
+    plan_contractions();
+    for (size_t i = 0; i < k_.body.size(); ++i) {
+      const Statement& s = k_.body[i];
       if (s.kind == Statement::LABEL) {
         MInstr li;
         li.label = labels_.at(s.label);
@@ -68,7 +70,12 @@ class Lowerer {
       }
       cur_ = &s.instr;
       try {
-        lower(s.instr);
+        if (auto r = contract_refused_.find(i); r != contract_refused_.end()) unsupported(r->second);
+        if (auto f = contracted_.find(i); f != contracted_.end()) {
+          lower_contracted(k_.body[f->second.mul].instr, f->second.mul_operand);
+        } else if (!folded_muls_.count(i)) {
+          lower(s.instr);  // a folded mul emits nothing: its add is the FFMA
+        }
         m_.ptx_instructions++;
       } catch (const Unsupported&) {
       }
@@ -88,7 +95,11 @@ class Lowerer {
 
  private:
   const Kernel& k_;
+  const std::vector<ModuleVar>& vars_;
   DiagSink* d_;
+  // Module-scope .global/.const variables this kernel references: each
+  // reference is refused by name (their data is not in the module yet).
+  std::map<std::string, const ModuleVar*> module_data_;
   MKernel m_;
   std::map<std::string, RegInfo> regs_;
   std::map<std::string, uint32_t> shared_;  // name -> offset
@@ -100,6 +111,17 @@ class Lowerer {
   // times each register is read anywhere in the kernel.
   std::map<std::string, uint32_t> consts_;
   std::map<std::string, int> reads_;
+  // FMA contraction as ptxas does it (plan_contractions): the add/sub
+  // statements that become one FFMA with the mul that feeds them, the muls
+  // that then emit nothing, and the pairs refused because what ptxas does
+  // with them was not established.
+  struct Contraction {
+    size_t mul = 0;       // statement index of the mul
+    int mul_operand = 0;  // 1 or 2: which source operand of the add/sub is the product
+  };
+  std::map<size_t, Contraction> contracted_;
+  std::set<size_t> folded_muls_;
+  std::map<size_t, std::string> contract_refused_;
   const Instruction* cur_ = nullptr;
   // The guard of the PTX instruction being lowered; applied to the
   // instructions that write its results or have side effects, not to the
@@ -156,6 +178,36 @@ class Lowerer {
       shared_[v.name] = soff;
       soff += v.size;
     }
+    // Module-scope variables the kernel names (a kernel's own declarations
+    // hide them): static .shared ones join its static shared memory; the
+    // .extern .shared arrays (CUDA's extern __shared__, all at one address)
+    // start after it, at their alignment, and extend over the launch's
+    // dynamic shared bytes. The static size is padded to that start, so the
+    // CTA's static + dynamic bytes cover the whole dynamic part.
+    const std::set<std::string> named = symbols_named();
+    uint32_t dyn_align = 0;
+    for (const ModuleVar& v : vars_) {
+      if (!named.count(v.name) || shared_.count(v.name) || params_.count(v.name)) continue;
+      if (v.space != "shared") {
+        module_data_[v.name] = &v;
+      } else if (v.is_extern) {
+        if (v.size != 0)
+          d_->error(v.pos, "an .extern .shared variable with a size (" + quote(v.name) +
+                               ") is not supported: dynamic shared memory is an unsized array");
+        dyn_align = std::max(dyn_align, v.align);
+      } else {
+        soff = (soff + v.align - 1) / v.align * v.align;
+        shared_[v.name] = soff;
+        soff += v.size;
+      }
+    }
+    if (dyn_align) {
+      soff = (soff + dyn_align - 1) / dyn_align * dyn_align;
+      for (const ModuleVar& v : vars_)
+        if (v.space == "shared" && v.is_extern && named.count(v.name) && !shared_.count(v.name) &&
+            !params_.count(v.name))
+          shared_[v.name] = soff;
+    }
     m_.shared_bytes = soff;
     uint32_t loff = 0;
     for (const SharedVar& v : k_.locals) {
@@ -202,6 +254,180 @@ class Lowerer {
       labels_[s.label] = int(m_.labels.size());
       m_.labels.push_back(s.label);
     }
+  }
+
+  // ---- FMA contraction (docs/ptx.md "FMA contraction") ----------------------------
+  // PTX lets the code generator fuse a mul.f32 and an add/sub.f32 without a
+  // rounding modifier into one fma, and ptxas does (nvcc's default
+  // -fmad=true; -fmad=false writes mul.rn/add.rn, which are never fused).
+  // The rule, checked on the GPU (tests/ptx/fma_contract.cu): a
+  // mul[.ftz].f32 whose product is read only by add/sub[.ftz].f32 operands
+  // in its own basic block, none with a rounding modifier, all with the
+  // mul's .ftz, is folded: each of those becomes an FFMA and the mul goes.
+  // A product with any other use (a mul, a store, an add in another block)
+  // is rounded on its own, and so are all its uses. An add of two such
+  // products takes its first operand's. Forms whose treatment by ptxas was
+  // not established (.sat, mixed .ftz, other guards, an operand of the mul
+  // rewritten before its add) are refused by name rather than rounded
+  // differently from the GPU.
+  static bool plain_f32(const Instruction& in, const char* op, bool* ftz, bool* sat) {
+    if (in.opcode != op || in.mods.empty() || in.mods.back() != "f32") return false;
+    *ftz = *sat = false;
+    for (size_t i = 0; i + 1 < in.mods.size(); ++i) {
+      if (in.mods[i] == "ftz")
+        *ftz = true;
+      else if (in.mods[i] == "sat")
+        *sat = true;
+      else
+        return false;  // a rounding modifier (or anything else): never contracted
+    }
+    return true;
+  }
+  static bool writes(const Instruction& in, const std::string& reg) {
+    if (in.ops.empty()) return false;
+    const size_t nd = in.ops[0].kind == Operand::REG ? 1 + size_t(in.pipe_dst) : 0;
+    for (size_t i = 0; i < nd; ++i)
+      if (in.ops[i].name == reg) return true;
+    if (in.ops[0].kind == Operand::VEC && (in.opcode == "ld" || in.opcode == "mov"))
+      for (const Operand& e : in.ops[0].elems)
+        if (e.kind == Operand::REG && e.name == reg) return true;
+    return false;
+  }
+  static bool ends_block(const Instruction& in) {
+    return in.opcode == "bra" || in.opcode == "ret" || in.opcode == "exit" || in.opcode == "trap";
+  }
+  void plan_contractions() {
+    std::map<std::string, int> defs;
+    std::vector<size_t> muls;  // candidate mul statements, in order
+    for (size_t i = 0; i < k_.body.size(); ++i) {
+      const Statement& s = k_.body[i];
+      if (s.kind != Statement::INSTR) continue;
+      const Instruction& in = s.instr;
+      if (!in.ops.empty() && in.ops[0].kind == Operand::REG) {
+        defs[in.ops[0].name]++;
+        if (in.pipe_dst && in.ops.size() > 1) defs[in.ops[1].name]++;
+      }
+      if (!in.ops.empty() && in.ops[0].kind == Operand::VEC)
+        for (const Operand& e : in.ops[0].elems)
+          if (e.kind == Operand::REG) defs[e.name]++;
+      bool ftz = false, sat = false;
+      if (plain_f32(in, "mul", &ftz, &sat) && !sat && in.ops.size() == 3 && in.ops[0].kind == Operand::REG)
+        muls.push_back(i);
+    }
+    // A mul is folded when every read of its product is an add/sub operand
+    // in its own basic block; then each of those becomes an FFMA.
+    std::map<size_t, std::vector<std::pair<size_t, int>>> uses;  // eligible mul -> (add, operand)
+    for (size_t i : muls) {
+      const Instruction& mul = k_.body[i].instr;
+      const std::string& d = mul.ops[0].name;
+      if (defs[d] != 1) continue;
+      bool mftz = false, msat = false;
+      plain_f32(mul, "mul", &mftz, &msat);
+      std::vector<std::pair<size_t, int>> found;
+      std::map<size_t, std::string> refusals;
+      int reads = 0, add_reads = 0;
+      for (size_t x = i + 1; x < k_.body.size(); ++x) {
+        const Statement& st = k_.body[x];
+        if (st.kind != Statement::INSTR) break;  // a label: the block ends
+        const Instruction& in = st.instr;
+        int here = 0, at = 0;
+        for (size_t q = 0; q < in.ops.size(); ++q)
+          if (in.ops[q].kind == Operand::REG && in.ops[q].name == d && !(q == 0 && writes(in, d)))
+            here++, at = int(q);
+        bool aftz = false, asat = false;
+        const bool is_add =
+            (plain_f32(in, "add", &aftz, &asat) || plain_f32(in, "sub", &aftz, &asat)) && in.ops.size() == 3;
+        if (here && is_add) {
+          std::string why;
+          if (here != 1)
+            why =
+                "its two operands are one '" + mul.full + "' product: ptxas's contraction is not established";
+          else if (asat || aftz != mftz)
+            why = "'" + mul.full + "' feeding '" + in.full +
+                  "': ptxas's contraction with .sat or mixed .ftz is not established";
+          else if (mul.guard != in.guard || mul.guard_neg != in.guard_neg)
+            why = "'" + mul.full + "' feeding it under another guard: ptxas's contraction is not established";
+          for (size_t y = i + 1; y < x && why.empty(); ++y)
+            for (int q = 1; q <= 2; ++q)
+              if (mul.ops[size_t(q)].kind == Operand::REG &&
+                  writes(k_.body[y].instr, mul.ops[size_t(q)].name))
+                why = "operand " + quote(mul.ops[size_t(q)].name) + " of the '" + mul.full +
+                      "' it would be contracted with is written in between";
+          if (!why.empty()) refusals[x] = why;
+          found.emplace_back(x, at);
+          add_reads += here;
+        }
+        reads += here;
+        if (ends_block(in)) break;
+      }
+      if (found.empty() || reads != reads_[d] || add_reads != reads) continue;  // some other use: not fused
+      if (!refusals.empty()) {
+        for (const auto& [x, why] : refusals) contract_refused_[x] = why;
+        continue;
+      }
+      uses[i] = std::move(found);
+    }
+    // Each add takes one product, its first operand's when both are (as ptxas does).
+    std::map<size_t, std::pair<size_t, int>> take;  // add -> (mul, operand)
+    for (const auto& [i, us] : uses)
+      for (const auto& [x, k] : us)
+        if (!take.count(x) || k < take[x].second) take[x] = {i, k};
+    for (const auto& [i, us] : uses) {
+      bool all = true;
+      for (const auto& [x, k] : us) all &= take[x].first == i;
+      if (all) {
+        folded_muls_.insert(i);
+      } else if (us.size() > 1) {  // one product lost an add to another, and it has more uses
+        contract_refused_[i] =
+            "a product used by several adds, one of which also adds another product: "
+            "ptxas's contraction is not established";
+      }
+    }
+    for (const auto& [x, mk] : take)
+      if (folded_muls_.count(mk.first)) contracted_[x] = Contraction{mk.first, mk.second};
+  }
+  // add/sub d, P, c  ->  FFMA d, a, b, +-c;  sub d, c, P  ->  FFMA d, -a, b, c
+  // (P = a * b of the folded mul): one rounding of the exact a*b +- c, as
+  // ptxas's FFMA. .ftz flushes the three operands and the result.
+  void lower_contracted(const Instruction& mul, int mul_operand) {
+    want_ops(3);
+    bool ftz = false, sat = false;
+    plain_f32(*cur_, cur_->opcode.c_str(), &ftz, &sat);
+    const bool sub = cur_->opcode == "sub";
+    int a = fsrc(mul.ops[1], ftz), b = fsrc(mul.ops[2], ftz);
+    int c = fsrc(op(mul_operand == 1 ? 2 : 1), ftz);
+    auto negate = [&](int v) {
+      const int n = new_vreg(false);
+      plain("FNEG", {MOperand::v(n, true), MOperand::v(v)});
+      return n;
+    };
+    if (sub && mul_operand == 1) c = negate(c);
+    if (sub && mul_operand == 2) a = negate(a);
+    const int d = new_vreg(false);
+    plain("FFMA", {MOperand::v(d, true), MOperand::v(a), MOperand::v(b), MOperand::v(c)});
+    fresult(d, ftz, false);
+  }
+
+  // The names the kernel's instructions use as symbols ([name+off] or a bare name).
+  std::set<std::string> symbols_named() const {
+    std::set<std::string> v;
+    for (const Statement& s : k_.body) {
+      if (s.kind != Statement::INSTR) continue;
+      for (const Operand& o : s.instr.ops) {
+        if (o.kind == Operand::SYMBOL || (o.kind == Operand::ADDR && !o.base_is_reg && !o.name.empty()))
+          v.insert(o.name);
+        for (const Operand& e : o.elems)
+          if (e.kind == Operand::SYMBOL) v.insert(e.name);
+      }
+    }
+    return v;
+  }
+  // A referenced __device__/__constant__ variable: refused by name where it is used.
+  void refuse_module_data(const Operand& o) {
+    auto it = module_data_.find(o.name);
+    if (it == module_data_.end()) return;
+    fail(o.pos, "module-scope ." + it->second->space + " variable " + quote(o.name) +
+                    " (a __device__ or __constant__ variable) is not supported yet");
   }
 
   int new_vreg(bool pred, const std::string& name = "") {
@@ -298,6 +524,7 @@ class Lowerer {
   // A variable's address in its own state space: the offset of a .shared
   // variable in the CTA's shared memory, of a .local one in the thread's frame.
   uint32_t symbol_offset(const Operand& o) {
+    refuse_module_data(o);
     if (auto it = shared_.find(o.name); it != shared_.end()) return it->second;
     if (auto it = local_.find(o.name); it != local_.end()) return it->second;
     fail(o.pos, "symbol " + quote(o.name) + " is not a .shared or .local variable of this kernel");
@@ -487,6 +714,7 @@ class Lowerer {
       return MOperand::mem(-1, int32_t(o.value));
     }
     if (!o.base_is_reg) {
+      refuse_module_data(o);
       if (space != "shared")
         fail(o.pos, "symbol " + quote(o.name) + " as a " + space + " address is not supported");
       auto it = shared_.find(o.name);
@@ -527,6 +755,8 @@ class Lowerer {
     const std::string& o = in.opcode;
     const auto& known = ptx_opcode_names();
     if (!std::binary_search(known.begin(), known.end(), o)) unsupported(not_translated(o));
+    for (const Operand& x : in.ops)
+      if (x.kind == Operand::SYMBOL || (x.kind == Operand::ADDR && !x.base_is_reg)) refuse_module_data(x);
     if (in.pipe_dst && o != "setp" && o != "shfl")
       fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
     if (o == "mov") return lower_mov();
@@ -1254,6 +1484,13 @@ class Lowerer {
       if (t == "s8") canonical16(d);
       return;
     }
+    // A register wider than the access (nvcc's `ld.global.s32 %rd, [..]` for an
+    // int index): PTX sign- or zero-extends the value by the instruction's
+    // type, which changes only the high word, and a 64-bit register keeps its
+    // low word (the header): that word is the 32-bit load.
+    const int tb = type_bits(t);
+    if (dreg == 64 && tb && tb <= 32 && t[0] != 'f')
+      return guarded(mn + width_suffix_ld(t), {dst(d0, 64), addr});
     guarded(mn + width_suffix_ld(t), {dst(d0, 32), addr});
   }
 
@@ -1282,7 +1519,9 @@ class Lowerer {
     const int vb = src.kind == Operand::REG ? reg(src).bits : 32;
     if (vb == 16 && type_bits(t) > 16)
       fail(src.pos, "register " + quote(src.name) + " is narrower than ." + t);
-    MOperand v = src_reg(src, vb == 16 ? 16 : 32, t == "f32");
+    // A 64-bit register stored with a type of 32 bits or less: PTX stores its
+    // low bytes, which are the low word a 64-bit register keeps.
+    MOperand v = src_reg(src, vb == 16 ? 16 : vb == 64 ? 64 : 32, t == "f32");
     guarded(mem_mnem(space, false) + w, {addr, v});
   }
 
@@ -1660,8 +1899,8 @@ class Lowerer {
 
 }  // namespace
 
-MKernel lower_kernel(const Kernel& k, DiagSink* diags) {
-  return Lowerer(k, diags).run();
+MKernel lower_kernel(const Kernel& k, const std::vector<ModuleVar>& vars, DiagSink* diags) {
+  return Lowerer(k, vars, diags).run();
 }
 
 }  // namespace baresm::isa::ptx

@@ -20,6 +20,8 @@
 namespace baresm::isa::ptx {
 
 // Returns the lowered kernel; errors go to diags (the result is then partial).
-MKernel lower_kernel(const Kernel& k, DiagSink* diags);
+// vars are the file's module-scope variables: those the kernel references
+// are laid out (.shared) or refused (.global, .const) there; the rest are ignored.
+MKernel lower_kernel(const Kernel& k, const std::vector<ModuleVar>& vars, DiagSink* diags);
 
 }  // namespace baresm::isa::ptx

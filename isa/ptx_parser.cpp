@@ -137,22 +137,85 @@ class Parser {
       skip_line(line);
       return;
     }
-    if (d == ".visible" || d == ".weak") {
+    if (d == ".visible" || d == ".weak" || d == ".extern") {
       next();
-      if (peek().kind == Tok::DIRECTIVE && peek().text == ".entry") return kernel();
+      if (peek().kind == Tok::DIRECTIVE && peek().text == ".entry" && d != ".extern") return kernel();
+      if (peek().kind == Tok::DIRECTIVE && is_space(peek().text)) return module_var(d == ".extern");
       unsupported_directive(peek());
     }
     if (d == ".entry") return kernel();
+    if (is_space(d)) return module_var(false);
     unsupported_directive(t);
+  }
+
+  static bool is_space(const std::string& d) { return d == ".global" || d == ".const" || d == ".shared"; }
+
+  // [.extern|.visible|.weak] .global/.const/.shared [.align N] [.v2|.v4] .type
+  // name[N]...[ = initialiser];  Whether a kernel may use it is the lowering's
+  // question: one nothing references is ignored (the placeholders of CUDA
+  // 13's headers), a referenced one is translated or refused there.
+  void module_var(bool is_extern) {
+    const Token& sp = next();
+    ModuleVar v;
+    v.space = sp.text.substr(1);
+    v.is_extern = is_extern;
+    v.pos = sp.pos;
+    std::string type;
+    uint32_t vec = 1;
+    while (peek().kind == Tok::DIRECTIVE) {
+      const Token& a = next();
+      if (a.text == ".align") {
+        const Token& n = next();
+        const int64_t al = parse_int_tok(n, "an alignment");
+        if (al < 1 || al > 4096 || (al & (al - 1))) fail(n, "alignment " + n.text + " is not a power of two");
+        v.align = uint32_t(al);
+      } else if (a.text == ".v2" || a.text == ".v4") {
+        vec = a.text == ".v2" ? 2 : 4;
+      } else if (type_bytes(a.text.substr(1)) && a.text != ".pred") {
+        type = a.text.substr(1);
+      } else {
+        fail(a, "module-scope variable attribute " + quote(a.text) + " is not supported");
+      }
+    }
+    if (type.empty())
+      fail(peek(), "expected a type for the " + sp.text + " variable, found " + describe(peek()));
+    const Token& n = peek();
+    if (n.kind != Tok::WORD)
+      fail(n, "expected a name for the " + sp.text + " variable, found " + describe(n));
+    v.name = n.text;
+    v.pos = n.pos;
+    next();
+    uint64_t count = vec;
+    bool unsized = false;
+    while (peek().is('[')) {
+      next();
+      if (peek().is(']')) {  // name[]: sized by its initialiser, or (extern) elsewhere
+        unsized = true;
+        next();
+        continue;
+      }
+      const Token& c = next();
+      const int64_t dim = parse_int_tok(c, "an array size");
+      if (dim > (16 << 20) || (count *= uint64_t(dim)) > (16u << 20))  // each factor bounded: no wrap
+        fail(c, sp.text.substr(1) + " variable " + quote(v.name) + " is too large");
+      expect(']', "to close the array size");
+    }
+    if (peek().is('=')) {  // the initialiser's values are not kept: nothing reads them yet
+      v.initialised = true;
+      while (peek().kind != Tok::END && !peek().is(';')) next();
+    }
+    v.size = unsized ? 0 : uint32_t(count * type_bytes(type));
+    if (v.align < type_bytes(type)) v.align = type_bytes(type);
+    expect(';', ("after the " + sp.text + " variable").c_str());
+    for (const ModuleVar& o : file_.vars)
+      if (o.name == v.name) fail(n, "module-scope variable " + quote(v.name) + " is declared twice");
+    file_.vars.push_back(std::move(v));
   }
 
   [[noreturn]] void unsupported_directive(const Token& t) {
     if (t.kind == Tok::DIRECTIVE) {
       std::string why;
       if (t.text == ".func") why = " (device functions are not supported yet: nvcc inlines them at -O3)";
-      if (t.text == ".global" || t.text == ".const") why = " (module-scope variables are not supported yet)";
-      if (t.text == ".extern")
-        why = " (extern declarations, such as dynamic shared memory, are not supported yet)";
       fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end" + why);
     }
     fail(t, "expected a directive, found " + describe(t));
@@ -547,6 +610,7 @@ const std::vector<std::string>& ptx_directive_names() {
       ".file",
       ".visible",
       ".weak",
+      ".extern",
       ".entry",
       // a kernel's body (body_directive)
       ".loc",
@@ -560,6 +624,9 @@ const std::vector<std::string>& ptx_directive_names() {
       ".global",
       ".const",
       ".local",
+      // module-scope variables (module_var)
+      ".v2",
+      ".v4",
   };
   return names;
 }

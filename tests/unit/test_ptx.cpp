@@ -154,7 +154,7 @@ TEST(PtxErrors, RegisterWidthsAreChecked) {
 
 TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
   const std::string src = std::string(kHead) +
-                          ".global .align 4 .u32 g;\n"                            // 4
+                          ".global .align 4 .u32 g;\n"                            // 4: unreferenced, accepted
                           ".func f()\n{\n\tret;\n}\n"                             // 5..8
                           ".visible .entry k(.param .u64 p) .maxntid 64, 1, 1\n"  // 9
                           "{\n"
@@ -163,16 +163,68 @@ TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
                           "\tfoo.bar %r1;\n"  // 13
                           "\tret;\n}\n";
   const auto e = errors_of(src);
-  ASSERT_EQ(e.size(), 5u) << ::testing::PrintToString(e);
-  EXPECT_EQ(e[0],
-            "t.ptx:4:1: directive '.global' is not supported by the PTX front end (module-scope variables "
-            "are not supported yet)");
-  EXPECT_EQ(e[1].rfind("t.ptx:5:1: directive '.func' is not supported", 0), 0u) << e[1];
-  EXPECT_EQ(e[2], "t.ptx:9:34: directive '.maxntid' is not supported by the PTX front end");
-  EXPECT_EQ(e[3], "t.ptx:11:28: an unsized .local array is not valid PTX");
+  ASSERT_EQ(e.size(), 4u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0].rfind("t.ptx:5:1: directive '.func' is not supported", 0), 0u) << e[0];
+  EXPECT_EQ(e[1], "t.ptx:9:34: directive '.maxntid' is not supported by the PTX front end");
+  EXPECT_EQ(e[2], "t.ptx:11:28: an unsized .local array is not valid PTX");
   EXPECT_EQ(
-      e[4],
+      e[3],
       "t.ptx:13:2: PTX instruction 'foo.bar' is not supported (no PTX instruction 'foo' is translated)");
+}
+
+// __device__ and __constant__ variables a kernel uses are refused by name
+// where they are used (their data is not in the module yet); unreferenced
+// ones and those only another kernel uses are not errors.
+TEST(PtxErrors, ReferencedModuleVariablesAreRefusedByName) {
+  const std::string src = std::string(kHead) +
+                          ".global .align 4 .u32 counter;\n"                            // 4
+                          ".const .align 4 .b8 table[8] = {1, 0, 0, 0, 2, 0, 0, 0};\n"  // 5
+                          ".extern .shared .align 8 .b8 sized[16];\n"                   // 6
+                          ".global .align 1 .b8 placeholder[1];\n"                      // 7
+                          ".visible .entry k(.param .u64 p)\n{\n" +                     // 8, 9
+                          kRegs +                                                       // 10..13
+                          "\tmov.u64 %rd1, counter;\n"                                  // 14
+                          "\tld.const.u32 %r1, [table+4];\n"                            // 15
+                          "\tld.global.u32 %r2, [counter];\n"                           // 16
+                          "\tld.shared.u32 %r3, [sized];\n"                             // 17
+                          "\tret;\n}\n"
+                          ".visible .entry other(.param .u64 p)\n{\n\tret;\n}\n";
+  const auto e = errors_of(src);
+  ASSERT_EQ(e.size(), 4u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0],
+            "t.ptx:6:30: an .extern .shared variable with a size ('sized') is not supported: dynamic shared "
+            "memory is an unsized array");
+  EXPECT_EQ(e[1],
+            "t.ptx:14:16: module-scope .global variable 'counter' (a __device__ or __constant__ variable) is "
+            "not supported yet");
+  EXPECT_EQ(e[2],
+            "t.ptx:15:20: module-scope .const variable 'table' (a __device__ or __constant__ variable) is "
+            "not supported yet");
+  EXPECT_EQ(e[3],
+            "t.ptx:16:21: module-scope .global variable 'counter' (a __device__ or __constant__ variable) is "
+            "not supported yet");
+}
+
+// FMA contraction (docs/ptx.md): pairs whose treatment by ptxas was not
+// established on the GPU are refused at the add rather than rounded twice.
+TEST(PtxErrors, ContractionsNotEstablishedAreRefusedByName) {
+  const auto e = errors_of(kernel_with(std::string(kRegs) + "\t.reg .f32 %f<10>;\n",  // 10
+                                       "\tmul.f32 %f1, %f2, %f3;\n"                   // 11
+                                       "\tadd.sat.f32 %f4, %f1, %f5;\n"               // 12
+                                       "\tmul.ftz.f32 %f6, %f2, %f3;\n"               // 13
+                                       "\tsub.f32 %f7, %f5, %f6;\n"                   // 14
+                                       "\tmul.f32 %f8, %f2, %f3;\n"                   // 15
+                                       "\tadd.f32 %f9, %f8, %f8;\n"));                // 16
+  ASSERT_EQ(e.size(), 3u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0],
+            "t.ptx:12:2: PTX instruction 'add.sat.f32' is not supported ('mul.f32' feeding 'add.sat.f32': "
+            "ptxas's contraction with .sat or mixed .ftz is not established)");
+  EXPECT_EQ(e[1],
+            "t.ptx:14:2: PTX instruction 'sub.f32' is not supported ('mul.ftz.f32' feeding 'sub.f32': "
+            "ptxas's contraction with .sat or mixed .ftz is not established)");
+  EXPECT_EQ(e[2],
+            "t.ptx:16:2: PTX instruction 'add.f32' is not supported (its two operands are one 'mul.f32' "
+            "product: ptxas's contraction is not established)");
 }
 
 TEST(PtxErrors, NotPtxAtAll) {
