@@ -23,6 +23,7 @@
 #include "host_driver/handle_table.h"
 #include "host_driver/status.h"
 #include "host_driver/transport.h"
+#include "isa/iss.h"
 
 namespace baresm::drv {
 
@@ -44,10 +45,8 @@ struct Function {
 };
 using DevPtr = uint32_t;  // device address; 0 is never allocated
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t(x) * y * z; }
-};
+// Grid and block sizes: the ISS's Dim3, one type from the kernel to the driver.
+using Dim3 = iss::Dim3;
 
 // Timeouts are in nanoseconds of device time; kWaitDefault means
 // DeviceOptions::sync_timeout_ns.
