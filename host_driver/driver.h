@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "cq_model/ring_io.h"
 #include "cq_model/rings.h"
 #include "host_driver/allocator.h"
 #include "host_driver/handle_table.h"
+#include "host_driver/ring_io.h"
 #include "host_driver/status.h"
 #include "host_driver/transport.h"
 #include "isa/iss.h"
@@ -359,7 +359,7 @@ class Device {
     Dim3 grid;
   };
   struct QueueState {
-    cq::QueuePairHost host;
+    QueuePairHost host;  // over transport_
     uint32_t slot_base = 0;  // per-slot parameter buffer + window table area
     Inflight inflight[kMaxSqEntries];
   };
@@ -379,19 +379,6 @@ class Device {
   struct ResultRec {
     uint64_t token = 0;
     LaunchReport report;
-  };
-
-  // cq::RingBus over the transport, for the reference ring producer/consumer.
-  class Bus : public cq::RingBus {
-   public:
-    explicit Bus(Device* d) : d_(d) {}
-    bool reg_read(uint32_t offset, uint32_t* value) override;
-    bool reg_write(uint32_t offset, uint32_t value) override;
-    bool mem_read(uint32_t addr, void* dst, uint32_t len) override;
-    bool mem_write(uint32_t addr, const void* src, uint32_t len) override;
-
-   private:
-    Device* d_;
   };
 
   // helpers
@@ -469,7 +456,6 @@ class Device {
   ResultRec results_[kResultHistory];
   std::vector<PendingFree> frees_;  // the blocks of alloc_ and priv_ waiting on queued launches
   uint64_t pending_free_bytes_ = 0;   // of alloc_'s among them
-  Bus bus_{this};
 };
 
 }  // namespace baresm::drv
