@@ -15,7 +15,7 @@
 // reads back), in the format of tests/data/h200_checksums.txt.
 //
 // A launch on the GPU: the executor finds the kernel by the code the driver
-// placed in device memory (compared with the modules translated from the
+// placed in device memory (compared with the kernels translated from the
 // same PTX), copies the whole device memory into one cuMemAlloc arena,
 // turns every 8-byte parameter (these kernels' pointers) from a device
 // address into an arena address, launches, and copies the launch's windows
@@ -67,6 +67,8 @@ class CudaExecutor final : public cq::LaunchExecutor {
     out_ = cq::LaunchOutcome{};
     const std::string err = run(p);
     if (!err.empty()) {
+      // The completion entry says only ERR_INTERNAL: the reason goes to stderr.
+      std::fprintf(stderr, "run_cuda: %s\n", err.c_str());
       out_.internal_error = true;
       out_.internal_message = err;
     }
@@ -80,20 +82,21 @@ class CudaExecutor final : public cq::LaunchExecutor {
  private:
   // The launch on the GPU; "" or why it could not run.
   std::string run(const iss::LaunchParams& p) {
-    // The kernel: the module whose code the driver placed at code_base.
+    // The kernel: the one whose code the driver placed at code_base (a
+    // launch's code range is its kernel's, from its entry).
     std::vector<uint8_t> code(p.code_size);
     mem_.read(p.code_base, code.data(), p.code_size);
     const GpuModule* gm = nullptr;
     const isa::KernelInfo* k = nullptr;
-    for (const GpuModule& m : modules_) {
-      if (m.module.code.size() * isa::kInstrBytes != code.size() ||
-          std::memcmp(m.module.code.data(), code.data(), code.size()) != 0)
-        continue;
+    for (const GpuModule& m : modules_)
       for (const isa::KernelInfo& ki : m.module.kernels)
-        if (p.code_base + ki.entry == p.entry_pc) k = &ki;
-      gm = &m;
-    }
-    if (!gm || !k) return "no translated module holds the launched code";
+        if (!k && ki.code_bytes == p.code_size && p.entry_pc == p.code_base &&
+            std::memcmp(reinterpret_cast<const uint8_t*>(m.module.code.data()) + ki.entry, code.data(),
+                        code.size()) == 0) {
+          gm = &m;
+          k = &ki;
+        }
+    if (!gm || !k) return "no translated kernel has the launched code";
     CUfunction fn = nullptr;
     CUresult r = cuModuleGetFunction(&fn, gm->cubin, k->name.c_str());
     if (r != CUDA_SUCCESS) return cuda_error(r, "cuModuleGetFunction " + k->name);
