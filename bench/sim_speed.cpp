@@ -19,13 +19,13 @@
 #include <memory>
 #include <string>
 
+#include "host_driver/devices.h"
 #include "samples/samples.h"
 #if SIM_SPEED_TOP
-#include "sim/systemc/rtl_backend.h"
+#include "sim/systemc/rtl_device.h"
 #include "sim/systemc/sc_transport.h"
 #include "sim/systemc/testbench.h"
 #else
-#include "samples/driver_backend.h"
 #include "sim/harness/bare_sm_transport.h"
 #include "sim/harness/sm_harness.h"
 #endif
@@ -83,17 +83,25 @@ int main(int argc, char** argv) {
     if (!s) return usage();
     samples::RunOptions ro;
     ro.seed = 1;
-    const uint64_t watchdog = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : samples::kDefaultWatchdogCycles;
+    const uint64_t watchdog = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : drv::kDefaultWatchdogCycles;
+    // Beyond the watchdog, the driver's timeout catches a stuck device only.
+    drv::DeviceOptions dopt;
+    dopt.watchdog = uint32_t(watchdog);
+    dopt.sync_timeout_ns = 10'000'000'000ull;
+    std::string error;
 #if SIM_SPEED_TOP
-    cosim::RtlBackendOptions o;
-    o.device.mem = bench_memory();
-    o.default_watchdog = uint32_t(watchdog);
-    std::unique_ptr<samples::Backend> be = cosim::make_rtl_backend(o);
+    cosim::RtlDeviceOptions o;
+    o.mem = bench_memory();
+    std::unique_ptr<drv::OpenDevice> d = cosim::open_rtl(o, dopt, &error);
+    if (!d) {
+      std::fprintf(stderr, "sim_speed: %s\n", error.c_str());
+      return 1;
+    }
     cosim::Testbench& tb = cosim::Testbench::get();
     tb.set_lockstep(false);
     const uint64_t c0 = tb.cycle();
     const double t0 = now_s();
-    const samples::SampleResult r = samples::run_sample(*s, *be, ro);
+    const samples::SampleResult r = samples::run_sample(*s, d->device, ro);
     dt = now_s() - t0;
     cycles = tb.cycle() - c0;
 #else
@@ -102,17 +110,13 @@ int main(int argc, char** argv) {
     rc.sm.lockstep = false;
     auto t = std::make_unique<sim::BareSmTransport>(sim::make_sm_dut(), rc);
     sim::BareSmExecutor& sm = t->sm();
-    samples::DriverBackendOptions bo;
-    bo.name = "bare-sm";
-    bo.default_watchdog = uint32_t(watchdog);
-    bo.device.sync_timeout_ns = 10'000'000'000ull;  // beyond the watchdog: a stuck device only
-    samples::DriverBackend be(std::move(t), bo);
-    if (!be.ok()) {
-      std::fprintf(stderr, "sim_speed: %s\n", be.last_error().c_str());
+    std::unique_ptr<drv::OpenDevice> d = drv::open_device("bare-sm", std::move(t), dopt, &error);
+    if (!d) {
+      std::fprintf(stderr, "sim_speed: %s\n", error.c_str());
       return 1;
     }
     const double t0 = now_s();
-    const samples::SampleResult r = samples::run_sample(*s, be, ro);
+    const samples::SampleResult r = samples::run_sample(*s, d->device, ro);
     dt = now_s() - t0;
     for (const auto& run : sm.runs()) cycles += run.cycles;
 #endif

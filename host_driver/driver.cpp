@@ -1,5 +1,5 @@
 // The host driver (driver.h): the device and its registers (open, close,
-// reset, programming the rings), errors, handle lookups, the ring bus.
+// reset, programming the rings), errors, handle lookups.
 // Firmware-style: fixed tables, status codes, and nothing but Transport calls
 // to reach the device. The other seams are driver_*.cpp (docs/driver.md).
 
@@ -25,21 +25,6 @@ LaunchStats launch_stats(const cq::CompletionEntry& e) {
   static_assert(LaunchStats::kWarpStates == cq::CompletionEntry::kWarpStates, "one warp-state list");
   for (int s = 0; s < LaunchStats::kWarpStates; ++s) st.warp_state_cycles[s] = e.warp_state_cycles(s);
   return st;
-}
-
-
-// ---- transport bus for the ring helpers ---------------------------------------------
-bool Device::Bus::reg_read(uint32_t offset, uint32_t* value) {
-  return ok(d_->transport_->mmio_read32(offset, value));
-}
-bool Device::Bus::reg_write(uint32_t offset, uint32_t value) {
-  return ok(d_->transport_->mmio_write32(offset, value));
-}
-bool Device::Bus::mem_read(uint32_t addr, void* dst, uint32_t len) {
-  return ok(d_->transport_->mem_read(addr, dst, len));
-}
-bool Device::Bus::mem_write(uint32_t addr, const void* src, uint32_t len) {
-  return ok(d_->transport_->mem_write(addr, src, len));
 }
 
 Device::Device() = default;
@@ -231,7 +216,7 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   alloc_.init(256, props_.protected_base - 256, 256);
   priv_.init(props_.protected_base, props_.protected_bytes, 256);
   for (uint32_t q = 0; q < nq_; ++q) {
-    cq::QueuePairLayout lay;
+    QueuePairLayout lay;
     lay.queue = q;
     lay.sq_size = opt_.sq_entries;
     lay.cq_size = opt_.cq_entries;
@@ -241,7 +226,7 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
         !priv_.alloc(opt_.sq_entries * slot_bytes(), kOwnerDriver, KIND_RING, true, &slots))
       return bail(
           fail(Status::OUT_OF_MEMORY, Layer::DEVICE, "no device memory for the rings of queue %u", q));
-    queues_[q].host.attach(&bus_, lay);
+    queues_[q].host.attach(transport_, lay);
     queues_[q].slot_base = slots;
   }
   for (auto& x : ctxs_) x.used = false;

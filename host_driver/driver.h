@@ -17,12 +17,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "cq_model/ring_io.h"
 #include "cq_model/rings.h"
 #include "host_driver/allocator.h"
 #include "host_driver/handle_table.h"
+#include "host_driver/ring_io.h"
 #include "host_driver/status.h"
 #include "host_driver/transport.h"
+#include "isa/iss.h"
 
 namespace baresm::drv {
 
@@ -44,10 +45,8 @@ struct Function {
 };
 using DevPtr = uint32_t;  // device address; 0 is never allocated
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t(x) * y * z; }
-};
+// Grid and block sizes: the ISS's Dim3, one type from the kernel to the driver.
+using Dim3 = iss::Dim3;
 
 // Timeouts are in nanoseconds of device time; kWaitDefault means
 // DeviceOptions::sync_timeout_ns.
@@ -360,7 +359,7 @@ class Device {
     Dim3 grid;
   };
   struct QueueState {
-    cq::QueuePairHost host;
+    QueuePairHost host;  // over transport_
     uint32_t slot_base = 0;  // per-slot parameter buffer + window table area
     Inflight inflight[kMaxSqEntries];
   };
@@ -380,19 +379,6 @@ class Device {
   struct ResultRec {
     uint64_t token = 0;
     LaunchReport report;
-  };
-
-  // cq::RingBus over the transport, for the reference ring producer/consumer.
-  class Bus : public cq::RingBus {
-   public:
-    explicit Bus(Device* d) : d_(d) {}
-    bool reg_read(uint32_t offset, uint32_t* value) override;
-    bool reg_write(uint32_t offset, uint32_t value) override;
-    bool mem_read(uint32_t addr, void* dst, uint32_t len) override;
-    bool mem_write(uint32_t addr, const void* src, uint32_t len) override;
-
-   private:
-    Device* d_;
   };
 
   // helpers
@@ -470,7 +456,6 @@ class Device {
   ResultRec results_[kResultHistory];
   std::vector<PendingFree> frees_;  // the blocks of alloc_ and priv_ waiting on queued launches
   uint64_t pending_free_bytes_ = 0;   // of alloc_'s among them
-  Bus bus_{this};
 };
 
 }  // namespace baresm::drv

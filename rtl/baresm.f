@@ -10,6 +10,7 @@
 rtl/sm/baresm_isa_pkg.sv        // opcodes (generated from isa/opcodes.def)
 rtl/sm/baresm_state_pkg.sv      // fault kinds, warp and CP states (generated from isa/faults.def, rtl/states.def)
 rtl/sm/baresm_launch_pkg.sv     // launch descriptor layout (generated from rtl/launch.def)
+rtl/sm/baresm_smcfg_pkg.sv      // the SM's ID/CONFIG word layout (generated from rtl/sm_config.def)
 rtl/sm/baresm_sm_pkg.sv         // issue classes, decode and ALU functions
 rtl/cp/baresm_regs_pkg.sv       // register map (generated from cq_model/regmap.def)
 rtl/cp/baresm_ring_pkg.sv       // ring formats (generated from cq_model/rings.def)

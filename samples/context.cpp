@@ -22,7 +22,7 @@ uint32_t f32_bits(float f) {
 }
 
 namespace {
-std::string dim_text(const iss::Dim3& d) {
+std::string dim_text(const drv::Dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
@@ -39,14 +39,19 @@ std::string trim(std::string s) {
 }
 }  // namespace
 
-SampleContext::SampleContext(const Sample& s, Backend& b, const RunOptions& o, SampleResult* r)
-    : sample_(s), backend_(b), opts_(o), result_(r), rng_(o.seed * 0x100000001B3ull + 12345) {
+Arg Arg::f32(float v) {
+  return u32(f32_bits(v));
+}
+
+SampleContext::SampleContext(const Sample& s, drv::Device& dev, const RunOptions& o, SampleResult* r)
+    : sample_(s), dev_(dev), opts_(o), result_(r), rng_(o.seed * 0x100000001B3ull + 12345) {
   if (opts_.kernels_dir.empty()) opts_.kernels_dir = default_kernels_dir();
 }
 
+// Destroying the context frees its buffers and module; after a fault it
+// also resets the stopped device for the next sample.
 SampleContext::~SampleContext() {
-  for (const Buffer& b : buffers_) backend_.free(b);
-  if (loaded_) backend_.unload_module(handle_);
+  if (ctx_.id) dev_.ctx_destroy(ctx_);
 }
 
 bool SampleContext::prepare() {
@@ -86,65 +91,97 @@ bool SampleContext::prepare() {
     module_ = std::move(a.module);
   }
   const std::vector<uint8_t> image = isa::write_module(module_);
-  const Status s = backend_.load_module(image, &handle_);
-  if (s != Status::OK) {
-    fail(std::string("load_module: ") + status_name(s) + ": " + backend_.last_error());
+  try {
+    check(dev_.ctx_create(&ctx_), "ctx_create");
+    check(dev_.module_load_data(ctx_, image.data(), image.size(), &mod_), "module_load_data");
+    check(dev_.module_code_range(mod_, &code_base_, nullptr), "module_code_range");
+  } catch (const SampleAbort&) {
     return false;
   }
-  loaded_ = true;
   return true;
 }
 
-void SampleContext::check(Status s, const char* what) {
-  if (s == Status::OK) return;
-  fail(std::string("backend ") + what + " failed: " + status_name(s) + ": " + backend_.last_error());
+void SampleContext::check(drv::Status s, const char* what) {
+  if (s == drv::Status::OK) return;
+  const drv::ErrorInfo& e = dev_.last_error();
+  fail(std::string(what) + " failed: " + drv::status_name(s) + " (" + drv::layer_name(e.layer) + "): " + e.detail);
   throw SampleAbort{};
 }
 
 Buffer SampleContext::alloc(uint32_t bytes) {
   Buffer b;
-  check(backend_.alloc(bytes ? bytes : 4, &b), "alloc");
-  buffers_.push_back(b);
+  b.size = bytes ? bytes : 4;
+  check(dev_.mem_alloc(ctx_, b.size, &b.addr), "mem_alloc");
   return b;
 }
 
 void SampleContext::release(const Buffer& b) {
-  for (auto it = buffers_.begin(); it != buffers_.end(); ++it) {
-    if (it->addr == b.addr) {
-      buffers_.erase(it);
-      check(backend_.free(b), "free");
-      return;
-    }
-  }
+  check(dev_.mem_free(ctx_, b.addr), "mem_free");
 }
 
-const LaunchReport& SampleContext::launch(const std::string& kernel, iss::Dim3 grid, iss::Dim3 block,
+const LaunchRecord& SampleContext::launch(const std::string& kernel, drv::Dim3 grid, drv::Dim3 block,
                                           const std::vector<Arg>& args, const std::vector<Buffer>& windows,
-                                          const std::string& note, uint64_t watchdog) {
+                                          const std::string& note, uint32_t watchdog) {
   const isa::KernelInfo* k = module_.find_kernel(kernel);
   if (!k) {
     fail("no kernel '" + kernel + "' in " + kernel_file());
     throw SampleAbort{};
   }
-  std::vector<uint8_t> params;
-  std::string err;
-  if (!pack_params(*k, args, &params, &err)) {
-    fail(err);
-    throw SampleAbort{};
+  drv::Function fn;
+  check(dev_.module_get_function(mod_, kernel.c_str(), &fn), "module_get_function");
+  // Each argument at its parameter's size; the driver checks the count and
+  // the sizes and packs them at the parameter table's offsets.
+  std::vector<uint64_t> values(args.size());
+  std::vector<drv::LaunchArg> largs(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool wide = args[i].pointer && i < k->params.size() && k->params[i].size == 8;
+    values[i] = args[i].value;  // little-endian: the low 4 bytes are the 32-bit value
+    largs[i] = drv::LaunchArg{&values[i], wide ? 8u : 4u};
   }
-  LaunchConfig cfg;
+  std::vector<drv::Window> wins;
+  for (const Buffer& w : windows) wins.push_back(drv::Window{w.addr, w.size});
+  // No windows at all: the driver would grant the context's allocations; an
+  // empty window grants nothing, as the sample asked.
+  if (wins.empty()) wins.push_back(drv::Window{0, 0});
+  drv::LaunchConfig cfg;
   cfg.grid = grid;
   cfg.block = block;
-  cfg.windows = windows;
   cfg.watchdog = watchdog;
+  cfg.windows = wins.data();
+  cfg.num_windows = uint32_t(wins.size());
+  uint64_t token = 0;
+  check(dev_.launch(fn, cfg, largs.data(), uint32_t(largs.size()), &token), "launch");
+  // A faulted launch makes the context's error sticky and synchronize
+  // return it; the launch's result says what happened. Without a result
+  // the wait itself went wrong (a timeout, a link that broke): that is the
+  // error to show.
+  dev_.ctx_synchronize(ctx_);
+  const drv::ErrorInfo sync_error = dev_.last_error();
   LaunchRecord rec;
   rec.kernel = kernel;
   rec.grid = grid;
   rec.block = block;
   rec.note = note;
-  check(backend_.launch(handle_, kernel, cfg, params, &rec.report), "launch");
+  rec.code_base = code_base_;
+  if (dev_.launch_result(token, &rec.report) != drv::Status::OK) {
+    fail(std::string("waiting for the launch failed: ") + drv::status_name(sync_error.status) + " (" +
+         drv::layer_name(sync_error.layer) + "): " + sync_error.detail);
+    throw SampleAbort{};
+  }
+  rec.report.raw = nullptr;  // valid only inside the completion hook
+  if (!rec.report.from_device) {
+    fail(std::string("the launch was lost: ") + drv::status_name(rec.report.status));
+    throw SampleAbort{};
+  }
+  // The fault table read backwards (drv::fault_info, from isa/faults.def):
+  // an SM fault is the launch's result, any other error a failed call.
+  if (!drv::fault_info(rec.report, &rec.fault)) {
+    fail(std::string("the device failed the launch: ") + cq::error_code_name(rec.report.error) + " (" +
+         drv::status_name(rec.report.status) + ")");
+    throw SampleAbort{};
+  }
   result_->launches.push_back(std::move(rec));
-  const LaunchReport& r = result_->launches.back().report;
+  const LaunchRecord& r = result_->launches.back();
   if (!r.fault.ok() && !result_->faulted) {
     result_->faulted = true;
     result_->fault = r.fault;
@@ -153,7 +190,7 @@ const LaunchReport& SampleContext::launch(const std::string& kernel, iss::Dim3 g
   return r;
 }
 
-bool SampleContext::completed(const LaunchReport& r) {
+bool SampleContext::completed(const LaunchRecord& r) {
   if (r.fault.ok()) return true;
   const LaunchRecord& rec = result_->launches.back();
   fail("launch of " + rec.kernel + " grid " + dim_text(rec.grid) + " block " + dim_text(rec.block) +
@@ -172,7 +209,7 @@ std::string SampleContext::where(uint32_t off) const {
   return s;
 }
 
-std::string SampleContext::fault_report(const LaunchReport& r) const {
+std::string SampleContext::fault_report(const LaunchRecord& r) const {
   const iss::FaultInfo& f = r.fault;
   std::string s = "fault: " + std::string(iss::fault_kind_name(f.kind)) + "\n";
   s += "  where:  cta " + dim_text(f.cta) + " warp " + std::to_string(f.warp) + " lane " +
@@ -193,7 +230,7 @@ std::string SampleContext::fault_report(const LaunchReport& r) const {
   return s;
 }
 
-void SampleContext::expect_fault(const LaunchReport& r, const Expect& e) {
+void SampleContext::expect_fault(const LaunchRecord& r, const Expect& e) {
   const iss::FaultInfo& f = r.fault;
   std::string want = iss::fault_kind_name(e.kind);
   if (e.pcs.empty()) {

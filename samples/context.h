@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "host_driver/driver.h"
 #include "isa/module.h"
 #include "isa/rng.h"
 #include "samples/samples.h"
@@ -23,13 +24,33 @@ class Rng : public SplitMix64 {
   float unit_float() { return float(int32_t(u32() >> 8) - (1 << 23)) / float(1 << 23); }
 };
 
-// Unwinds a run function when a backend call fails; caught in run_sample and
+// Unwinds a run function when a driver call fails; caught in run_sample and
 // never seen outside samples/.
 struct SampleAbort {};
 
+// A device buffer of the sample (in the sample's context).
+struct Buffer {
+  drv::DevPtr addr = 0;
+  uint32_t size = 0;
+};
+
+// One kernel argument, converted to the parameter's bytes at launch (the
+// driver packs them, Device::launch). A device address fills a 4-byte
+// parameter (hand-written kernels) or, zero-extended, an 8-byte one: a
+// kernel compiled from CUDA takes its pointers as 64-bit values, as
+// cuLaunchKernel passes a CUdeviceptr.
+struct Arg {
+  uint32_t value = 0;
+  bool pointer = false;
+  static Arg u32(uint32_t v) { return Arg{v, false}; }
+  static Arg i32(int32_t v) { return u32(uint32_t(v)); }
+  static Arg f32(float v);
+  static Arg ptr(const Buffer& b) { return Arg{b.addr, true}; }
+};
+
 class SampleContext {
  public:
-  SampleContext(const Sample& s, Backend& b, const RunOptions& o, SampleResult* r);
+  SampleContext(const Sample& s, drv::Device& dev, const RunOptions& o, SampleResult* r);
   ~SampleContext();
   SampleContext(const SampleContext&) = delete;
   SampleContext& operator=(const SampleContext&) = delete;
@@ -40,33 +61,34 @@ class SampleContext {
 
   Rng& rng() { return rng_; }
   const isa::Module& module() const { return module_; }
-  Backend& backend() { return backend_; }
 
   Buffer alloc(uint32_t bytes);
   template <class T>
   Buffer upload(const std::vector<T>& v) {
     Buffer b = alloc(uint32_t(v.size() * sizeof(T)));
-    check(backend_.write(b, 0, v.data(), b.size), "write");
+    check(dev_.memcpy_htod(ctx_, b.addr, v.data(), b.size), "memcpy_htod");
     return b;
   }
   template <class T>
   std::vector<T> download(const Buffer& b, size_t count) {
     std::vector<T> v(count);
-    check(backend_.read(b, 0, v.data(), uint32_t(count * sizeof(T))), "read");
+    check(dev_.memcpy_dtoh(ctx_, v.data(), b.addr, uint32_t(count * sizeof(T))), "memcpy_dtoh");
     result_->checksum = fnv1a64(result_->checksum, v.data(), count * sizeof(T));
     result_->checksum_bytes += count * sizeof(T);
     return v;
   }
   void release(const Buffer& b);
 
-  // Packs args, launches, records the launch. Backend errors abort the
-  // sample; kernel faults are returned in the report.
-  const LaunchReport& launch(const std::string& kernel, iss::Dim3 grid, iss::Dim3 block,
+  // Launches through the driver, waits for it and records it. The kernel
+  // may touch exactly `windows`. A watchdog of 0 is the device's default
+  // (DeviceOptions::watchdog). Driver errors abort the sample; kernel faults
+  // are returned in the record.
+  const LaunchRecord& launch(const std::string& kernel, drv::Dim3 grid, drv::Dim3 block,
                              const std::vector<Arg>& args, const std::vector<Buffer>& windows,
-                             const std::string& note, uint64_t watchdog = 0);
+                             const std::string& note, uint32_t watchdog = 0);
   // For normal samples: true when the launch completed; otherwise the sample
   // fails with the fault report.
-  bool completed(const LaunchReport& r);
+  bool completed(const LaunchRecord& r);
 
   // Instructions of `kernel` (byte offsets into the module code) for which
   // pred holds; a word that does not decode is passed as nullptr.
@@ -94,7 +116,7 @@ class SampleContext {
     int64_t cta_x = -1, warp = -1, lane = -1;
     int64_t addr = -1;
   };
-  void expect_fault(const LaunchReport& r, const Expect& e);
+  void expect_fault(const LaunchRecord& r, const Expect& e);
 
   // "fault_trap+0x38 (fault_trap.s:17: `@P0 TRAP;`)"
   std::string where(uint32_t code_offset) const;
@@ -107,18 +129,20 @@ class SampleContext {
   bool failed() const { return failed_; }
 
  private:
-  void check(Status s, const char* what);
-  std::string fault_report(const LaunchReport& r) const;
+  // Aborts the sample with the driver's error when s is not OK.
+  void check(drv::Status s, const char* what);
+  std::string fault_report(const LaunchRecord& r) const;
 
   const Sample& sample_;
-  Backend& backend_;
+  drv::Device& dev_;
+  drv::Context ctx_;  // the sample's own; destroyed with everything in it at the end
   RunOptions opts_;
   SampleResult* result_;
   Rng rng_;
   isa::Module module_;
   std::vector<std::string> source_lines_;
-  ModuleHandle handle_ = 0;
-  bool loaded_ = false;
+  drv::Module mod_;
+  uint32_t code_base_ = 0;  // where the driver placed mod_'s code
   std::vector<Buffer> buffers_;
   bool failed_ = false;
 };

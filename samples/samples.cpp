@@ -120,10 +120,10 @@ const Sample* find_sample(const std::string& name) {
   return nullptr;
 }
 
-SampleResult run_sample(const Sample& s, Backend& backend, const RunOptions& opts) {
+SampleResult run_sample(const Sample& s, drv::Device& device, const RunOptions& opts) {
   SampleResult r;
   try {
-    SampleContext c(s, backend, opts, &r);
+    SampleContext c(s, device, opts, &r);
     if (!c.prepare()) return r;
     try {
       s.run(c);

@@ -1,7 +1,9 @@
 // The sample programs: each assembles one kernel file from kernels/, makes
-// seeded inputs, launches on a Backend (several sizes, never multiples of the
-// block size), and checks the result against a C++ reference exactly (f32
-// references do the same operations in the same order, so no tolerance).
+// seeded inputs, launches on a device through the host driver (drv::Device:
+// the functional model, the verilated RTL, an FPGA board; several sizes,
+// never multiples of the block size), and checks the result against a C++
+// reference exactly (f32 references do the same operations in the same
+// order, so no tolerance).
 //
 // Fault samples (named fault_<what>) run a kernel that faults in exactly one
 // place; they pass when the fault kind and PC are the expected ones.
@@ -12,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "host_driver/driver.h"
 #include "isa/iss.h"
-#include "samples/backend.h"
 #include "samples/checksum.h"
 
 namespace baresm::samples {
@@ -34,9 +36,13 @@ std::string default_kernels_dir();
 
 struct LaunchRecord {
   std::string kernel;
-  iss::Dim3 grid, block;
+  drv::Dim3 grid, block;
   std::string note;  // what this launch was for, e.g. "n=1000"
-  LaunchReport report;
+  // The driver's report of the launch: every counter of its completion
+  // entry in report.stats (docs/ring-formats.md says which the model leaves 0).
+  drv::LaunchReport report;
+  iss::FaultInfo fault;    // kind NONE when the grid completed (drv::fault_info of the report)
+  uint32_t code_base = 0;  // device address of the module's code: fault.pc - code_base is the offset into Module::code
 };
 
 struct SampleResult {
@@ -80,8 +86,10 @@ const Sample* find_sample(const std::string& name);
 // The kernel file a run with `source` reads ("" when the sample has none).
 const std::string& kernel_file_for(const Sample& s, KernelSource source);
 
+// Runs the sample in a context of its own on `device` (an open drv::Device),
+// destroyed at the end (a faulted one with it, which resets the device).
 // Never throws; problems that are not the kernel's (the kernel file does not
-// assemble, a backend call fails) give passed = false with the reason.
-SampleResult run_sample(const Sample& s, Backend& backend, const RunOptions& opts);
+// assemble, a driver call fails) give passed = false with the reason.
+SampleResult run_sample(const Sample& s, drv::Device& device, const RunOptions& opts);
 
 }  // namespace baresm::samples

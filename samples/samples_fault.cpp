@@ -1,6 +1,6 @@
 // The fault samples: each kernel faults in exactly one place, chosen by the
 // launch parameters (CTA 1, thread 37 = warp 1 lane 5, of a 3 x 64 grid), and
-// stores nothing, so every backend must end with the same memory and the
+// stores nothing, so every device must end with the same memory and the
 // same report. The expected PC is found in the assembled code (the only TRAP,
 // the only STG, ...), never hard-coded.
 #include "samples/sample_list.h"
@@ -35,7 +35,7 @@ void run_fault_trap(SampleContext& c) {
 void run_fault_endless_loop(SampleContext& c) {
   // A small budget keeps the sample quick; every other thread is done after
   // a handful of instructions.
-  constexpr uint64_t kBudget = 20000;
+  constexpr uint32_t kBudget = 20000;
   const auto& r = c.launch("fault_endless_loop", {kCtas, 1, 1}, {kBlock, 1, 1},
                            {Arg::u32(kTargetCta), Arg::u32(kTargetTid)}, {},
                            target_note() + ", watchdog " + std::to_string(kBudget), kBudget);

@@ -16,6 +16,7 @@
 #   rtl/states.def             gen_states        rtl/sm/baresm_state_pkg.sv
 #   rtl/launch.def             gen_launch        rtl/sm/baresm_launch_pkg.sv docs/launch-descriptor.md
 #                                                rtl/prim/baresm_launch_types.svh
+#   rtl/sm_config.def          gen_sm_config     rtl/sm/baresm_smcfg_pkg.sv docs/sm-config.md
 #   host_driver/serial_protocol.def
 #                              gen_serial        rtl/fpga/baresm_serial_pkg.sv host_driver/serial_protocol.h
 #   all of the above           gen_gtkw_filters  sim/gtkw/filters/*.txt
@@ -45,6 +46,7 @@ run gen_regs "$OUT/rtl/cp/baresm_regs_pkg.sv" "$OUT/docs/registers.md" "$OUT/rtl
 run gen_rings "$OUT/rtl/cp/baresm_ring_pkg.sv" "$OUT/docs/ring-formats.md"
 run gen_states "$OUT/rtl/sm/baresm_state_pkg.sv"
 run gen_launch "$OUT/rtl/sm/baresm_launch_pkg.sv" "$OUT/rtl/prim/baresm_launch_types.svh" "$OUT/docs/launch-descriptor.md"
+run gen_sm_config "$OUT/rtl/sm/baresm_smcfg_pkg.sv" "$OUT/docs/sm-config.md"
 run gen_serial "$OUT/rtl/fpga/baresm_serial_pkg.sv" "$OUT/host_driver/serial_protocol.h"
 run gen_gtkw_filters "$OUT/sim/gtkw/filters"
 

@@ -14,11 +14,11 @@
 //
 // Exit status: 0 success; 1 the work failed (assembly errors, an unreadable
 // module, a sample that did not match, a fault); 2 a bad command line.
-// Devices come from the samples library's registry (samples/backend.h), each
-// a host-driver transport opened from typed settings; the verilated device
-// (`rtl`) is linked in from sim/systemc and registered here. `run` drives it through the driver for
-// the samples (samples/driver_backend.h), `launch` and `info` themselves
-// (sim/cli_device.h).
+// Devices come from the driver's registry (host_driver/devices.h), each a
+// host-driver transport opened from typed settings; the verilated device
+// (`rtl`) is linked in from sim/systemc and registered here. `run`,
+// `launch` and `info` open it with drv::Device (sim/cli_device.h); the
+// samples run on that drv::Device.
 #include <exception>
 #include <iostream>
 #include <string>
@@ -32,7 +32,7 @@ using namespace baresm::cli;
 
 #if BARESM_CLI_RTL
 namespace baresm::cosim {
-void register_rtl_backend();  // sim/systemc/rtl_cli.cpp
+void register_rtl_device();  // sim/systemc/rtl_cli.cpp
 }
 #endif
 
@@ -62,7 +62,7 @@ const char* const kToolHelp =
 
 int main(int argc, char** argv) {
 #if BARESM_CLI_RTL
-  cosim::register_rtl_backend();
+  cosim::register_rtl_device();
 #endif
   if (argc < 2) {
     std::cerr << kToolHelp;

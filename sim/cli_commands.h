@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "samples/backend.h"
+#include "host_driver/devices.h"
 #include "sim/cli_util.h"
 
 namespace baresm::cli {
@@ -24,6 +24,6 @@ int cmd_timeline(const std::vector<std::string>& args);  // sim/cmd_timeline.cpp
 // when FILE cannot be written; else its path goes into *settings for the
 // device. kExitOk when absent or accepted.
 int check_timeline_backend(const std::string& cmd, const po::variables_map& vm, const std::string& backend);
-int open_timeline_output(const std::string& cmd, const po::variables_map& vm, samples::DeviceSettings* settings);
+int open_timeline_output(const std::string& cmd, const po::variables_map& vm, drv::DeviceSettings* settings);
 
 }  // namespace baresm::cli

@@ -7,11 +7,10 @@
 
 namespace baresm::cli {
 
-const samples::BackendEntry* find_device_backend(const std::string& cmd, const std::string& name,
-                                                 int* exit_code) {
-  const samples::BackendEntry* be = samples::find_backend(name);
+const drv::DeviceEntry* find_device_backend(const std::string& cmd, const std::string& name, int* exit_code) {
+  const drv::DeviceEntry* be = drv::find_device(name);
   if (be) return be;
-  *exit_code = bad_value(cmd, "--backend", name, "unknown backend (available: " + samples::backend_names() + ")");
+  *exit_code = bad_value(cmd, "--backend", name, "unknown backend (available: " + drv::device_names() + ")");
   return nullptr;
 }
 
@@ -22,7 +21,7 @@ void add_serial_options(po::options_description* desc) {
 }
 
 int read_serial_options(const std::string& cmd, const po::variables_map& vm, const std::string& backend,
-                        samples::DeviceSettings* settings) {
+                        drv::DeviceSettings* settings) {
   if (backend != "serial") {
     if (vm.count("port") || vm.count("baud")) return usage_error(cmd, "--port and --baud need --backend serial");
     return kExitOk;
@@ -39,24 +38,12 @@ int read_serial_options(const std::string& cmd, const po::variables_map& vm, con
   return kExitOk;
 }
 
-std::unique_ptr<OpenDevice> open_device(const std::string& cmd, const samples::BackendEntry& be,
-                                        const samples::DeviceSettings& settings,
-                                        const drv::DeviceOptions& options) {
-  auto d = std::make_unique<OpenDevice>();
-  d->entry = &be;
-  std::string why;
-  d->transport = be.open_transport(settings, &why);
-  if (!d->transport) {
-    std::cerr << "baresm " << cmd << ": backend '" << be.name << "' could not be started"
-              << (why.empty() ? "" : ": " + why) << "\n";
-    return nullptr;
-  }
-  if (d->dev.open(d->transport.get(), options) != drv::Status::OK) {
-    const drv::ErrorInfo& e = d->dev.last_error();
-    std::cerr << "baresm " << cmd << ": opening the " << be.name
-              << " device failed: " << drv::status_name(e.status) << ": " << e.detail << "\n";
-    return nullptr;
-  }
+std::unique_ptr<drv::OpenDevice> open_device(const std::string& cmd, const drv::DeviceEntry& be,
+                                             const drv::DeviceSettings& settings,
+                                             const drv::DeviceOptions& options) {
+  std::string error;
+  std::unique_ptr<drv::OpenDevice> d = drv::open_device(be, settings, options, &error);
+  if (!d) std::cerr << "baresm " << cmd << ": " << error << "\n";
   return d;
 }
 

@@ -56,17 +56,17 @@ int cmd_info(const std::vector<std::string>& args) {
   }
   if (vm.count("extra"))
     return usage_error("info", "unexpected argument '" + vm["extra"].as<std::string>() + "'");
-  const samples::BackendEntry* be = find_device_backend("info", vm["backend"].as<std::string>(), &rc);
+  const drv::DeviceEntry* be = find_device_backend("info", vm["backend"].as<std::string>(), &rc);
   if (!be) return rc;
-  samples::DeviceSettings settings;
+  drv::DeviceSettings settings;
   if ((rc = read_serial_options("info", vm, be->name, &settings)) != kExitOk) return rc;
-  std::unique_ptr<OpenDevice> d = open_device("info", *be, settings, drv::DeviceOptions{});
+  std::unique_ptr<drv::OpenDevice> d = open_device("info", *be, settings, be->options);
   if (!d) return kExitFail;
-  const drv::DeviceProps& p = d->dev.props();
-  const drv::DeviceOptions& o = d->dev.options();
+  const drv::DeviceProps& p = d->device.props();
+  const drv::DeviceOptions& o = d->device.options();
   uint32_t free_bytes = 0, total_bytes = 0;
-  if (d->dev.mem_get_info(&free_bytes, &total_bytes) != drv::Status::OK) {
-    std::cerr << "baresm info: mem_get_info: " << d->dev.last_error().detail << "\n";
+  if (d->device.mem_get_info(&free_bytes, &total_bytes) != drv::Status::OK) {
+    std::cerr << "baresm info: mem_get_info: " << d->device.last_error().detail << "\n";
     return kExitFail;
   }
   const uint32_t queues_used = o.queues && o.queues < p.num_queues ? o.queues : p.num_queues;

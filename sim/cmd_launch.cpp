@@ -33,8 +33,8 @@ namespace {
 const char* const kCmd = "launch";
 
 // The budget DeviceOptions::watchdog gets unless --watchdog says otherwise:
-// what `baresm run --backend rtl` gives a sample (samples/backend.h).
-constexpr uint32_t kDefaultWatchdog = samples::kDefaultWatchdogCycles;
+// what `baresm run --backend rtl` gives a sample (host_driver/devices.h).
+constexpr uint32_t kDefaultWatchdog = drv::kDefaultWatchdogCycles;
 
 enum class Kind { U32, S32, U64, S64, F32, BUF_IN, BUF_OUT, BUF_INOUT };
 
@@ -311,10 +311,10 @@ int cmd_launch(const std::vector<std::string>& args) {
   if (!vm.count("module")) return usage_error(kCmd, "missing MODULE (a .bsm, .s or .ptx file)");
   if (!vm.count("grid")) return usage_error(kCmd, "missing --grid");
   if (!vm.count("block")) return usage_error(kCmd, "missing --block");
-  const samples::BackendEntry* be = find_device_backend(kCmd, vm["backend"].as<std::string>(), &rc);
+  const drv::DeviceEntry* be = find_device_backend(kCmd, vm["backend"].as<std::string>(), &rc);
   if (!be) return rc;
   if ((rc = check_timeline_backend(kCmd, vm, be->name)) != kExitOk) return rc;
-  samples::DeviceSettings settings;
+  drv::DeviceSettings settings;
   if ((rc = read_serial_options(kCmd, vm, be->name, &settings)) != kExitOk) return rc;
   drv::LaunchConfig cfg;
   uint64_t shared = 0, watchdog = 0;
@@ -407,15 +407,15 @@ int cmd_launch(const std::vector<std::string>& args) {
     a.out_file = file;
   }
 
-  // The device, through the driver. The watchdog ends a kernel that does
-  // not finish well inside the driver's synchronize timeout (1 s of device
-  // time: 1e8 cycles at 100 MHz); with --watchdog 0 only that timeout does.
-  drv::DeviceOptions dopt;
+  // The device, through the driver, with the registry's options for it.
+  // The watchdog ends a kernel that does not finish well inside the
+  // driver's synchronize timeout; with --watchdog 0 only that timeout does.
+  drv::DeviceOptions dopt = be->options;
   dopt.watchdog = uint32_t(watchdog);
   if ((rc = open_timeline_output(kCmd, vm, &settings)) != kExitOk) return rc;
-  std::unique_ptr<OpenDevice> d = open_device(kCmd, *be, settings, dopt);
+  std::unique_ptr<drv::OpenDevice> d = open_device(kCmd, *be, settings, dopt);
   if (!d) return kExitFail;
-  drv::Device& dev = d->dev;
+  drv::Device& dev = d->device;
   drv::Context ctx;
   if (dev.ctx_create(&ctx) != drv::Status::OK) return driver_failure(dev, "ctx_create");
   drv::Module mod;
@@ -458,8 +458,7 @@ int cmd_launch(const std::vector<std::string>& args) {
 
   const bool done = r.from_device && r.cpl_status == cq::CplStatus::COMPLETED;
   std::printf("launch %s grid %s block %s shared %u on %s: %s\n", k->name.c_str(),
-              dim_text(iss::Dim3{cfg.grid.x, cfg.grid.y, cfg.grid.z}).c_str(),
-              dim_text(iss::Dim3{cfg.block.x, cfg.block.y, cfg.block.z}).c_str(), cfg.dynamic_shared,
+              dim_text(cfg.grid).c_str(), dim_text(cfg.block).c_str(), cfg.dynamic_shared,
               be->name.c_str(),
               done ? "COMPLETED"
                    : (std::string(r.from_device ? cq::cpl_status_name(r.cpl_status) : "LOST") + ": " +

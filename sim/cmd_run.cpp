@@ -15,8 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "samples/backend.h"
-#include "samples/driver_backend.h"
+#include "host_driver/devices.h"
 #include "samples/samples.h"
 #include "sim/cli_commands.h"
 #include "sim/cli_device.h"
@@ -95,7 +94,7 @@ extern "C" void on_trace_sigbus(int) {
 
 // Opens PATH for --trace and points the device's settings at the private
 // copy; exit code on failure.
-int open_trace_output(const std::string& path, samples::DeviceSettings* settings) {
+int open_trace_output(const std::string& path, drv::DeviceSettings* settings) {
   const auto not_regular = [&](mode_t m) {
     const char* what = S_ISDIR(m)    ? "a directory"
                        : S_ISCHR(m)  ? "a character device"
@@ -147,32 +146,29 @@ int open_trace_output(const std::string& path, samples::DeviceSettings* settings
 // warp-state breakdown where the device has its counters).
 void print_launches(const samples::SampleResult& r, const std::string& device) {
   for (const auto& l : r.launches) {
-    const samples::LaunchReport& rep = l.report;
-    std::printf("  %-18s grid %-6s block %-6s warp-instrs %8llu  thread-instrs %9s  %s%s\n", l.kernel.c_str(),
-                dim_text(l.grid).c_str(), dim_text(l.block).c_str(), (unsigned long long)rep.stats.warp_instrs,
-                rep.sm_counters ? std::to_string(rep.stats.thread_instrs).c_str() : "-", l.note.c_str(),
-                rep.fault.ok() ? "" : "  -> FAULT");
-    std::printf("    [%s] %llu cycles, %llu warp-instrs, IPC %.3f, stall cycles %llu, shared passes %llu",
-                device.c_str(), (unsigned long long)rep.cycles, (unsigned long long)rep.stats.warp_instrs,
-                rep.cycles ? double(rep.stats.warp_instrs) / double(rep.cycles) : 0.0,
-                (unsigned long long)rep.stall_cycles, (unsigned long long)rep.shared_passes);
-    if (!rep.fault.ok()) std::printf(", %s", iss::fault_kind_name(rep.fault.kind));
+    const drv::LaunchStats& st = l.report.stats;
+    std::printf("  %-18s grid %-6s block %-6s warp-instrs %8u  thread-instrs %9u  %s%s\n", l.kernel.c_str(),
+                dim_text(l.grid).c_str(), dim_text(l.block).c_str(), st.warp_instrs, st.thread_instrs,
+                l.note.c_str(), l.fault.ok() ? "" : "  -> FAULT");
+    std::printf("    [%s] %llu cycles, %u warp-instrs, IPC %.3f, stall cycles %u, shared passes %u",
+                device.c_str(), (unsigned long long)st.cycles, st.warp_instrs, st.ipc(), st.stall_cycles,
+                st.shared_passes);
+    if (!l.fault.ok()) std::printf(", %s", iss::fault_kind_name(l.fault.kind));
     std::printf("\n");
-    if (!rep.sm_counters) continue;
     uint64_t total = 0;
-    for (uint64_t x : rep.state_cycles) total += x;
+    for (uint32_t x : st.warp_state_cycles) total += x;
     if (total == 0) continue;  // a device without warp-state counters (the model)
     const auto pct = [total](uint64_t x) { return total ? 100.0 * double(x) / double(total) : 0.0; };
     std::printf("    [%s] warp-cycles:", device.c_str());
-    for (int st = 1; st < sim::kNumWarpStates; ++st)
-      std::printf(" %s %.1f%%", sim::kWarpStateNames[st], pct(rep.state_cycles[size_t(st)]));
-    std::printf(" (idle slots %.1f%%)\n", pct(rep.state_cycles[0]));
+    for (int ws = 1; ws < sim::kNumWarpStates; ++ws)
+      std::printf(" %s %.1f%%", sim::kWarpStateNames[ws], pct(st.warp_state_cycles[ws]));
+    std::printf(" (idle slots %.1f%%)\n", pct(st.warp_state_cycles[0]));
   }
 }
 
 uint64_t device_cycles(const samples::SampleResult& r) {
   uint64_t n = 0;
-  for (const auto& l : r.launches) n += l.report.cycles;
+  for (const auto& l : r.launches) n += l.report.stats.cycles;
   return n;
 }
 
@@ -191,12 +187,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 // One sample, verbose. Exit 0 only for a normal sample that matched.
-int run_one(const samples::Sample& s, samples::Backend& be, const samples::RunOptions& o) {
+int run_one(const samples::Sample& s, drv::OpenDevice& d, const samples::RunOptions& o) {
   std::printf("sample %s: %s\n  kernel %s, backend %s, seed %llu\n", s.name.c_str(), s.description.c_str(),
-              samples::kernel_file_for(s, o.source).c_str(), be.name().c_str(), (unsigned long long)o.seed);
+              samples::kernel_file_for(s, o.source).c_str(), d.name.c_str(), (unsigned long long)o.seed);
   std::fflush(stdout);
-  const samples::SampleResult r = samples::run_sample(s, be, o);
-  print_launches(r, be.name());
+  const samples::SampleResult r = samples::run_sample(s, d.device, o);
+  print_launches(r, d.name);
   std::printf("  total: %zu launch%s, %llu warp-instructions, %llu device cycles\n", r.launches.size(),
               r.launches.size() == 1 ? "" : "es", (unsigned long long)r.warp_instrs(),
               (unsigned long long)device_cycles(r));
@@ -220,7 +216,7 @@ int run_one(const samples::Sample& s, samples::Backend& be, const samples::RunOp
 // time; a failure's reason below it) and a summary line. With verbose, each
 // sample's launches and the device's report of each first, and the table of
 // instruction counts and checksums before the summary.
-int run_all(samples::Backend& be, const samples::RunOptions& o, bool verbose) {
+int run_all(drv::OpenDevice& d, const samples::RunOptions& o, bool verbose) {
   struct Row {
     const samples::Sample* s;
     samples::SampleResult r;
@@ -241,10 +237,10 @@ int run_all(samples::Backend& be, const samples::RunOptions& o, bool verbose) {
       std::fflush(stdout);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    Row row{&s, samples::run_sample(s, be, o)};
+    Row row{&s, samples::run_sample(s, d.device, o)};
     const double secs = seconds_since(t0);
     if (verbose) {
-      print_launches(row.r, be.name());
+      print_launches(row.r, d.name);
       if (row.r.faulted) std::printf("%s", row.r.fault_report.c_str());
     }
     const size_t n = row.r.launches.size();
@@ -262,17 +258,14 @@ int run_all(samples::Backend& be, const samples::RunOptions& o, bool verbose) {
     std::printf("\n%-24s %-9s %8s %12s %14s  %s\n", "sample", "result", "launches", "warp-instrs",
                 "thread-instrs", "checksum");
     for (const auto& row : rows) {
-      bool counted = true;
-      for (const auto& l : row.r.launches) counted &= l.report.sm_counters;
-      std::printf("%-24s %-9s %8zu %12llu %14s  0x%016llx\n", row.s->name.c_str(), verdict(*row.s, row.r),
+      std::printf("%-24s %-9s %8zu %12llu %14llu  0x%016llx\n", row.s->name.c_str(), verdict(*row.s, row.r),
                   row.r.launches.size(), (unsigned long long)row.r.warp_instrs(),
-                  counted ? std::to_string(row.r.thread_instrs()).c_str() : "-",
-                  (unsigned long long)row.r.checksum);
+                  (unsigned long long)row.r.thread_instrs(), (unsigned long long)row.r.checksum);
     }
     std::printf("\n");
   }
   std::printf("%zu samples on %s: %d passed, %d produced their expected fault, %d failed (%.1f s): %s\n",
-              rows.size(), be.name().c_str(), passed, faults_ok, failed, seconds_since(t_all),
+              rows.size(), d.name.c_str(), passed, faults_ok, failed, seconds_since(t_all),
               failed ? "FAILED" : "ALL OK");
   return failed ? kExitFail : kExitOk;
 }
@@ -313,7 +306,7 @@ int cmd_run(const std::vector<std::string>& args) {
   if (!parse("run", args, desc, "sample", &vm, &rc)) return rc;
   if (vm.count("help")) {
     std::cout << desc << "\nbackends:\n";
-    for (const auto& b : samples::backends())
+    for (const auto& b : drv::devices())
       std::printf("  %-10s %s\n", b.name.c_str(), b.description.c_str());
     return kExitOk;
   }
@@ -328,14 +321,13 @@ int cmd_run(const std::vector<std::string>& args) {
     return kExitOk;
   }
   const std::string backend = vm["backend"].as<std::string>();
-  const samples::BackendEntry* be_entry = samples::find_backend(backend);
+  const drv::DeviceEntry* be_entry = drv::find_device(backend);
   if (!be_entry)
-    return usage_error("run",
-                       "unknown backend '" + backend + "' (available: " + samples::backend_names() + ")");
+    return usage_error("run", "unknown backend '" + backend + "' (available: " + drv::device_names() + ")");
   samples::RunOptions o;
   if (!number_option("run", vm, "seed", 0, UINT64_MAX, &o.seed, &rc)) return rc;
   // The device's settings, typed, for the backend to open its device with.
-  samples::DeviceSettings settings;
+  drv::DeviceSettings settings;
   uint64_t mem_latency = 0;
   // Above 1000 cycles a sample runs for many minutes without a word.
   if (vm.count("mem-latency") && !number_option("run", vm, "mem-latency", 1, 1000, &mem_latency, &rc))
@@ -381,13 +373,9 @@ int cmd_run(const std::vector<std::string>& args) {
   if ((rc = check_timeline_backend("run", vm, backend)) != kExitOk ||
       (rc = open_timeline_output("run", vm, &settings)) != kExitOk)
     return rc;
-  std::string error;
-  std::unique_ptr<samples::Backend> be = samples::make_device_backend(*be_entry, settings, &error);
-  if (!be) {
-    std::cerr << "baresm run: " << error << "\n";
-    return kExitFail;
-  }
-  const int run_rc = s ? run_one(*s, *be, o) : run_all(*be, o, vm.count("verbose") > 0);
+  std::unique_ptr<drv::OpenDevice> d = open_device("run", *be_entry, settings, be_entry->options);
+  if (!d) return kExitFail;
+  const int run_rc = s ? run_one(*s, *d, o) : run_all(*d, o, vm.count("verbose") > 0);
   // The results reach standard output before the backend closes a trace (its
   // writer can still fail then, see on_trace_sigbus).
   return finish_stdout("run", run_rc);

@@ -26,7 +26,7 @@ int check_timeline_backend(const std::string& cmd, const po::variables_map& vm, 
       "needs --backend rtl: the " + backend + " backend has no clock cycles to put on a timeline");
 }
 
-int open_timeline_output(const std::string& cmd, const po::variables_map& vm, samples::DeviceSettings* settings) {
+int open_timeline_output(const std::string& cmd, const po::variables_map& vm, drv::DeviceSettings* settings) {
   if (!vm.count("timeline")) return kExitOk;
   const std::string path = vm["timeline"].as<std::string>();
   // Opened before the run, so that a path that cannot be written costs no

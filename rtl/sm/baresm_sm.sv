@@ -986,15 +986,29 @@ module baresm_sm #(
   assign cnt_smem_passes_o = smem_passes;
   assign cnt_gmem_reqs_o = gmem_reqs;
 
-  // ID/CONFIG words (docs/microarchitecture.md, "ID/CONFIG").
-  assign config_o[0*32 +: 32] = baresm_isa_pkg::ARCH_ID;
-  assign config_o[1*32 +: 32] = {8'(NumLanes), 8'(NumWarps), 8'(NumRegs), 8'(StackDepth)};
-  assign config_o[2*32 +: 32] = 32'(RfDepth);
-  assign config_o[3*32 +: 32] = 32'(SharedBytes);
-  assign config_o[4*32 +: 32] = {8'(NumBanks), 8'(CtaSlots), 8'(FpuLatency), 8'(IcLines)};
-  assign config_o[5*32 +: 32] = 32'(MemLineBytes);
-  assign config_o[6*32 +: 32] = {8'(LsuIdWidth + 1), 8'(NumWindows), 8'(SmId), 8'd1};
-  assign config_o[7*32 +: 32] = {8'(GatherDepth), 8'(LoadSlots), 8'(RfBanksUsed), 7'd0, HasFpu};
+  // ID/CONFIG words (docs/microarchitecture.md, "ID/CONFIG"): each field where
+  // rtl/sm_config.def puts it (baresm_smcfg_pkg is generated from it, and the
+  // harness decodes config_o with the same table).
+  assign config_o = baresm_smcfg_pkg::smcfg_arch_id(baresm_isa_pkg::ARCH_ID)
+                  | baresm_smcfg_pkg::smcfg_num_lanes(32'(NumLanes))
+                  | baresm_smcfg_pkg::smcfg_num_warps(32'(NumWarps))
+                  | baresm_smcfg_pkg::smcfg_num_regs(32'(NumRegs))
+                  | baresm_smcfg_pkg::smcfg_stack_depth(32'(StackDepth))
+                  | baresm_smcfg_pkg::smcfg_rf_depth(32'(RfDepth))
+                  | baresm_smcfg_pkg::smcfg_shared_bytes(32'(SharedBytes))
+                  | baresm_smcfg_pkg::smcfg_num_banks(32'(NumBanks))
+                  | baresm_smcfg_pkg::smcfg_cta_slots(32'(CtaSlots))
+                  | baresm_smcfg_pkg::smcfg_fpu_latency(32'(FpuLatency))
+                  | baresm_smcfg_pkg::smcfg_ic_lines(32'(IcLines))
+                  | baresm_smcfg_pkg::smcfg_line_bytes(32'(MemLineBytes))
+                  | baresm_smcfg_pkg::smcfg_id_bits(32'(LsuIdWidth + 1))
+                  | baresm_smcfg_pkg::smcfg_num_windows(32'(NumWindows))
+                  | baresm_smcfg_pkg::smcfg_smid(32'(SmId))
+                  | baresm_smcfg_pkg::smcfg_version(32'd1)
+                  | baresm_smcfg_pkg::smcfg_gather_depth(32'(GatherDepth))
+                  | baresm_smcfg_pkg::smcfg_load_slots(32'(LoadSlots))
+                  | baresm_smcfg_pkg::smcfg_rf_banks(32'(RfBanksUsed))
+                  | baresm_smcfg_pkg::smcfg_has_fpu(32'(HasFpu));
 
   // =========================================================================
   // Assertions (rtl/prim/baresm_assert.svh); each block checks its own too

@@ -1,7 +1,7 @@
 // The bare verilated SM as a host-driver transport: the functional device
 // model's command processor, rings and device memory (cq_model/model_device.h)
 // with the launches executed by the SM (bare_sm_executor.h). The driver, and
-// through it samples::DriverBackend, reach the SM exactly as they reach the
+// through it the samples, reach the SM exactly as they reach the
 // model and the SystemC top; the SM's counters come back in the completion
 // entries. Where the SystemC top (sim/systemc) runs the RTL command processor
 // too, this runs only the SM, so it builds per SM configuration in seconds

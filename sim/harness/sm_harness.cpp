@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+
+#include "sim/harness/sm_config_layout.h"
 
 namespace baresm::sim {
 
@@ -94,29 +97,41 @@ iss::LaunchParams model_params(const SmLaunch& l) {
   return p;
 }
 
-SmParams decode_sm_config(const uint32_t cfg[8]) {
+namespace {
+// Which SmParams member each field of rtl/sm_config.def (the layout baresm_sm
+// packs config_o with) fills; has_fpu, a bool, is HAS_FPU != 0.
+struct ConfigMember {
+  sm_config::Field field;
+  uint32_t SmParams::*member;
+};
+constexpr ConfigMember kConfigMembers[] = {
+    {sm_config::ARCH_ID, &SmParams::arch_id},        {sm_config::NUM_LANES, &SmParams::lanes},
+    {sm_config::NUM_WARPS, &SmParams::warps},        {sm_config::NUM_REGS, &SmParams::regs},
+    {sm_config::STACK_DEPTH, &SmParams::stack_depth}, {sm_config::RF_DEPTH, &SmParams::rf_depth},
+    {sm_config::SHARED_BYTES, &SmParams::shared_bytes}, {sm_config::NUM_BANKS, &SmParams::banks},
+    {sm_config::CTA_SLOTS, &SmParams::cta_slots},    {sm_config::FPU_LATENCY, &SmParams::fpu_latency},
+    {sm_config::IC_LINES, &SmParams::ic_lines},      {sm_config::LINE_BYTES, &SmParams::line_bytes},
+    {sm_config::ID_BITS, &SmParams::id_bits},        {sm_config::NUM_WINDOWS, &SmParams::windows},
+    {sm_config::SMID, &SmParams::smid},              {sm_config::VERSION, &SmParams::version},
+    {sm_config::RF_BANKS, &SmParams::rf_banks},      {sm_config::LOAD_SLOTS, &SmParams::load_slots},
+    {sm_config::GATHER_DEPTH, &SmParams::gather_depth},
+};
+static_assert(std::size(kConfigMembers) + 1 == sm_config::kNumFields,
+              "rtl/sm_config.def: every field but HAS_FPU has its SmParams member here");
+static_assert(sm_config::kWords == kSmConfigWords, "rtl/sm_config.def: config_o is kSmConfigWords words");
+}  // namespace
+
+SmParams decode_sm_config(const uint32_t cfg[kSmConfigWords]) {
   SmParams p;
-  p.arch_id = cfg[0];
-  p.lanes = cfg[1] >> 24;
-  p.warps = (cfg[1] >> 16) & 0xFF;
-  p.regs = (cfg[1] >> 8) & 0xFF;
-  p.stack_depth = cfg[1] & 0xFF;
-  p.rf_depth = cfg[2];
-  p.shared_bytes = cfg[3];
-  p.banks = cfg[4] >> 24;
-  p.cta_slots = (cfg[4] >> 16) & 0xFF;
-  p.fpu_latency = (cfg[4] >> 8) & 0xFF;
-  p.ic_lines = cfg[4] & 0xFF;
-  p.line_bytes = cfg[5];
-  p.id_bits = cfg[6] >> 24;
-  p.windows = (cfg[6] >> 16) & 0xFF;
-  p.smid = (cfg[6] >> 8) & 0xFF;
-  p.version = cfg[6] & 0xFF;
-  p.has_fpu = (cfg[7] & 1) != 0;
-  p.rf_banks = (cfg[7] >> 8) & 0xFF;
-  p.load_slots = (cfg[7] >> 16) & 0xFF;
-  p.gather_depth = cfg[7] >> 24;
+  for (const ConfigMember& m : kConfigMembers) p.*m.member = sm_config::get(cfg, m.field);
+  p.has_fpu = sm_config::get(cfg, sm_config::HAS_FPU) != 0;
   return p;
+}
+
+void encode_sm_config(const SmParams& p, uint32_t cfg[kSmConfigWords]) {
+  for (int w = 0; w < kSmConfigWords; ++w) cfg[w] = 0;
+  for (const ConfigMember& m : kConfigMembers) sm_config::put(cfg, m.field, p.*m.member);
+  sm_config::put(cfg, sm_config::HAS_FPU, p.has_fpu ? 1 : 0);
 }
 
 SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles) {

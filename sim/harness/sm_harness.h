@@ -32,8 +32,12 @@ SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles
 // The launch as the functional model takes it (no instruction budget: the
 // SM's watchdog counts cycles).
 iss::LaunchParams model_params(const SmLaunch& l);
-// The SM's ID/CONFIG words (config_o), decoded.
-SmParams decode_sm_config(const uint32_t words[8]);
+// The SM's ID/CONFIG words (config_o), decoded, and the inverse (the
+// words an SM with parameters p reports): both from rtl/sm_config.def, the
+// table the RTL packs config_o with.
+constexpr int kSmConfigWords = 8;
+SmParams decode_sm_config(const uint32_t words[kSmConfigWords]);
+void encode_sm_config(const SmParams& p, uint32_t words[kSmConfigWords]);
 
 // Watches a run cycle by cycle (the lockstep checker): called once per cycle
 // from the cycle after the SM took the launch (what is still in flight from

@@ -1,8 +1,9 @@
 // Every fault kind of the fault table (isa/faults.def), taken by a real launch
 // on the functional device model, read back by every place that turns a
 // completion's error code into a fault: the driver's report (error code,
-// status, layer), the `baresm run` sample path (samples::DriverBackend's
-// LaunchReport::fault) and `baresm launch`'s report (cli::format_fault).
+// status, layer), the `baresm run` sample path (drv::fault_info, which
+// SampleContext::launch reads every launch with) and `baresm launch`'s
+// report (cli::format_fault).
 // The table's rows are the oracle; the inverse maps under test are generated
 // from the same rows (drv::fault_for_error, drv::fault_info).
 #include <gtest/gtest.h>
@@ -17,7 +18,7 @@
 #include "isa/assembler.h"
 #include "isa/iss.h"
 #include "isa/module.h"
-#include "samples/driver_backend.h"
+#include "host_driver/devices.h"
 #include "sim/launch_fault.h"
 #include "tests/driver/driver_harness.h"
 
@@ -88,11 +89,19 @@ isa::Module no_exit_module() {
 class FaultRoundTrip : public ::testing::Test {
  protected:
   void SetUp() override {
-    be = samples::make_model_backend();
-    ASSERT_TRUE(be->ok()) << be->last_error();
+    std::string error;
+    d = drv::open_model_device({}, &error);
+    ASSERT_TRUE(d) << error;
   }
+  drv::Device& dev() { return d->device; }
   iss::PoisonMap& poison() {
-    return static_cast<drv::ModelTransport&>(be->transport()).device().memory().poison();
+    return static_cast<drv::ModelTransport&>(*d->transport).device().memory().poison();
+  }
+  // A context of its own for each kind: a fault makes a context's error sticky.
+  void fresh_context() {
+    if (ctx.id) dev().ctx_destroy(ctx);
+    ASSERT_EQ(dev().ctx_create(&ctx), drv::Status::OK) << dev().last_error().detail;
+    loaded.clear();
   }
   const isa::Module& module_of(const std::string& name) {
     if (name == "no_exit") {
@@ -107,64 +116,73 @@ class FaultRoundTrip : public ::testing::Test {
     }
     return drvtest::kernel_module(name);
   }
-  // Launches `kernel` on `ctas` x `block` threads with u32 args (a Buffer
-  // argument is given by its index in bufs, which are its windows).
-  samples::LaunchReport launch(const std::string& kernel, uint32_t ctas, uint32_t block,
-                               const std::vector<samples::Arg>& args, const std::vector<samples::Buffer>& bufs,
-                               uint64_t watchdog = 0) {
-    // Each module is loaded once (its code stays where it was placed).
+  // Launches `kernel` on `ctas` x `block` threads with 4-byte args (these
+  // hand-written kernels take 4-byte pointers), granted exactly `windows`,
+  // waits for it, and reads its fault as `baresm run` does (drv::fault_info
+  // into `fault`; false in `is_fault` when the error is not an SM fault).
+  drv::LaunchReport launch(const std::string& kernel, uint32_t ctas, uint32_t block, std::vector<uint32_t> args,
+                           std::vector<drv::Window> windows, uint32_t watchdog = 0) {
+    // Each module is loaded once per context (its code stays where it was placed).
     if (!loaded.count(kernel)) {
       const isa::Module& m = module_of(kernel);
-      samples::ModuleHandle h = 0;
-      EXPECT_EQ(be->load_module(isa::write_module(m), &h), drv::Status::OK) << be->last_error();
+      const std::vector<uint8_t> image = isa::write_module(m);
+      drv::Module h;
+      EXPECT_EQ(dev().module_load_data(ctx, image.data(), image.size(), &h), drv::Status::OK)
+          << dev().last_error().detail;
       loaded[kernel] = {h, &m};
     }
-    const samples::ModuleHandle h = loaded[kernel].first;
-    const isa::Module& m = *loaded[kernel].second;
-    std::vector<uint8_t> params;
-    std::string error;
-    EXPECT_TRUE(samples::pack_params(*m.find_kernel(kernel), args, &params, &error)) << error;
-    samples::LaunchConfig cfg;
+    const drv::Module h = loaded[kernel].first;
+    module = loaded[kernel].second;
+    drv::Function fn;
+    EXPECT_EQ(dev().module_get_function(h, kernel.c_str(), &fn), drv::Status::OK) << dev().last_error().detail;
+    std::vector<drv::LaunchArg> largs;
+    for (const uint32_t& a : args) largs.push_back(drv::LaunchArg{&a, 4});
+    if (windows.empty()) windows.push_back(drv::Window{0, 0});  // grants nothing
+    drv::LaunchConfig cfg;
     cfg.grid = {ctas, 1, 1};
     cfg.block = {block, 1, 1};
-    cfg.windows = bufs;
+    cfg.windows = windows.data();
+    cfg.num_windows = uint32_t(windows.size());
     cfg.watchdog = watchdog;
-    samples::LaunchReport rep;
-    status = be->launch(h, kernel, cfg, params, &rep);
-    module = &m;
-    return rep;
+    uint64_t token = 0;
+    status = dev().launch(fn, cfg, largs.data(), uint32_t(largs.size()), &token);
+    EXPECT_EQ(status, drv::Status::OK) << dev().last_error().detail;
+    dev().ctx_synchronize(ctx);
+    drv::LaunchReport r;
+    EXPECT_EQ(dev().launch_result(token, &r), drv::Status::OK) << dev().last_error().detail;
+    EXPECT_EQ(dev().module_code_range(h, &code_base, nullptr), drv::Status::OK);
+    fault = iss::FaultInfo{};
+    is_fault = drv::fault_info(r, &fault);
+    return r;
   }
-  samples::Buffer buffer(uint32_t bytes) {
-    samples::Buffer b;
-    EXPECT_EQ(be->alloc(bytes, &b), drv::Status::OK) << be->last_error();
-    std::vector<uint8_t> zero(bytes, 1);
-    EXPECT_EQ(be->write(b, 0, zero.data(), bytes), drv::Status::OK) << be->last_error();
+  drv::Window buffer(uint32_t bytes) {
+    drv::Window b{0, bytes};
+    EXPECT_EQ(dev().mem_alloc(ctx, bytes, &b.base), drv::Status::OK) << dev().last_error().detail;
+    std::vector<uint8_t> fill(bytes, 1);
+    EXPECT_EQ(dev().memcpy_htod(ctx, b.base, fill.data(), bytes), drv::Status::OK) << dev().last_error().detail;
     return b;
   }
   // A launch of vec_add on 256 elements.
-  samples::LaunchReport vec_add() {
-    const samples::Buffer a = buffer(1024), b = buffer(1024), c = buffer(1024);
-    return launch("vec_add", 2, 128,
-                  {samples::Arg::ptr(a), samples::Arg::ptr(b), samples::Arg::ptr(c), samples::Arg::u32(256)},
-                  {a, b, c});
+  drv::LaunchReport vec_add() {
+    const drv::Window a = buffer(1024), b = buffer(1024), c = buffer(1024);
+    return launch("vec_add", 2, 128, {a.base, b.base, c.base, 256}, {a, b, c});
   }
-  samples::LaunchReport take(iss::FaultKind k) {
-    using samples::Arg;
-    const Arg cta = Arg::u32(1), tid = Arg::u32(37);
+  drv::LaunchReport take(iss::FaultKind k) {
+    const uint32_t cta = 1, tid = 37;
     switch (k) {
       case iss::FaultKind::NONE:
-        return launch("fault_trap", 3, 64, {Arg::u32(99), tid}, {});
+        return launch("fault_trap", 3, 64, {99, tid}, {});
       case iss::FaultKind::ILLEGAL_INSTR:
         return launch("fault_illegal_opcode", 3, 64, {cta, tid}, {});
       case iss::FaultKind::INVALID_PC:
         return launch("no_exit", 1, 32, {}, {});
       case iss::FaultKind::OUT_OF_WINDOW: {
-        const samples::Buffer b = buffer(400);
-        return launch("fault_out_of_window", 3, 64, {Arg::ptr(b), Arg::u32(100), cta, tid}, {b});
+        const drv::Window b = buffer(400);
+        return launch("fault_out_of_window", 3, 64, {b.base, 100, cta, tid}, {b});
       }
       case iss::FaultKind::MISALIGNED: {
-        const samples::Buffer b = buffer(64);
-        return launch("fault_misaligned", 3, 64, {Arg::ptr(b), cta, tid}, {b});
+        const drv::Window b = buffer(64);
+        return launch("fault_misaligned", 3, 64, {b.base, cta, tid}, {b});
       }
       case iss::FaultKind::TRAP:
         return launch("fault_trap", 3, 64, {cta, tid}, {});
@@ -175,26 +193,30 @@ class FaultRoundTrip : public ::testing::Test {
       case iss::FaultKind::WATCHDOG:
         return launch("fault_endless_loop", 3, 64, {cta, tid}, {}, 20000);
       case iss::FaultKind::FETCH_ERROR: {
-        const samples::LaunchReport ok = vec_add();  // where the code lies
-        EXPECT_TRUE(ok.fault.ok()) << ok.fault.describe();
-        poison().poison(ok.code_base, 1);
+        vec_add();  // where the code lies
+        EXPECT_TRUE(is_fault && fault.ok()) << fault.describe();
+        poison().poison(code_base, 1);
         return vec_add();
       }
       case iss::FaultKind::MEMORY_ERROR: {
-        const samples::Buffer a = buffer(1024), b = buffer(1024), c = buffer(1024);
-        poison().poison(a.addr + 4 * 100, 4);
-        return launch("vec_add", 2, 128, {Arg::ptr(a), Arg::ptr(b), Arg::ptr(c), Arg::u32(256)}, {a, b, c});
+        const drv::Window a = buffer(1024), b = buffer(1024), c = buffer(1024);
+        poison().poison(a.base + 4 * 100, 4);
+        return launch("vec_add", 2, 128, {a.base, b.base, c.base, 256}, {a, b, c});
       }
     }
     ADD_FAILURE() << "no launch takes fault " << iss::fault_kind_name(k);
     return {};
   }
 
-  std::unique_ptr<samples::DriverBackend> be;
+  std::unique_ptr<drv::OpenDevice> d;
+  drv::Context ctx;
   std::vector<isa::Module> inline_modules{};
-  std::map<std::string, std::pair<samples::ModuleHandle, const isa::Module*>> loaded;
+  std::map<std::string, std::pair<drv::Module, const isa::Module*>> loaded;
   const isa::Module* module = nullptr;
   drv::Status status = drv::Status::OK;
+  drv::DevPtr code_base = 0;
+  iss::FaultInfo fault;
+  bool is_fault = false;
 };
 
 TEST_F(FaultRoundTrip, EveryKindThroughTheDriverRunAndLaunch) {
@@ -202,37 +224,38 @@ TEST_F(FaultRoundTrip, EveryKindThroughTheDriverRunAndLaunch) {
   for (const Row& row : kRows) {
     const std::string name = iss::fault_kind_name(row.kind);
     SCOPED_TRACE(name);
-    const samples::LaunchReport rep = take(row.kind);
+    fresh_context();
+    const drv::LaunchReport r = take(row.kind);
     poison().clear();
     // `baresm run`: a fault is the launch's result, not a failed call.
-    ASSERT_EQ(status, drv::Status::OK) << be->last_error();
-    EXPECT_EQ(rep.fault.kind, row.kind) << rep.fault.describe();
+    ASSERT_EQ(status, drv::Status::OK) << dev().last_error().detail;
+    ASSERT_TRUE(is_fault) << cq::error_code_name(r.error);
+    EXPECT_EQ(fault.kind, row.kind) << fault.describe();
     // The driver's report.
-    const drv::LaunchReport& r = be->last_report();
     EXPECT_TRUE(r.from_device);
     EXPECT_EQ(r.error, row.error) << cq::error_code_name(r.error);
     EXPECT_EQ(r.status, row.status) << drv::status_name(r.status);
     EXPECT_EQ(drv::status_layer(r.status), drv::fault_layer(row.kind));
     // `baresm launch`'s report: the error, and for a fault its place and address word.
-    const std::string text = cli::format_fault(*module, {}, r, rep.code_base);
+    const std::string text = cli::format_fault(*module, {}, r, code_base);
     EXPECT_NE(text.find(std::string("fault:  ") + cq::error_code_name(row.error)), std::string::npos) << text;
-    const bool fault = row.kind != iss::FaultKind::NONE;
-    EXPECT_EQ(text.find("where:  cta") != std::string::npos, fault) << text;
-    EXPECT_EQ(text.find("pc:") != std::string::npos, fault) << text;
+    const bool sm_fault = row.kind != iss::FaultKind::NONE;
+    EXPECT_EQ(text.find("where:  cta") != std::string::npos, sm_fault) << text;
+    EXPECT_EQ(text.find("pc:") != std::string::npos, sm_fault) << text;
     EXPECT_EQ(text.find("addr:") != std::string::npos, row.addr == iss::FaultAddr::ADDRESS) << text;
     EXPECT_EQ(text.find("waiting warps:") != std::string::npos, row.addr == iss::FaultAddr::WAITING_WARPS)
         << text;
-    if (!fault) continue;
-    EXPECT_EQ(rep.fault.pc, r.fault_pc);
-    EXPECT_EQ(rep.fault.warp, r.fault_warp);
-    EXPECT_EQ(rep.fault.lane, r.fault_lane);
-    EXPECT_EQ(rep.fault.cta.x, r.fault_cta_xyz.x);
+    if (!sm_fault) continue;
+    EXPECT_EQ(fault.pc, r.fault_pc);
+    EXPECT_EQ(fault.warp, r.fault_warp);
+    EXPECT_EQ(fault.lane, r.fault_lane);
+    EXPECT_EQ(fault.cta.x, r.fault_cta_xyz.x);
     if (row.addr == iss::FaultAddr::ADDRESS) {
-      EXPECT_EQ(rep.fault.addr, r.fault_addr);
-      EXPECT_NE(rep.fault.describe().find("address"), std::string::npos) << rep.fault.describe();
+      EXPECT_EQ(fault.addr, r.fault_addr);
+      EXPECT_NE(fault.describe().find("address"), std::string::npos) << fault.describe();
     }
     if (row.addr == iss::FaultAddr::WAITING_WARPS) {
-      EXPECT_EQ(rep.fault.waiting_warps, r.fault_addr);
+      EXPECT_EQ(fault.waiting_warps, r.fault_addr);
     }
     if (row.kind == iss::FaultKind::FETCH_ERROR) {
       EXPECT_EQ(r.fault_addr, r.fault_pc);

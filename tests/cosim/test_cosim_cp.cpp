@@ -12,7 +12,7 @@
 #include <set>
 
 #include "cq_model/model_device.h"
-#include "cq_model/ring_io.h"
+#include "host_driver/ring_io.h"
 #include "cq_model/scoreboard.h"
 #include "cq_model/regs.h"
 #include "tests/cosim/cosim_util.h"
@@ -190,7 +190,7 @@ TEST(CommandProcessor, RegisterBlockMatchesTheModelUnderRandomTraffic) {
 
 // Raw ring access: a queue pair programmed by the test itself.
 struct RawQueue {
-  cq::QueuePairHost qp;
+  drv::QueuePairHost qp;
   uint32_t sq = 0, cq = 0;
 };
 
@@ -210,7 +210,7 @@ TEST(CommandProcessor, QueuesAreServedRoundRobinAndAFullRingBlocksOnlyItsQueue) 
     q[i].sq = 0x10000 + i * 0x4000;
     q[i].cq = 0x40000 + i * 0x4000;
     // Queue 2's completion ring has 2 entries: it fills and waits while the others run on.
-    q[i].qp.attach(&bus, cq::QueuePairLayout{i, q[i].sq, 16, q[i].cq, i == 2 ? 2u : 16u});
+    q[i].qp.attach(bus.transport(), drv::QueuePairLayout{i, q[i].sq, 16, q[i].cq, i == 2 ? 2u : 16u});
     ASSERT_TRUE(q[i].qp.program());
   }
   ASSERT_TRUE(bus.reg_write(regs::IRQ_MASK, 0xFFu));
@@ -266,8 +266,8 @@ TEST(CommandProcessor, RingRegistersOfAQueueInUseAreFixed) {
   TransportBus bus(t.get());
   Testbench& tb = t->testbench();
   auto qerr = [&] { return f::QSTATUS_DOORBELL_ERROR.get(bus.reg(regs::qp(0, QpReg::QSTATUS))); };
-  cq::QueuePairHost qp;
-  qp.attach(&bus, cq::QueuePairLayout{0, 0x10000, 8, 0x14000, 8});
+  drv::QueuePairHost qp;
+  qp.attach(bus.transport(), drv::QueuePairLayout{0, 0x10000, 8, 0x14000, 8});
   ASSERT_TRUE(qp.program());
   uint32_t idx = 0;
   ASSERT_TRUE(qp.write_descriptor(marker(7), &idx));
@@ -359,9 +359,9 @@ TEST(CommandProcessor, PhaseWordBecomesValidOnlyAfterTheWholeEntry) {
   auto t = cosim::open_rtl_device(o);
   TransportBus bus(t.get());
   Testbench& tb = t->testbench();
-  cq::QueuePairHost qp;
+  drv::QueuePairHost qp;
   const uint32_t sq = 0x8000, cqb = 0x9000;
-  qp.attach(&bus, cq::QueuePairLayout{0, sq, 8, cqb, 4});
+  qp.attach(bus.transport(), drv::QueuePairLayout{0, sq, 8, cqb, 4});
   ASSERT_TRUE(qp.program());
   ASSERT_TRUE(bus.reg_write(regs::CONTROL, f::CONTROL_ENABLE.put(1)));
   for (uint32_t round = 0; round < 12; ++round) {
@@ -485,8 +485,8 @@ TEST(CommandProcessor, LaunchOverheadInCycles) {
   ASSERT_EQ(dev.memcpy_htod(c, prm, pv, 16), drv::Status::OK);
   const cq::WindowEntry w[3] = {{va.a, 4}, {va.b, 4}, {va.c, 4}};
   ASSERT_EQ(dev.memcpy_htod(c, wt, w, 24), drv::Status::OK);
-  cq::QueuePairHost qp;
-  qp.attach(&bus, cq::QueuePairLayout{1, sq, 8, cqb, 8});
+  drv::QueuePairHost qp;
+  qp.attach(bus.transport(), drv::QueuePairLayout{1, sq, 8, cqb, 8});
   ASSERT_TRUE(qp.program());
   ASSERT_TRUE(bus.reg_write(regs::IRQ_MASK, f::IRQ_MASK_CQ.put(2)));
 

@@ -1,6 +1,5 @@
 // Every sample (samples/, kernels/) through the host driver on the RTL: the
-// `rtl` backend of `baresm run` (a samples::Backend over the driver over the
-// SystemC transport). A normal sample must pass its own exact reference
+// `rtl` device of `baresm run` (drv::Device over the SystemC transport). A normal sample must pass its own exact reference
 // check; a fault sample must report the expected fault, kind, pc, CTA, warp
 // and lane (and the waiting warps of a barrier deadlock). Memory with random
 // latency, reordering and back-pressure (seeded). Every launch also runs in
@@ -10,7 +9,7 @@
 #include <cstdio>
 
 #include "samples/samples.h"
-#include "sim/systemc/rtl_backend.h"
+#include "sim/systemc/rtl_device.h"
 #include "sim/systemc/sm_lockstep.h"
 #include "sim/systemc/testbench.h"
 #include "tests/cosim/cosim_util.h"
@@ -35,17 +34,18 @@ class SampleOnRtl : public ::testing::TestWithParam<Param> {};
 TEST_P(SampleOnRtl, PassesThroughTheDriver) {
   const samples::Sample* s = samples::find_sample(GetParam().sample);
   ASSERT_NE(s, nullptr);
-  cosim::RtlBackendOptions o;
-  o.device.mem = cosimtest::test_memory(GetParam().seed + 100);
-  std::unique_ptr<samples::Backend> be = cosim::make_rtl_backend(o);
-  ASSERT_NE(be, nullptr);
+  cosim::RtlDeviceOptions o;
+  o.mem = cosimtest::test_memory(GetParam().seed + 100);
+  std::string error;
+  std::unique_ptr<drv::OpenDevice> d = cosim::open_rtl(o, cosim::rtl_driver_options(), &error);
+  ASSERT_NE(d, nullptr) << error;
   samples::RunOptions ro;
   ro.seed = GetParam().seed;
   cosim::Testbench& tb = cosim::Testbench::get();
   tb.clear_lockstep();
   tb.set_lockstep(true);
   const uint64_t c0 = tb.cycle();
-  const samples::SampleResult r = samples::run_sample(*s, *be, ro);
+  const samples::SampleResult r = samples::run_sample(*s, d->device, ro);
   tb.set_lockstep(false);
   // Every launch the SM ran was checked in lockstep with the model.
   EXPECT_EQ(tb.lockstep_launches().size(), r.launches.size());

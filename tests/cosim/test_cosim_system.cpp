@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <random>
 
-#include "cq_model/ring_io.h"
+#include "host_driver/ring_io.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/model_transport.h"
 #include "cq_model/regs.h"
@@ -513,7 +513,7 @@ TEST(CosimSystem, CompletionRingWrapsManyTimesUnderASlowConsumer) {
   drvtest::TransportBus bus(h.transport.get());
   drvtest::RawVecAddQueue raw;
   ASSERT_TRUE(raw.setup(d, c, &bus, 2, 8, 2, 64, 8));
-  cq::QueuePairHost& qp = raw.qp;
+  drv::QueuePairHost& qp = raw.qp;
   cq::Scoreboard sb;
   sb.set_cq_size(2, 2);
   const uint32_t kTotal = 160;

@@ -210,7 +210,7 @@ drv::Status VecAdd::launch(drv::Device& dev, drv::Stream s, uint64_t* token, uin
   // One window over a, b and c (allocated one after another).
   const cq::WindowEntry w{va.a, va.c + va.n * 4 - va.a};
   if (!drv::ok(st = dev.memcpy_htod(ctx, window_table, &w, cq::kWIN_BYTES))) return failed("memcpy_htod", st);
-  qp.attach(bus, cq::QueuePairLayout{queue, sq_ring, sq_entries, cq_ring, cq_entries});
+  qp.attach(bus->transport(), drv::QueuePairLayout{queue, sq_ring, sq_entries, cq_ring, cq_entries});
   if (!qp.program()) return ::testing::AssertionFailure() << "programming queue pair " << queue << " failed";
   desc = cq::LaunchDescriptor{};
   desc.entry_pc = code;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cq_model/ring_io.h"
+#include "host_driver/ring_io.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/driver.h"
 #include "host_driver/transport.h"
@@ -27,21 +27,18 @@ const isa::Module& kernel_module(const std::string& name);
 // Byte offset of the first instruction with opcode `op` in the module's code.
 uint32_t first_offset_of(const isa::Module& m, isa::Op op);
 
-// Raw access to a device through a transport (register + memory), for tests
-// that speak the ring protocol directly, beside or without the driver.
-class TransportBus : public cq::RingBus {
+// Raw access to a device through its transport (register + memory), for
+// tests that speak the ring protocol directly, beside or without the driver:
+// true/false instead of a status, and reg() that fails the test itself. The
+// ring helpers (drv::QueuePairHost) take transport().
+class TransportBus {
  public:
   explicit TransportBus(drv::Transport* t) : t_(t) {}
-  bool reg_read(uint32_t offset, uint32_t* value) override { return drv::ok(t_->mmio_read32(offset, value)); }
-  bool reg_write(uint32_t offset, uint32_t value) override {
-    return drv::ok(t_->mmio_write32(offset, value));
-  }
-  bool mem_read(uint32_t addr, void* dst, uint32_t len) override {
-    return drv::ok(t_->mem_read(addr, dst, len));
-  }
-  bool mem_write(uint32_t addr, const void* src, uint32_t len) override {
-    return drv::ok(t_->mem_write(addr, src, len));
-  }
+  drv::Transport* transport() const { return t_; }
+  bool reg_read(uint32_t offset, uint32_t* value) { return drv::ok(t_->mmio_read32(offset, value)); }
+  bool reg_write(uint32_t offset, uint32_t value) { return drv::ok(t_->mmio_write32(offset, value)); }
+  bool mem_read(uint32_t addr, void* dst, uint32_t len) { return drv::ok(t_->mem_read(addr, dst, len)); }
+  bool mem_write(uint32_t addr, const void* src, uint32_t len) { return drv::ok(t_->mem_write(addr, src, len)); }
   uint32_t reg(uint32_t offset) {
     uint32_t v = 0xDEADBEEF;
     EXPECT_TRUE(reg_read(offset, &v)) << "register read 0x" << std::hex << offset;
@@ -116,7 +113,7 @@ struct VecAdd {
 struct RawVecAddQueue {
   VecAdd va;
   drv::DevPtr sq_ring = 0, cq_ring = 0, window_table = 0;
-  cq::QueuePairHost qp;
+  drv::QueuePairHost qp;
   cq::LaunchDescriptor desc;  // the whole vec_add in CTAs of 32 threads, token 0
 
   ::testing::AssertionResult setup(drv::Device& dev, drv::Context ctx, TransportBus* bus, uint32_t queue,

@@ -906,7 +906,7 @@ TYPED_TEST_P(DriverSuite, FullCompletionRingMakesDeviceWaitNothingOverwritten) {
   TransportBus bus(this->h.transport.get());
   RawVecAddQueue raw;
   ASSERT_TRUE(raw.setup(d, c, &bus, 1, 16, 4, 96, 31));
-  cq::QueuePairHost& qp = raw.qp;
+  drv::QueuePairHost& qp = raw.qp;
   const drv::DevPtr cqb = raw.cq_ring;
   cq::Scoreboard sb;
   sb.set_cq_size(1, 4);
@@ -981,7 +981,7 @@ TYPED_TEST_P(DriverSuite, BadDescriptorsFailWithoutWedging) {
   RawVecAddQueue raw;
   ASSERT_TRUE(raw.setup(d, c, &bus, 1, 64, 64, 64, 41));
   VecAdd& va = raw.va;
-  cq::QueuePairHost& qp = raw.qp;
+  drv::QueuePairHost& qp = raw.qp;
   const cq::LaunchDescriptor good = raw.desc;
 
   using DC = cq::DescCheck;
@@ -1528,7 +1528,7 @@ TYPED_TEST_P(DriverSuite, ProtectedRangeIsOutOfReachOfEveryKernel) {
     const uint32_t pv[4] = {a, b, cc, va.n};
     ASSERT_EQ(d.memcpy_htod(c, pp, pv, 16), Status::OK);
     // A fresh queue pair after the reset that clears the previous fault.
-    raw.qp.attach(&bus, raw.qp.layout());
+    raw.qp.attach(bus.transport(), raw.qp.layout());
     ASSERT_TRUE(raw.qp.program());
     cq::LaunchDescriptor x = raw.desc;
     x.token = token++;

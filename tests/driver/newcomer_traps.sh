@@ -12,7 +12,7 @@
 #        layout (LD_*): that package must define LD_*;
 #      - rtl/lint.vlt explains a waiver by the assertion macros' `disable iff`:
 #        the macros must use it;
-#      - rtl_backend.h says the launch counters are read off the SM's counter
+#      - rtl_device.h says the launch counters are read off the SM's counter
 #        pins: the RTL backend must read some;
 #      - baresm_cp.sv says the soft reset puts "every register" to its reset
 #        value: the soft-reset branch must assign every register the
@@ -59,9 +59,9 @@ if grep -q 'disable iff' rtl/lint.vlt && ! grep -v '^ *//' rtl/prim/baresm_asser
 fi
 
 # 4c. "counter pins": only if the RTL backend reads counters off pins.
-if grep -q -i 'counter pins' sim/systemc/rtl_backend.h &&
+if grep -q -i 'counter pins' sim/systemc/rtl_device.h &&
   ! grep -q -i -E 'counter|stats' sim/systemc/rtl_cli.cpp; then
-  fail "sim/systemc/rtl_backend.h: says counters are read off the SM's counter pins; the backend reads none"
+  fail "sim/systemc/rtl_device.h: says counters are read off the SM's counter pins; the backend reads none"
 fi
 
 # 4d. "Every register" on the soft reset: compare the two reset branches.

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "cq_model/model_device.h"
-#include "cq_model/ring_io.h"
+#include "cq_model/regs.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/driver.h"
 #include "host_driver/model_transport.h"
-#include "cq_model/regs.h"
+#include "host_driver/ring_io.h"
 #include "tests/driver/driver_harness.h"
 
 namespace {
@@ -22,27 +22,9 @@ using namespace baresm;
 using regs::QpReg;
 namespace rf = regs::f;
 
-class ModelBus : public cq::RingBus {
- public:
-  explicit ModelBus(cq::ModelDevice& d) : d_(d) {}
-  bool reg_read(uint32_t o, uint32_t* v) override {
-    *v = d_.reg_read(o);
-    return true;
-  }
-  bool reg_write(uint32_t o, uint32_t v) override {
-    d_.reg_write(o, v);
-    return true;
-  }
-  bool mem_read(uint32_t a, void* p, uint32_t n) override { return d_.mem_read(a, p, n); }
-  bool mem_write(uint32_t a, const void* p, uint32_t n) override { return d_.mem_write(a, p, n); }
-
- private:
-  cq::ModelDevice& d_;
-};
-
 // A device with vec_add / the endless loop in memory and queue pairs set up by hand.
 struct Rig {
-  explicit Rig(cq::ModelDeviceConfig cfg = {}, const cq::ExecutorFactory& exec = {}) : dev(cfg, exec), bus(dev) {
+  explicit Rig(cq::ModelDeviceConfig cfg = {}, const cq::ExecutorFactory& exec = {}) : dev(cfg, exec), bus(&dev) {
     place("vec_add", kVecAddCode);
     place("fault_endless_loop", kSpinCode);
     // a, b, c of 256 words; the window covers all three.
@@ -64,7 +46,7 @@ struct Rig {
     code_bytes[at] = uint32_t(m.code.size() * 8);
   }
   void setup_queue(uint32_t q, uint32_t sq_entries, uint32_t cq_entries) {
-    qp[q].attach(&bus, cq::QueuePairLayout{q, kRings + q * 0x4000, sq_entries, kRings + q * 0x4000 + 0x2000,
+    qp[q].attach(&bus, drv::QueuePairLayout{q, kRings + q * 0x4000, sq_entries, kRings + q * 0x4000 + 0x2000,
                                            cq_entries});
     ASSERT_TRUE(qp[q].program());
   }
@@ -110,8 +92,8 @@ struct Rig {
   static constexpr uint32_t kA = 0x10000, kB = 0x10400, kC = 0x10800, kWin = 0x11000;
   static constexpr uint32_t kVecParams = 0x11100, kSpinParams = 0x11200, kRings = 0x20000;
   cq::ModelDevice dev;
-  ModelBus bus;
-  cq::QueuePairHost qp[4];
+  drv::ModelTransport bus;  // the ring helpers reach the device through it
+  drv::QueuePairHost qp[4];
   std::map<uint32_t, uint32_t> code_bytes;
 };
 

@@ -11,13 +11,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "isa/assembler.h"
 #include "isa/disasm.h"
+#include "isa/isa.h"
 #include "isa/iss.h"
 #include "sim/harness/lockstep.h"
+#include "sim/harness/sm_config_layout.h"
 #include "sim/harness/sm_harness.h"
 
 namespace {
@@ -1125,6 +1128,83 @@ TEST(SmKernels, FaultsOfLoadsInFlightAreReportedInOrder) {
     EXPECT_EQ(int(b.rtl.fault.kind), int(FaultKind::MEMORY_ERROR)) << "seed " << seed << ": " << b.rtl.fault.describe();
     EXPECT_EQ(b.rtl.fault.addr, first) << "seed " << seed << ": the older load's error comes first";
   }
+}
+
+// ---- the SM's ID/CONFIG words (rtl/sm_config.def) -----------------------------------------
+
+// The C++ encoder and decoder, both from the table, are inverses: every
+// field lands where the table says and comes back unchanged.
+TEST(SmConfig, EncoderAndDecoderRoundTrip) {
+  namespace C = baresm::sm_config;
+  baresm::sim::SmParams p;
+  p.arch_id = 0xA1B2C3D4;
+  p.lanes = 0x11;
+  p.warps = 0x22;
+  p.regs = 0x33;
+  p.stack_depth = 0x44;
+  p.rf_depth = 0x55667788;
+  p.shared_bytes = 0x99AABBCC;
+  p.banks = 0x12;
+  p.cta_slots = 0x34;
+  p.fpu_latency = 0x56;
+  p.ic_lines = 0x78;
+  p.line_bytes = 0x0BADF00D;
+  p.id_bits = 0x9A;
+  p.windows = 0xBC;
+  p.smid = 0xDE;
+  p.version = 0xF1;
+  p.has_fpu = true;
+  p.rf_banks = 0x23;
+  p.load_slots = 0x45;
+  p.gather_depth = 0x67;
+  uint32_t w[baresm::sim::kSmConfigWords];
+  baresm::sim::encode_sm_config(p, w);
+  // Placed where the table says (spot checks against the table's own numbers).
+  EXPECT_EQ((w[C::kFields[C::NUM_LANES].word] >> C::kFields[C::NUM_LANES].lsb) & 0xFF, 0x11u);
+  EXPECT_EQ((w[C::kFields[C::HAS_FPU].word] >> C::kFields[C::HAS_FPU].lsb) & 1, 1u);
+  const baresm::sim::SmParams q = baresm::sim::decode_sm_config(w);
+  uint32_t back[baresm::sim::kSmConfigWords];
+  baresm::sim::encode_sm_config(q, back);
+  for (int i = 0; i < baresm::sim::kSmConfigWords; ++i) EXPECT_EQ(back[i], w[i]) << "word " << i;
+  EXPECT_EQ(q.arch_id, p.arch_id);
+  EXPECT_EQ(q.lanes, p.lanes);
+  EXPECT_EQ(q.stack_depth, p.stack_depth);
+  EXPECT_EQ(q.rf_depth, p.rf_depth);
+  EXPECT_EQ(q.line_bytes, p.line_bytes);
+  EXPECT_EQ(q.gather_depth, p.gather_depth);
+  EXPECT_EQ(q.has_fpu, p.has_fpu);
+  // A field wider than its slot is cut to it, as the RTL's 8-bit fields are.
+  p.lanes = 0x1FF;
+  baresm::sim::encode_sm_config(p, w);
+  EXPECT_EQ(baresm::sim::decode_sm_config(w).lanes, 0xFFu);
+  EXPECT_EQ(baresm::sim::decode_sm_config(w).warps, 0x22u) << "the neighbour is untouched";
+}
+
+// What this SM's RTL packs into config_o (through baresm_smcfg_pkg, generated
+// from the table), decoded by the harness's decoder (from the same table),
+// is exactly the configuration it was built with (RTL_SM_PARAMS: the
+// Name=Value list of rtl/configs.txt; a parameter it does not name keeps
+// baresm_sm.sv's default and is not checked), plus the fixed fields.
+TEST(SmConfig, RtlWordsAreTheConfiguration) {
+  namespace C = baresm::sm_config;
+  uint32_t w[baresm::sim::kSmConfigWords];
+  baresm::sim::encode_sm_config(harness().params(), w);
+  EXPECT_EQ(C::get(w, C::ARCH_ID), baresm::isa::kArchId);
+  EXPECT_EQ(C::get(w, C::VERSION), 1u);
+  std::istringstream list(RTL_SM_PARAMS);
+  int checked = 0;
+  for (std::string kv; list >> kv;) {
+    const size_t eq = kv.find('=');
+    ASSERT_NE(eq, std::string::npos) << kv;
+    const std::string name = kv.substr(0, eq);
+    const uint32_t value = uint32_t(std::stoul(kv.substr(eq + 1), nullptr, 0));
+    for (int f = 0; f < C::kNumFields; ++f) {
+      if (name != C::kFields[f].param) continue;
+      EXPECT_EQ(C::get(w, C::Field(f)), value & C::mask(C::Field(f))) << C::kFields[f].name << " (" << kv << ")";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 5) << "RTL_SM_PARAMS: " << RTL_SM_PARAMS;
 }
 
 }  // namespace

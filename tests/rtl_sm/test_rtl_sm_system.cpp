@@ -1,6 +1,6 @@
 // System tests of the SM: every sample kernel (samples/, kernels/) runs on the
 // verilated SM of this build's configuration and on the functional model,
-// both through the host driver (samples::DriverBackend): the SM as
+// both through the host driver (drv::Device): the SM as
 // sim::BareSmTransport, the model as the functional device model configured
 // like the SM. Same seed, same driver calls, so the driver's allocator gives
 // both the same addresses. A normal sample must pass its own reference check
@@ -36,7 +36,7 @@
 #include <cstring>
 
 #include "host_driver/model_transport.h"
-#include "samples/driver_backend.h"
+#include "host_driver/devices.h"
 #include "samples/samples.h"
 #include "sim/harness/bare_sm_transport.h"
 
@@ -53,8 +53,6 @@
 namespace {
 
 using baresm::samples::all_samples;
-using baresm::samples::DriverBackend;
-using baresm::samples::DriverBackendOptions;
 using baresm::samples::RunOptions;
 using baresm::samples::Sample;
 using baresm::sim::BareSmConfig;
@@ -63,24 +61,24 @@ using baresm::sim::MemModelConfig;
 
 // Watchdog budgets of a launch that asks for the default: SM cycles on the
 // RTL, warp-instructions on the model.
-constexpr uint32_t kRtlWatchdog = baresm::samples::kDefaultWatchdogCycles;
-constexpr uint32_t kModelWatchdog = baresm::samples::kDefaultWatchdogInstrs;
+constexpr uint32_t kRtlWatchdog = baresm::drv::kDefaultWatchdogCycles;
+constexpr uint32_t kModelWatchdog = baresm::drv::kDefaultWatchdogInstrs;
 // Beyond the watchdog only a stuck device needs the driver's own timeout.
 constexpr uint64_t kSyncTimeoutNs = 10'000'000'000ull;
 
-std::unique_ptr<DriverBackend> open_backend(std::unique_ptr<baresm::drv::Transport> t, const char* name,
-                                            uint32_t watchdog) {
-  DriverBackendOptions o;
-  o.name = name;
-  o.default_watchdog = watchdog;
-  o.device.sync_timeout_ns = kSyncTimeoutNs;
-  auto be = std::make_unique<DriverBackend>(std::move(t), o);
-  EXPECT_TRUE(be->ok()) << name << ": " << be->last_error();
-  return be;
+std::unique_ptr<baresm::drv::OpenDevice> open_backend(std::unique_ptr<baresm::drv::Transport> t, const char* name,
+                                                       uint32_t watchdog) {
+  baresm::drv::DeviceOptions o;
+  o.watchdog = watchdog;
+  o.sync_timeout_ns = kSyncTimeoutNs;
+  std::string error;
+  auto d = baresm::drv::open_device(name, std::move(t), o, &error);
+  EXPECT_TRUE(d) << error;
+  return d;
 }
 
 // The functional device model configured like the SM, stack depth and FPU included.
-std::unique_ptr<DriverBackend> open_model(const baresm::cq::ModelDeviceConfig& cfg) {
+std::unique_ptr<baresm::drv::OpenDevice> open_model(const baresm::cq::ModelDeviceConfig& cfg) {
   return open_backend(std::make_unique<baresm::drv::ModelTransport>(cfg), "model", kModelWatchdog);
 }
 
@@ -142,11 +140,11 @@ TEST_P(SampleOnRtl, MatchesModel) {
   const baresm::cq::ModelDeviceConfig mc = BareSmTransport::device_config(p, rc.mem_bytes);
   auto rtl = open_backend(std::move(rtl_t), "rtl", kRtlWatchdog);
   auto model = open_model(mc);
-  ASSERT_TRUE(rtl->ok() && model->ok());
+  ASSERT_TRUE(rtl && model);
   const auto& sm = bare.sm();
 
-  const auto want = baresm::samples::run_sample(*s, *model, opts);
-  const auto got = baresm::samples::run_sample(*s, *rtl, opts);
+  const auto want = baresm::samples::run_sample(*s, model->device, opts);
+  const auto got = baresm::samples::run_sample(*s, rtl->device, opts);
   if (want.passed) {
     EXPECT_TRUE(got.passed) << "rtl: " << got.message << "\n"
                             << got.fault_report << sm.outcome().internal_message;
@@ -155,10 +153,10 @@ TEST_P(SampleOnRtl, MatchesModel) {
     // (The driver refuses a block larger than the SM as INVALID_CONFIGURATION,
     // too many windows as INVALID_VALUE, registers that do not fit as
     // LAUNCH_OUT_OF_RESOURCES.)
-    const bool refused = want.message.rfind("load_module: NO_BINARY_FOR_DEVICE", 0) == 0 ||
-                         want.message.rfind("backend launch failed: INVALID_CONFIGURATION", 0) == 0 ||
-                         want.message.rfind("backend launch failed: INVALID_VALUE", 0) == 0 ||
-                         want.message.rfind("backend launch failed: LAUNCH_OUT_OF_RESOURCES", 0) == 0;
+    const bool refused = want.message.rfind("module_load_data failed: NO_BINARY_FOR_DEVICE", 0) == 0 ||
+                         want.message.rfind("launch failed: INVALID_CONFIGURATION", 0) == 0 ||
+                         want.message.rfind("launch failed: INVALID_VALUE", 0) == 0 ||
+                         want.message.rfind("launch failed: LAUNCH_OUT_OF_RESOURCES", 0) == 0;
     // A normal sample whose divergence is deeper than this SM's stack: the
     // model must run it clean with the model's default depth.
     bool too_deep = false;
@@ -166,7 +164,7 @@ TEST_P(SampleOnRtl, MatchesModel) {
       baresm::cq::ModelDeviceConfig deep = mc;
       deep.stack_depth = baresm::iss::ModelConfig{}.stack_depth;
       auto deep_model = open_model(deep);
-      const auto r = baresm::samples::run_sample(*s, *deep_model, opts);
+      const auto r = baresm::samples::run_sample(*s, deep_model->device, opts);
       too_deep = r.passed;
       EXPECT_TRUE(r.passed) << "model with stack depth " << deep.stack_depth << ": " << r.message;
     }
@@ -196,8 +194,8 @@ TEST_P(SampleOnRtl, MatchesModel) {
               s->name.c_str(), (unsigned long long)issues, (unsigned long long)lanes, (unsigned long long)bytes);
 
   for (size_t i = 0; i < want.launches.size(); i++) {
-    const auto& wf = want.launches[i].report.fault;
-    const auto& gf = got.launches[i].report.fault;
+    const auto& wf = want.launches[i].fault;
+    const auto& gf = got.launches[i].fault;
     EXPECT_EQ(int(gf.kind), int(wf.kind)) << "launch " << i << ": rtl " << gf.describe() << ", model "
                                           << wf.describe();
     if (wf.kind == gf.kind && !wf.ok()) {
@@ -229,12 +227,12 @@ TEST_P(SampleOnRtl, MatchesModel) {
 
   // Device memory: identical outside the driver's protected range (which
   // both drivers placed alike).
-  const auto& mp = model->device().props();
-  const auto& rp = rtl->device().props();
+  const auto& mp = model->device.props();
+  const auto& rp = rtl->device.props();
   ASSERT_EQ(mp.protected_base, rp.protected_base);
   ASSERT_EQ(mp.protected_bytes, rp.protected_bytes);
   ASSERT_GT(mp.protected_bytes, 0u);
-  auto& model_t = static_cast<baresm::drv::ModelTransport&>(model->transport());
+  auto& model_t = static_cast<baresm::drv::ModelTransport&>(*model->transport);
   const auto& a = model_t.device().memory().bytes();
   const auto& b = bare.device().memory().bytes();
   ASSERT_EQ(a.size(), b.size());
@@ -257,14 +255,14 @@ TEST_P(SampleOnRtl, MatchesModel) {
   }
   if (got.launches.size() == sm.runs().size()) {
     for (size_t i = 0; i < got.launches.size(); i++) {
-      const auto& rep = got.launches[i].report;
+      const baresm::drv::LaunchStats& rep = got.launches[i].report.stats;
       const auto& run = sm.runs()[i];
-      EXPECT_EQ(rep.stats.warp_instrs, run.counters.instrs) << "launch " << i;
-      EXPECT_EQ(rep.stats.thread_instrs, run.counters.thread_instrs) << "launch " << i;
+      EXPECT_EQ(rep.warp_instrs, run.counters.instrs) << "launch " << i;
+      EXPECT_EQ(rep.thread_instrs, run.counters.thread_instrs) << "launch " << i;
       EXPECT_EQ(rep.stall_cycles, run.counters.stalls) << "launch " << i;
       EXPECT_GE(rep.cycles, run.counters.cycles) << "launch " << i << ": device time covers the SM's cycles";
-      for (size_t st = 0; st < rep.state_cycles.size(); st++)
-        EXPECT_EQ(rep.state_cycles[st], run.counters.state_cycles[st]) << "launch " << i << " state " << st;
+      for (size_t st = 0; st < size_t(baresm::drv::LaunchStats::kWarpStates); st++)
+        EXPECT_EQ(rep.warp_state_cycles[st], run.counters.state_cycles[st]) << "launch " << i << " state " << st;
     }
   }
 

@@ -25,7 +25,7 @@
 #include "host_driver/model_transport.h"
 #include "host_driver/serial_protocol.h"
 #include "host_driver/serial_transport.h"
-#include "samples/driver_backend.h"
+#include "host_driver/devices.h"
 #include "samples/samples.h"
 #include "sim/serial/board_sim.h"
 #include "tests/serial/serial_test_util.h"
@@ -305,19 +305,26 @@ TEST(SerialLink, DeadLinkIsATransportErrorNamingTheLayer) {
 
 constexpr uint64_t kSyncTimeoutNs = 60'000'000'000ull;  // device time; the watchdog ends real hangs
 
-std::unique_ptr<baresm::samples::DriverBackend> serial_backend(BoardSim& b) {
+// The board's small memory: a small code pool and short rings.
+drv::DeviceOptions board_options(uint32_t watchdog) {
+  drv::DeviceOptions o;
+  o.watchdog = watchdog;
+  o.code_pool_bytes = 16 * 1024;
+  o.sq_entries = 8;
+  o.cq_entries = 8;
+  return o;
+}
+
+std::unique_ptr<drv::OpenDevice> serial_backend(BoardSim& b) {
   std::string err;
   auto t = drv::SerialTransport::open(b.port(), test_options(), &err);
   EXPECT_TRUE(t) << err;
   if (!t) return nullptr;
-  baresm::samples::DriverBackendOptions o;
-  o.name = "serial";
-  o.default_watchdog = baresm::samples::kDefaultWatchdogCycles;
-  o.device.sync_timeout_ns = kSyncTimeoutNs;
-  o.device.code_pool_bytes = 16 * 1024;
-  o.device.sq_entries = 8;
-  o.device.cq_entries = 8;
-  return std::make_unique<baresm::samples::DriverBackend>(std::move(t), o);
+  drv::DeviceOptions o = board_options(drv::kDefaultWatchdogCycles);
+  o.sync_timeout_ns = kSyncTimeoutNs;
+  auto d = drv::open_device("serial", std::move(t), o, &err);
+  EXPECT_TRUE(d) << err;
+  return d;
 }
 
 baresm::cq::ModelDeviceConfig model_like(const drv::DeviceProps& p) {
@@ -344,24 +351,24 @@ baresm::cq::ModelDeviceConfig model_like(const drv::DeviceProps& p) {
 TEST(SerialLink, PortClosingMidLaunchEndsTheWaitWithAClearError) {
   BoardSim b;
   auto be = serial_backend(b);
-  ASSERT_TRUE(be && be->ok()) << (be ? be->last_error() : "");
+  ASSERT_TRUE(be);
   const auto* s = baresm::samples::find_sample("fault_endless_loop");
   ASSERT_NE(s, nullptr);
   b.unplug_when_busy(2000);
   baresm::samples::RunOptions opts;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto got = baresm::samples::run_sample(*s, *be, opts);
+  const auto got = baresm::samples::run_sample(*s, be->device, opts);
   EXPECT_FALSE(got.passed);
   for (int i = 0; i < 100 && !b.stats().unplugged; i++) usleep(10000);
   EXPECT_TRUE(b.stats().unplugged) << "the port closed without an unplug";
   EXPECT_NE(got.message.find("TRANSPORT_ERROR"), std::string::npos) << got.message;
-  auto& t = static_cast<drv::SerialTransport&>(be->transport());
+  auto& t = static_cast<drv::SerialTransport&>(*be->transport);
   EXPECT_TRUE(t.closed());
   EXPECT_NE(t.last_error().find("serial link"), std::string::npos) << t.last_error();
   EXPECT_NE(t.last_error().find("the port closed"), std::string::npos) << t.last_error();
   uint32_t v = 0;
   EXPECT_EQ(t.mmio_read32(regs::ID, &v), drv::Status::TRANSPORT_ERROR);
-  EXPECT_EQ(be->device().synchronize(1000000), drv::Status::TRANSPORT_ERROR);
+  EXPECT_EQ(be->device.synchronize(1000000), drv::Status::TRANSPORT_ERROR);
   EXPECT_LT(secs_since(t0), 30.0);
   std::printf("[unplug] %s\n[unplug] transport: %s\n", got.message.c_str(), t.last_error().c_str());
 }
@@ -373,22 +380,17 @@ TEST_P(SampleOverSerial, MatchesModel) {
   ASSERT_NE(s, nullptr);
   BoardSim b;
   auto be = serial_backend(b);
-  ASSERT_TRUE(be && be->ok()) << (be ? be->last_error() : "");
-  baresm::samples::DriverBackendOptions mo;
-  mo.name = "model";
-  mo.default_watchdog = baresm::samples::kDefaultWatchdogInstrs;
-  mo.device.code_pool_bytes = 16 * 1024;
-  mo.device.sq_entries = 8;
-  mo.device.cq_entries = 8;
-  baresm::samples::DriverBackend model(
-      std::make_unique<drv::ModelTransport>(model_like(be->device().props())), mo);
-  ASSERT_TRUE(model.ok()) << model.last_error();
+  ASSERT_TRUE(be);
+  std::string err;
+  auto model = drv::open_device("model", std::make_unique<drv::ModelTransport>(model_like(be->device.props())),
+                                board_options(drv::kDefaultWatchdogInstrs), &err);
+  ASSERT_TRUE(model) << err;
   baresm::samples::RunOptions opts;
   opts.seed = 7;
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t c0 = b.stats().cycles;
-  const auto want = baresm::samples::run_sample(*s, model, opts);
-  const auto got = baresm::samples::run_sample(*s, *be, opts);
+  const auto want = baresm::samples::run_sample(*s, model->device, opts);
+  const auto got = baresm::samples::run_sample(*s, be->device, opts);
   const double secs = secs_since(t0);
   EXPECT_EQ(got.passed, want.passed) << "serial: " << got.message << "\nmodel: " << want.message;
   ASSERT_EQ(got.launches.size(), want.launches.size());
@@ -400,8 +402,8 @@ TEST_P(SampleOverSerial, MatchesModel) {
   // in the SM's own order). The same warp must give the same report.
   bool same_warps = true;
   for (size_t i = 0; i < want.launches.size(); i++) {
-    const auto& gf = got.launches[i].report.fault;
-    const auto& wf = want.launches[i].report.fault;
+    const auto& gf = got.launches[i].fault;
+    const auto& wf = want.launches[i].fault;
     EXPECT_EQ(int(gf.kind), int(wf.kind)) << "launch " << i;
     if (wf.ok()) continue;
     EXPECT_EQ(gf.pc, wf.pc) << "launch " << i;
@@ -411,7 +413,7 @@ TEST_P(SampleOverSerial, MatchesModel) {
   if (!want.passed && same_warps) {
     EXPECT_EQ(got.message, want.message);
   }
-  auto& t = static_cast<drv::SerialTransport&>(be->transport());
+  auto& t = static_cast<drv::SerialTransport&>(*be->transport);
   const auto st = b.stats();
   std::printf("[serial] sample=%s %s: %.1f s wall, %llu board cycles (%.0f cycles/s), %llu requests, %llu bytes "
               "out, %llu in, %llu retries\n",

@@ -9,18 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "samples/driver_backend.h"
+#include "host_driver/devices.h"
 #include "samples/samples.h"
 
 using namespace baresm::samples;
 
 namespace {
 
-// The functional device model through the driver (samples/driver_backend.h).
-std::unique_ptr<DriverBackend> model_backend(const baresm::cq::ModelDeviceConfig& cfg = {}) {
-  auto be = make_model_backend(cfg);
-  EXPECT_TRUE(be->ok()) << be->last_error();
-  return be;
+// The functional device model, opened by the driver.
+std::unique_ptr<baresm::drv::OpenDevice> model_device(const baresm::cq::ModelDeviceConfig& cfg = {}) {
+  std::string error;
+  auto d = baresm::drv::open_model_device(cfg, &error);
+  EXPECT_TRUE(d) << error;
+  return d;
 }
 struct Row {
   std::string name;
@@ -76,9 +77,8 @@ TEST(H200Checksums, ModelMatchesH200) {
     o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
     o.seed = 1;
     o.source = KernelSource::CUDA;
-    auto be_ = model_backend();
-    DriverBackend& be = *be_;
-    const SampleResult r = run_sample(*s, be, o);
+    auto d = model_device();
+    const SampleResult r = run_sample(*s, d->device, o);
     EXPECT_TRUE(r.passed) << row.name << ": " << r.message;
     EXPECT_EQ(r.checksum_bytes, row.bytes) << row.name;
     EXPECT_EQ(r.checksum, row.checksum) << row.name << ": model 0x" << std::hex << r.checksum << ", H200 0x"

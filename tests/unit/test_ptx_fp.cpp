@@ -22,7 +22,7 @@
 #include "isa/fp32.h"
 #include "isa/ptx.h"
 #include "isa/rng.h"
-#include "samples/driver_backend.h"
+#include "host_driver/devices.h"
 #include "samples/samples.h"
 
 using namespace baresm;
@@ -30,11 +30,12 @@ using namespace baresm::samples;
 
 namespace {
 
-// The functional device model through the driver (samples/driver_backend.h).
-std::unique_ptr<DriverBackend> model_backend(const cq::ModelDeviceConfig& cfg = {}) {
-  auto be = make_model_backend(cfg);
-  EXPECT_TRUE(be->ok()) << be->last_error();
-  return be;
+// The functional device model, opened by the driver.
+std::unique_ptr<baresm::drv::OpenDevice> model_device(const cq::ModelDeviceConfig& cfg = {}) {
+  std::string error;
+  auto d = baresm::drv::open_model_device(cfg, &error);
+  EXPECT_TRUE(d) << error;
+  return d;
 }
 
 
@@ -53,30 +54,38 @@ std::vector<uint32_t> run_grid(const std::string& name, const std::vector<uint32
   const uint64_t need = in.size() * 4 + n * k * 4;
   cq::ModelDeviceConfig mc;
   mc.mem_bytes = uint32_t(std::max<uint64_t>(mc.mem_bytes, (need + need / 4 + (2u << 20)) >> 20 << 20));
-  auto be_ = model_backend(mc);
-  DriverBackend& be = *be_;
-  ModuleHandle h = 0;
-  EXPECT_EQ(be.load_module(isa::write_module(ptx.module), &h), Status::OK) << be.last_error();
-  Buffer bin, bout;
-  EXPECT_EQ(be.alloc(uint32_t(in.size() * 4), &bin), Status::OK);
-  EXPECT_EQ(be.alloc(uint32_t(n * k * 4), &bout), Status::OK);
-  EXPECT_EQ(be.write(bin, 0, in.data(), uint32_t(in.size() * 4)), Status::OK);
-  const isa::KernelInfo* ki = ptx.module.find_kernel(name);
-  EXPECT_NE(ki, nullptr);
-  if (!ki) return {};
-  std::vector<uint8_t> params;
-  std::string err;
-  EXPECT_TRUE(pack_params(*ki, {Arg::ptr(bin), Arg::ptr(bout)}, &params, &err)) << err;
-  LaunchConfig cfg;
+  auto d = model_device(mc);
+  drv::Device& dev = d->device;
+  drv::Context ctx;
+  EXPECT_EQ(dev.ctx_create(&ctx), drv::Status::OK);
+  const std::vector<uint8_t> image = isa::write_module(ptx.module);
+  drv::Module m;
+  EXPECT_EQ(dev.module_load_data(ctx, image.data(), image.size(), &m), drv::Status::OK) << dev.last_error().detail;
+  const uint32_t in_bytes = uint32_t(in.size() * 4), out_bytes = uint32_t(n * k * 4);
+  drv::DevPtr bin = 0, bout = 0;
+  EXPECT_EQ(dev.mem_alloc(ctx, in_bytes, &bin), drv::Status::OK);
+  EXPECT_EQ(dev.mem_alloc(ctx, out_bytes, &bout), drv::Status::OK);
+  EXPECT_EQ(dev.memcpy_htod(ctx, bin, in.data(), in_bytes), drv::Status::OK);
+  drv::Function fn;
+  EXPECT_EQ(dev.module_get_function(m, name.c_str(), &fn), drv::Status::OK);
+  // Two pointers, 8 bytes each as CUDA passes them; the driver packs them.
+  const uint64_t pin = bin, pout = bout;
+  const drv::LaunchArg args[] = {{&pin, 8}, {&pout, 8}};
+  const drv::Window wins[] = {{bin, in_bytes}, {bout, out_bytes}};
+  drv::LaunchConfig cfg;
   cfg.grid = {uint32_t(n / block), 1, 1};
   cfg.block = {block, 1, 1};
-  cfg.windows = {bin, bout};
-  cfg.watchdog = uint64_t(1) << 40;
-  LaunchReport rep;
-  EXPECT_EQ(be.launch(h, name, cfg, params, &rep), Status::OK) << be.last_error();
-  EXPECT_TRUE(rep.fault.ok()) << rep.fault.describe();
+  cfg.windows = wins;
+  cfg.num_windows = 2;
+  cfg.watchdog = 0xFFFFFFFFu;  // the largest budget: these grids are long
+  uint64_t token = 0;
+  EXPECT_EQ(dev.launch(fn, cfg, args, 2, &token), drv::Status::OK) << dev.last_error().detail;
+  dev.ctx_synchronize(ctx);
+  drv::LaunchReport rep;
+  EXPECT_EQ(dev.launch_result(token, &rep), drv::Status::OK) << dev.last_error().detail;
+  EXPECT_EQ(rep.cpl_status, cq::CplStatus::COMPLETED) << cq::error_code_name(rep.error);
   std::vector<uint32_t> out(n * k);
-  EXPECT_EQ(be.read(bout, 0, out.data(), uint32_t(out.size() * 4)), Status::OK);
+  EXPECT_EQ(dev.memcpy_dtoh(ctx, out.data(), bout, out_bytes), drv::Status::OK);
   return out;
 }
 

@@ -17,7 +17,7 @@
 #include "isa/fp32.h"
 #include "isa/ptx.h"
 #include "isa/rng.h"
-#include "samples/driver_backend.h"
+#include "host_driver/devices.h"
 #include "samples/samples.h"
 
 using namespace baresm;
@@ -25,11 +25,12 @@ using namespace baresm::samples;
 
 namespace {
 
-// The functional device model through the driver (samples/driver_backend.h).
-std::unique_ptr<DriverBackend> model_backend(const cq::ModelDeviceConfig& cfg = {}) {
-  auto be = make_model_backend(cfg);
-  EXPECT_TRUE(be->ok()) << be->last_error();
-  return be;
+// The functional device model, opened by the driver.
+std::unique_ptr<baresm::drv::OpenDevice> model_device(const cq::ModelDeviceConfig& cfg = {}) {
+  std::string error;
+  auto d = baresm::drv::open_model_device(cfg, &error);
+  EXPECT_TRUE(d) << error;
+  return d;
 }
 
 std::string feature_path(const std::string& name) {
@@ -37,45 +38,70 @@ std::string feature_path(const std::string& name) {
 }
 
 
+// A device address as an 8-byte parameter (CUDA's CUdeviceptr).
+drv::LaunchArg ptr_arg(const drv::DevPtr& p, uint64_t* storage) {
+  *storage = p;
+  return drv::LaunchArg{storage, 8};
+}
+
+// Launches `kernel` through the driver, waits for it and returns its report
+// with the fault read from it (drv::fault_info).
+drv::LaunchReport launch_and_wait(drv::Device& dev, drv::Context ctx, drv::Module m, const char* kernel,
+                                  const drv::LaunchConfig& cfg, const std::vector<drv::LaunchArg>& args,
+                                  iss::FaultInfo* fault) {
+  drv::LaunchReport rep;
+  drv::Function fn;
+  EXPECT_EQ(dev.module_get_function(m, kernel, &fn), drv::Status::OK) << dev.last_error().detail;
+  uint64_t token = 0;
+  EXPECT_EQ(dev.launch(fn, cfg, args.data(), uint32_t(args.size()), &token), drv::Status::OK)
+      << dev.last_error().detail;
+  dev.ctx_synchronize(ctx);
+  EXPECT_EQ(dev.launch_result(token, &rep), drv::Status::OK) << dev.last_error().detail;
+  EXPECT_TRUE(drv::fault_info(rep, fault)) << cq::error_code_name(rep.error);
+  return rep;
+}
+
 struct FeatureRun {
   isa::PtxResult ptx;
-  LaunchReport report;
+  drv::LaunchReport report;
+  iss::FaultInfo fault;
   std::vector<uint32_t> out;
 };
 
 // Translates tests/ptx/NAME.ptx, launches kernel NAME with (in, out) on the
 // model and returns out. Fails the test on any error.
-FeatureRun run_feature(const std::string& name, iss::Dim3 grid, iss::Dim3 block,
+FeatureRun run_feature(const std::string& name, drv::Dim3 grid, drv::Dim3 block,
                        const std::vector<uint32_t>& in, const std::vector<uint32_t>& out_init) {
   FeatureRun r;
   r.ptx = isa::translate_ptx_file(feature_path(name));
   EXPECT_TRUE(r.ptx.ok()) << r.ptx.format_errors();
   if (!r.ptx.ok()) return r;
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
-  ModuleHandle h = 0;
-  EXPECT_EQ(be.load_module(isa::write_module(r.ptx.module), &h), Status::OK) << be.last_error();
-  Buffer bin, bout;
-  EXPECT_EQ(be.alloc(uint32_t(std::max<size_t>(in.size(), 1) * 4), &bin), Status::OK);
-  EXPECT_EQ(be.alloc(uint32_t(out_init.size() * 4), &bout), Status::OK);
+  auto d = model_device();
+  drv::Device& dev = d->device;
+  drv::Context ctx;
+  EXPECT_EQ(dev.ctx_create(&ctx), drv::Status::OK);
+  const std::vector<uint8_t> image = isa::write_module(r.ptx.module);
+  drv::Module m;
+  EXPECT_EQ(dev.module_load_data(ctx, image.data(), image.size(), &m), drv::Status::OK) << dev.last_error().detail;
+  const uint32_t in_bytes = uint32_t(std::max<size_t>(in.size(), 1) * 4), out_bytes = uint32_t(out_init.size() * 4);
+  drv::DevPtr bin = 0, bout = 0;
+  EXPECT_EQ(dev.mem_alloc(ctx, in_bytes, &bin), drv::Status::OK);
+  EXPECT_EQ(dev.mem_alloc(ctx, out_bytes, &bout), drv::Status::OK);
   if (!in.empty()) {
-    EXPECT_EQ(be.write(bin, 0, in.data(), uint32_t(in.size() * 4)), Status::OK);
+    EXPECT_EQ(dev.memcpy_htod(ctx, bin, in.data(), uint32_t(in.size() * 4)), drv::Status::OK);
   }
-  EXPECT_EQ(be.write(bout, 0, out_init.data(), uint32_t(out_init.size() * 4)), Status::OK);
-  const isa::KernelInfo* k = r.ptx.module.find_kernel(name);
-  EXPECT_NE(k, nullptr);
-  if (!k) return r;
-  std::vector<uint8_t> params;
-  std::string err;
-  EXPECT_TRUE(pack_params(*k, {Arg::ptr(bin), Arg::ptr(bout)}, &params, &err)) << err;
-  LaunchConfig cfg;
+  EXPECT_EQ(dev.memcpy_htod(ctx, bout, out_init.data(), out_bytes), drv::Status::OK);
+  uint64_t pin = 0, pout = 0;
+  const drv::Window wins[] = {{bin, in_bytes}, {bout, out_bytes}};
+  drv::LaunchConfig cfg;
   cfg.grid = grid;
   cfg.block = block;
-  cfg.windows = {bin, bout};
-  EXPECT_EQ(be.launch(h, name, cfg, params, &r.report), Status::OK) << be.last_error();
-  EXPECT_TRUE(r.report.fault.ok()) << r.report.fault.describe();
+  cfg.windows = wins;
+  cfg.num_windows = 2;
+  r.report = launch_and_wait(dev, ctx, m, name.c_str(), cfg, {ptr_arg(bin, &pin), ptr_arg(bout, &pout)}, &r.fault);
+  EXPECT_TRUE(r.fault.ok()) << r.fault.describe();
   r.out.resize(out_init.size());
-  EXPECT_EQ(be.read(bout, 0, r.out.data(), uint32_t(r.out.size() * 4)), Status::OK);
+  EXPECT_EQ(dev.memcpy_dtoh(ctx, r.out.data(), bout, out_bytes), drv::Status::OK);
   return r;
 }
 
@@ -497,7 +523,7 @@ TEST(PtxFeature, Branches) {
     }
     EXPECT_EQ(r.out[t], want) << "thread " << t;
   }
-  EXPECT_GT(r.report.stats.divergent_branches, 0u);
+  EXPECT_GT(r.report.stats.div_branches, 0u);
 }
 
 TEST(PtxFeature, ParamsAtCudaOffsets) {
@@ -514,36 +540,44 @@ TEST(PtxFeature, ParamsAtCudaOffsets) {
   ASSERT_EQ(p.kernels.size(), 1u);
   EXPECT_EQ(p.kernels[0].param_bytes, 40u);
 
-  // Packed by hand, byte by byte, as a host would lay out cuLaunchKernel's arguments.
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
-  ModuleHandle h = 0;
-  ASSERT_EQ(be.load_module(isa::write_module(p.module), &h), Status::OK) << be.last_error();
-  Buffer out;
-  ASSERT_EQ(be.alloc(64, &out), Status::OK);
-  std::vector<uint8_t> buf(40, 0xEE);
-  auto put = [&](size_t off, const void* v, size_t n) { std::memcpy(buf.data() + off, v, n); };
+  // Each argument as its own bytes, as cuLaunchKernel takes them: the
+  // driver's packer (Device::launch) places them at CUDA's offsets.
+  auto d = model_device();
+  drv::Device& dev = d->device;
+  drv::Context ctx;
+  ASSERT_EQ(dev.ctx_create(&ctx), drv::Status::OK);
+  const std::vector<uint8_t> image = isa::write_module(p.module);
+  drv::Module m;
+  ASSERT_EQ(dev.module_load_data(ctx, image.data(), image.size(), &m), drv::Status::OK) << dev.last_error().detail;
+  drv::DevPtr out = 0;
+  ASSERT_EQ(dev.mem_alloc(ctx, 64, &out), drv::Status::OK);
   const uint32_t a = 0xA1B2C3D4;
-  const uint64_t ptr = out.addr;
+  const uint64_t ptr = out;
   const float f = -2.75f;
   const uint8_t b = 0x9C;
   const uint8_t sbytes[12] = {1, 2, 3, 4, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
   const uint16_t hv = 0xBEEF;
-  put(0, &a, 4);
-  put(8, &ptr, 8);
-  put(16, &f, 4);
-  put(20, &b, 1);
-  put(24, sbytes, 12);
-  put(36, &hv, 2);
-  LaunchConfig cfg;
-  cfg.grid = {1, 1, 1};
-  cfg.block = {1, 1, 1};
-  cfg.windows = {out};
-  LaunchReport rep;
-  ASSERT_EQ(be.launch(h, "params", cfg, buf, &rep), Status::OK) << be.last_error();
-  ASSERT_TRUE(rep.fault.ok()) << rep.fault.describe();
+  const std::vector<drv::LaunchArg> args = {{&a, 4}, {&ptr, 8}, {&f, 4}, {&b, 1}, {sbytes, 12}, {&hv, 2}};
+  const drv::Window win{out, 64};
+  drv::LaunchConfig cfg;
+  cfg.windows = &win;
+  cfg.num_windows = 1;
+  drv::Function fn;
+  ASSERT_EQ(dev.module_get_function(m, "params", &fn), drv::Status::OK);
+  // The packer refuses a wrong count and a wrong size, naming the parameter.
+  EXPECT_EQ(dev.launch(fn, cfg, args.data(), 5), drv::Status::INVALID_VALUE);
+  EXPECT_NE(std::string(dev.last_error().detail).find("takes 6 parameters, 5 given"), std::string::npos)
+      << dev.last_error().detail;
+  std::vector<drv::LaunchArg> narrow = args;
+  narrow[1].size = 4;
+  EXPECT_EQ(dev.launch(fn, cfg, narrow.data(), 6), drv::Status::INVALID_VALUE);
+  EXPECT_NE(std::string(dev.last_error().detail).find("parameter 1 of params is 8 bytes"), std::string::npos)
+      << dev.last_error().detail;
+  iss::FaultInfo fault;
+  launch_and_wait(dev, ctx, m, "params", cfg, args, &fault);
+  ASSERT_TRUE(fault.ok()) << fault.describe();
   uint32_t got[6];
-  ASSERT_EQ(be.read(out, 0, got, 24), Status::OK);
+  ASSERT_EQ(dev.memcpy_dtoh(ctx, got, out, 24), drv::Status::OK);
   EXPECT_EQ(got[0], a);
   EXPECT_EQ(got[1], fp32::bits(f));
   EXPECT_EQ(got[2], b);
@@ -555,25 +589,28 @@ TEST(PtxFeature, ParamsAtCudaOffsets) {
 TEST(PtxFeature, SyntaxOfNvccOutput) {
   const isa::PtxResult p = isa::translate_ptx_file(feature_path("syntax"));
   ASSERT_TRUE(p.ok()) << p.format_errors();
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
-  ModuleHandle h = 0;
-  ASSERT_EQ(be.load_module(isa::write_module(p.module), &h), Status::OK);
-  Buffer out;
-  ASSERT_EQ(be.alloc(16 * 4, &out), Status::OK);
-  std::vector<uint8_t> params;
-  std::string err;
-  ASSERT_TRUE(pack_params(p.module.kernels[0], {Arg::ptr(out)}, &params, &err)) << err;
-  EXPECT_EQ(params.size(), 8u) << "one pointer: 8 bytes, as CUDA passes it";
-  LaunchConfig cfg;
+  auto d = model_device();
+  drv::Device& dev = d->device;
+  drv::Context ctx;
+  ASSERT_EQ(dev.ctx_create(&ctx), drv::Status::OK);
+  const std::vector<uint8_t> image = isa::write_module(p.module);
+  drv::Module m;
+  ASSERT_EQ(dev.module_load_data(ctx, image.data(), image.size(), &m), drv::Status::OK);
+  drv::DevPtr out = 0;
+  ASSERT_EQ(dev.mem_alloc(ctx, 16 * 4, &out), drv::Status::OK);
+  ASSERT_EQ(p.module.kernels[0].param_bytes, 8u) << "one pointer: 8 bytes, as CUDA passes it";
+  uint64_t pout = 0;
+  const drv::Window win{out, 16 * 4};
+  drv::LaunchConfig cfg;
   cfg.grid = {2, 1, 1};
   cfg.block = {4, 2, 1};
-  cfg.windows = {out};
-  LaunchReport rep;
-  ASSERT_EQ(be.launch(h, "syntax", cfg, params, &rep), Status::OK);
-  ASSERT_TRUE(rep.fault.ok()) << rep.fault.describe();
+  cfg.windows = &win;
+  cfg.num_windows = 1;
+  iss::FaultInfo fault;
+  launch_and_wait(dev, ctx, m, "syntax", cfg, {ptr_arg(out, &pout)}, &fault);
+  ASSERT_TRUE(fault.ok()) << fault.describe();
   uint32_t got[16];
-  ASSERT_EQ(be.read(out, 0, got, sizeof got), Status::OK);
+  ASSERT_EQ(dev.memcpy_dtoh(ctx, got, out, sizeof got), drv::Status::OK);
   for (uint32_t c = 0; c < 2; ++c)
     for (uint32_t ty = 0; ty < 2; ++ty)
       for (uint32_t tx = 0; tx < 4; ++tx)
@@ -605,9 +642,8 @@ TEST_P(CudaSample, MatchesReferenceOnModel) {
     o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
     o.seed = seed;
     o.source = KernelSource::CUDA;
-    auto be_ = model_backend();
-    DriverBackend& be = *be_;
-    const SampleResult r = run_sample(*s, be, o);
+    auto d = model_device();
+    const SampleResult r = run_sample(*s, d->device, o);
     EXPECT_TRUE(r.passed) << "seed " << seed << ": " << r.message;
     EXPECT_FALSE(r.faulted) << r.fault_report;
     EXPECT_GE(r.launches.size(), 3u);
@@ -623,9 +659,8 @@ TEST(CudaSamples, CudaOnlySampleNeedsSourceCuda) {
   EXPECT_TRUE(s->kernel_file.empty());
   RunOptions o;
   o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
-  const SampleResult r = run_sample(*s, be, o);
+  auto d = model_device();
+  const SampleResult r = run_sample(*s, d->device, o);
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("exists only in CUDA"), std::string::npos) << r.message;
 }
@@ -645,9 +680,8 @@ TEST(CudaSamples, SampleWithoutTwinFailsClearly) {
   RunOptions o;
   o.kernels_dir = BARESM_SOURCE_DIR "/kernels";
   o.source = KernelSource::CUDA;
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
-  const SampleResult r = run_sample(*s, be, o);
+  auto d = model_device();
+  const SampleResult r = run_sample(*s, d->device, o);
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("has no CUDA version"), std::string::npos) << r.message;
 }

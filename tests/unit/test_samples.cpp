@@ -1,9 +1,7 @@
 // Every sample on the functional device model through the host driver
-// (samples::DriverBackend): normal samples must match their references,
-// fault samples must fault with the expected kind and PC; the completion
-// entries carry what the ISS itself counted. Plus the pieces of the samples
-// library the samples rely on (parameter packing, the driver backend's
-// buffers, module checks and windows).
+// (drv::Device): normal samples must match their references, fault samples
+// must fault with the expected kind and PC; the completion entries carry
+// what the ISS itself counted; the device registry opens the model.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,7 +12,7 @@
 #include "cq_model/iss_executor.h"
 #include "host_driver/model_transport.h"
 #include "isa/assembler.h"
-#include "samples/driver_backend.h"
+#include "host_driver/devices.h"
 #include "samples/samples.h"
 
 using namespace baresm;
@@ -22,11 +20,12 @@ using namespace baresm::samples;
 
 namespace {
 
-// The functional device model through the driver.
-std::unique_ptr<DriverBackend> model_backend(const cq::ModelDeviceConfig& cfg = {}) {
-  auto be = make_model_backend(cfg);
-  EXPECT_TRUE(be->ok()) << be->last_error();
-  return be;
+// The functional device model, opened by the driver.
+std::unique_ptr<drv::OpenDevice> model_device(const cq::ModelDeviceConfig& cfg = {}) {
+  std::string error;
+  auto d = drv::open_model_device(cfg, &error);
+  EXPECT_TRUE(d) << error;
+  return d;
 }
 
 RunOptions opts(uint64_t seed = 1) {
@@ -49,8 +48,8 @@ class FaultSample : public ::testing::TestWithParam<std::string> {};
 TEST_P(NormalSample, MatchesReferenceOnModel) {
   const Sample* s = find_sample(GetParam());
   ASSERT_NE(s, nullptr);
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
+  auto d = model_device();
+  drv::Device& be = d->device;
   const SampleResult r = run_sample(*s, be, opts());
   EXPECT_TRUE(r.passed) << r.message;
   EXPECT_FALSE(r.faulted) << r.fault_report;
@@ -64,8 +63,8 @@ TEST_P(NormalSample, MatchesReferenceOnModel) {
 TEST_P(NormalSample, OtherSeedAlsoPasses) {
   const Sample* s = find_sample(GetParam());
   ASSERT_NE(s, nullptr);
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
+  auto d = model_device();
+  drv::Device& be = d->device;
   const SampleResult r = run_sample(*s, be, opts(12345));
   EXPECT_TRUE(r.passed) << r.message;
 }
@@ -74,8 +73,8 @@ TEST_P(FaultSample, ExpectedKindAndPc) {
   const Sample* s = find_sample(GetParam());
   ASSERT_NE(s, nullptr);
   ASSERT_TRUE(s->is_fault);
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
+  auto d = model_device();
+  drv::Device& be = d->device;
   const SampleResult r = run_sample(*s, be, opts());
   EXPECT_TRUE(r.passed) << r.message << "\n" << r.fault_report;
   ASSERT_TRUE(r.faulted);
@@ -106,8 +105,8 @@ TEST(SampleRegistry, NamesAndOrder) {
 }
 
 TEST(SampleRegistry, MissingKernelDirIsAFailureNotACrash) {
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
+  auto d = model_device();
+  drv::Device& be = d->device;
   RunOptions o = opts();
   o.kernels_dir = "/nonexistent";
   const SampleResult r = run_sample(*find_sample("vec_add"), be, o);
@@ -127,8 +126,8 @@ TEST(SampleRegistry, BrokenKernelIsDetected) {
   ASSERT_NE(p, std::string::npos);
   src.replace(p, 16, "FSUB R5, R5, R6;");
   std::ofstream(dir + "/vec_add.s") << src;
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
+  auto d = model_device();
+  drv::Device& be = d->device;
   RunOptions o = opts();
   o.kernels_dir = dir;
   const SampleResult r = run_sample(*find_sample("vec_add"), be, o);
@@ -137,113 +136,21 @@ TEST(SampleRegistry, BrokenKernelIsDetected) {
   EXPECT_NE(r.message.find("reference"), std::string::npos) << r.message;
 }
 
-TEST(PackParams, NaturalAlignmentFromTheParamTable) {
-  isa::KernelInfo k;
-  k.name = "k";
-  k.params = {{"a", 0, 4, 4}, {"b", 4, 4, 4}, {"c", 8, 4, 4}};
-  k.param_bytes = 12;
-  std::vector<uint8_t> out;
-  std::string err;
-  ASSERT_TRUE(pack_params(k, {Arg::u32(0x11223344), Arg::f32(1.0f), Arg::i32(-2)}, &out, &err)) << err;
-  ASSERT_EQ(out.size(), 12u);
-  uint32_t w[3];
-  std::memcpy(w, out.data(), 12);
-  EXPECT_EQ(w[0], 0x11223344u);
-  EXPECT_EQ(w[1], 0x3F800000u);
-  EXPECT_EQ(w[2], 0xFFFFFFFEu);
-  EXPECT_FALSE(pack_params(k, {Arg::u32(1)}, &out, &err));
-  EXPECT_NE(err.find("takes 3"), std::string::npos) << err;
-  Arg wide;
-  wide.bytes.assign(8, 0);
-  EXPECT_FALSE(pack_params(k, {Arg::u32(1), wide, Arg::u32(2)}, &out, &err));
-}
-
-TEST(DriverBackend, AllocFreeReuseAndBounds) {
-  cq::ModelDeviceConfig cfg;
-  cfg.mem_bytes = 1 << 20;
-  auto be_ = model_backend(cfg);
-  DriverBackend& be = *be_;
-  Buffer a, b, c;
-  ASSERT_EQ(be.alloc(100, &a), Status::OK);
-  ASSERT_EQ(be.alloc(1000, &b), Status::OK);
-  EXPECT_NE(a.addr, 0u);
-  EXPECT_GE(b.addr, a.addr + 100);
-  EXPECT_EQ(a.size, 100u);
-  uint32_t v = 7;
-  EXPECT_EQ(be.write(a, 96, &v, 4), Status::OK);
-  EXPECT_EQ(be.write(a, 97, &v, 4), Status::INVALID_VALUE) << "past the buffer";
-  EXPECT_EQ(be.read(a, 96, &v, 4), Status::OK);
-  EXPECT_EQ(v, 7u);
-  EXPECT_EQ(be.free(a), Status::OK);
-  EXPECT_EQ(be.free(a), Status::INVALID_VALUE) << "double free";
-  EXPECT_EQ(be.read(a, 0, &v, 4), Status::INVALID_VALUE) << "read of a freed buffer";
-  ASSERT_EQ(be.alloc(64, &c), Status::OK);
-  EXPECT_EQ(c.addr, a.addr) << "freed space is reused";
-  EXPECT_EQ(be.alloc(1 << 20, &c), Status::OUT_OF_MEMORY);
-  EXPECT_FALSE(be.last_error().empty());
-  EXPECT_NE(be.alloc(0, &c), Status::OK);
-}
-
-TEST(DriverBackend, LoadChecksImageAndLimits) {
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
-  ModuleHandle h;
-  EXPECT_EQ(be.load_module({1, 2, 3}, &h), Status::INVALID_IMAGE);
-  isa::AsmResult a = isa::assemble(".kernel k\n.regs 2\n.shared 65536\n EXIT;\n.end\n", "k.s");
-  ASSERT_TRUE(a.ok()) << a.format_errors();
-  EXPECT_EQ(be.load_module(isa::write_module(a.module), &h), Status::NO_BINARY_FOR_DEVICE) << be.last_error();
-}
-
-TEST(DriverBackend, LaunchGrantsOnlyTheGivenWindows) {
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
-  isa::AsmResult a = isa::assemble(
-      ".kernel k\n.param p, 4\n.regs 4\n LDC R0, [PARAM(p)];\n MOV R1, 5;\n STG [R0], R1;\n EXIT;\n.end\n",
-      "k.s");
-  ASSERT_TRUE(a.ok()) << a.format_errors();
-  ModuleHandle h;
-  ASSERT_EQ(be.load_module(isa::write_module(a.module), &h), Status::OK) << be.last_error();
-  Buffer x, y;
-  ASSERT_EQ(be.alloc(4, &x), Status::OK);
-  ASSERT_EQ(be.alloc(4, &y), Status::OK);
-  std::vector<uint8_t> params;
-  std::string err;
-  ASSERT_TRUE(pack_params(a.module.kernels[0], {Arg::ptr(y)}, &params, &err));
-  LaunchConfig cfg;
-  cfg.grid = {1, 1, 1};
-  cfg.block = {1, 1, 1};
-  cfg.windows = {y};
-  LaunchReport rep;
-  ASSERT_EQ(be.launch(h, "k", cfg, params, &rep), Status::OK) << be.last_error();
-  EXPECT_TRUE(rep.fault.ok()) << rep.fault.describe();
-  uint32_t v = 0;
-  ASSERT_EQ(be.read(y, 0, &v, 4), Status::OK);
-  EXPECT_EQ(v, 5u);
-  // Host-side errors are statuses, not faults.
-  EXPECT_EQ(be.launch(h, "nope", cfg, params, &rep), Status::NOT_FOUND);
-  EXPECT_EQ(be.launch(h, "k", cfg, {}, &rep), Status::INVALID_VALUE);
-  cfg.block = {2048, 1, 1};
-  EXPECT_EQ(be.launch(h, "k", cfg, params, &rep), Status::INVALID_CONFIGURATION) << be.last_error();
-  cfg.block = {1, 1, 1};
-  cfg.windows = {Buffer{0x10, 4}};
-  EXPECT_EQ(be.launch(h, "k", cfg, params, &rep), Status::INVALID_VALUE) << "window not allocated";
-  // Only y is written: granted x alone, the store faults at y.
-  cfg.windows = {x};
-  ASSERT_EQ(be.launch(h, "k", cfg, params, &rep), Status::OK) << be.last_error();
-  EXPECT_EQ(rep.fault.kind, iss::FaultKind::OUT_OF_WINDOW) << rep.fault.describe();
-  EXPECT_EQ(rep.fault.addr, y.addr);
-  EXPECT_EQ(be.unload_module(h), Status::OK);
-  EXPECT_EQ(be.launch(h, "k", cfg, params, &rep), Status::NOT_FOUND);
-}
-
-TEST(Backends, RegistryHasTheModel) {
-  const BackendEntry* m = find_backend("model");
+// The registry opens the model by name, with its watchdog in warp-instructions.
+TEST(Devices, RegistryHasTheModel) {
+  const drv::DeviceEntry* m = drv::find_device("model");
   ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->options.watchdog, drv::kDefaultWatchdogInstrs);
   std::string error;
-  auto be = make_device_backend(*m, DeviceSettings{}, &error);
-  ASSERT_NE(be, nullptr) << error;
-  EXPECT_EQ(be->name(), "model");
-  EXPECT_EQ(find_backend("rtl-that-does-not-exist"), nullptr);
+  auto d = drv::open_device(*m, drv::DeviceSettings{}, m->options, &error);
+  ASSERT_NE(d, nullptr) << error;
+  EXPECT_EQ(d->name, "model");
+  EXPECT_EQ(d->device.options().watchdog, drv::kDefaultWatchdogInstrs);
+  EXPECT_EQ(drv::find_device("rtl-that-does-not-exist"), nullptr);
+  const drv::DeviceEntry* serial = drv::find_device("serial");
+  ASSERT_NE(serial, nullptr);
+  EXPECT_EQ(drv::open_device(*serial, drv::DeviceSettings{}, serial->options, &error), nullptr);
+  EXPECT_NE(error.find("no port given"), std::string::npos) << error;
 }
 
 // The ISS executor (cq_model/iss_executor.h) with what it reported for
@@ -290,33 +197,32 @@ TEST_P(SampleThroughDriver, CarriesWhatTheIssCounted) {
   cq::ModelDevice dev(cfg, [&](iss::DeviceMemory& mem) {
     return std::make_unique<RecordingExecutor>(mem, iss::ModelConfig{cfg.stack_depth, 0, cfg.has_fpu}, &iss_runs);
   });
-  DriverBackendOptions o;
-  o.name = "model";
-  o.default_watchdog = find_backend("model")->default_watchdog;
-  DriverBackend be(std::make_unique<drv::ModelTransport>(&dev), o);
-  ASSERT_TRUE(be.ok()) << be.last_error();
-  const SampleResult r = run_sample(*s, be, opts());
+  std::string error;
+  auto d = drv::open_device("model", std::make_unique<drv::ModelTransport>(&dev), drv::find_device("model")->options,
+                            &error);
+  ASSERT_TRUE(d) << error;
+  const SampleResult r = run_sample(*s, d->device, opts());
   EXPECT_TRUE(r.passed) << r.message << "\n" << r.fault_report;
   ASSERT_EQ(r.launches.size(), iss_runs.size());
   for (size_t i = 0; i < r.launches.size(); ++i) {
-    const LaunchReport& got = r.launches[i].report;
+    const drv::LaunchStats& got = r.launches[i].report.stats;
+    const iss::FaultInfo& fault = r.launches[i].fault;
     const iss::LaunchResult& ref = iss_runs[i].result;
     EXPECT_FALSE(iss_runs[i].internal_error) << iss_runs[i].internal_message;
-    EXPECT_EQ(got.stats.warp_instrs, ref.stats.warp_instrs) << "launch " << i;
-    EXPECT_EQ(int(got.fault.kind), int(ref.fault.kind)) << "launch " << i;
+    EXPECT_EQ(got.warp_instrs, ref.stats.warp_instrs) << "launch " << i;
+    EXPECT_EQ(int(fault.kind), int(ref.fault.kind)) << "launch " << i;
     if (!ref.fault.ok()) {
-      EXPECT_EQ(got.fault.pc, ref.fault.pc) << "launch " << i;
-      EXPECT_EQ(got.fault.warp, ref.fault.warp) << "launch " << i;
-      EXPECT_EQ(got.fault.lane, ref.fault.lane) << "launch " << i;
-      EXPECT_EQ(got.fault.cta.x, ref.fault.cta.x) << "launch " << i;
+      EXPECT_EQ(fault.pc, ref.fault.pc) << "launch " << i;
+      EXPECT_EQ(fault.warp, ref.fault.warp) << "launch " << i;
+      EXPECT_EQ(fault.lane, ref.fault.lane) << "launch " << i;
+      EXPECT_EQ(fault.cta.x, ref.fault.cta.x) << "launch " << i;
     }
     EXPECT_GT(got.cycles, 0u) << "launch " << i;
-    EXPECT_TRUE(got.sm_counters) << "launch " << i;
-    EXPECT_EQ(got.stats.thread_instrs, ref.stats.thread_instrs) << "launch " << i;
-    EXPECT_EQ(got.stats.divergent_branches, ref.stats.divergent_branches) << "launch " << i;
-    EXPECT_EQ(got.stats.barriers, ref.stats.barriers) << "launch " << i;
+    EXPECT_EQ(got.thread_instrs, ref.stats.thread_instrs) << "launch " << i;
+    EXPECT_EQ(got.div_branches, ref.stats.divergent_branches) << "launch " << i;
+    EXPECT_EQ(got.bar_releases, ref.stats.barriers) << "launch " << i;
     EXPECT_EQ(got.shared_passes, iss_runs[i].shared_passes) << "launch " << i;
-    for (uint64_t c : got.state_cycles) EXPECT_EQ(c, 0u) << "launch " << i;
+    for (uint32_t c : got.warp_state_cycles) EXPECT_EQ(c, 0u) << "launch " << i;
   }
 }
 
@@ -344,8 +250,8 @@ SampleResult run_edited(const std::string& sample, const std::string& from, cons
   EXPECT_NE(p, std::string::npos) << from;
   if (p != std::string::npos) src.replace(p, from.size(), to);
   std::ofstream(dir + "/" + s->kernel_file) << src;
-  auto be_ = model_backend();
-  DriverBackend& be = *be_;
+  auto d = model_device();
+  drv::Device& be = d->device;
   RunOptions o = opts();
   o.kernels_dir = dir;
   SampleResult r = run_sample(*s, be, o);
