@@ -225,7 +225,7 @@ check_estimate() {
         printf "fpga: %s: Yosys synth_gowin ESTIMATE for the %s, not a place-and-route%s\n", name, part, hier ? " (hierarchical: the sum over all module instances)" : ""
         printf "%-30s %9s %8s %7s\n", "resource", "used", "avail", "use"
         row("LUT4 sites (LUT+ALU+6xSSRAM)", luts, glut)
-        printf "  of which %d LUT1-4, %d ALU (carry), %d RAM16S*/RAM16SDP* (shadow SRAM)\n", lut, alu, ssram
+        printf "  of which %d LUT1-4 (%d LUT1), %d ALU (carry), %d RAM16S*/RAM16SDP* (shadow SRAM)\n", lut, n["LUT1"], alu, ssram
         row("FF (DFF*)", ff, gff)
         row("BSRAM (SP/SDP/DP[X9], 18 Kbit)", bsram, gbsram)
         row("DSP (MULT18X18)", mult, gmult)
