@@ -67,7 +67,8 @@ rtl/fpga/baresm_fpga_mem.sv
 rtl/fpga/baresm_icebreaker_top.sv
 rtl/fpga/baresm_icebreaker_link_top.sv  // link and memory bring-up (docs/fpga.md)
 
-// ---- the bigger boards (tops: baresm_arty_top, baresm_ulx3s_top; docs/fpga.md) ----
+// ---- the bigger boards (tops: baresm_arty_top, baresm_ulx3s_top, baresm_tangnano20k_top; docs/fpga.md) ----
 rtl/fpga/baresm_fpga_board.sv      // link + device + block-RAM memory + LEDs
 rtl/fpga/baresm_arty_top.sv        // Digilent Arty A7-100T (Artix-7)
 rtl/fpga/baresm_ulx3s_top.sv       // ULX3S 85F (ECP5)
+rtl/fpga/baresm_tangnano20k_top.sv // Sipeed Tang Nano 20K (Gowin GW2AR-18)

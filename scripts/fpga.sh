@@ -142,19 +142,36 @@ check_synth() {
 
 # ---- estimates for the bigger boards (Yosys only) ------------------------------------
 # The parts (vendor data sheets; nextpnr-ecp5 counts the same for the 85k:
-# 41,820 slices of 2 LUT4 + 2 FF, 208 DP16KD, 156 MULT18X18D).
+# 41,820 slices of 2 LUT4 + 2 FF, 208 DP16KD, 156 MULT18X18D; the 25F: 24,288
+# LUT4 (12,144 slices; a Lattice Diamond map report for an LFE5U-25F says
+# LUTS_avail 24288, EBR_avail 56, DSP_MULT_avail 56 9x9 = 28 18x18; its
+# FF_avail 24406 counts I/O registers too, the slices have 24,288); the
+# GW2AR-LV18QN88C8/I7 of the Tang Nano 20K: Sipeed's board page, 20,736 LUT4,
+# 15,552 FF, 46 BSRAM of 18 Kbit, 48 18x18 multipliers).
 A7_LUT=63400 A7_FF=126800 A7_BRAM36=135 A7_DSP=240
 ECP5_LUT=83640 ECP5_FF=83640 ECP5_EBR=208 ECP5_MULT=156
+ECP5_25_LUT=24288 ECP5_25_FF=24288 ECP5_25_EBR=56 ECP5_25_MULT=28
+GW2A18_LUT=20736 GW2A18_FF=15552 GW2A18_BSRAM=46 GW2A18_MULT=48
 
 # check_estimate STAT TECH NAME: the utilization table of a mapped Yosys
-# netlist (its `stat`) against the part of TECH (xilinx: XC7A100T, ecp5:
-# LFE5U-85F); fails when a resource is over.
+# netlist (its `stat`) against the part of TECH (xilinx: XC7A100T; ecp5 or
+# ecp5-85f: LFE5U-85F; ecp5-25f: LFE5U-25F; gowin: GW2AR-18); fails when a
+# resource is over.
 check_estimate() {
   local stat=$1 tech=$2 name=$3
   [ -s "$stat" ] || die "$name: no Yosys stat at $stat"
-  awk -v name="$name" -v tech="$tech" \
+  local part="" elut=0 eff=0 eebr=0 emult=0
+  case $tech in
+    xilinx) ;;
+    ecp5|ecp5-85f) part="LFE5U-85F (ULX3S 85F)" elut=$ECP5_LUT eff=$ECP5_FF eebr=$ECP5_EBR emult=$ECP5_MULT ;;
+    ecp5-25f) part="LFE5U-25F (ULX3S 25F)" elut=$ECP5_25_LUT eff=$ECP5_25_FF eebr=$ECP5_25_EBR emult=$ECP5_25_MULT ;;
+    gowin) ;;
+    *) die "$name: unknown part family '$tech' (xilinx, ecp5, ecp5-85f, ecp5-25f, gowin)" ;;
+  esac
+  awk -v name="$name" -v tech="$tech" -v epart="$part" \
       -v a7lut="$A7_LUT" -v a7ff="$A7_FF" -v a7bram="$A7_BRAM36" -v a7dsp="$A7_DSP" \
-      -v elut="$ECP5_LUT" -v eff="$ECP5_FF" -v eebr="$ECP5_EBR" -v emult="$ECP5_MULT" '
+      -v elut="$elut" -v eff="$eff" -v eebr="$eebr" -v emult="$emult" \
+      -v glut="$GW2A18_LUT" -v gff="$GW2A18_FF" -v gbsram="$GW2A18_BSRAM" -v gmult="$GW2A18_MULT" '
     # "     LUT6                        1234"; a hierarchical `stat -top`
     # ends with "=== design hierarchy ===" and the totals: count only those.
     /^=== design hierarchy ===/ { split("", n); cells = 0; hier = 1; next }
@@ -189,8 +206,38 @@ check_estimate() {
         else if (ff > a7ff) over = sprintf("FF: Yosys maps %d flip-flops, the XC7A100T has %d (%.0f%%)", ff, a7ff, 100.0 * ff / a7ff)
         else if (bram > a7bram) over = sprintf("BRAM: Yosys maps %.1f RAMB36, the XC7A100T has %d", bram, a7bram)
         else if (dsp > a7dsp) over = sprintf("DSP: Yosys maps %d DSP48E1, the XC7A100T has %d", dsp, a7dsp)
+      } else if (tech == "gowin") {
+        part = "GW2AR-LV18QN88C8/I7 (Tang Nano 20K)"
+        # Gowin counts logic elements as LUTs + ALUs (each one LUT4 site of a
+        # slice in arithmetic mode) + 6 per 16x4 shadow-SRAM cell (RAM16S*,
+        # RAM16SDP*); MUX2_LUT5-8 are the dedicated muxes of the slices, no LUT.
+        lut = n["LUT1"] + n["LUT2"] + n["LUT3"] + n["LUT4"]; alu = n["ALU"]
+        ssram = n["RAM16S1"] + n["RAM16S2"] + n["RAM16S4"] + n["RAM16SDP1"] + n["RAM16SDP2"] + n["RAM16SDP4"]
+        luts = lut + alu + 6 * ssram
+        ff = 0; for (c in n) if (c ~ /^DFF/) ff += n[c]
+        bsram = n["SP"] + n["SPX9"] + n["SDP"] + n["SDPX9"] + n["DP"] + n["DPX9"] + n["pROM"] + n["pROMX9"]
+        # Multipliers: Yosys 0.23 has no Gowin DSP mapping; the estimate
+        # splits them with mul2dsp into 18x18 pieces ($__MUL18X18, one
+        # MULT18X18 each, as newer Yosys maps them for nextpnr-himbaechel).
+        mult = n["$__MUL18X18"] + n["MULT18X18"]
+        mux = n["MUX2_LUT5"] + n["MUX2_LUT6"] + n["MUX2_LUT7"] + n["MUX2_LUT8"]
+        io = n["IBUF"] + n["OBUF"] + n["IOBUF"] + n["TBUF"]
+        printf "fpga: %s: Yosys synth_gowin ESTIMATE for the %s, not a place-and-route%s\n", name, part, hier ? " (hierarchical: the sum over all module instances)" : ""
+        printf "%-30s %9s %8s %7s\n", "resource", "used", "avail", "use"
+        row("LUT4 sites (LUT+ALU+6xSSRAM)", luts, glut)
+        printf "  of which %d LUT1-4 (%d LUT1), %d ALU (carry), %d RAM16S*/RAM16SDP* (shadow SRAM)\n", lut, n["LUT1"], alu, ssram
+        row("FF (DFF*)", ff, gff)
+        row("BSRAM (SP/SDP/DP[X9], 18 Kbit)", bsram, gbsram)
+        row("DSP (MULT18X18)", mult, gmult)
+        printf "%-30s %9d %8s\n", "MUX2_LUT5-8 (not counted)", mux, ""
+        printf "%-30s %9d %8s\n", "IO buffers", io, ""
+        over = ""
+        if (luts > glut) over = sprintf("LUT4: Yosys maps %d LUT4 sites, the GW2AR-18 has %d (%.0f%%)", luts, glut, 100.0 * luts / glut)
+        else if (ff > gff) over = sprintf("FF: Yosys maps %d flip-flops, the GW2AR-18 has %d (%.0f%%)", ff, gff, 100.0 * ff / gff)
+        else if (bsram > gbsram) over = sprintf("BSRAM: Yosys maps %d BSRAM, the GW2AR-18 has %d", bsram, gbsram)
+        else if (mult > gmult) over = sprintf("DSP: Yosys maps %d 18x18 multipliers, the GW2AR-18 has %d", mult, gmult)
       } else {
-        part = "LFE5U-85F (ULX3S 85F)"
+        part = epart; pname = epart; sub(/ .*/, "", pname)
         # A CCU2C (2-bit carry) is two LUT4 sites; a 16x4 distributed RAM takes
         # three slices (ECP5 family data sheet), six LUT4 sites.
         lut = n["LUT4"]; carry = n["CCU2C"]; dpr = n["TRELLIS_DPR16X4"]
@@ -207,10 +254,10 @@ check_estimate() {
         printf "%-30s %9d %8s\n", "ALU54B", alu, ""
         printf "%-30s %9d %8s\n", "IO (TRELLIS_IO)", io, ""
         over = ""
-        if (luts > elut) over = sprintf("LUT4: Yosys maps %d LUT4 sites, the LFE5U-85F has %d (%.0f%%)", luts, elut, 100.0 * luts / elut)
-        else if (ff > eff) over = sprintf("FF: Yosys maps %d flip-flops, the LFE5U-85F has %d (%.0f%%)", ff, eff, 100.0 * ff / eff)
-        else if (ebr > eebr) over = sprintf("EBR: Yosys maps %d DP16KD, the LFE5U-85F has %d", ebr, eebr)
-        else if (mult > emult) over = sprintf("DSP: Yosys maps %d MULT18X18D, the LFE5U-85F has %d", mult, emult)
+        if (luts > elut) over = sprintf("LUT4: Yosys maps %d LUT4 sites, the %s has %d (%.0f%%)", luts, pname, elut, 100.0 * luts / elut)
+        else if (ff > eff) over = sprintf("FF: Yosys maps %d flip-flops, the %s has %d (%.0f%%)", ff, pname, eff, 100.0 * ff / eff)
+        else if (ebr > eebr) over = sprintf("EBR: Yosys maps %d DP16KD, the %s has %d", ebr, pname, eebr)
+        else if (mult > emult) over = sprintf("DSP: Yosys maps %d MULT18X18D, the %s has %d", mult, pname, emult)
       }
       if (over != "") { printf "fpga: %s: does not fit (estimate): %s\n", name, over; exit 1 }
       printf "fpga: %s: fits the %s by this estimate\n", name, part
@@ -245,6 +292,10 @@ def res(c):
         lut = n("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6") + 4 * n("RAM32M", "RAM64M", "RAM128X1D", "RAM256X1S") \
             + 2 * n("RAM32X1D", "RAM64X1D", "RAM128X1S") + n("RAM32X1S", "RAM64X1S", "SRL16E", "SRLC16E", "SRLC32E")
         return lut, n("FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE"), n("RAMB36E1") + 0.5 * n("RAMB18E1"), n("DSP48E1")
+    if tech == "gowin":
+        return n("LUT1", "LUT2", "LUT3", "LUT4", "ALU") + 6 * n("RAM16S1", "RAM16S2", "RAM16S4", "RAM16SDP1", "RAM16SDP2", "RAM16SDP4"), \
+            sum(v for k, v in c.items() if k.startswith("DFF")), n("SP", "SPX9", "SDP", "SDPX9", "DP", "DPX9", "pROM", "pROMX9"), \
+            n("$__MUL18X18", "MULT18X18")
     return n("LUT4") + 2 * n("CCU2C") + 6 * n("TRELLIS_DPR16X4"), n("TRELLIS_FF"), n("DP16KD"), n("MULT18X18D")
 def short(m):
     g = re.match(r"\$paramod\$[0-9a-f]+\\(\w+)", m) or re.match(r"\$paramod\\(\w+)", m)
@@ -266,7 +317,7 @@ def label(m):
     s = short(m)
     return s if seen[s] == 1 else "%s<%s" % (s, ",".join(sorted(parent.get(m, ()))))
 rows = sorted(((label(m), i, res(mods[m])) for m, i in inst.items()), key=lambda r: -r[1] * r[2][0])
-hdr = ("LUT", "FF", "BRAM36", "DSP48") if tech == "xilinx" else ("LUT4site", "FF", "DP16KD", "MULT18")
+hdr = {"xilinx": ("LUT", "FF", "BRAM36", "DSP48"), "gowin": ("LUT4site", "FF", "BSRAM", "MULT18")}.get(tech, ("LUT4site", "FF", "DP16KD", "MULT18"))
 print("per module (own cells, without submodules; x = instances; total = own x instances; M<P: M's")
 print("parameter set instantiated in P):")
 print("%-36s %4s %9s %9s %7s %6s | %9s %9s %7s %6s" % (("module", "x") + hdr + hdr))
@@ -328,7 +379,7 @@ PYEOF
         flow="$s -run :coarse; techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6; alumacc; opt; \
 memory -nomap; opt_clean; $s -run map_memory:"
       fi ;;
-    ecp5)
+    ecp5|ecp5-85f|ecp5-25f)
       s="synth_ecp5 -top $top" fl="flatten;"
       [ $hier = 0 ] || s="synth_ecp5 -noflatten -top $top" fl=""
       if [ "${FPGA_SHARE:-0}" = 1 ]; then flow="$s"
@@ -343,7 +394,25 @@ opt_expr; opt_clean; techmap -map +/mul2dsp.v -map +/ecp5/dsp_map.v -D DSP_A_MAX
 -D DSP_B_MAXWIDTH=18 -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=\$__MUL18X18; \
 chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean; $s -run map_ram:check; hierarchy -check"
       fi ;;
-    *) die "$name: unknown FPGA_TECH '$tech' (xilinx, ecp5)" ;;
+    gowin)
+      # synth_gowin (Yosys 0.23) has no DSP mapping: a 32x32 multiplier
+      # becomes about 8,700 LUTs and muxes. The estimate runs its script
+      # with synth_ecp5's multiplier split inserted before alumacc (mul2dsp
+      # to 18x18 pieces, left as \$__MUL18X18 cells and counted as the part's
+      # 18x18 multipliers, as newer Yosys maps them to MULT18X18 for
+      # nextpnr-himbaechel), its coarse step without `share` (unless
+      # FPGA_SHARE=1), and its map_cells step without `autoname` (names only).
+      local shr=""
+      s="synth_gowin -top $top"
+      [ $hier = 0 ] || s="synth_gowin -noflatten -top $top"
+      [ "${FPGA_SHARE:-0}" != 1 ] || shr="share;"
+      flow="$s -run :coarse; proc; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; \
+opt_clean; techmap -map +/mul2dsp.v -D DSP_A_MAXWIDTH=18 -D DSP_B_MAXWIDTH=18 -D DSP_A_MINWIDTH=2 \
+-D DSP_B_MINWIDTH=2 -D DSP_NAME=\$__MUL18X18; chtype -set \$mul t:\$__soft_mul; alumacc; $shr opt; \
+memory -nomap; opt_clean; $s -run map_ram:map_cells; techmap -map +/gowin/cells_map.v; \
+opt_lut_ins -tech gowin; setundef -undriven -params -zero; hilomap -singleton -hicell VCC V -locell GND G; \
+clean; hierarchy -check" ;;
+    *) die "$name: unknown FPGA_TECH '$tech' (xilinx, ecp5, ecp5-85f, ecp5-25f, gowin)" ;;
   esac
   mkdir -p "$dir"
   echo "fpga: $name: yosys ${s%% *} -top $top${blackbox:+, black boxes:$blackbox} ($# files) -> $dir/yosys-stat.txt"
@@ -368,7 +437,7 @@ chtype -set \$mul t:\$__soft_mul; alumacc; opt; memory -nomap; opt_clean; $s -ru
 
 # ---- command line ------------------------------------------------------------------
 if [ "${1:-}" = "--check-estimate" ]; then
-  [ $# -ge 3 ] || die "usage: scripts/fpga.sh --check-estimate YOSYS_STAT xilinx|ecp5 [TOP]"
+  [ $# -ge 3 ] || die "usage: scripts/fpga.sh --check-estimate YOSYS_STAT xilinx|ecp5|ecp5-85f|ecp5-25f|gowin [TOP]"
   # A hierarchical stat (`stat -top`) and its TOP: the per-module table too.
   if [ $# -ge 4 ] && grep -q '^=== design hierarchy ===' "$2"; then report_modules "$2" "$3" "$4"; fi
   check_estimate "$2" "$3" "$(basename "$2")" || exit 1
@@ -380,10 +449,12 @@ if [ "${1:-}" = "--check-log" ]; then
   exit 0
 fi
 
-out="" synth_only=0 board="" estimate=0 blackbox="" hier=0
+out="" synth_only=0 board="" estimate=0 blackbox="" hier=0 flow=0 dry=0
 while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2; shift 2 ;;
+    --flow) flow=1; shift ;;
+    --dry-run) dry=1; shift ;;
     --synth-only) synth_only=1; shift ;;
     --estimate) estimate=1; shift ;;
     --hier) hier=1; shift ;;
@@ -393,30 +464,101 @@ while [ $# -gt 0 ]; do
     *) board=$1; shift ;;
   esac
 done
-[ -n "$board" ] || die "usage: scripts/fpga.sh [-o DIR] [--synth-only] [--estimate] [--hier] [--blackbox MODULE]... BOARD (icebreaker, icebreaker-link, arty, ulx3s)"
+[ -n "$board" ] || die "usage: scripts/fpga.sh [-o DIR] [--synth-only] [--estimate] [--hier] [--blackbox MODULE]... BOARD (icebreaker, icebreaker-link, arty, ulx3s, ulx3s-25f, tangnano20k); scripts/fpga.sh --flow [--dry-run] [-o DIR] BOARD"
 
 # ---- the bigger boards: a Yosys estimate, no place-and-route here ---------------------
 case $board in
-  arty|ulx3s)
-    if [ "$board" = arty ]; then top=baresm_arty_top tech=xilinx; else top=baresm_ulx3s_top tech=ecp5; fi
-    mapfile -t files < <(scripts/rtl-files.sh | grep -v -e 'baresm_icebreaker' -e 'baresm_arty_top' -e 'baresm_ulx3s_top')
+  arty|ulx3s|ulx3s-85f|ulx3s-25f|tangnano20k)
+    case $board in
+      arty) top=baresm_arty_top tech=xilinx ;;
+      ulx3s|ulx3s-85f) top=baresm_ulx3s_top tech=ecp5-85f ;;
+      ulx3s-25f) top=baresm_ulx3s_top tech=ecp5-25f ;;
+      tangnano20k) top=baresm_tangnano20k_top tech=gowin ;;
+    esac
+    # The board's top and what rtl/baresm.f lists before it (not the other tops).
+    mapfile -t files < <(scripts/rtl-files.sh | grep -v -e 'baresm_icebreaker' -e 'baresm_arty_top' -e 'baresm_ulx3s_top' \
+                         -e 'baresm_tangnano20k_top')
     files+=("rtl/fpga/$top.sv")
-    estimate=1 ;;
+    files_board=1
+    [ $flow = 1 ] || estimate=1 ;;
 esac
+
+# ---- the bigger boards' bitstream flows: the vendor / open tools (not on this machine) --
+# run_flow BOARD TOP OUT FILES...: the commands, printed with --dry-run, else
+# run after checking that every tool is installed (one line naming the
+# missing ones). UNTESTED here: none of these tools can be installed on the
+# project's machines (docs/fpga.md "Bigger boards").
+run_flow() {
+  local b=$1 t=$2 o=$3; shift 3
+  local -a tools cmds
+  case $b in
+    arty)
+      tools=("${VIVADO:-vivado}")
+      cmds=("${VIVADO:-vivado} -mode batch -nojournal -log $o/vivado.log -source scripts/vivado-arty.tcl -tclargs $o") ;;
+    ulx3s|ulx3s-85f|ulx3s-25f)
+      local dev=85k; [ "$b" != ulx3s-25f ] || dev=25k
+      tools=("${MAKE:-make}" "$YOSYS" "${NEXTPNR_ECP5:-nextpnr-ecp5}" "${ECPPACK:-ecppack}")
+      cmds=("${MAKE:-make} -f scripts/ecp5.mk DEVICE=$dev OUT=$o FREQ=${FPGA_FREQ:-25} SEED=${FPGA_SEED:-1} YOSYS=$YOSYS NEXTPNR=${NEXTPNR_ECP5:-nextpnr-ecp5} ECPPACK=${ECPPACK:-ecppack}") ;;
+    tangnano20k)
+      local himb=${NEXTPNR_GOWIN:-nextpnr-himbaechel} pack=${GOWIN_PACK:-gowin_pack} fam=""
+      tools=("$YOSYS" "$himb" "$pack")
+      # Yosys after 0.23 takes the family (gw2a: the GW2A(R)-18's cells); 0.23 has no -family.
+      if command -v "$YOSYS" >/dev/null && "$YOSYS" -p 'help synth_gowin' 2>/dev/null | grep -q -- '-family'; then
+        fam="-family gw2a "
+      fi
+      cmds=("$YOSYS -l $o/yosys.log -p \"read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm $*; synth_gowin ${fam}-top $t -json $o/$t.json; tee -o $o/yosys-stat.txt stat\""
+            "$himb --json $o/$t.json --write $o/${t}_pnr.json --device GW2AR-LV18QN88C8/I7 --vopt family=GW2A-18C --vopt cst=rtl/fpga/tangnano20k.cst --freq ${FPGA_FREQ:-27} --seed ${FPGA_SEED:-1} --report $o/nextpnr-report.json --log $o/nextpnr.log"
+            "$pack -d GW2A-18C -o $o/$t.fs $o/${t}_pnr.json") ;;
+    *) die "$b: no bitstream flow for this board (--flow: arty, ulx3s, ulx3s-25f, tangnano20k)" ;;
+  esac
+  local banner="fpga: $b: the bitstream flow (UNTESTED here: these tools are not on the project's machines; docs/fpga.md \"Bigger boards\")"
+  if [ $dry = 1 ]; then
+    echo "$banner"
+    printf '+ %s\n' "mkdir -p $o" "${cmds[@]}"
+    return 0
+  fi
+  local missing="" x
+  for x in "${tools[@]}"; do command -v "$x" >/dev/null || missing+="${missing:+, }$x"; done
+  [ -z "$missing" ] || die "$b: --flow needs $missing: not installed (not on PATH); see docs/fpga.md \"Bigger boards\" (--dry-run prints the commands)"
+  echo "$banner"
+  mkdir -p "$o"
+  for x in "${cmds[@]}"; do
+    echo "+ $x"
+    eval "$x" || die "$b: failed: $x"
+  done
+  case $b in
+    arty) echo "fpga: $b: $o/baresm_arty.bit, $o/baresm_arty.mcs (openFPGALoader -b arty_a7_100t [-f] $o/baresm_arty.bit)" ;;
+    tangnano20k) echo "fpga: $b: $o/$t.fs (openFPGALoader -b tangnano20k [-f] $o/$t.fs)" ;;
+    *) echo "fpga: $b: $o/$t.bit (openFPGALoader --board ulx3s [--write-flash] $o/$t.bit)" ;;
+  esac
+}
+if [ $flow = 1 ]; then
+  [ -n "${files_board:-}" ] || die "$board: no bitstream flow for this board (--flow: arty, ulx3s, ulx3s-25f, tangnano20k)"
+  run_flow "$board" "$top" "${out:-build/fpga/$board-pnr}" "${files[@]}"
+  exit 0
+fi
+[ $dry = 0 ] || die "$board: --dry-run goes with --flow"
+
 if [ $estimate = 1 ]; then
   command -v "$YOSYS" >/dev/null || die "$YOSYS is not installed (scripts/install-deps.sh installs yosys)"
   top=${FPGA_TOP:-${top:-}} tech=${FPGA_TECH:-${tech:-}}
-  [ -n "$top" ] || die "$board: --estimate needs FPGA_TOP and FPGA_TECH (xilinx or ecp5)"
+  [ -n "$top" ] || die "$board: --estimate needs FPGA_TOP and FPGA_TECH (xilinx, ecp5, ecp5-25f or gowin)"
   if [ -n "${FPGA_FILES:-}" ]; then read -r -a files <<<"$FPGA_FILES"; fi
   [ ${#files[@]} -gt 0 ] || die "$board: no RTL files"
   out=${out:-build/fpga/$board}
   run_estimate "$tech" "$top" "$board" "$out" "${files[@]}" || exit 1
-  case $tech in xilinx) pnr="Vivado: scripts/vivado-arty.tcl" ;; *) pnr="nextpnr-ecp5: make -f scripts/ecp5.mk" ;; esac
-  echo "fpga: $board: an estimate only; place and route with $pnr (docs/fpga.md; not run here)"
+  case $tech in
+    xilinx) pnr="Vivado" ;;
+    gowin) pnr="nextpnr-himbaechel and gowin_pack" ;;
+    *) pnr="nextpnr-ecp5 and ecppack" ;;
+  esac
+  flowcmd="scripts/fpga.sh --flow $board"
+  [ -n "${files_board:-}" ] || flowcmd="the board's flow"
+  echo "fpga: $board: an estimate only; place and route with $pnr: $flowcmd (docs/fpga.md; not run here)"
   exit 0
 fi
-[ -z "$blackbox" ] || die "$board: --blackbox is for the estimates (arty, ulx3s, --estimate), not a bitstream"
-[ $hier = 0 ] || die "$board: --hier is for the estimates (arty, ulx3s, --estimate), not a bitstream"
+[ -z "$blackbox" ] || die "$board: --blackbox is for the estimates (arty, ulx3s, ulx3s-25f, tangnano20k, --estimate), not a bitstream"
+[ $hier = 0 ] || die "$board: --hier is for the estimates (arty, ulx3s, ulx3s-25f, tangnano20k, --estimate), not a bitstream"
 
 # ---- boards --------------------------------------------------------------------------
 case $board in

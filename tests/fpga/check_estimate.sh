@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ctest fpga_estimate_arty / fpga_estimate_ulx3s / fpga_estimate_planted: the
+# ctest fpga_estimate_arty / _ulx3s / _tangnano20k / fpga_estimate_planted: the
 # bigger boards' Yosys estimates (scripts/fpga.sh BOARD, docs/fpga.md
 # "Bigger boards").
 #   tests/fpga/check_estimate.sh board BOARD OUT_DIR
@@ -19,7 +19,15 @@
 #   tests/fpga/check_estimate.sh ecp5-makefile
 #       `make -n -f scripts/ecp5.mk` (the tools are not here): the intended
 #       yosys / nextpnr-ecp5 / ecppack / openFPGALoader commands, on files
-#       that exist
+#       that exist, for the 85F and (DEVICE=25k) the 25F
+#   tests/fpga/check_estimate.sh flow OUT_DIR
+#       scripts/fpga.sh --flow (the bitstream flows of arty, ulx3s, ulx3s-25f,
+#       tangnano20k; their tools are not here): --dry-run prints the intended
+#       commands; without a tool it fails with one line naming it; with stub
+#       tools that record their calls it runs the commands in order
+#   tests/fpga/check_estimate.sh shape
+#       baresm_tangnano20k_top's SM parameter defaults are rtl/configs.txt's
+#       `micro` line (as scripts/sm-config.sh --check does for the other tops)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/fpga
@@ -54,6 +62,10 @@ case ${1:-} in
       rows=('LUT \(LUT1-6 \+ LUT RAM/SRL\)' 'FF \(FDRE/FDSE/FDCE/FDPE\)' 'BRAM \(RAMB36 \+ RAMB18/2\)' 'DSP \(DSP48E1\)')
       avail=(63400 126800 135 240)
       mem_min=57      # 256 KB = 2,097,152 bits / 36,864 per RAMB36
+    elif [ "$board" = tangnano20k ]; then
+      rows=('LUT4 sites \(LUT\+ALU\+6xSSRAM\)' 'FF \(DFF\*\)' 'BSRAM \(SP/SDP/DP\[X9\], 18 Kbit\)' 'DSP \(MULT18X18\)')
+      avail=(20736 15552 46 48)
+      mem_min=16      # 32 KB / 2 KB of data per BSRAM (512 x 32 bits of its 18 Kbit)
     else
       rows=('LUT4 sites \(LUT4\+2xCCU2C\+RAM\)' 'FF \(TRELLIS_FF\)' 'EBR \(DP16KD, 18 Kbit\)' 'DSP \(MULT18X18D\)')
       avail=(83640 83640 208 156)
@@ -72,12 +84,14 @@ case ${1:-} in
     awk -v l="${lut:-0}" -v f="${ff:-0}" 'BEGIN { exit !(l >= 1000 && f >= 1000) }' ||
       fail "implausibly small: $lut LUTs, $ff FFs (was the design read?)"
     awk -v m="${mem:-0}" -v min="$mem_min" 'BEGIN { exit !(m >= min) }' ||
-      fail "the 256 KB device memory is not in block RAM: $mem blocks, at least $mem_min expected"
+      fail "the device memory is not in block RAM: $mem blocks, at least $mem_min expected"
     ;;
   planted)
     out=${2:?usage: check_estimate.sh planted OUT_DIR}
     for b in xilinx:XC7A100T:'BRAM: Yosys maps [0-9.]+ RAMB36, the XC7A100T has 135' \
-             ecp5:LFE5U-85F:'EBR: Yosys maps [0-9]+ DP16KD, the LFE5U-85F has 208'; do
+             ecp5:LFE5U-85F:'EBR: Yosys maps [0-9]+ DP16KD, the LFE5U-85F has 208' \
+             ecp5-25f:LFE5U-25F:'EBR: Yosys maps [0-9]+ DP16KD, the LFE5U-25F has 56' \
+             gowin:GW2AR-18:'BSRAM: Yosys maps [0-9]+ BSRAM, the GW2AR-18 has 46'; do
       tech=${b%%:*} rest=${b#*:} part=${rest%%:*} re=${rest#*:}
       expect_fail "6 Mbit of RAM on the $part (real Yosys run)" "^fpga: overfull-$tech: does not fit \(estimate\): $re\$" \
         env FPGA_TOP=fpga_overfull_ram FPGA_TECH=$tech FPGA_FILES=$here/fpga_overfull_ram.sv \
@@ -97,10 +111,34 @@ case ${1:-} in
       scripts/fpga.sh --check-estimate $here/data/yosys-stat-ecp5-luts.txt ecp5
     expect_fail "saved stat: 157 MULT18X18D" '^fpga: .*: does not fit \(estimate\): DSP: Yosys maps 157 MULT18X18D, the LFE5U-85F has 156$' \
       scripts/fpga.sh --check-estimate $here/data/yosys-stat-ecp5-dsps.txt ecp5
+    # The LFE5U-25F (ULX3S 25F): LUT4 + 2 per CCU2C just over its 24,288; the
+    # 85F's saved stat (the top without the SM, 129 DP16KD) passes the 85F and
+    # fails the 25F on its 56 EBR (one synthesis, two parts).
+    expect_fail "saved stat: LUT4 + carry over the 25F" \
+      '^fpga: .*: does not fit \(estimate\): LUT4: Yosys maps 24290 LUT4 sites, the LFE5U-25F has 24288' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-ecp5-25f-luts.txt ecp5-25f
+    expect_fail "saved stat: the ULX3S top's 129 DP16KD on the 25F" \
+      '^fpga: .*: does not fit \(estimate\): EBR: Yosys maps 129 DP16KD, the LFE5U-25F has 56$' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-ecp5-fits.txt ecp5-25f
+    # The GW2AR-18 (Tang Nano 20K): each resource, one over, counted the
+    # documented way (LUT1-4 + ALU + 6 per shadow-SRAM cell; every DFF*
+    # variant; every BSRAM primitive; the 18x18 pieces of mul2dsp).
+    expect_fail "saved stat: LUT1-4 + 6 x RAM16SDP4 over the GW2AR-18" \
+      '^fpga: .*: does not fit \(estimate\): LUT4: Yosys maps 20738 LUT4 sites, the GW2AR-18 has 20736' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-gowin-luts.txt gowin
+    expect_fail "saved stat: 15,553 flip-flops of three DFF kinds" \
+      '^fpga: .*: does not fit \(estimate\): FF: Yosys maps 15553 flip-flops, the GW2AR-18 has 15552' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-gowin-ffs.txt gowin
+    expect_fail "saved stat: 47 BSRAM of three kinds" '^fpga: .*: does not fit \(estimate\): BSRAM: Yosys maps 47 BSRAM, the GW2AR-18 has 46$' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-gowin-bsram.txt gowin
+    expect_fail "saved stat: 49 18x18 multipliers" '^fpga: .*: does not fit \(estimate\): DSP: Yosys maps 49 18x18 multipliers, the GW2AR-18 has 48$' \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-gowin-dsps.txt gowin
+    expect_fail "an unknown part family" "unknown part family 'ecp5-45f'" \
+      scripts/fpga.sh --check-estimate $here/data/yosys-stat-ecp5-fits.txt ecp5-45f
     expect_fail "no stat" 'no Yosys stat' scripts/fpga.sh --check-estimate /nonexistent.txt ecp5
     # ... and the same checker passes designs that fit (the saved stats of the
     # board tops without their SM).
-    for t in xilinx:XC7A100T ecp5:LFE5U-85F; do
+    for t in xilinx:XC7A100T ecp5:LFE5U-85F gowin:GW2AR-LV18QN88C8/I7; do
       if out2=$(scripts/fpga.sh --check-estimate $here/data/yosys-stat-${t%%:*}-fits.txt ${t%%:*} 2>&1) &&
          grep -q "fits the ${t#*:}" <<<"$out2"; then
         echo "ok   a saved ${t%%:*} stat that fits passes"
@@ -116,7 +154,8 @@ case ${1:-} in
     # must list the leaf with its 4 instances and add up to the total.
     out=${2:?usage: check_estimate.sh hier OUT_DIR}
     for t in xilinx:'FF \(FDRE/FDSE/FDCE/FDPE\)':'BRAM \(RAMB36 \+ RAMB18/2\)':2.5 \
-             ecp5:'FF \(TRELLIS_FF\)':'EBR \(DP16KD, 18 Kbit\)':5; do
+             ecp5:'FF \(TRELLIS_FF\)':'EBR \(DP16KD, 18 Kbit\)':5 \
+             gowin:'FF \(DFF\*\)':'BSRAM \(SP/SDP/DP\[X9\], 18 Kbit\)':5; do
       IFS=: read -r tech ffrow memrow mem <<<"$t"
       log="$out/$tech.out"; mkdir -p "$out"
       env FPGA_TOP=fpga_hier FPGA_TECH=$tech FPGA_FILES=$here/fpga_hier.sv \
@@ -143,6 +182,9 @@ case ${1:-} in
   ecp5-makefile)
     # scripts/ecp5.mk cannot run here (no nextpnr-ecp5, no ecppack): `make -n`
     # shows that it would run the intended commands on existing files.
+    out=$(make -n -f scripts/ecp5.mk DEVICE=25k OUT=/nonexistent/ulx3s-25f 2>&1) || fail "make -n -f scripts/ecp5.mk DEVICE=25k failed: $out"
+    want='nextpnr-ecp5 --25k --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25'
+    grep -qE -- "$want" <<<"$out" && echo "ok   make -n DEVICE=25k: /$want/" || fail "make -n -f scripts/ecp5.mk DEVICE=25k: no /$want/"
     out=$(make -n -f scripts/ecp5.mk OUT=/nonexistent/ulx3s 2>&1) || fail "make -n -f scripts/ecp5.mk failed: $out"
     for want in 'synth_ecp5 -top baresm_ulx3s_top -json /nonexistent/ulx3s/baresm_ulx3s_top.json' \
                 'nextpnr-ecp5 --85k --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25' \
@@ -155,6 +197,7 @@ case ${1:-} in
       n=$((n + 1)); [ -f "$f" ] || fail "scripts/ecp5.mk reads $f, which does not exist"
     done
     [ "$n" -gt 40 ] && grep -qw rtl/fpga/baresm_ulx3s_top.sv <<<"$files" && ! grep -qw baresm_arty_top <<<"$files" &&
+      ! grep -q baresm_tangnano20k_top <<<"$files" &&
       echo "ok   it reads $n files of rtl/baresm.f, the ULX3S top and not the others" ||
       fail "scripts/ecp5.mk reads the wrong files: $files"
     prog=$(make -n -f scripts/ecp5.mk OUT=/nonexistent/ulx3s prog flash 2>&1 | grep openFPGALoader)
@@ -162,7 +205,90 @@ case ${1:-} in
       grep -q -- '--board ulx3s --write-flash' <<<"$prog" && echo "ok   prog and flash call openFPGALoader --board ulx3s" ||
       fail "prog/flash: $prog"
     ;;
-  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR | hier OUT_DIR | ecp5-makefile"; exit 2 ;;
+  flow)
+    # scripts/fpga.sh --flow: the bitstream flows whose tools are not here.
+    out=${2:?usage: check_estimate.sh flow OUT_DIR}
+    rm -rf "$out"; mkdir -p "$out/stubs" "$out/partial"
+    # A stub tool: records its name and arguments, creates the files under
+    # $out that its arguments name (so that make's chain goes on), and
+    # answers `help synth_gowin` with a -family option when STUB_FAMILY=1.
+    cat >"$out/stubs/stub" <<'STUB'
+#!/usr/bin/env bash
+echo "$(basename "$0") $*" >>"$STUB_LOG"
+if [ "${STUB_FAMILY:-0}" = 1 ] && [[ "$*" == *"help synth_gowin"* ]]; then echo "    -family <family>"; exit 0; fi
+for w in $*; do
+  w=${w%;}; w=${w%\"}; w=${w#\"}
+  case $w in "$STUB_OUT"/*) mkdir -p "$(dirname "$w")"; touch "$w" ;; esac
+done
+STUB
+    chmod +x "$out/stubs/stub"
+    for t in yosys vivado nextpnr-ecp5 ecppack nextpnr-himbaechel gowin_pack; do ln -sf stub "$out/stubs/$t"; done
+    ln -sf ../stubs/stub "$out/partial/nextpnr-himbaechel"
+    export STUB_OUT="$out/run" STUB_LOG="$out/calls.log"
+    # --dry-run: the commands, nothing run (the tools need not exist).
+    for b in arty:'vivado -mode batch .*-source scripts/vivado-arty.tcl -tclargs /x/arty$' \
+             ulx3s:'make -f scripts/ecp5.mk DEVICE=85k OUT=/x/ulx3s ' \
+             ulx3s-25f:'make -f scripts/ecp5.mk DEVICE=25k OUT=/x/ulx3s-25f ' \
+             tangnano20k:'nextpnr-himbaechel --json /x/tangnano20k/baresm_tangnano20k_top.json .*--device GW2AR-LV18QN88C8/I7 --vopt family=GW2A-18C --vopt cst=rtl/fpga/tangnano20k.cst --freq 27 '; do
+      o=$(PATH=/usr/bin:/bin scripts/fpga.sh --flow --dry-run -o /x/${b%%:*} ${b%%:*} 2>&1) && grep -qE -- "^\+ ${b#*:}" <<<"$o" &&
+        grep -q 'UNTESTED here' <<<"$o" && echo "ok   --flow --dry-run ${b%%:*}: /${b#*:}/" ||
+        { fail "--flow --dry-run ${b%%:*}: no /${b#*:}/:"; echo "$o"; }
+    done
+    # A missing tool: exit 1 and one line naming it (nextpnr-himbaechel is
+    # there, gowin_pack is not; vivado is not). Yosys is the stub here too, so
+    # that a broken check cannot start a real synthesis of the whole top.
+    o=$(PATH="$out/partial:/usr/bin:/bin" YOSYS="$out/stubs/yosys" scripts/fpga.sh -o "$STUB_OUT/missing" --flow tangnano20k 2>&1); rc=$?
+    [ $rc -ne 0 ] && [ "$(wc -l <<<"$o")" = 1 ] &&
+      grep -qx 'fpga: tangnano20k: --flow needs gowin_pack: not installed (not on PATH); see docs/fpga.md "Bigger boards" (--dry-run prints the commands)' <<<"$o" &&
+      echo "ok   a missing tool: $o" || { fail "a missing gowin_pack: exit $rc:"; echo "$o"; }
+    o=$(PATH=/usr/bin:/bin scripts/fpga.sh -o "$STUB_OUT/missing" --flow arty 2>&1); rc=$?
+    [ $rc -ne 0 ] && [ "$(wc -l <<<"$o")" = 1 ] && grep -q '^fpga: arty: --flow needs vivado: not installed' <<<"$o" &&
+      echo "ok   a missing tool: $o" || { fail "a missing vivado: exit $rc:"; echo "$o"; }
+    o=$(scripts/fpga.sh --flow icebreaker 2>&1); rc=$?
+    [ $rc -ne 0 ] && grep -q 'no bitstream flow for this board' <<<"$o" && echo "ok   --flow icebreaker is refused" ||
+      { fail "--flow icebreaker: exit $rc: $o"; }
+    # With stub tools: every command runs, in order, with the intended options.
+    for b in arty ulx3s ulx3s-25f tangnano20k; do
+      : >"$STUB_LOG"
+      o=$(PATH="$out/stubs:/usr/bin:/bin" STUB_FAMILY=1 YOSYS="$out/stubs/yosys" scripts/fpga.sh --flow -o "$STUB_OUT/$b" $b 2>&1) ||
+        { fail "--flow $b with stub tools exited non-zero:"; echo "$o"; continue; }
+      calls=$(grep -v 'help synth_gowin' "$STUB_LOG" | awk '{ print $1 }' | xargs)
+      case $b in
+        arty) want_calls="vivado"
+              want=('^vivado -mode batch -nojournal -log '"$STUB_OUT"'/arty/vivado.log -source scripts/vivado-arty.tcl -tclargs '"$STUB_OUT"'/arty$') ;;
+        ulx3s*) dev=85k; [ $b = ulx3s ] || dev=25k
+              want_calls="yosys nextpnr-ecp5 ecppack"
+              want=("^yosys .*synth_ecp5 -top baresm_ulx3s_top -json $STUB_OUT/$b/baresm_ulx3s_top.json"
+                    "^nextpnr-ecp5 --$dev --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25 "
+                    "^ecppack --compress $STUB_OUT/$b/baresm_ulx3s_top.config $STUB_OUT/$b/baresm_ulx3s_top.bit\$") ;;
+        tangnano20k) want_calls="yosys nextpnr-himbaechel gowin_pack"
+              want=("^yosys .*rtl/fpga/baresm_tangnano20k_top.sv; synth_gowin -family gw2a -top baresm_tangnano20k_top -json $STUB_OUT/$b/baresm_tangnano20k_top.json"
+                    "^nextpnr-himbaechel --json $STUB_OUT/$b/baresm_tangnano20k_top.json --write $STUB_OUT/$b/baresm_tangnano20k_top_pnr.json --device GW2AR-LV18QN88C8/I7 --vopt family=GW2A-18C --vopt cst=rtl/fpga/tangnano20k.cst --freq 27 "
+                    "^gowin_pack -d GW2A-18C -o $STUB_OUT/$b/baresm_tangnano20k_top.fs $STUB_OUT/$b/baresm_tangnano20k_top_pnr.json\$") ;;
+      esac
+      [ "$calls" = "$want_calls" ] && echo "ok   --flow $b runs: $calls" || fail "--flow $b ran '$calls', expected '$want_calls'"
+      for w in "${want[@]}"; do grep -qE -- "$w" "$STUB_LOG" || { fail "--flow $b: no call /$w/:"; cat "$STUB_LOG"; }; done
+      grep -q "openFPGALoader" <<<"$o" || fail "--flow $b: no flashing hint at the end: $o"
+    done
+    # The Tang Nano's Yosys reads its top and none of the other tops; every file exists.
+    files=$(grep '^yosys .*synth_gowin' "$STUB_LOG" | grep -o 'read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm [^;]*' | cut -d' ' -f6-)
+    n=0; for f in $files; do n=$((n + 1)); [ -f "$f" ] || fail "--flow tangnano20k reads $f, which does not exist"; done
+    [ "$n" -gt 40 ] && ! grep -qE 'baresm_(arty|ulx3s|icebreaker)[a-z_]*top' <<<"$files" &&
+      echo "ok   --flow tangnano20k reads $n files of rtl/baresm.f, its top and not the others" ||
+      fail "--flow tangnano20k reads the wrong files: $files"
+    ;;
+  shape)
+    # The board tops synthesize without rtl/configs.txt (Yosys, Vivado and the
+    # vendor flows read their defaults): the Tang Nano's must be micro's.
+    top=rtl/fpga/baresm_tangnano20k_top.sv n=0
+    for p in $(scripts/sm-config.sh micro); do
+      k=${p%%=*} v=${p#*=} n=$((n + 1))
+      d=$(sed -n "s/^[[:space:]]*parameter \(int\|bit\) $k = \([0-9]*'b\)\?\([0-9]*\).*/\3/p" "$top")
+      [ "$d" = "$v" ] || fail "$top: $k defaults to '${d:-nothing}', rtl/configs.txt micro says $v"
+    done
+    [ $status -eq 0 ] && echo "ok   $top: its $n SM parameter defaults are rtl/configs.txt's micro line"
+    ;;
+  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR | hier OUT_DIR | ecp5-makefile | flow OUT_DIR | shape"; exit 2 ;;
 esac
 [ $status -eq 0 ] && echo "PASS"
 exit $status
