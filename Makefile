@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean gen isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth fpga flash
+.PHONY: all deps configure build test demo lint clean gen isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth fpga fpga-sim flash
 
 all: build
 
@@ -79,15 +79,26 @@ lint: deps
 # the Fmax; fails with one line when the design does not fit or misses the
 # clock. BOARD=icebreaker is the whole device (it does not fit the UP5K yet),
 # BOARD=icebreaker-link the link and memory bring-up top. `make flash`
-# programs the board with iceprog (scripts/flash.sh). BOARD=arty and
-# BOARD=ulx3s (the bigger boards) print a Yosys utilization estimate against
-# the XC7A100T / LFE5U-85F (no place-and-route here: scripts/vivado-arty.tcl
-# and scripts/ecp5.mk, untested); FPGA_ARGS="--blackbox baresm_sm" leaves the
-# SM out (minutes instead of hours).
+# programs the board with iceprog (scripts/flash.sh). BOARD=arty, ulx3s,
+# ulx3s-25f and tangnano20k (the bigger boards) print a Yosys utilization
+# estimate against the XC7A100T / LFE5U-85F / LFE5U-25F / GW2AR-18 (no
+# place-and-route here: FPGA_ARGS=--flow runs the vendor or open flow on a
+# machine that has it, untested here); FPGA_ARGS="--blackbox baresm_sm"
+# leaves the SM out (minutes instead of hours).
 BOARD ?= icebreaker-link
 FPGA_ARGS ?=
 fpga: deps
 	@scripts/fpga.sh -o $(BUILD)/fpga/$(BOARD) $(FPGA_ARGS) $(BOARD)
+
+# The whole iCEBreaker device as Yosys' gate-level netlist (the bitstream's
+# synth_ice40 run, with Yosys' iCE40 cell models) under Verilator, driven by
+# drv::SerialTransport over the simulated UART: every sample and the link's
+# cases, each against the model (docs/fpga.md "Netlist simulation"). Turns on
+# BARESM_DEVICE_NETLIST in $(BUILD) (its synthesis runs when CMake configures).
+fpga-sim: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBARESM_DEVICE_NETLIST=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target test_serial_link_netlist
+	@BARESM_SERIAL_ALL_SAMPLES=1 $(BUILD)/tests/serial/test_serial_link_netlist
 
 flash:
 	@BUILD=$(BUILD) scripts/flash.sh $(BOARD)

@@ -25,7 +25,7 @@ if [ "${1:-}" = "--check" ]; then
   # The board tops synthesize without the table (Yosys and Vivado read their
   # defaults): they must be their line's, parameter by parameter.
   for pair in micro:rtl/fpga/baresm_icebreaker_top.sv arty:rtl/fpga/baresm_arty_top.sv \
-              micro:rtl/fpga/baresm_ulx3s_top.sv; do
+              micro:rtl/fpga/baresm_ulx3s_top.sv micro:rtl/fpga/baresm_tangnano20k_top.sv; do
     cfg=${pair%%:*} board=${pair#*:}
     for p in $(table | awk -v c="$cfg" '$1 == c' | cut -d' ' -f2-); do
       n=${p%%=*} v=${p#*=}
@@ -33,7 +33,7 @@ if [ "${1:-}" = "--check" ]; then
       [ "$d" = "$v" ] || { echo "$board: $n defaults to '${d:-nothing}', rtl/configs.txt $cfg says $v" >&2; status=1; }
     done
   done
-  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's; the board tops' defaults are micro's (iCEBreaker, ULX3S) and arty's (Arty)"
+  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's; the board tops' defaults are micro's (iCEBreaker, ULX3S, Tang Nano 20K) and arty's (Arty)"
   exit $status
 fi
 [ $# -ge 1 ] || { echo "usage: scripts/sm-config.sh NAME [--chparam] | --list" >&2; exit 2; }

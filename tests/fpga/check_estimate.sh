@@ -25,9 +25,6 @@
 #       tangnano20k; their tools are not here): --dry-run prints the intended
 #       commands; without a tool it fails with one line naming it; with stub
 #       tools that record their calls it runs the commands in order
-#   tests/fpga/check_estimate.sh shape
-#       baresm_tangnano20k_top's SM parameter defaults are rtl/configs.txt's
-#       `micro` line (as scripts/sm-config.sh --check does for the other tops)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/fpga
@@ -277,18 +274,7 @@ STUB
       echo "ok   --flow tangnano20k reads $n files of rtl/baresm.f, its top and not the others" ||
       fail "--flow tangnano20k reads the wrong files: $files"
     ;;
-  shape)
-    # The board tops synthesize without rtl/configs.txt (Yosys, Vivado and the
-    # vendor flows read their defaults): the Tang Nano's must be micro's.
-    top=rtl/fpga/baresm_tangnano20k_top.sv n=0
-    for p in $(scripts/sm-config.sh micro); do
-      k=${p%%=*} v=${p#*=} n=$((n + 1))
-      d=$(sed -n "s/^[[:space:]]*parameter \(int\|bit\) $k = \([0-9]*'b\)\?\([0-9]*\).*/\3/p" "$top")
-      [ "$d" = "$v" ] || fail "$top: $k defaults to '${d:-nothing}', rtl/configs.txt micro says $v"
-    done
-    [ $status -eq 0 ] && echo "ok   $top: its $n SM parameter defaults are rtl/configs.txt's micro line"
-    ;;
-  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR | hier OUT_DIR | ecp5-makefile | flow OUT_DIR | shape"; exit 2 ;;
+  *) echo "usage: check_estimate.sh board BOARD OUT_DIR | planted OUT_DIR | hier OUT_DIR | ecp5-makefile | flow OUT_DIR"; exit 2 ;;
 esac
 [ $status -eq 0 ] && echo "PASS"
 exit $status
