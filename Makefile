@@ -98,7 +98,8 @@ fpga: deps
 fpga-sim: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBARESM_DEVICE_NETLIST=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target test_serial_link_netlist
-	@BARESM_SERIAL_ALL_SAMPLES=1 $(BUILD)/tests/serial/test_serial_link_netlist
+	@BARESM_SERIAL_ALL_SAMPLES=1 BARESM_SERIAL_TIMEOUT_MS=60000 $(BUILD)/tests/serial/test_serial_link_netlist \
+	  --gtest_filter='*SampleOverSerial*'
 
 flash:
 	@BUILD=$(BUILD) scripts/flash.sh $(BOARD)

@@ -3,6 +3,8 @@
 // real one) and a counter for calls made over a faulty link.
 #pragma once
 
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -13,9 +15,13 @@
 
 namespace baresm::serialtest {
 
+// BARESM_SERIAL_TIMEOUT_MS stretches the wait for an answer for a slower
+// board model (the gate-level netlist of `make fpga-sim` simulates about
+// 2,500 cycles/s, a few hundred times slower than the RTL).
 inline drv::SerialOptions test_options() {
   drv::SerialOptions o;
   o.response_timeout_ms = 400;
+  if (const char* t = std::getenv("BARESM_SERIAL_TIMEOUT_MS")) o.response_timeout_ms = std::atoi(t);
   o.quiet_ms = 20;
   o.max_attempts = 10;
   return o;
