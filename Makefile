@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean gen isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth fpga fpga-sim flash
+.PHONY: all deps configure build test demo lint clean gen isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth area fpga fpga-sim flash
 
 all: build
 
@@ -65,6 +65,11 @@ FUZZ_TARGETS ?=
 fuzz: deps
 	@BUILD=$(BUILD) scripts/fuzz.sh build $(JOBS)
 	@BUILD=$(BUILD) scripts/fuzz.sh long $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+# The wide `micro` SM's iCE40 area per module against its budget (about 6
+# CPU-minutes; make test checks the iCEBreaker's serial SM, area_serial_budget).
+area: deps
+	@AREA_OUT=$(BUILD)/area scripts/area.sh --ice40-only --blackbox baresm_sm_rf --budget 22900 micro
 
 # Yosys' full generic synthesis of the SM with its cell count per module
 # (scripts/synth.sh; make test runs only the coarse part).

@@ -44,6 +44,11 @@ rtl/sm/baresm_sm_faults.sv      // fault state and reports
 rtl/sm/baresm_sm_status.sv      // warp states and counters
 rtl/sm/baresm_sm.sv
 
+// ---- the thread-serial SM (top: baresm_ssm; docs/microarchitecture.md) ------------
+rtl/ssm/baresm_ssm_pkg.sv       // decoded instruction, sequencer functions
+rtl/ssm/baresm_ssm_seq.sv       // the sequencer: one warp-instruction, one thread per step
+rtl/ssm/baresm_ssm.sv
+
 // ---- the command processor (top: baresm_cp) -------------------------------------
 rtl/cp/baresm_cp_regs.sv        // register block (generated from cq_model/regmap.def)
 rtl/cp/baresm_cp_mul.sv         // serial multiplier (checks, fault CTA)

@@ -30,6 +30,7 @@ module baresm_top #(
   parameter int MemLineBytes = 128,
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,         // 0: an SM without the FPU (CONFIG6.HAS_FPU reads it)
+  parameter bit SerialSm = 1'b0,       // 1: the thread-serial SM (rtl/ssm) instead of baresm_sm
   parameter int IcLines = 16,
   parameter int LsuIdWidth = 4,
   parameter int NumWindows = 4,        // windows a launch may use (CONFIG1.MAX_WINDOWS)
@@ -215,7 +216,77 @@ module baresm_top #(
                           trc_pw_bits};
 `endif
 
-  baresm_sm #(
+  // The SM: the wide one (rtl/sm) or, for the small boards, the thread-serial
+  // one (rtl/ssm, SerialSm): the same ports, ISA and contract.
+`define BARESM_TOP_SM_PORTS \
+    .clk_i, \
+    .rst_ni           (sm_rst_n), \
+    .launch_valid_i   (launch_valid), \
+    .launch_ready_o   (launch_ready), \
+    .launch_i         (launch), \
+    .sched_gto_i, \
+    .busy_o           (sm_busy_o), \
+    .done_o           (sm_done), \
+    .cfg_error_o      (sm_cfg_error), \
+    .fault_kind_o     (sm_fault_kind), \
+    .fault_cta_x_o    (sm_fault_cta_x), \
+    .fault_cta_y_o    (sm_fault_cta_y), \
+    .fault_cta_z_o    (sm_fault_cta_z), \
+    .fault_warp_o     (sm_fault_warp), \
+    .fault_lane_o     (sm_fault_lane), \
+    .fault_pc_o       (sm_fault_pc), \
+    .fault_addr_o     (sm_fault_addr), \
+    .fault_waiting_o  (sm_fault_waiting), \
+    .mem_req_valid_o  (sm_req_valid), \
+    .mem_req_ready_i  (sm_req_ready), \
+    .mem_req_id_o     (sm_req_id), \
+    .mem_req_addr_o   (sm_req_addr), \
+    .mem_req_op_o     (sm_req_op), \
+    .mem_req_amo_o    (sm_req_amo), \
+    .mem_req_wdata_o  (sm_req_wdata), \
+    .mem_req_wstrb_o  (sm_req_wstrb), \
+    .mem_rsp_valid_i  (sm_rsp_valid), \
+    .mem_rsp_ready_o  (sm_rsp_ready), \
+    .mem_rsp_id_i     (mem_rsp_id_i[SmIdWidth-1:0]), \
+    .mem_rsp_rdata_i  (mem_rsp_rdata_i), \
+    .mem_rsp_err_i    (mem_rsp_err_i), \
+    .warp_state_o     (warp_state), \
+    .cnt_cycles_o     (sm_cycles), \
+    .cnt_instrs_o     (sm_instrs), \
+    .cnt_stalls_o     (sm_stalls), \
+    .cnt_smem_passes_o(sm_smem_passes), \
+    .cnt_gmem_reqs_o  (sm_gmem_reqs), \
+    .cnt_ifills_o     (sm_ifills), \
+    .cnt_states_o     (sm_state_cycles), \
+    .cnt_events_o     (sm_events), \
+    .config_o         (sm_config)
+`ifndef SYNTHESIS
+`define BARESM_TOP_SM_TRACE \
+    , \
+    .trace_issue_valid_o(trc_issue_valid), \
+    .trace_issue_fault_o(trc_issue_fault), \
+    .trace_issue_slot_o (trc_issue_slot), \
+    .trace_issue_pc_o   (trc_issue_pc), \
+    .trace_issue_tmask_o(trc_issue_tmask), \
+    .trace_issue_exec_o (trc_issue_exec), \
+    .trace_issue_cta_x_o(trc_issue_cta_x), \
+    .trace_issue_cta_y_o(trc_issue_cta_y), \
+    .trace_issue_cta_z_o(trc_issue_cta_z), \
+    .trace_issue_wic_o  (trc_issue_wic), \
+    .trace_rf_we_o      (trc_rf_we), \
+    .trace_rf_addr_o    (trc_rf_addr), \
+    .trace_rf_mask_o    (trc_rf_mask), \
+    .trace_rf_data_o    (trc_rf_data), \
+    .trace_pw_valid_o   (trc_pw_valid), \
+    .trace_pw_slot_o    (trc_pw_slot), \
+    .trace_pw_pd_o      (trc_pw_pd), \
+    .trace_pw_mask_o    (trc_pw_mask), \
+    .trace_pw_bits_o    (trc_pw_bits)
+`else
+`define BARESM_TOP_SM_TRACE
+`endif
+  if (SerialSm) begin : g_serial
+    baresm_ssm #(
     .NumLanes(NumLanes),
     .NumWarps(NumWarps),
     .NumRegs(NumRegs),
@@ -233,70 +304,34 @@ module baresm_top #(
     .GatherDepth(GatherDepth),
     .LoadSlots(LoadSlots)
   ) u_sm (
-    .clk_i,
-    .rst_ni           (sm_rst_n),
-    .launch_valid_i   (launch_valid),
-    .launch_ready_o   (launch_ready),
-    .launch_i         (launch),
-    .sched_gto_i,
-    .busy_o           (sm_busy_o),
-    .done_o           (sm_done),
-    .cfg_error_o      (sm_cfg_error),
-    .fault_kind_o     (sm_fault_kind),
-    .fault_cta_x_o    (sm_fault_cta_x),
-    .fault_cta_y_o    (sm_fault_cta_y),
-    .fault_cta_z_o    (sm_fault_cta_z),
-    .fault_warp_o     (sm_fault_warp),
-    .fault_lane_o     (sm_fault_lane),
-    .fault_pc_o       (sm_fault_pc),
-    .fault_addr_o     (sm_fault_addr),
-    .fault_waiting_o  (sm_fault_waiting),
-    .mem_req_valid_o  (sm_req_valid),
-    .mem_req_ready_i  (sm_req_ready),
-    .mem_req_id_o     (sm_req_id),
-    .mem_req_addr_o   (sm_req_addr),
-    .mem_req_op_o     (sm_req_op),
-    .mem_req_amo_o    (sm_req_amo),
-    .mem_req_wdata_o  (sm_req_wdata),
-    .mem_req_wstrb_o  (sm_req_wstrb),
-    .mem_rsp_valid_i  (sm_rsp_valid),
-    .mem_rsp_ready_o  (sm_rsp_ready),
-    .mem_rsp_id_i     (mem_rsp_id_i[SmIdWidth-1:0]),
-    .mem_rsp_rdata_i  (mem_rsp_rdata_i),
-    .mem_rsp_err_i    (mem_rsp_err_i),
-    .warp_state_o     (warp_state),
-    .cnt_cycles_o     (sm_cycles),
-    .cnt_instrs_o     (sm_instrs),
-    .cnt_stalls_o     (sm_stalls),
-    .cnt_smem_passes_o(sm_smem_passes),
-    .cnt_gmem_reqs_o  (sm_gmem_reqs),
-    .cnt_ifills_o     (sm_ifills),
-    .cnt_states_o     (sm_state_cycles),
-    .cnt_events_o     (sm_events),
-    .config_o         (sm_config)
-`ifndef SYNTHESIS
-    ,
-    .trace_issue_valid_o(trc_issue_valid),
-    .trace_issue_fault_o(trc_issue_fault),
-    .trace_issue_slot_o (trc_issue_slot),
-    .trace_issue_pc_o   (trc_issue_pc),
-    .trace_issue_tmask_o(trc_issue_tmask),
-    .trace_issue_exec_o (trc_issue_exec),
-    .trace_issue_cta_x_o(trc_issue_cta_x),
-    .trace_issue_cta_y_o(trc_issue_cta_y),
-    .trace_issue_cta_z_o(trc_issue_cta_z),
-    .trace_issue_wic_o  (trc_issue_wic),
-    .trace_rf_we_o      (trc_rf_we),
-    .trace_rf_addr_o    (trc_rf_addr),
-    .trace_rf_mask_o    (trc_rf_mask),
-    .trace_rf_data_o    (trc_rf_data),
-    .trace_pw_valid_o   (trc_pw_valid),
-    .trace_pw_slot_o    (trc_pw_slot),
-    .trace_pw_pd_o      (trc_pw_pd),
-    .trace_pw_mask_o    (trc_pw_mask),
-    .trace_pw_bits_o    (trc_pw_bits)
-`endif
-  );
+`BARESM_TOP_SM_PORTS
+`BARESM_TOP_SM_TRACE
+    );
+  end else begin : g_wide
+    baresm_sm #(
+    .NumLanes(NumLanes),
+    .NumWarps(NumWarps),
+    .NumRegs(NumRegs),
+    .RfDepth(RegfileRegs / NumLanes),
+    .SharedBytes(SharedBytes),
+    .NumBanks(NumBanks),
+    .CtaSlots(CtaSlots),
+    .StackDepth(StackDepth),
+    .MemLineBytes(MemLineBytes),
+    .FpuLatency(FpuLatency),
+    .HasFpu(HasFpu),
+    .IcLines(IcLines),
+    .LsuIdWidth(LsuIdWidth),
+    .NumWindows(NumWindows),
+    .GatherDepth(GatherDepth),
+    .LoadSlots(LoadSlots)
+  ) u_sm (
+`BARESM_TOP_SM_PORTS
+`BARESM_TOP_SM_TRACE
+    );
+  end
+`undef BARESM_TOP_SM_PORTS
+`undef BARESM_TOP_SM_TRACE
 
 
 

@@ -19,6 +19,8 @@
 #   parameters taken from CONFIG: NumLanes, NumWarps, NumBanks, SharedBytes,
 #   MemLineBytes, NumWindows, LsuIdWidth as MemIdWidth): minutes instead of
 #   the whole SM's hour; the per-module rows are the LSU's sub-blocks.
+# --serial: the thread-serial SM (top baresm_ssm, rtl/ssm) with CONFIG's
+#   parameters (rtl/configs.txt `serial`): minutes, its RAMs included.
 # --flatten: the ice40 flow flattened (synth_ice40's default): one total, no
 #   per-module rows, but constants and unused outputs cross module
 #   boundaries (a port tied to 0, such as the FPU's predicate writes when
@@ -49,6 +51,7 @@ while [ $# -gt 0 ]; do
     --budget) budget="$2"; shift ;;
     --blackbox) blackbox+=" *$2"; shift ;;
     --lsu) top=baresm_lsu ;;
+    --serial) top=baresm_ssm ;;
     --flatten) noflatten="" ;;
     -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) configs+=("$1") ;;
@@ -60,7 +63,7 @@ done
 YOSYS=${YOSYS:-yosys}
 out=${AREA_OUT:-build/area}
 mkdir -p "$out"
-mapfile -t files < <(scripts/rtl-files.sh '^rtl/(prim|sm)/')   # the SM's part of rtl/baresm.f (with its RAM primitives)
+mapfile -t files < <(scripts/rtl-files.sh '^rtl/(prim|sm|ssm)/')   # the SMs' part of rtl/baresm.f (with the RAM primitives)
 
 status=0
 for cfg in "${configs[@]}"; do

@@ -2,9 +2,9 @@
 # Mutation score of the RTL checks: how many planted bugs the assertions,
 # the lockstep co-simulation, the random programs and the formal proofs catch.
 #
-#   scripts/mutate.sh [--count N] [--seed S] [--work DIR] [--dirs "rtl/sm rtl/cp"] [--only I] [--list]
+#   scripts/mutate.sh [--count N] [--seed S] [--work DIR] [--dirs "rtl/sm rtl/cp rtl/ssm"] [--only I] [--list]
 #
-# Seeded source-level mutations of rtl/sm and rtl/cp (operator swaps,
+# Seeded source-level mutations of rtl/sm, rtl/cp and rtl/ssm (operator swaps,
 # off-by-one constants, inverted conditions, dropped assignments), each
 # applied alone to a scratch copy of the tree (DIR, default /tmp/baresm-mutate;
 # the checkout is never touched). The first failing check kills a mutant:
@@ -13,6 +13,8 @@
 #     2. the samples in lockstep, fast memory  (test_rtl_sm_c1w8)
 #     3. one random program per profile        (test_rtl_sm_random_c1w8)
 #     4. the formal proof of the mutated block, when it has one
+#   rtl/ssm: the thread-serial SM (`serial`) is rebuilt, then its directed
+#     kernels, samples and one random program per profile, in lockstep
 #   rtl/cp: first the formal proofs of the command processor and its memory
 #     arbiter (seconds); a survivor then gets the SystemC top rebuilt (minutes)
 #     and the command-processor and driver co-simulation tests.
@@ -31,7 +33,7 @@ SEED=1
 WORK=/tmp/baresm-mutate
 LIST=0
 ONLY=0
-DIRS="rtl/sm rtl/cp"
+DIRS="rtl/sm rtl/cp rtl/ssm"
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) COUNT=$2; shift 2 ;;
@@ -94,7 +96,7 @@ fi
 # ---- the scratch tree and its build -----------------------------------------------
 cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$WORK/configure.log" 2>&1 || {
   echo "mutate: configure failed (see $WORK/configure.log)" >&2; exit 1; }
-TARGETS="test_rtl_sm_kernels_c1w8 test_rtl_sm_c1w8 test_rtl_sm_random_c1w8"
+TARGETS="test_rtl_sm_kernels_c1w8 test_rtl_sm_c1w8 test_rtl_sm_random_c1w8 test_rtl_sm_kernels_serial test_rtl_sm_serial test_rtl_sm_random_serial"
 build() { cmake --build "$WORK/build" -j "$(nproc)" --target $TARGETS > "$WORK/build.log" 2>&1; }
 echo "mutate: baseline build"
 build || { echo "mutate: the unmutated tree does not build (see $WORK/build.log)" >&2; exit 1; }
@@ -112,8 +114,15 @@ run_cp_checks() {  # rtl/cp: prints what killed the mutant, or nothing
   timeout 600 "$C/test_cosim_cp" > "$WORK/t5.log" 2>&1 || { echo "command-processor co-simulation"; return; }
   timeout 900 "$C/test_cosim_driver" > "$WORK/t6.log" 2>&1 || { echo "driver co-simulation"; return; }
 }
+run_ssm_checks() {  # rtl/ssm: prints what killed the mutant, or nothing
+  timeout 300 "$T/test_rtl_sm_kernels_serial" --gtest_filter='-*Minimal:*EveryIntegerOp:*EveryOpcodeModifierAndGuard:*EveryConflictDegreeAndLineCount:*RegisterBankConflicts*' \
+    > "$WORK/t1.log" 2>&1 || { echo "directed kernels (serial)"; return; }
+  timeout 300 "$T/test_rtl_sm_serial" > "$WORK/t2.log" 2>&1 || { echo "samples (serial)"; return; }
+  BARESM_SOAK_SEEDS=${SEED}000:1 timeout 300 "$T/test_rtl_sm_random_serial" > "$WORK/t3.log" 2>&1 || {
+    echo "random programs (serial)"; return; }
+}
 run_checks() {  # prints what killed the mutant, or nothing
-  case "$1" in rtl/cp/*) run_cp_checks; return ;; esac
+  case "$1" in rtl/cp/*) run_cp_checks; return ;; rtl/ssm/*) run_ssm_checks; return ;; esac
   timeout 300 "$T/test_rtl_sm_kernels_c1w8" > "$WORK/t1.log" 2>&1 || { echo "directed kernels"; return; }
   timeout 300 "$T/test_rtl_sm_c1w8" --gtest_filter='*vec_add_fast:*nested_divergence_fast:*histogram_fast:*transpose_fast:*fault_*' > "$WORK/t2.log" 2>&1 || { echo "samples"; return; }
   BARESM_SOAK_SEEDS=${SEED}000:1 timeout 300 "$T/test_rtl_sm_random_c1w8" > "$WORK/t3.log" 2>&1 || {
@@ -131,7 +140,7 @@ run_checks() {  # prints what killed the mutant, or nothing
   fi
 }
 echo "mutate: baseline checks"
-why=$(run_checks none)
+why=$(run_checks none)$(run_ssm_checks)
 if [ -n "$why" ]; then
   echo "mutate: the unmutated tree fails its own checks ($why)" >&2
   exit 1

@@ -6,7 +6,7 @@
 #   scripts/sm-config.sh --check          fails when a name repeats, a
 #                                         parameter is not one of baresm_sm's,
 #                                         or a board top's defaults are not its
-#                                         line's (iCEBreaker, ULX3S: micro; Arty: arty)
+#                                         line's (iCEBreaker: serial; ULX3S, Tang Nano: micro; Arty: arty)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 table() { sed -e 's/#.*//' rtl/configs.txt | awk 'NF > 0'; }
@@ -24,7 +24,7 @@ if [ "${1:-}" = "--check" ]; then
   done < <(table)
   # The board tops synthesize without the table (Yosys and Vivado read their
   # defaults): they must be their line's, parameter by parameter.
-  for pair in micro:rtl/fpga/baresm_icebreaker_top.sv arty:rtl/fpga/baresm_arty_top.sv \
+  for pair in serial:rtl/fpga/baresm_icebreaker_top.sv arty:rtl/fpga/baresm_arty_top.sv \
               micro:rtl/fpga/baresm_ulx3s_top.sv micro:rtl/fpga/baresm_tangnano20k_top.sv; do
     cfg=${pair%%:*} board=${pair#*:}
     for p in $(table | awk -v c="$cfg" '$1 == c' | cut -d' ' -f2-); do
@@ -33,7 +33,7 @@ if [ "${1:-}" = "--check" ]; then
       [ "$d" = "$v" ] || { echo "$board: $n defaults to '${d:-nothing}', rtl/configs.txt $cfg says $v" >&2; status=1; }
     done
   done
-  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's; the board tops' defaults are micro's (iCEBreaker, ULX3S, Tang Nano 20K) and arty's (Arty)"
+  [ $status -eq 0 ] && echo "rtl/configs.txt: $(table | wc -l) configurations, every parameter one of baresm_sm's; the board tops' defaults are serial's (iCEBreaker), micro's (ULX3S, Tang Nano 20K) and arty's (Arty)"
   exit $status
 fi
 [ $# -ge 1 ] || { echo "usage: scripts/sm-config.sh NAME [--chparam] | --list" >&2; exit 2; }

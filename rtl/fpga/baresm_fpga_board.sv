@@ -47,6 +47,7 @@ module baresm_fpga_board #(
   parameter int MemLineBytes = 64,
   parameter int FpuLatency = 3,
   parameter bit HasFpu = 1'b1,
+  parameter bit SerialSm = 1'b0,  // the thread-serial SM (rtl/ssm) instead of baresm_sm
   parameter int IcLines = 8,
   parameter int LsuIdWidth = 4,
   parameter int NumWindows = 4,
@@ -134,6 +135,7 @@ module baresm_fpga_board #(
     .MemLineBytes(MemLineBytes),
     .FpuLatency(FpuLatency),
     .HasFpu(HasFpu),
+    .SerialSm(SerialSm),
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
     .NumWindows(NumWindows),

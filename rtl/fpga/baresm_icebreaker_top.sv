@@ -1,6 +1,6 @@
 // baresm_icebreaker_top: the device on an iCEBreaker board (Lattice iCE40
-// UP5K, 12 MHz oscillator): baresm_fpga_board with rtl/configs.txt's `micro`
-// SM, the command processor with one queue pair, 128 KB of device memory in
+// UP5K, 12 MHz oscillator): baresm_fpga_board with the thread-serial SM
+// (rtl/ssm, rtl/configs.txt's `serial`), the command processor with one queue pair, 128 KB of device memory in
 // the UP5K's SPRAM, and the host link (a UART at 12 MHz / ClkPerBit baud,
 // 1 Mbaud by default, which the board's FT2232H carries, and the frame
 // bridge, docs/serial-protocol.md).
@@ -13,9 +13,10 @@
 // and red LEDs (busy and link on the PMOD2 snap-off's active-high LED1/LED2).
 // The simulation (sim/serial) sets LedActiveLow = 0: all active high.
 //
-// The SM parameters are the `micro` line of rtl/configs.txt (RfDepth 2048 x 1
+// The SM parameters are the `serial` line of rtl/configs.txt (RfDepth 2048 x 1
 // lane = RegfileRegs 2048); the test rtl_sm_configs (scripts/sm-config.sh
-// --check) fails when they drift apart.
+// --check) fails when they drift apart. docs/microarchitecture.md ("The
+// thread-serial SM") says why this board has its own SM.
 `default_nettype none
 
 module baresm_icebreaker_top #(
@@ -24,7 +25,7 @@ module baresm_icebreaker_top #(
   parameter int ClockKhz = 12000,
   parameter int MemBytes = 131072,
   parameter logic [3:0] LedActiveLow = 4'b0101,  // iCEBreaker: LEDG (idle), LEDR (fault)
-  // `micro` (rtl/configs.txt)
+  // `serial` (rtl/configs.txt)
   parameter int NumLanes = 1,
   parameter int NumWarps = 4,
   parameter int NumRegs = 16,
@@ -35,10 +36,11 @@ module baresm_icebreaker_top #(
   parameter int StackDepth = 4,
   parameter int MemLineBytes = 16,
   parameter bit HasFpu = 1'b0,
-  parameter int IcLines = 4,
+  parameter int IcLines = 1,
   parameter int LsuIdWidth = 2,
-  parameter int GatherDepth = 1,
-  parameter int LoadSlots = 0
+  parameter int GatherDepth = 0,
+  parameter int LoadSlots = 0,
+  parameter bit SerialSm = 1'b1
 ) (
   input  logic clk_i,          // 12 MHz
   input  logic btn_ni,         // user button, low = reset
@@ -69,6 +71,7 @@ module baresm_icebreaker_top #(
     .StackDepth(StackDepth),
     .MemLineBytes(MemLineBytes),
     .HasFpu(HasFpu),
+    .SerialSm(SerialSm),
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
     .GatherDepth(GatherDepth),

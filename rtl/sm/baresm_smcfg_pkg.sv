@@ -90,6 +90,11 @@ package baresm_smcfg_pkg;
   localparam int SMCFG_HAS_FPU_LSB = 0;
   localparam int SMCFG_HAS_FPU_BITS = 1;
   localparam logic [31:0] SMCFG_HAS_FPU_MASK = 32'h00000001;
+  // 1: the thread-serial SM (rtl/ssm): one lane at a time, each lane's store its own write
+  localparam int SMCFG_SERIAL_WORD = 7;
+  localparam int SMCFG_SERIAL_LSB = 1;
+  localparam int SMCFG_SERIAL_BITS = 1;
+  localparam logic [31:0] SMCFG_SERIAL_MASK = 32'h00000001;
   // register-file RAMs used (RfBanks, at most 32 / NumLanes when that is > 1)
   localparam int SMCFG_RF_BANKS_WORD = 7;
   localparam int SMCFG_RF_BANKS_LSB = 8;
@@ -208,6 +213,12 @@ package baresm_smcfg_pkg;
     w = '0;
     w[SMCFG_HAS_FPU_WORD * 32 +: 32] = (v & SMCFG_HAS_FPU_MASK) << SMCFG_HAS_FPU_LSB;
     smcfg_has_fpu = w;
+  endfunction
+  function automatic logic [255:0] smcfg_serial(input logic [31:0] v);
+    logic [255:0] w;
+    w = '0;
+    w[SMCFG_SERIAL_WORD * 32 +: 32] = (v & SMCFG_SERIAL_MASK) << SMCFG_SERIAL_LSB;
+    smcfg_serial = w;
   endfunction
   function automatic logic [255:0] smcfg_rf_banks(input logic [31:0] v);
     logic [255:0] w;

@@ -149,11 +149,18 @@ void LockstepChecker::on_issue(uint64_t cycle, const SmTrace& t) {
     preds_[key(o.slot, ev.pd)].push_back(pw);
   }
   if (ev.instr.op == isa::Op::STG) {
-    // Per byte, the value the last lane stored (lanes are applied in order).
-    std::map<uint32_t, uint8_t> bytes;
-    for (const auto& s : ev.stores)
-      for (uint32_t i = 0; i < s.size; i++) bytes[s.addr + i] = uint8_t(s.value >> (8 * i));
-    for (const auto& [a, v8] : bytes) stores_[a].emplace_back(v8, o);
+    // Per byte, the value the last lane stored (lanes are applied in order):
+    // what a coalescing SM writes. The thread-serial SM writes every lane's
+    // value in lane order.
+    if (sm_.serial) {
+      for (const auto& s : ev.stores)
+        for (uint32_t i = 0; i < s.size; i++) stores_[s.addr + i].push_back(StoreByte{uint8_t(s.value >> (8 * i)), o});
+    } else {
+      std::map<uint32_t, uint8_t> bytes;
+      for (const auto& s : ev.stores)
+        for (uint32_t i = 0; i < s.size; i++) bytes[s.addr + i] = uint8_t(s.value >> (8 * i));
+      for (const auto& [a, v8] : bytes) stores_[a].push_back(StoreByte{v8, o});
+    }
   }
 }
 
@@ -252,14 +259,15 @@ void LockstepChecker::on_store(uint64_t cycle, const MemRequest& q) {
                     hex(a).c_str());
       return mismatch(cycle, nullptr, b);
     }
-    const auto [want, from] = it->second.front();
+    auto& vals = it->second;
+    const StoreByte want = vals.front();
     stats_.store_bytes++;
-    if (q.wdata[i] != want) {
-      std::snprintf(b, sizeof b, "global store at %s: expected byte 0x%02x, rtl 0x%02x", hex(a).c_str(), want,
+    if (q.wdata[i] != want.value) {
+      std::snprintf(b, sizeof b, "global store at %s: expected byte 0x%02x, rtl 0x%02x", hex(a).c_str(), want.value,
                     q.wdata[i]);
-      return mismatch(cycle, &from, b);
+      return mismatch(cycle, &want.from, b);
     }
-    it->second.pop_front();
+    vals.pop_front();
     if (it->second.empty()) stores_.erase(it);
   }
 }
@@ -375,9 +383,9 @@ bool LockstepChecker::finish(const SmRunResult& r, const std::vector<uint8_t>& r
   if (!stores_.empty()) {
     const auto& [a, q] = *stores_.begin();
     char b[120];
-    std::snprintf(b, sizeof b, "the RTL never stored byte 0x%02x at %s (%zu bytes owed)", q.front().first,
+    std::snprintf(b, sizeof b, "the RTL never stored byte 0x%02x at %s (%zu bytes owed)", q.front().value,
                   hex(a).c_str(), stores_.size());
-    mismatch(end, &q.front().second, b);
+    mismatch(end, &q.front().from, b);
     return false;
   }
   const auto& want = mem_.bytes();

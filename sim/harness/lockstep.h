@@ -101,7 +101,14 @@ class LockstepChecker final : public SmObserver {
   std::vector<SlotInfo> slots_;
   std::map<uint64_t, std::deque<Pending>> regs_;   // (slot << 8 | reg) -> in issue order
   std::map<uint64_t, std::deque<Pending>> preds_;  // (slot << 8 | pred)
-  std::map<uint32_t, std::deque<std::pair<uint8_t, Origin>>> stores_;  // byte address -> values
+  // A byte a global store of the model wrote, as the port must show it:
+  // when several lanes of one STG write a byte, a coalescing SM writes the
+  // last lane's value, the thread-serial SM (SmParams::serial) each lane's.
+  struct StoreByte {
+    uint8_t value = 0;
+    Origin from;
+  };
+  std::map<uint32_t, std::deque<StoreByte>> stores_;  // byte address -> values, in order
   bool fault_expected_ = false;  // the model faulted: the RTL must report that fault
   bool windows_only_ = false;
   Origin fault_origin_;

@@ -1,0 +1,1257 @@
+// baresm_ssm_seq: the thread-serial SM's sequencer (docs/microarchitecture.md,
+// "The thread-serial SM"). One warp-instruction at a time, one thread per
+// step, every piece of per-thread state in a RAM read one word per cycle:
+//
+//   CTA init (per warp: stack entry 0, predicates cleared, first thread id)
+//   -> shared memory cleared -> pick a warp (round robin) -> read its stack
+//   top -> watchdog, pc check -> fetch the word (one memory read) -> decode,
+//   legality -> guard and second predicate -> issue, then by class:
+//     ALU, S2R, SEL, VOTE.BALLOT: a lane loop (read a, b, c; compute; write)
+//     ISETP, VOTE.ANY/ALL: the predicate word, read-modify-write
+//     SHFL: a loop that reads each lane's source into a scratch RAM, then a
+//           loop that writes rd (rd may be ra)
+//     LD/ST/ATOM: a loop that checks every lane (no effect on a fault), then
+//           a loop that accesses, one lane at a time (shared memory here,
+//           global memory through the one memory port)
+//     BRA, EXIT, BAR, TRAP: the reconvergence stack (in RAM), the barrier
+//   -> stack top written back, finished entries popped -> barrier release
+//   and deadlock check -> next warp.
+// The functional model (isa/iss_exec.cpp) is the specification; the order of
+// checks and which lane a fault names follow it. Registers a CTA has not
+// written read 0 (a valid bit per warp and register; the first write of a
+// register writes 0 into the lanes that do not execute).
+`default_nettype none
+`include "baresm_assert.svh"
+`include "baresm_ssm_types.svh"
+
+module baresm_ssm_seq #(
+  parameter int NumWarps = 4,
+  parameter int NumRegs = 16,
+  parameter int RfDepth = NumWarps * NumRegs * 32,
+  parameter int SharedBytes = 2048,
+  parameter int StackDepth = 4,
+  parameter int MemLineBytes = 16,
+  parameter int LsuIdWidth = 2,
+  parameter int NumWindows = 4,
+  parameter bit HasFpu = 1'b0,
+  parameter int SmId = 0,
+  parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  parameter int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  input  logic                          clear_i,        // a launch was accepted
+  input  logic                          start_i,        // it checked good: run the grid
+
+  // ---- the launch (baresm_sm_launch) ------------------------------------------
+  input  logic [31:0]                   entry_i,
+  input  logic [31:0]                   code_base_i,
+  input  logic [31:0]                   code_size_i,
+  input  logic [31:0]                   grid_x_i,
+  input  logic [31:0]                   grid_y_i,
+  input  logic [31:0]                   grid_z_i,
+  input  logic [15:0]                   block_x_i,
+  input  logic [15:0]                   block_y_i,
+  input  logic [15:0]                   block_z_i,
+  input  logic [7:0]                    regs_i,
+  input  logic [7:0]                    smid_i,
+  input  logic [31:0]                   param_addr_i,
+  input  logic [31:0]                   param_size_i,
+  input  logic [31:0]                   shared_i,
+  input  logic [63:0]                   watchdog_i,
+  input  logic [32*NumWindows-1:0]      win_base_i,
+  input  logic [32*NumWindows-1:0]      win_size_i,
+  input  logic [31:0]                   prot_base_i,
+  input  logic [31:0]                   prot_size_i,
+  input  logic [10:0]                   threads_i,
+  input  logic [5:0]                    warps_per_cta_i,
+  input  logic [NumWarps*AddrW-1:0]     rf_base_i,
+  input  logic [63:0]                   cycles_i,       // cycles of this launch (watchdog)
+  input  logic [63:0]                   clock_i,        // S2R CLOCK
+
+  // ---- memory port (one request in flight) --------------------------------------
+  output logic                          mem_req_valid_o,
+  input  logic                          mem_req_ready_i,
+  output logic [LsuIdWidth:0]           mem_req_id_o,
+  output logic [31:0]                   mem_req_addr_o,
+  output logic [1:0]                    mem_req_op_o,
+  output logic [4:0]                    mem_req_amo_o,
+  output logic [MemLineBytes*8-1:0]     mem_req_wdata_o,
+  output logic [MemLineBytes-1:0]       mem_req_wstrb_o,
+  input  logic                          mem_rsp_valid_i,
+  output logic                          mem_rsp_ready_o,
+  input  logic [MemLineBytes*8-1:0]     mem_rsp_rdata_i,
+  input  logic                          mem_rsp_err_i,
+
+  // ---- progress and faults ---------------------------------------------------------
+  output logic                          grid_done_o,    // every CTA of the grid ran to the end
+  output logic                          any_cta_o,      // a CTA is resident
+  output logic                          mem_idle_o,     // no memory request in flight
+  output logic                          fault_o,        // a fault is held
+  output logic [3:0]                    fault_kind_o,
+  output logic [31:0]                   fault_cta_x_o,
+  output logic [31:0]                   fault_cta_y_o,
+  output logic [31:0]                   fault_cta_z_o,
+  output logic [7:0]                    fault_warp_o,
+  output logic [4:0]                    fault_lane_o,
+  output logic [31:0]                   fault_pc_o,
+  output logic [31:0]                   fault_addr_o,
+  output logic [31:0]                   fault_waiting_o,
+
+  // ---- status (baresm_sm_status) -----------------------------------------------------
+  output logic [NumWarps-1:0]           used_o,
+  output logic [NumWarps-1:0]           exited_o,
+  output logic [NumWarps-1:0]           bar_wait_o,
+  output logic [NumWarps-1:0]           ready_o,
+  output logic [NumWarps-1:0]           wait_mem_o,
+  output logic                          issue_o,        // a warp-instruction issues
+  output logic                          issue_fault_o,  // ... or faults at issue
+  output logic [WarpW-1:0]              issue_warp_o,
+  output logic [31:0]                   issue_pc_o,
+  output logic [31:0]                   issue_tmask_o,
+  output logic [31:0]                   issue_exec_o,
+  output logic [31:0]                   cta_x_o,
+  output logic [31:0]                   cta_y_o,
+  output logic [31:0]                   cta_z_o,
+  output logic                          diverge_o,
+  output logic                          bar_release_o,
+  output logic                          cta_retire_o,
+  output logic                          ifill_o,
+  output logic                          smem_access_o,
+  output logic                          gmem_req_o,
+
+  // ---- register-file and predicate writes (the lockstep trace) ----------------------
+  output logic                          rf_we_o,
+  output logic [AddrW-1:0]              rf_waddr_o,
+  output logic [31:0]                   rf_wdata_o,
+  output logic                          pw_valid_o,
+  output logic [2:0]                    pw_pd_o,
+  output logic [31:0]                   pw_mask_o,
+  output logic [31:0]                   pw_bits_o
+);
+
+  localparam int LineW = $clog2(MemLineBytes);
+  localparam int StackW = (StackDepth > 1) ? $clog2(StackDepth) : 1;
+  localparam int DepthW = $clog2(StackDepth + 1);
+  localparam int SmemWords = SharedBytes / 4;
+  localparam int SmemW = (SmemWords > 1) ? $clog2(SmemWords) : 1;
+  localparam int RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1;
+  localparam logic [5:0] RZ = 6'(baresm_isa_pkg::REG_ZERO);
+
+  typedef enum logic [5:0] {
+    S_IDLE, S_CTA, S_SCLR, S_SCHED, S_TOP_RD, S_TOP, S_FETCH, S_FWAIT, S_DEC, S_GUARD, S_PRED2,
+    S_ISSUE, S_LANE, S_PW_RD, S_PW, S_SHFL, S_SHFL_WR, S_MCHK, S_MACC, S_MWAIT, S_BPUSH,
+    S_EXIT_RD, S_EXIT_WR, S_END, S_POP, S_POP2, S_BAR, S_DEADLOCK, S_DL2, S_CTA_END, S_STOP
+  } state_e;
+
+  state_e st_q;
+
+  // ---- the grid and the resident CTA ---------------------------------------------------
+  logic [31:0] cta_x_q, cta_y_q, cta_z_q;
+  logic [5:0] nw_q;                       // warps of the CTA
+  logic [NumWarps-1:0] used_q, exited_q, waiting_q, bar_first_q;
+  logic [3:0] bar_id_q [NumWarps];
+  logic [15:0] bar_cnt_q [NumWarps];
+  logic [DepthW-1:0] depth_q [NumWarps];
+  logic [47:0] tid_base_q [NumWarps];     // {z, y, x} of the warp's lane 0
+  logic [NumRegs-1:0] rv_q [NumWarps];    // the register was written in this CTA
+
+  // ---- the instruction in flight ----------------------------------------------------------
+  logic [WarpW-1:0] cw_q;                 // its warp
+  entry_t top_q;                          // the warp's stack top
+  instr_t in_q;
+  logic [31:0] exec_q, p2_q, bits_q;
+  logic [4:0] lane_q;
+  logic [2:0] ph_q;                       // step of the lane
+  logic [31:0] opa_q, opb_q, opc_q, maddr_q;
+  logic [47:0] tid_q;
+  logic [WarpW:0] scan_q;                 // CTA init warp / barrier scan
+  logic [5:0] sub_q;                      // CTA init step within a warp
+  logic [SmemW:0] sclr_q;
+  logic [DepthW-1:0] xi_q;                // EXIT: entry being cleared
+  logic [3*96-1:0] bw_e_q;                // BRA: entries to write (96 bits each)
+  logic [3*DepthW-1:0] bw_i_q;
+  logic [2:0] bw_v_q;
+  logic [DepthW-1:0] nd_q;
+  logic pass2_q;                          // SHFL / memory: second loop
+  logic outstanding_q;                    // a memory request was taken, no response yet
+  logic req_q;                            // a memory request is presented
+  logic [31:0] req_addr_q;
+  logic [1:0] req_op_q;
+  logic [MemLineBytes*8-1:0] req_wdata_q;
+  logic [MemLineBytes-1:0] req_wstrb_q;
+  logic fetch_q;                          // the outstanding request is a fetch
+
+  // ---- fault record -------------------------------------------------------------------------
+  logic fault_q;
+  logic [3:0] f_kind_q;
+  logic [31:0] f_cta_x_q, f_cta_y_q, f_cta_z_q, f_pc_q, f_addr_q, f_wait_q;
+  logic [7:0] f_warp_q;
+  logic [4:0] f_lane_q;
+
+  // ---- RAMs ----------------------------------------------------------------------------------
+  logic rf_re, rf_we;
+  logic [AddrW-1:0] rf_raddr, rf_waddr;
+  logic [31:0] rf_rdata, rf_wdata;
+  baresm_ram_1r1w #(.Depth(RfDepth), .Width(32)) u_rf (
+    .clk_i, .re_i(rf_re), .raddr_i(rf_raddr), .rdata_o(rf_rdata),
+    .we_i(rf_we), .waddr_i(rf_waddr), .wmask_i(1'b1), .wdata_i(rf_wdata));
+
+  // Predicate words P0..P6 of each warp; word 7 (PT is never stored) holds
+  // the pc of the warp's last BAR, for a deadlock report.
+  logic pr_re, pr_we;
+  logic [WarpW+2:0] pr_raddr, pr_waddr;
+  logic [31:0] pr_rdata, pr_wdata;
+  baresm_ram_1r1w #(.Depth(NumWarps * 8), .Width(32)) u_pred (
+    .clk_i, .re_i(pr_re), .raddr_i(pr_raddr), .rdata_o(pr_rdata),
+    .we_i(pr_we), .waddr_i(pr_waddr), .wmask_i(1'b1), .wdata_i(pr_wdata));
+
+  logic sk_re, sk_we;
+  logic [WarpW+StackW-1:0] sk_raddr, sk_waddr;
+  entry_t sk_rdata, sk_wdata;
+  baresm_ram_1r1w #(.Depth(NumWarps * (1 << StackW)), .Width(96)) u_stack (
+    .clk_i, .re_i(sk_re), .raddr_i(sk_raddr), .rdata_o(sk_rdata),
+    .we_i(sk_we), .waddr_i(sk_waddr), .wmask_i(1'b1), .wdata_i(sk_wdata));
+
+  logic sm_re, sm_we;
+  logic [SmemW-1:0] sm_raddr, sm_waddr;
+  logic [3:0] sm_wmask;
+  logic [31:0] sm_rdata, sm_wdata;
+  baresm_ram_1r1w #(.Depth(SmemWords), .Width(32), .MaskW(4)) u_smem (
+    .clk_i, .re_i(sm_re), .raddr_i(sm_raddr), .rdata_o(sm_rdata),
+    .we_i(sm_we), .waddr_i(sm_waddr), .wmask_i(sm_wmask), .wdata_i(sm_wdata));
+
+  // SHFL: each lane's source value, so rd may be ra.
+  logic sc_re, sc_we;
+  logic [4:0] sc_raddr, sc_waddr;
+  logic [31:0] sc_rdata, sc_wdata;
+  baresm_ram_1r1w #(.Depth(32), .Width(32)) u_scratch (
+    .clk_i, .re_i(sc_re), .raddr_i(sc_raddr), .rdata_o(sc_rdata),
+    .we_i(sc_we), .waddr_i(sc_waddr), .wmask_i(1'b1), .wdata_i(sc_wdata));
+
+  // ---- decoded views of the instruction ------------------------------------------------------
+  logic [9:0] fl;
+  logic is_setp, is_vote, is_ballot, is_shfl, is_mem, is_store, is_atom_i, is_global, is_shared,
+        is_ldc, writes_rd;
+  logic [2:0] msize;
+  assign fl = baresm_isa_pkg::op_flags(in_q.op);
+  assign is_setp = in_q.op == baresm_isa_pkg::OP_ISETP;
+  assign is_vote = in_q.op == baresm_isa_pkg::OP_VOTE;
+  assign is_ballot = is_vote && in_q.mod[1:0] == baresm_isa_pkg::VOTE_BALLOT;
+  assign is_shfl = in_q.op == baresm_isa_pkg::OP_SHFL;
+  assign is_mem = fl[baresm_isa_pkg::F_MEM];
+  assign is_atom_i = baresm_ssm_pkg::is_atom(in_q.op);
+  assign is_store = in_q.op == baresm_isa_pkg::OP_STG || in_q.op == baresm_isa_pkg::OP_STS;
+  assign is_global = in_q.op == baresm_isa_pkg::OP_LDG || in_q.op == baresm_isa_pkg::OP_STG ||
+                     in_q.op == baresm_isa_pkg::OP_ATOMG;
+  assign is_shared = in_q.op == baresm_isa_pkg::OP_LDS || in_q.op == baresm_isa_pkg::OP_STS ||
+                     in_q.op == baresm_isa_pkg::OP_ATOMS;
+  assign is_ldc = in_q.op == baresm_isa_pkg::OP_LDC;
+  assign writes_rd = (fl[baresm_isa_pkg::F_WRD] || is_ballot) && in_q.rd != RZ;
+  assign msize = baresm_ssm_pkg::access_size(in_q.op, in_q.mod[2:0]);
+
+  // The second predicate: SETP's combine input, SEL's select, VOTE's input.
+  logic [2:0] p2_idx;
+  logic p2_neg;
+  always_comb begin
+    p2_idx = 3'(baresm_isa_pkg::PRED_TRUE);
+    p2_neg = 1'b0;
+    if (is_setp) begin
+      p2_idx = in_q.rd[5:3];
+      p2_neg = in_q.mod[6];
+    end else if (in_q.op == baresm_isa_pkg::OP_SEL) begin
+      p2_idx = in_q.mod[2:0];
+      p2_neg = in_q.mod[3];
+    end else if (is_vote) begin
+      p2_idx = in_q.ra[2:0];
+      p2_neg = in_q.ra[3];
+    end
+  end
+  logic [2:0] pd;
+  assign pd = in_q.rd[2:0];
+  // A predicate's lanes as read from the file (PT: every lane), before any negation.
+  function automatic logic [31:0] pred_word(input logic [2:0] idx, input logic [31:0] ram);
+    pred_word = (idx == 3'(baresm_isa_pkg::PRED_TRUE)) ? 32'hFFFF_FFFF : ram;
+  endfunction
+
+  // ---- per-warp views ----------------------------------------------------------------------------
+  logic [AddrW-1:0] rf_base_cw;
+  assign rf_base_cw = rf_base_i[cw_q*AddrW +: AddrW];
+  logic [NumWarps-1:0] live, runnable;
+  assign live = used_q & ~exited_q;
+  assign runnable = live & ~waiting_q;
+  logic [WarpW:0] nlive;
+  always_comb begin
+    nlive = '0;
+    for (int w = 0; w < NumWarps; w++) nlive = nlive + (WarpW + 1)'(live[w]);
+  end
+
+  // Round robin: the first runnable warp after the current one.
+  logic [WarpW-1:0] pick;
+  logic pick_ok;
+  always_comb begin
+    pick = cw_q;
+    pick_ok = 1'b0;
+    for (int k = NumWarps; k >= 1; k--) begin
+      if (runnable[(32'(cw_q) + 32'(k)) % NumWarps]) begin
+        pick = WarpW'((32'(cw_q) + 32'(k)) % NumWarps);
+        pick_ok = 1'b1;
+      end
+    end
+  end
+
+  // The CTA's last thread mask for warp w.
+  function automatic logic [31:0] warp_mask(input logic [10:0] threads, input logic [WarpW:0] w);
+    logic [11:0] rem;
+    rem = {1'b0, threads} - 12'({w, 5'd0});
+    warp_mask = (rem >= 12'd32) ? 32'hFFFF_FFFF : ((32'd1 << rem[4:0]) - 32'd1);
+  endfunction
+
+  // ---- the lane's operands and result --------------------------------------------------------------
+  function automatic logic [AddrW-1:0] rf_addr(input logic [AddrW-1:0] base, input logic [5:0] r,
+                                               input logic [4:0] l);
+    rf_addr = base + AddrW'({r, l});
+  endfunction
+  // A register read: RZ and registers this CTA has not written are 0.
+  function automatic logic [31:0] reg_val(input logic [5:0] r, input logic [NumRegs-1:0] rv,
+                                          input logic [31:0] ram);
+    reg_val = (r == RZ || !rv[RegW'(r)]) ? 32'd0 : ram;
+  endfunction
+
+  logic [NumRegs-1:0] rv_cw;
+  assign rv_cw = rv_q[cw_q];
+
+  logic [31:0] sreg;
+  always_comb begin
+    unique case (in_q.mod)
+      baresm_isa_pkg::SR_TID_X: sreg = {16'd0, tid_q[15:0]};
+      baresm_isa_pkg::SR_TID_Y: sreg = {16'd0, tid_q[31:16]};
+      baresm_isa_pkg::SR_TID_Z: sreg = {16'd0, tid_q[47:32]};
+      baresm_isa_pkg::SR_NTID_X: sreg = {16'd0, block_x_i};
+      baresm_isa_pkg::SR_NTID_Y: sreg = {16'd0, block_y_i};
+      baresm_isa_pkg::SR_NTID_Z: sreg = {16'd0, block_z_i};
+      baresm_isa_pkg::SR_CTAID_X: sreg = cta_x_q;
+      baresm_isa_pkg::SR_CTAID_Y: sreg = cta_y_q;
+      baresm_isa_pkg::SR_CTAID_Z: sreg = cta_z_q;
+      baresm_isa_pkg::SR_NCTAID_X: sreg = grid_x_i;
+      baresm_isa_pkg::SR_NCTAID_Y: sreg = grid_y_i;
+      baresm_isa_pkg::SR_NCTAID_Z: sreg = grid_z_i;
+      baresm_isa_pkg::SR_LANEID: sreg = {27'd0, lane_q};
+      baresm_isa_pkg::SR_WARPID: sreg = 32'(cw_q);
+      baresm_isa_pkg::SR_SMID: sreg = (smid_i != 8'd0) ? {24'd0, smid_i} : 32'(SmId);
+      baresm_isa_pkg::SR_CLOCK: sreg = clock_i[31:0];
+      baresm_isa_pkg::SR_CLOCKHI: sreg = clock_i[63:32];
+      default: sreg = 32'd0;
+    endcase
+  end
+
+  // Operand c arrives from the RAM in the execute step.
+  logic [31:0] opc_now, alu_out;
+  assign opc_now = reg_val(in_q.rc, rv_cw, rf_rdata);
+  assign alu_out = baresm_sm_pkg::alu(in_q.op, in_q.mod[0], opa_q, opb_q, opc_now, p2_q[lane_q], sreg);
+  logic setp_bit;
+  assign setp_bit = baresm_sm_pkg::pcomb(in_q.mod[5:4],
+                                         baresm_sm_pkg::icmp(in_q.mod[2:0], in_q.mod[baresm_isa_pkg::CMP_UNSIGNED_BIT],
+                                                             opa_q, opb_q), p2_q[lane_q]);
+
+  // ---- memory checks (isa/iss_exec.cpp exec_mem: misaligned, then range) -------------------------------
+  logic [31:0] addr_now;
+  assign addr_now = reg_val(in_q.ra, rv_cw, rf_rdata) + in_q.imm;
+  function automatic logic global_ok(input logic [31:0] a, input logic [2:0] n,
+                                     input logic [32*NumWindows-1:0] wb, input logic [32*NumWindows-1:0] ws,
+                                     input logic [31:0] pb, input logic [31:0] ps);
+    logic ok;
+    logic [32:0] lo, hi;
+    lo = {1'b0, a};
+    hi = {1'b0, a} + 33'(n);
+    ok = 1'b0;
+    for (int k = 0; k < NumWindows; k++) begin
+      if (ws[32*k +: 32] != 32'd0 && lo >= {1'b0, wb[32*k +: 32]} &&
+          hi <= {1'b0, wb[32*k +: 32]} + {1'b0, ws[32*k +: 32]})
+        ok = 1'b1;
+    end
+    if (ps != 32'd0 && lo < {1'b0, pb} + {1'b0, ps} && hi > {1'b0, pb}) ok = 1'b0;
+    global_ok = ok;
+  endfunction
+  logic chk_misaligned, chk_range_ok;
+  always_comb begin
+    chk_misaligned = (addr_now & {29'd0, msize - 3'd1}) != 32'd0;
+    if (is_global) chk_range_ok = global_ok(addr_now, msize, win_base_i, win_size_i, prot_base_i, prot_size_i);
+    else if (is_shared) chk_range_ok = {1'b0, addr_now} + 33'(msize) <= {1'b0, shared_i};
+    else chk_range_ok = {1'b0, addr_now} + 33'(msize) <= {1'b0, param_size_i};
+  end
+
+  // The lane's access: its bytes within a word and within a line.
+  logic [31:0] st_mask;
+  assign st_mask = (msize == 3'd4) ? 32'hFFFF_FFFF : (msize == 3'd2) ? 32'h0000_FFFF : 32'h0000_00FF;
+  logic [31:0] st_data;
+  assign st_data = opb_q & st_mask;
+  logic [3:0] byte_strb;
+  assign byte_strb = (msize == 3'd4) ? 4'hF : (msize == 3'd2) ? 4'h3 : 4'h1;
+  logic [31:0] gaddr;   // the device address of the lane's access
+  assign gaddr = is_ldc ? param_addr_i + maddr_q : maddr_q;
+  logic [LineW-1:0] goff;
+  assign goff = gaddr[LineW-1:0];
+  logic [31:0] line_word;  // the response's word at the lane's address, shifted down
+  assign line_word = 32'(mem_rsp_rdata_i >> {goff, 3'd0});
+  logic [31:0] amo_new;
+  baresm_lsu_amo u_amo (.amo_i(in_q.mod[4:0]), .old_i(sm_rdata), .b_i(opb_q), .c_i(opc_q), .new_o(amo_new));
+
+  // ---- BRA (isa/iss_exec.cpp exec_bra), decided at issue --------------------------------------------
+  // A divergent branch leaves up to three entries to write (the old top's
+  // slot, then the pushes); nt is the new top, nd the new depth.
+  logic [31:0] br_t, br_r, br_f, br_rest;
+  logic br_same, br_overflow, br_div;
+  logic [DepthW:0] br_keep, br_need;
+  logic [DepthW-1:0] dtop, br_nd;
+  entry_t br_nt;
+  logic [3*96-1:0] br_e;
+  logic [3*DepthW-1:0] br_i;
+  logic [2:0] br_v;
+  assign dtop = depth_q[cw_q] - DepthW'(1);
+  always_comb begin
+    br_t = top_q.pc + {{13{in_q.imm[15]}}, in_q.imm[15:0], 3'd0};
+    br_r = (in_q.imm[31:16] == 16'd0) ? baresm_sm_pkg::PC_NONE
+                                      : top_q.pc + {{13{in_q.imm[31]}}, in_q.imm[31:16], 3'd0};
+    br_f = top_q.pc + 32'd8;
+    br_rest = top_q.mask & ~exec_q;
+    br_div = br_rest != 32'd0 && exec_q != 32'd0;
+    br_same = br_r == top_q.rpc;
+    br_keep = (br_same && br_f == br_r) ? {1'b0, dtop} : {1'b0, dtop} + (DepthW + 1)'(1);
+    br_need = br_keep + (DepthW + 1)'(!br_same && br_f != br_r) + (DepthW + 1)'(br_t != br_r);
+    br_overflow = br_need > (DepthW + 1)'(StackDepth);
+    br_v = '0;
+    br_nt = top_q;
+    br_nd = DepthW'(br_keep);
+    br_e = {3{top_q}};
+    br_i = {3{dtop}};
+    if (br_same) begin
+      if (br_f != br_r) begin
+        br_nt = {br_f, br_r, br_rest};
+        br_v[0] = 1'b1;
+        br_e[0 +: 96] = br_nt;
+      end
+    end else begin
+      br_nt = {br_r, top_q.rpc, top_q.mask};
+      br_v[0] = 1'b1;
+      br_e[0 +: 96] = br_nt;
+      if (br_f != br_r) begin
+        br_nt = {br_f, br_r, br_rest};
+        br_v[1] = 1'b1;
+        br_e[96 +: 96] = br_nt;
+        br_i[DepthW +: DepthW] = br_nd;
+        br_nd = br_nd + DepthW'(1);
+      end
+    end
+    if (br_t != br_r) begin
+      br_nt = {br_t, br_r, exec_q};
+      br_v[2] = 1'b1;
+      br_e[192 +: 96] = br_nt;
+      br_i[2*DepthW +: DepthW] = br_nd;
+      br_nd = br_nd + DepthW'(1);
+    end
+  end
+
+  // VOTE.ANY/ALL: every executing lane gets the same answer.
+  logic [31:0] vote_yes;
+  logic vote_r;
+  assign vote_yes = exec_q & p2_q;
+  assign vote_r = (in_q.mod[1:0] == baresm_isa_pkg::VOTE_ANY) ? vote_yes != 32'd0 : vote_yes == exec_q;
+
+  // ---- barrier check of warp scan_q (the first arrival of its id) ---------------------------------------
+  logic [WarpW-1:0] sw;
+  assign sw = WarpW'(scan_q);
+  logic [WarpW:0] arrived;
+  logic [NumWarps-1:0] same_id, bar_seen;
+  always_comb begin
+    arrived = '0;
+    for (int w = 0; w < NumWarps; w++) begin
+      same_id[w] = waiting_q[w] && bar_id_q[w] == bar_id_q[sw];
+      bar_seen[w] = waiting_q[w] && bar_id_q[w] == in_q.imm[3:0];
+      arrived = arrived + (WarpW + 1)'(same_id[w]);
+    end
+  end
+  logic [16:0] bar_expect;
+  assign bar_expect = (bar_cnt_q[sw] == 16'd0) ? 17'(nlive) : (17'(bar_cnt_q[sw]) + 17'd31) >> 5;
+  logic bar_go;
+  assign bar_go = st_q == S_BAR && 32'(scan_q) < NumWarps && waiting_q[sw] && bar_first_q[sw] &&
+                  17'(arrived) >= bar_expect;
+
+  // The lowest waiting warp (a deadlock names it).
+  logic [WarpW-1:0] first_wait;
+  always_comb begin
+    first_wait = '0;
+    for (int w = NumWarps - 1; w >= 0; w--) if (waiting_q[w]) first_wait = WarpW'(w);
+  end
+
+  logic last_cta;
+  assign last_cta = cta_x_q == grid_x_i - 32'd1 && cta_y_q == grid_y_i - 32'd1 && cta_z_q == grid_z_i - 32'd1;
+
+  // ---- register reads: only fields the instruction uses (RZ is never read) -------------------------------
+  logic [3:0] uf;
+  assign uf = baresm_ssm_pkg::used_fields(in_q.op, in_q.bimm, in_q.mod[3:0]);
+  logic use_a, use_b, use_c, use_d;
+  assign use_a = uf[1] && in_q.ra != RZ;
+  assign use_b = uf[2] && in_q.rb != RZ;
+  assign use_c = uf[3] && in_q.rc != RZ;
+  assign use_d = uf[0] && in_q.rd != RZ;   // a store's data
+
+  logic take_rsp;
+  assign take_rsp = mem_rsp_valid_i && outstanding_q;
+  logic [31:0] ld_val;
+  assign ld_val = baresm_ssm_pkg::load_extend(in_q.mod[2:0], is_shared ? 32'(sm_rdata >> {maddr_q[1:0], 3'd0}) : line_word);
+  logic lane_on;
+  assign lane_on = exec_q[lane_q];
+  logic zero_fill;  // the register's first write: 0 where the lane does not execute
+  assign zero_fill = !lane_on && writes_rd && !rv_cw[RegW'(in_q.rd)];
+
+  // verilator lint_off UNUSEDSIGNAL
+  logic [5:0] shfl_s;  // [5] is always 0
+  // verilator lint_on UNUSEDSIGNAL
+  logic [4:0] shfl_lane;
+  assign shfl_s = baresm_ssm_pkg::shfl_src(in_q.mod[4:0], lane_q, in_q.bimm ? in_q.imm : reg_val(in_q.rb, rv_cw, rf_rdata));
+  assign shfl_lane = shfl_s[4:0];
+
+  // ---- faults (isa/iss_exec.cpp: which check comes first, which lane is named) ----------------------------
+  logic flt;
+  logic flt_issue;  // found at issue (the trace says so; the model faults in the same step)
+  logic [3:0] flt_kind;
+  logic [4:0] flt_lane;
+  logic [31:0] flt_addr;
+  always_comb begin
+    flt = 1'b0;
+    flt_issue = 1'b1;
+    flt_kind = baresm_state_pkg::FAULT_NONE;
+    flt_lane = baresm_sm_pkg::lowest_lane(top_q.mask);
+    flt_addr = '0;
+    unique case (st_q)
+      S_FETCH: begin
+        if (watchdog_i != 64'd0 && cycles_i >= watchdog_i) begin
+          flt = 1'b1;
+          flt_issue = 1'b0;
+          flt_kind = baresm_state_pkg::FAULT_WATCHDOG;
+        end else if (top_q.pc[2:0] != 3'd0 || top_q.pc < code_base_i ||
+                     {1'b0, top_q.pc} + 33'd8 > {1'b0, code_base_i} + {1'b0, code_size_i}) begin
+          flt = 1'b1;
+          flt_kind = baresm_state_pkg::FAULT_INVALID_PC;
+        end
+      end
+      S_FWAIT: begin
+        if (take_rsp && mem_rsp_err_i) begin
+          flt = 1'b1;
+          flt_kind = baresm_state_pkg::FAULT_FETCH_ERROR;
+          flt_addr = top_q.pc;
+        end
+      end
+      S_DEC: begin
+        if (baresm_ssm_pkg::illegal(in_q.op, in_q.bimm, in_q.mod, {in_q.rc, in_q.rb, in_q.ra, in_q.rd}, HasFpu, regs_i)) begin
+          flt = 1'b1;
+          flt_kind = baresm_state_pkg::FAULT_ILLEGAL_INSTR;
+        end
+      end
+      S_ISSUE: begin
+        if (in_q.op == baresm_isa_pkg::OP_TRAP && exec_q != 32'd0) begin
+          flt = 1'b1;
+          flt_kind = baresm_state_pkg::FAULT_TRAP;
+          flt_lane = baresm_sm_pkg::lowest_lane(exec_q);
+        end
+        if (in_q.op == baresm_isa_pkg::OP_BRA && br_div && br_overflow) begin
+          flt = 1'b1;
+          flt_kind = baresm_state_pkg::FAULT_STACK_OVERFLOW;
+        end
+      end
+      S_MCHK: begin
+        flt_issue = 1'b0;
+        flt_lane = lane_q;
+        flt_addr = addr_now;
+        if (lane_on && ph_q != 3'd0) begin
+          if (chk_misaligned) begin
+            flt = 1'b1;
+            flt_kind = baresm_state_pkg::FAULT_MISALIGNED;
+          end else if (!chk_range_ok) begin
+            flt = 1'b1;
+            flt_kind = baresm_state_pkg::FAULT_OUT_OF_WINDOW;
+          end
+        end
+      end
+      S_MWAIT: begin
+        flt_issue = 1'b0;
+        flt_lane = lane_q;
+        flt_addr = maddr_q;
+        if (!is_shared && take_rsp && mem_rsp_err_i) begin
+          flt = 1'b1;
+          flt_kind = baresm_state_pkg::FAULT_MEMORY_ERROR;
+        end
+      end
+      default: flt_issue = 1'b0;
+    endcase
+  end
+
+  // ---- RAM ports (combinational, from the state) -------------------------------------------------------------
+  always_comb begin
+    rf_re = 1'b0;
+    rf_raddr = rf_addr(rf_base_cw, in_q.ra, lane_q);
+    rf_we = 1'b0;
+    rf_waddr = rf_addr(rf_base_cw, in_q.rd, lane_q);
+    rf_wdata = 32'd0;
+    pr_re = 1'b0;
+    pr_raddr = {cw_q, in_q.pg};
+    pr_we = 1'b0;
+    pr_waddr = {cw_q, pd};
+    pr_wdata = 32'd0;
+    sk_re = 1'b0;
+    sk_raddr = {cw_q, StackW'(dtop)};
+    sk_we = 1'b0;
+    sk_waddr = {cw_q, StackW'(dtop)};
+    sk_wdata = top_q;
+    sm_re = 1'b0;
+    sm_raddr = SmemW'(maddr_q >> 2);
+    sm_we = 1'b0;
+    sm_waddr = SmemW'(maddr_q >> 2);
+    sm_wmask = byte_strb << maddr_q[1:0];
+    sm_wdata = st_data << {maddr_q[1:0], 3'd0};
+    sc_re = 1'b0;
+    sc_raddr = lane_q;
+    sc_we = 1'b0;
+    sc_waddr = lane_q;
+    sc_wdata = reg_val(in_q.ra, rv_cw, rf_rdata);
+    unique case (st_q)
+      S_CTA: begin
+        // Step 0 of warp scan_q: stack entry 0; steps 1..7: P0..P6 cleared.
+        sk_waddr = {WarpW'(scan_q), StackW'(0)};
+        sk_wdata = {entry_i, baresm_sm_pkg::PC_NONE, warp_mask(threads_i, scan_q)};
+        sk_we = 32'(scan_q) < 32'(nw_q) && sub_q == 6'd0;
+        pr_waddr = {WarpW'(scan_q), 3'(sub_q - 6'd1)};
+        pr_we = 32'(scan_q) < 32'(nw_q) && sub_q >= 6'd1 && sub_q <= 6'd7;
+      end
+      S_SCLR: begin
+        sm_we = 1'b1;
+        sm_waddr = SmemW'(sclr_q);
+        sm_wmask = 4'hF;
+        sm_wdata = 32'd0;
+      end
+      S_TOP_RD: sk_re = 1'b1;
+      S_DEC: pr_re = 1'b1;
+      S_GUARD: begin
+        pr_re = 1'b1;
+        pr_raddr = {cw_q, p2_idx};
+      end
+      S_LANE: begin
+        // ph 0: read a; 1: read b; 2: read c; 3: execute and write.
+        if (lane_on) begin
+          unique case (ph_q)
+            3'd0: rf_re = use_a;
+            3'd1: begin
+              rf_re = use_b;
+              rf_raddr = rf_addr(rf_base_cw, in_q.rb, lane_q);
+            end
+            3'd2: begin
+              rf_re = use_c;
+              rf_raddr = rf_addr(rf_base_cw, in_q.rc, lane_q);
+            end
+            default: begin
+              rf_we = writes_rd;
+              rf_wdata = alu_out;
+            end
+          endcase
+        end else rf_we = zero_fill;
+      end
+      S_PW_RD: begin
+        pr_re = 1'b1;
+        pr_raddr = {cw_q, pd};
+      end
+      S_PW: begin
+        pr_we = pd != 3'(baresm_isa_pkg::PRED_TRUE);
+        pr_wdata = (pr_rdata & ~exec_q) | (bits_q & exec_q);
+      end
+      S_SHFL: begin
+        // Pass 1 (per lane): ph 0 read b; 1 read a of the source lane; 2 keep it.
+        // Pass 2: ph 0 read the kept value; 1 write rd.
+        if (!pass2_q) begin
+          if (lane_on && ph_q == 3'd0) begin
+            rf_re = use_b;
+            rf_raddr = rf_addr(rf_base_cw, in_q.rb, lane_q);
+          end
+          if (lane_on && ph_q == 3'd1) begin
+            rf_re = use_a;
+            rf_raddr = rf_addr(rf_base_cw, in_q.ra,
+                               shfl_lane);
+          end
+          sc_we = lane_on && ph_q == 3'd2;
+        end else begin
+          sc_re = lane_on && ph_q == 3'd0;
+          if (lane_on && ph_q == 3'd1) begin
+            rf_we = writes_rd;
+            rf_wdata = sc_rdata;
+          end
+          if (!lane_on) rf_we = zero_fill;
+        end
+      end
+      S_MCHK: rf_re = lane_on && ph_q == 3'd0 && use_a;
+      S_MACC: begin
+        // ph 0: read a; 1: read the data (rd of a store, b of an atomic); 2: read c; 3: access.
+        if (lane_on) begin
+          unique case (ph_q)
+            3'd0: rf_re = use_a;
+            3'd1: begin
+              rf_re = is_store ? use_d : use_b;
+              rf_raddr = rf_addr(rf_base_cw, is_store ? in_q.rd : in_q.rb, lane_q);
+            end
+            3'd2: begin
+              rf_re = use_c;
+              rf_raddr = rf_addr(rf_base_cw, in_q.rc, lane_q);
+            end
+            default: begin
+              if (is_shared) begin
+                sm_we = is_store;
+                sm_re = !is_store;
+              end
+            end
+          endcase
+        end else rf_we = zero_fill;
+      end
+      S_MWAIT: begin
+        if (is_shared) begin
+          // The word read in the access step: a load writes rd, an atomic also the new word.
+          rf_we = writes_rd;
+          rf_wdata = is_atom_i ? sm_rdata : ld_val;
+          sm_we = is_atom_i;
+          sm_wmask = 4'hF;
+          sm_wdata = amo_new;
+        end else if (take_rsp && !mem_rsp_err_i) begin
+          rf_we = writes_rd;
+          rf_wdata = is_atom_i ? mem_rsp_rdata_i[31:0] : ld_val;
+        end
+      end
+      S_BPUSH: begin
+        // The lowest pending entry first.
+        for (int k = 2; k >= 0; k--) begin
+          if (bw_v_q[k]) begin
+            sk_we = 1'b1;
+            sk_waddr = {cw_q, StackW'(bw_i_q[k*DepthW +: DepthW])};
+            sk_wdata = bw_e_q[k*96 +: 96];
+          end
+        end
+      end
+      S_EXIT_RD: begin
+        sk_re = 1'b1;
+        sk_raddr = {cw_q, StackW'(xi_q)};
+      end
+      S_EXIT_WR: begin
+        sk_we = 1'b1;
+        sk_waddr = {cw_q, StackW'(xi_q)};
+        sk_wdata = {sk_rdata.pc, sk_rdata.rpc, sk_rdata.mask & ~exec_q};
+      end
+      S_END: sk_we = depth_q[cw_q] != '0;
+      S_POP: sk_re = 1'b1;
+      S_DEADLOCK: begin
+        pr_re = 1'b1;
+        pr_raddr = {first_wait, 3'd7};
+      end
+      default: ;
+    endcase
+    // BAR: the pc of the BAR in word 7 of the warp's predicates.
+    if (st_q == S_ISSUE && !flt && in_q.op == baresm_isa_pkg::OP_BAR && exec_q != 32'd0) begin
+      pr_we = 1'b1;
+      pr_waddr = {cw_q, 3'd7};
+      pr_wdata = top_q.pc;
+    end
+  end
+
+  // ---- the memory request of the state (held by req_q until taken) -------------------------------------------
+  logic mreq;
+  logic [1:0] mreq_op;
+  logic [31:0] mreq_addr;
+  logic [MemLineBytes*8-1:0] mreq_wdata;
+  logic [MemLineBytes-1:0] mreq_wstrb;
+  always_comb begin
+    mreq = 1'b0;
+    mreq_op = 2'd0;
+    mreq_addr = {top_q.pc[31:LineW], LineW'(0)};
+    mreq_wdata = '0;
+    mreq_wstrb = '0;
+    if (st_q == S_FETCH && !flt) mreq = 1'b1;
+    if (st_q == S_MACC && lane_on && ph_q == 3'd3 && !is_shared) begin
+      mreq = 1'b1;
+      if (is_atom_i) begin
+        mreq_op = 2'd2;
+        mreq_addr = {gaddr[31:2], 2'b00};
+        mreq_wdata = (MemLineBytes * 8)'({opc_now, opb_q});
+      end else begin
+        mreq_addr = {gaddr[31:LineW], LineW'(0)};
+        if (is_store) begin
+          mreq_op = 2'd1;
+          mreq_wdata = (MemLineBytes * 8)'(st_data) << {goff, 3'd0};
+          mreq_wstrb = MemLineBytes'(byte_strb) << goff;
+        end
+      end
+    end
+  end
+
+  // ---- the sequencer --------------------------------------------------------------------------------
+  logic [4:0] lane_next;
+  assign lane_next = lane_q + 5'd1;
+  logic lane_last;
+  assign lane_last = lane_q == 5'd31;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= S_IDLE;
+      used_q <= '0;
+      exited_q <= '0;
+      waiting_q <= '0;
+      bar_first_q <= '0;
+      cw_q <= '0;
+      fault_q <= 1'b0;
+      f_kind_q <= '0;
+      f_cta_x_q <= '0;
+      f_cta_y_q <= '0;
+      f_cta_z_q <= '0;
+      f_warp_q <= '0;
+      f_lane_q <= '0;
+      f_pc_q <= '0;
+      f_addr_q <= '0;
+      f_wait_q <= '0;
+      outstanding_q <= 1'b0;
+      req_q <= 1'b0;
+      fetch_q <= 1'b0;
+    end else begin
+      // The memory port: a request is held until taken; its response ends it.
+      if (mreq) begin
+        req_q <= 1'b1;
+        req_op_q <= mreq_op;
+        req_addr_q <= mreq_addr;
+        req_wdata_q <= mreq_wdata;
+        req_wstrb_q <= mreq_wstrb;
+        fetch_q <= st_q == S_FETCH;
+      end
+      if (req_q && mem_req_ready_i) begin
+        req_q <= 1'b0;
+        outstanding_q <= 1'b1;
+      end
+      if (take_rsp) outstanding_q <= 1'b0;
+
+      if (clear_i) begin
+        st_q <= S_IDLE;
+        used_q <= '0;
+        exited_q <= '0;
+        waiting_q <= '0;
+        fault_q <= 1'b0;
+        f_kind_q <= '0;
+        f_cta_x_q <= '0;
+        f_cta_y_q <= '0;
+        f_cta_z_q <= '0;
+        f_warp_q <= '0;
+        f_lane_q <= '0;
+        f_pc_q <= '0;
+        f_addr_q <= '0;
+        f_wait_q <= '0;
+      end else if (flt) begin
+        // The first fault ends the launch: its report, nothing more issued.
+        fault_q <= 1'b1;
+        f_kind_q <= flt_kind;
+        f_cta_x_q <= cta_x_q;
+        f_cta_y_q <= cta_y_q;
+        f_cta_z_q <= cta_z_q;
+        f_warp_q <= 8'(cw_q);
+        f_lane_q <= flt_lane;
+        f_pc_q <= top_q.pc;
+        f_addr_q <= flt_addr;
+        f_wait_q <= '0;
+        st_q <= S_STOP;
+      end else begin
+        unique case (st_q)
+          S_IDLE: begin
+            if (start_i) begin
+              cta_x_q <= '0;
+              cta_y_q <= '0;
+              cta_z_q <= '0;
+              nw_q <= warps_per_cta_i;
+              scan_q <= '0;
+              sub_q <= '0;
+              tid_q <= '0;
+              cw_q <= WarpW'(NumWarps - 1);  // round robin starts at warp 0
+              st_q <= S_CTA;
+            end
+          end
+
+          // One warp per 32 cycles: its stack entry, predicates, first thread id.
+          S_CTA: begin
+            if (sub_q == 6'd0 && 32'(scan_q) < NumWarps) begin
+              tid_base_q[WarpW'(scan_q)] <= tid_q;
+              depth_q[WarpW'(scan_q)] <= DepthW'(1);
+              rv_q[WarpW'(scan_q)] <= '0;
+              bar_cnt_q[WarpW'(scan_q)] <= '0;
+              bar_id_q[WarpW'(scan_q)] <= '0;
+            end
+            tid_q <= baresm_sm_pkg::tid_next(tid_q, {block_y_i, block_x_i});
+            sub_q <= sub_q + 6'd1;
+            if (sub_q == 6'd31) begin
+              sub_q <= '0;
+              scan_q <= scan_q + (WarpW + 1)'(1);
+              if (32'(scan_q) + 1 >= 32'(nw_q)) begin
+                for (int w = 0; w < NumWarps; w++) used_q[w] <= 32'(w) < 32'(nw_q);
+                exited_q <= '0;
+                waiting_q <= '0;
+                bar_first_q <= '0;
+                sclr_q <= '0;
+                st_q <= S_SCLR;
+              end
+            end
+          end
+
+          // Shared memory starts at 0 in every CTA.
+          S_SCLR: begin
+            sclr_q <= sclr_q + (SmemW + 1)'(1);
+            if (32'(sclr_q) + 1 >= ((shared_i + 32'd3) >> 2) || 32'(sclr_q) + 1 >= SmemWords)
+              st_q <= S_SCHED;
+          end
+
+          S_SCHED: begin
+            if (pick_ok) begin
+              cw_q <= pick;
+              st_q <= S_TOP_RD;
+            end else begin
+              st_q <= S_CTA_END;  // no live warp left (a deadlock stops earlier)
+            end
+          end
+
+          S_TOP_RD: st_q <= S_TOP;
+          S_TOP: begin
+            top_q <= sk_rdata;
+            st_q <= S_FETCH;
+          end
+          S_FETCH: st_q <= S_FWAIT;  // the watchdog and the pc were checked (flt)
+          S_FWAIT: begin
+            if (take_rsp) begin
+              in_q <= baresm_ssm_pkg::decode(64'(mem_rsp_rdata_i >> {top_q.pc[LineW-1:3], 6'd0}));
+              st_q <= S_DEC;
+            end
+          end
+          S_DEC: st_q <= S_GUARD;
+          S_GUARD: begin
+            exec_q <= top_q.mask & (in_q.pg_neg ? ~pred_word(in_q.pg, pr_rdata) : pred_word(in_q.pg, pr_rdata));
+            st_q <= S_PRED2;
+          end
+          S_PRED2: begin
+            p2_q <= p2_neg ? ~pred_word(p2_idx, pr_rdata) : pred_word(p2_idx, pr_rdata);
+            st_q <= S_ISSUE;
+          end
+
+          // The warp-instruction issues (the lockstep model steps here).
+          S_ISSUE: begin
+            lane_q <= '0;
+            ph_q <= '0;
+            pass2_q <= 1'b0;
+            bits_q <= '0;
+            tid_q <= tid_base_q[cw_q];
+            st_q <= S_END;
+            unique case (in_q.op)
+              baresm_isa_pkg::OP_TRAP: top_q.pc <= top_q.pc + 32'd8;  // no lane executes it
+              baresm_isa_pkg::OP_BRA: begin
+                if (br_rest == 32'd0) top_q.pc <= br_t;
+                else if (exec_q == 32'd0) top_q.pc <= br_f;
+                else begin
+                  bw_v_q <= br_v;
+                  bw_e_q <= br_e;
+                  bw_i_q <= br_i;
+                  nd_q <= br_nd;
+                  top_q <= br_nt;
+                  st_q <= S_BPUSH;
+                end
+              end
+              baresm_isa_pkg::OP_EXIT: begin
+                xi_q <= '0;
+                if (exec_q != 32'd0 && dtop != '0) st_q <= S_EXIT_RD;
+                else begin
+                  top_q.mask <= top_q.mask & ~exec_q;
+                  if ((top_q.mask & ~exec_q) != 32'd0) top_q.pc <= top_q.pc + 32'd8;
+                end
+              end
+              baresm_isa_pkg::OP_BAR: begin
+                top_q.pc <= top_q.pc + 32'd8;
+                if (exec_q != 32'd0) begin
+                  waiting_q[cw_q] <= 1'b1;
+                  bar_id_q[cw_q] <= in_q.imm[3:0];
+                  bar_cnt_q[cw_q] <= in_q.imm[31:16];
+                  bar_first_q[cw_q] <= bar_seen == '0;  // the first arrival at this id sets the count
+                end
+              end
+              default: begin
+                if (in_q.op == baresm_isa_pkg::OP_NOP || exec_q == 32'd0) top_q.pc <= top_q.pc + 32'd8;
+                else if (is_vote && !is_ballot) begin
+                  bits_q <= vote_r ? 32'hFFFF_FFFF : 32'd0;
+                  st_q <= S_PW_RD;
+                end else if (is_setp) st_q <= S_LANE;
+                else if (is_shfl) st_q <= S_SHFL;
+                else if (is_mem) st_q <= S_MCHK;
+                else begin
+                  if (is_ballot) opb_q <= vote_yes;
+                  st_q <= S_LANE;
+                end
+              end
+            endcase
+          end
+
+          // ---- the lane loop of ALU instructions and ISETP ----
+          S_LANE: begin
+            if (lane_on) begin
+              ph_q <= ph_q + 3'd1;
+              if (ph_q == 3'd1) opa_q <= reg_val(in_q.ra, rv_cw, rf_rdata);
+              if (ph_q == 3'd2 && !is_ballot) opb_q <= in_q.bimm ? in_q.imm : reg_val(in_q.rb, rv_cw, rf_rdata);
+              if (ph_q == 3'd3) begin
+                ph_q <= '0;
+                if (is_setp) bits_q[lane_q] <= setp_bit;
+              end
+            end
+            if (!lane_on || ph_q == 3'd3) begin
+              tid_q <= baresm_sm_pkg::tid_next(tid_q, {block_y_i, block_x_i});
+              lane_q <= lane_next;
+              if (lane_last) begin
+                if (is_setp) st_q <= S_PW_RD;
+                else begin
+                  top_q.pc <= top_q.pc + 32'd8;
+                  if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
+                  st_q <= S_END;
+                end
+              end
+            end
+          end
+
+          S_PW_RD: st_q <= S_PW;
+          S_PW: begin
+            top_q.pc <= top_q.pc + 32'd8;
+            st_q <= S_END;
+          end
+
+          // ---- SHFL: two loops ----
+          S_SHFL: begin
+            if (lane_on) ph_q <= ph_q + 3'd1;
+            if (!lane_on || ph_q == (pass2_q ? 3'd1 : 3'd2)) begin
+              ph_q <= '0;
+              lane_q <= lane_next;
+              if (lane_last) begin
+                pass2_q <= 1'b1;
+                if (pass2_q) begin
+                  top_q.pc <= top_q.pc + 32'd8;
+                  if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
+                  st_q <= S_END;
+                end
+              end
+            end
+          end
+
+          // ---- memory: every lane checked first (a fault is taken through flt) ----
+          S_MCHK: begin
+            if (lane_on && ph_q == 3'd0) ph_q <= 3'd1;
+            else begin
+              ph_q <= '0;
+              lane_q <= lane_next;
+              if (lane_last) st_q <= S_MACC;
+            end
+          end
+
+          // ---- ... then accessed, one lane at a time ----
+          S_MACC: begin
+            if (lane_on) begin
+              ph_q <= ph_q + 3'd1;
+              if (ph_q == 3'd1) maddr_q <= addr_now;
+              if (ph_q == 3'd2) opb_q <= reg_val(is_store ? in_q.rd : in_q.rb, rv_cw, rf_rdata);
+              if (ph_q == 3'd3) begin
+                ph_q <= '0;
+                opc_q <= opc_now;
+                st_q <= S_MWAIT;
+              end
+            end else begin
+              lane_q <= lane_next;
+              if (lane_last) begin
+                top_q.pc <= top_q.pc + 32'd8;
+                if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
+                st_q <= S_END;
+              end
+            end
+          end
+
+          S_MWAIT: begin
+            if (is_shared || (take_rsp && !req_q)) begin
+              lane_q <= lane_next;
+              st_q <= S_MACC;
+              if (lane_last) begin
+                top_q.pc <= top_q.pc + 32'd8;
+                if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
+                st_q <= S_END;
+              end
+            end
+          end
+
+          // ---- BRA: a divergent branch writes its entries, one per cycle ----
+          S_BPUSH: begin
+            bw_v_q <= bw_v_q & (bw_v_q - 3'd1);
+            if ((bw_v_q & (bw_v_q - 3'd1)) == 3'd0) begin
+              depth_q[cw_q] <= nd_q;
+              // No entry written: the old top went, the one below is the top.
+              if (bw_v_q == 3'd0) begin
+                if (nd_q == '0) begin
+                  exited_q[cw_q] <= 1'b1;
+                  scan_q <= '0;
+                  st_q <= S_BAR;
+                end else st_q <= S_POP;
+              end else st_q <= S_END;
+            end
+          end
+
+          // ---- EXIT: the lanes leave every entry below the top too ----
+          S_EXIT_RD: st_q <= S_EXIT_WR;
+          S_EXIT_WR: begin
+            xi_q <= xi_q + DepthW'(1);
+            if (xi_q + DepthW'(1) == dtop) begin
+              top_q.mask <= top_q.mask & ~exec_q;
+              if ((top_q.mask & ~exec_q) != 32'd0) top_q.pc <= top_q.pc + 32'd8;
+              st_q <= S_END;
+            end else st_q <= S_EXIT_RD;
+          end
+
+          // ---- the top written back; finished entries popped ----
+          S_END: begin
+            if (top_q.mask != 32'd0 && top_q.pc != top_q.rpc) begin
+              scan_q <= '0;
+              st_q <= S_BAR;
+            end else begin
+              depth_q[cw_q] <= dtop;
+              if (dtop == '0) begin
+                exited_q[cw_q] <= 1'b1;
+                scan_q <= '0;
+                st_q <= S_BAR;
+              end else st_q <= S_POP;
+            end
+          end
+          S_POP: st_q <= S_POP2;
+          S_POP2: begin
+            top_q <= sk_rdata;
+            st_q <= S_END;
+          end
+
+          // ---- barriers: any id whose arrivals are complete releases ----
+          S_BAR: begin
+            scan_q <= scan_q + (WarpW + 1)'(1);
+            if (bar_go) begin
+              for (int w = 0; w < NumWarps; w++) if (same_id[w]) waiting_q[w] <= 1'b0;
+            end
+            if (32'(scan_q) + 1 >= NumWarps) st_q <= S_DEADLOCK;
+          end
+          S_DEADLOCK: st_q <= S_DL2;
+          S_DL2: begin
+            // Deadlock: every live warp waits at a barrier that cannot release.
+            if (nlive != '0 && (live & ~waiting_q) == '0) begin
+              fault_q <= 1'b1;
+              f_kind_q <= baresm_state_pkg::FAULT_BARRIER_DEADLOCK;
+              f_cta_x_q <= cta_x_q;
+              f_cta_y_q <= cta_y_q;
+              f_cta_z_q <= cta_z_q;
+              f_warp_q <= 8'(first_wait);
+              f_lane_q <= '0;
+              f_pc_q <= pr_rdata;
+              f_addr_q <= '0;
+              f_wait_q <= 32'(waiting_q);
+              st_q <= S_STOP;
+            end else st_q <= S_SCHED;
+          end
+
+          S_CTA_END: begin
+            used_q <= '0;
+            if (last_cta) st_q <= S_STOP;
+            else begin
+              if (cta_x_q + 32'd1 < grid_x_i) cta_x_q <= cta_x_q + 32'd1;
+              else begin
+                cta_x_q <= '0;
+                if (cta_y_q + 32'd1 < grid_y_i) cta_y_q <= cta_y_q + 32'd1;
+                else begin
+                  cta_y_q <= '0;
+                  cta_z_q <= cta_z_q + 32'd1;
+                end
+              end
+              scan_q <= '0;
+              sub_q <= '0;
+              tid_q <= '0;
+              cw_q <= WarpW'(NumWarps - 1);
+              st_q <= S_CTA;
+            end
+          end
+
+          S_STOP: ;
+          default: st_q <= S_STOP;
+        endcase
+      end
+    end
+  end
+
+  // ---- outputs ----------------------------------------------------------------------------------------------
+  assign mem_req_valid_o = req_q;
+  assign mem_req_id_o = '0;
+  assign mem_req_addr_o = req_addr_q;
+  assign mem_req_op_o = req_op_q;
+  assign mem_req_amo_o = in_q.mod[4:0];
+  assign mem_req_wdata_o = req_wdata_q;
+  assign mem_req_wstrb_o = req_wstrb_q;
+  assign mem_rsp_ready_o = 1'b1;
+
+  assign grid_done_o = st_q == S_STOP && !fault_q;
+  assign any_cta_o = st_q != S_IDLE && st_q != S_STOP;
+  assign mem_idle_o = !req_q && !outstanding_q;
+  assign fault_o = fault_q;
+  assign fault_kind_o = f_kind_q;
+  assign fault_cta_x_o = f_cta_x_q;
+  assign fault_cta_y_o = f_cta_y_q;
+  assign fault_cta_z_o = f_cta_z_q;
+  assign fault_warp_o = f_warp_q;
+  assign fault_lane_o = f_lane_q;
+  assign fault_pc_o = f_pc_q;
+  assign fault_addr_o = f_addr_q;
+  assign fault_waiting_o = f_wait_q;
+
+  // The current warp, from its stack top's read to the barrier check.
+  logic in_instr;
+  assign in_instr = st_q != S_IDLE && st_q != S_CTA && st_q != S_SCLR && st_q != S_SCHED &&
+                    st_q != S_CTA_END && st_q != S_STOP;
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) begin
+      wait_mem_o[w] = in_instr && cw_q == WarpW'(w) &&
+                      (st_q == S_FWAIT || (st_q == S_MWAIT && !is_shared));
+      ready_o[w] = runnable[w] && !(in_instr && cw_q == WarpW'(w));
+    end
+  end
+  assign used_o = used_q;
+  assign exited_o = exited_q;
+  assign bar_wait_o = waiting_q;
+  assign issue_o = st_q == S_ISSUE && !flt;
+  assign issue_fault_o = flt && flt_issue;
+  assign issue_warp_o = cw_q;
+  assign issue_pc_o = top_q.pc;
+  assign issue_tmask_o = top_q.mask;
+  assign issue_exec_o = exec_q;
+  assign cta_x_o = cta_x_q;
+  assign cta_y_o = cta_y_q;
+  assign cta_z_o = cta_z_q;
+  assign diverge_o = st_q == S_ISSUE && !flt && in_q.op == baresm_isa_pkg::OP_BRA && br_div;
+  assign bar_release_o = bar_go;
+  assign cta_retire_o = st_q == S_CTA_END;
+  assign ifill_o = req_q && mem_req_ready_i && fetch_q;
+  assign gmem_req_o = req_q && mem_req_ready_i && !fetch_q;
+  assign smem_access_o = st_q == S_MACC && lane_on && ph_q == 3'd3 && is_shared;
+
+  assign rf_we_o = rf_we && lane_on && st_q != S_CTA;  // the trace: executing lanes' writes only
+  assign rf_waddr_o = rf_waddr;
+  assign rf_wdata_o = rf_wdata;
+  assign pw_valid_o = st_q == S_PW && pr_we;
+  assign pw_pd_o = pd;
+  assign pw_mask_o = exec_q;
+  assign pw_bits_o = bits_q;
+
+  // Assertions: one memory request in flight; the port's request is held.
+  `BARESM_ASSERT(a_one_request, !(mreq && (req_q || outstanding_q)))
+  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i,
+                      {mem_req_addr_o, mem_req_op_o, mem_req_wdata_o, mem_req_wstrb_o})
+
+endmodule
+
+`default_nettype wire
