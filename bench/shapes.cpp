@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "isa/assembler.h"
+#include "isa/params.h"
 
 namespace baresm::bench {
 
@@ -61,11 +62,16 @@ ShapeBench::Times ShapeBench::run(const std::string& kernel, uint32_t threads,
   std::vector<uint8_t> mem(kMemBytes, 0);
   for (size_t i = 0; i < m.code.size(); i++) std::memcpy(&mem[kCode + 8 * i], &m.code[i], 8);
   params["out"] = kData;
+  std::vector<isa::ParamArg> args;
   for (const auto& p : k.params) {
     auto it = params.find(p.name);
     if (it == params.end()) throw std::runtime_error(kernel + ": no value for parameter " + p.name);
-    std::memcpy(&mem[kParam + p.offset], &it->second, 4);
+    args.push_back(isa::ParamArg{&it->second, 4});
   }
+  std::vector<uint8_t> packed;  // the one packer (isa/params.h)
+  const isa::PackResult pr = isa::pack_params(k, args.data(), uint32_t(args.size()), &packed);
+  if (!pr.ok()) throw std::runtime_error(kernel + ": " + isa::pack_error_text(pr, k.name));
+  std::copy(packed.begin(), packed.end(), mem.begin() + kParam);
   if (init) init(mem, kData + kOutBytes);
 
   sim::SmLaunch l;

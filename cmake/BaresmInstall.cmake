@@ -21,7 +21,7 @@ set(BARESM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/baresm)
 # Library target -> name in the package (baresm::<name>). The co-simulation
 # needs the rest of its link closure exported too (static libraries carry
 # their dependencies to the final link).
-set(BARESM_EXPORTED isa:baresm_isa cq:baresm_cq driver:baresm_driver)
+set(BARESM_EXPORTED isa:baresm_isa contract:baresm_contract cq:baresm_cq driver:baresm_driver)
 set(BARESM_INSTALL_COSIM OFF)
 if(TARGET baresm_cosim)
   set(BARESM_INSTALL_COSIM ON)
@@ -67,15 +67,13 @@ install(TARGETS baresm RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/kernels/ DESTINATION ${CMAKE_INSTALL_DATADIR}/baresm/kernels)
 
 # Public headers: what driver.h, model_transport.h, the assembler, module
-# loader and functional model include (the .def X-macro tables too).
-foreach(dir isa cq_model host_driver)
+# loader and functional model include, and the contract they all include
+# (contract/: the .def X-macro tables, regs.h, rings.h).
+foreach(dir contract isa cq_model host_driver)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/ DESTINATION ${BARESM_INSTALL_INCLUDEDIR}/${dir}
     FILES_MATCHING PATTERN "*.h" PATTERN "*.def"
     PATTERN "*_impl.h" EXCLUDE)  # private: shared by one library's .cpp files only
 endforeach()
-# The warp-state table the completion entry's counters are counted from
-# (cq_model/rings.h includes it).
-install(FILES ${CMAKE_SOURCE_DIR}/rtl/states.def DESTINATION ${BARESM_INSTALL_INCLUDEDIR}/rtl)
 if(BARESM_INSTALL_COSIM)
   # The RTL transport: sc_transport.h -> testbench.h -> sim/harness/mem_model.h,
   # sim/harness/state_names.h.

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 #include "isa/iss.h"
 
 namespace baresm::cq {
@@ -32,7 +32,7 @@ struct LaunchOutcome {
   // end - start) covers the SM's cycles. Without a clock they are 0.
   bool clocked = false;
   uint64_t sm_cycles = 0, stall_cycles = 0, gmem_requests = 0, ifetch_fills = 0;
-  std::array<uint64_t, CompletionEntry::kWarpStates> warp_state_cycles{};  // rtl/states.def order (rings.def ws_*)
+  std::array<uint64_t, CompletionEntry::kWarpStates> warp_state_cycles{};  // contract/states.def order (rings.def ws_*)
 };
 
 class LaunchExecutor {

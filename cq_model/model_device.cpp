@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cq_model/iss_executor.h"
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 
 namespace baresm::cq {
 
@@ -22,12 +22,12 @@ using regs::QpReg;
 namespace f = regs::f;
 
 ErrorCode error_for(iss::FaultKind k) {
-  switch (k) {  // the fault table, isa/faults.def
+  switch (k) {  // the fault table, contract/faults.def
 #define BSM_FAULT(kind, err, status, addr, desc) \
   case iss::FaultKind::kind:               \
     return ErrorCode::err;
 #define BSM_ERR_STATUS(err, status)
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
   }

@@ -17,7 +17,7 @@
 #include <memory>
 
 #include "cq_model/launch_executor.h"
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 #include "isa/iss.h"
 
 namespace baresm::cq {

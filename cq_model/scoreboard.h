@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 
 namespace baresm::cq {
 

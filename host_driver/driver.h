@@ -17,13 +17,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 #include "host_driver/allocator.h"
 #include "host_driver/handle_table.h"
 #include "host_driver/ring_io.h"
 #include "host_driver/status.h"
 #include "host_driver/transport.h"
 #include "isa/iss.h"
+#include "isa/params.h"
 
 namespace baresm::drv {
 
@@ -133,18 +134,16 @@ struct LaunchConfig {
   uint32_t num_windows = 0;
 };
 
-// One kernel argument: its bytes, in parameter-table order.
-struct LaunchArg {
-  const void* ptr = nullptr;
-  uint32_t size = 0;
-};
+// One kernel argument: its bytes, in parameter-table order. The packer's own
+// type (isa/params.h: isa::pack_params, the one parameter packer).
+using LaunchArg = isa::ParamArg;
 
 // Every counter the device reports for one launch, from its completion entry
-// (cq_model/rings.def, docs/ring-formats.md: which ones the functional model
+// (contract/rings.def, docs/ring-formats.md: which ones the functional model
 // leaves 0). All zero for markers, bad descriptors and launches the driver
 // reported lost.
 struct LaunchStats {
-  static constexpr int kWarpStates = cq::CompletionEntry::kWarpStates;  // rtl/states.def
+  static constexpr int kWarpStates = cq::CompletionEntry::kWarpStates;  // contract/states.def
   uint64_t cycles = 0;                   // end_cycle - start_cycle (the device's CYCLES)
   uint32_t sm_cycles = 0;                // the SM's own count of the launch's cycles
   uint32_t warp_instrs = 0, thread_instrs = 0, stall_cycles = 0, shared_passes = 0, ctas_done = 0;
@@ -303,9 +302,7 @@ class Device {
   Status event_timestamp(Event e, uint64_t* cycle) const;
 
  private:
-  struct ParamRec {
-    uint32_t offset, size, align;
-  };
+  using ParamRec = isa::ParamSlot;  // what isa::pack_params packs against
   struct KernelRec {
     char name[kMaxNameLen];
     uint32_t entry, code_bytes, regs, shared_bytes, param_bytes, num_params;

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "host_driver/driver.h"
 #include "isa/file_io.h"
 #include "isa/isa.h"

@@ -277,33 +277,15 @@ Status Device::launch(Function fn, const LaunchConfig& cfg, const LaunchArg* arg
   const KernelRec* K = kernel_rec(fn, &M);
   if (!transport_) return fail(Status::NOT_INITIALIZED, Layer::API, "device not open");
   if (!K) return fail(Status::INVALID_HANDLE, Layer::API, "invalid function");
-  const Layer L = Layer::LAUNCH_CONFIG;
-  // The argument list must match the kernel's parameter table exactly.
-  if (num_args != K->num_params)
-    return fail(Status::INVALID_VALUE, L, "kernel %s takes %u parameters, %u given", K->name, K->num_params,
-                num_args);
-  if (num_args && !args) return fail(Status::INVALID_VALUE, L, "null argument list");
-  uint8_t buf[4096];
-  if (K->param_bytes > sizeof buf) return fail(Status::INVALID_VALUE, L, "parameter buffer too large");
-  std::memset(buf, 0, K->param_bytes);
-  uint32_t off = 0;
-  for (uint32_t i = 0; i < num_args; ++i) {
-    const ParamRec& p = K->params[i];
-    if (args[i].size != p.size || !args[i].ptr)
-      return fail(Status::INVALID_VALUE, L, "parameter %u of %s is %u bytes, argument has %u", i, K->name,
-                  p.size, args[i].size);
-    // Natural alignment: each parameter at the next multiple of its alignment.
-    const uint32_t align = p.align ? p.align : 1;
-    off = align_up(off, align);
-    if (off != p.offset)
-      return fail(Status::INVALID_VALUE, L,
-                  "parameter %u of %s: natural alignment places it at %u, the module says %u", i, K->name,
-                  off, p.offset);
-    if (uint64_t(off) + p.size > K->param_bytes)
-      return fail(Status::INVALID_VALUE, L, "parameter %u of %s overruns the %u-byte buffer", i, K->name,
-                  K->param_bytes);
-    std::memcpy(buf + off, args[i].ptr, p.size);
-    off += p.size;
+  // The one parameter packer (isa/params.h), against the kernel's table:
+  // the argument list must match it exactly.
+  uint8_t buf[isa::kMaxParamBytes];
+  const isa::PackResult r =
+      isa::pack_params(K->params, K->num_params, K->param_bytes, args, num_args, buf, sizeof buf);
+  if (!r.ok()) {
+    char why[sizeof err_.detail];
+    return fail(Status::INVALID_VALUE, Layer::LAUNCH_CONFIG, "%s",
+                isa::pack_error_text(r, K->name, why, sizeof why));
   }
   return do_launch(fn, cfg, buf, K->param_bytes, token);
 }

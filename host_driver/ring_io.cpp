@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 
 namespace baresm::drv {
 

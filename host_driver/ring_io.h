@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 #include "host_driver/transport.h"
 
 namespace baresm::drv {

@@ -10,7 +10,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "host_driver/serial_protocol.h"
 
 namespace baresm::drv {

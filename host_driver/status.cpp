@@ -63,7 +63,7 @@ const char* layer_name(Layer l) {
 
 Status status_for_error(cq::ErrorCode e) {
   using cq::ErrorCode;
-  // The fault table (isa/faults.def): every error code once, from a fault
+  // The fault table (contract/faults.def): every error code once, from a fault
   // kind or from the list of the others (a code twice does not compile).
   switch (e) {
 #define BSM_FAULT(kind, err, status, addr, desc) \
@@ -72,7 +72,7 @@ Status status_for_error(cq::ErrorCode e) {
 #define BSM_ERR_STATUS(err, status) \
   case ErrorCode::err:              \
     return Status::status;
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
   }
@@ -88,7 +88,7 @@ bool fault_for_error(cq::ErrorCode e, iss::FaultKind* kind) {
 #define BSM_ERR_STATUS(err, status) \
   case cq::ErrorCode::err:          \
     return false;
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
   }
@@ -101,7 +101,7 @@ Status fault_status(iss::FaultKind k) {
   case iss::FaultKind::kind:                     \
     return Status::status;
 #define BSM_ERR_STATUS(err, status)
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
   }

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 #include "isa/iss.h"
 
 namespace baresm::drv {
@@ -67,7 +67,7 @@ const char* layer_name(Layer l);       // "LAUNCH_CONFIG"
 // The driver status a failed completion maps to (OK for ERR_OK).
 Status status_for_error(cq::ErrorCode e);
 
-// The fault table (isa/faults.def) read backwards, from its rows: the SM
+// The fault table (contract/faults.def) read backwards, from its rows: the SM
 // fault kind whose launches complete with error e (NONE for ERR_OK); false
 // for the error codes no SM fault produces (the command processor's and the
 // driver's: BAD_DESCRIPTOR, CONTEXT_LOST, INTERNAL, RING_ERROR).

@@ -9,7 +9,7 @@ namespace {
 
 const std::vector<OpInfo> kOps = {
 #define OPCODE(name, code, mn, fmt, unit, mk, flags) {Op::name, code, mn, fmt, unit, mk, flags},
-#include "isa/opcodes.def"
+#include "contract/opcodes.def"
 #undef OPCODE
 };
 

@@ -59,7 +59,7 @@ enum OpFlags : uint32_t {
 
 enum class Op : uint8_t {
 #define OPCODE(name, code, mn, fmt, unit, mk, flags) name = code,
-#include "isa/opcodes.def"
+#include "contract/opcodes.def"
 #undef OPCODE
 };
 

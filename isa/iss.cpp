@@ -49,7 +49,7 @@ const char* fault_kind_name(FaultKind k) {
   case FaultKind::kind:                    \
     return #kind;
 #define BSM_ERR_STATUS(err, status)
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
   }
@@ -62,7 +62,7 @@ FaultAddr fault_addr_of(FaultKind k) {
   case FaultKind::kind:                          \
     return FaultAddr::addr;
 #define BSM_ERR_STATUS(err, status)
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
   }

@@ -69,11 +69,11 @@ struct LaunchParams {
   uint32_t smid = 0;
 };
 
-// The fault table (isa/faults.def), numbered from NONE = 0 in table order.
+// The fault table (contract/faults.def), numbered from NONE = 0 in table order.
 enum class FaultKind : uint8_t {
 #define BSM_FAULT(kind, err, status, addr, desc) kind,
 #define BSM_ERR_STATUS(err, status)
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
 };
@@ -90,7 +90,7 @@ FaultAddr fault_addr_of(FaultKind k);
 constexpr int kNumFaultKinds = 0
 #define BSM_FAULT(kind, err, status, addr, desc) +1
 #define BSM_ERR_STATUS(err, status)
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
     ;

@@ -8,6 +8,7 @@
 
 #include "isa/assembler.h"
 #include "isa/isa.h"
+#include "isa/params.h"
 #include "isa/rng.h"
 
 namespace baresm::progen {
@@ -1047,12 +1048,9 @@ GeneratedProgram generate(uint64_t seed, const std::string& profile, const Proge
   return g.run(seed);
 }
 
-std::vector<uint8_t> GeneratedProgram::pack_params(const std::vector<uint32_t>& buffer_addrs) const {
-  std::vector<uint8_t> out;
-  for (const auto& p : params) {
-    const uint32_t v = p.buffer >= 0 ? buffer_addrs.at(size_t(p.buffer)) : p.value;
-    for (int b = 0; b < 4; ++b) out.push_back(uint8_t(v >> (8 * b)));
-  }
+std::vector<uint32_t> GeneratedProgram::param_values(const std::vector<uint32_t>& buffer_addrs) const {
+  std::vector<uint32_t> out;
+  for (const auto& p : params) out.push_back(p.buffer >= 0 ? buffer_addrs.at(size_t(p.buffer)) : p.value);
   return out;
 }
 
@@ -1075,7 +1073,14 @@ iss::LaunchParams load_program(const GeneratedProgram& p, const isa::Module& m, 
   const isa::KernelInfo* k = m.find_kernel(p.kernel);
   if (!k) throw std::invalid_argument("progen: module has no kernel '" + p.kernel + "'");
   for (size_t i = 0; i < m.code.size(); ++i) mem.write(uint32_t(layout.code_base + 8 * i), &m.code[i], 8);
-  const std::vector<uint8_t> params = p.pack_params(layout.buffer_addrs);
+  // The kernel's parameter table (the assembler's, from the .param lines)
+  // places them: the one packer, isa::pack_params.
+  const std::vector<uint32_t> values = p.param_values(layout.buffer_addrs);
+  std::vector<isa::ParamArg> args;
+  for (const uint32_t& v : values) args.push_back(isa::ParamArg{&v, 4});
+  std::vector<uint8_t> params;
+  const isa::PackResult packed = isa::pack_params(*k, args.data(), uint32_t(args.size()), &params);
+  if (!packed.ok()) throw std::invalid_argument("progen: " + isa::pack_error_text(packed, k->name));
   if (!params.empty()) mem.write(layout.param_addr, params.data(), uint32_t(params.size()));
   iss::LaunchParams lp;
   for (size_t i = 0; i < p.buffers.size(); ++i) {

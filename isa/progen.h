@@ -72,8 +72,9 @@ struct GeneratedProgram {
   std::string profile;
   uint64_t seed = 0;
 
-  // The packed parameter bytes for buffers placed at buffer_addrs (one per buffer).
-  std::vector<uint8_t> pack_params(const std::vector<uint32_t>& buffer_addrs) const;
+  // The value of each parameter for buffers placed at buffer_addrs (one per
+  // buffer); load_program packs them with isa::pack_params.
+  std::vector<uint32_t> param_values(const std::vector<uint32_t>& buffer_addrs) const;
 };
 
 // The profiles generate() accepts: mixed alu fpu control memory sync, then

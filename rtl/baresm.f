@@ -7,14 +7,14 @@
 +incdir+rtl/prim
 
 // ---- packages ----------------------------------------------------------------
-rtl/sm/baresm_isa_pkg.sv        // opcodes (generated from isa/opcodes.def)
-rtl/sm/baresm_state_pkg.sv      // fault kinds, warp and CP states (generated from isa/faults.def, rtl/states.def)
-rtl/sm/baresm_launch_pkg.sv     // launch descriptor layout (generated from rtl/launch.def)
-rtl/sm/baresm_smcfg_pkg.sv      // the SM's ID/CONFIG word layout (generated from rtl/sm_config.def)
+rtl/sm/baresm_isa_pkg.sv        // opcodes (generated from contract/opcodes.def)
+rtl/sm/baresm_state_pkg.sv      // fault kinds, warp and CP states (generated from contract/faults.def, contract/states.def)
+rtl/sm/baresm_launch_pkg.sv     // launch descriptor layout (generated from contract/launch.def)
+rtl/sm/baresm_smcfg_pkg.sv      // the SM's ID/CONFIG word layout (generated from contract/sm_config.def)
 rtl/sm/baresm_sm_pkg.sv         // issue classes, decode and ALU functions
-rtl/cp/baresm_regs_pkg.sv       // register map (generated from cq_model/regmap.def)
-rtl/cp/baresm_ring_pkg.sv       // ring formats (generated from cq_model/rings.def)
-rtl/fpga/baresm_serial_pkg.sv   // serial-link frames (generated from host_driver/serial_protocol.def)
+rtl/cp/baresm_regs_pkg.sv       // register map (generated from contract/regmap.def)
+rtl/cp/baresm_ring_pkg.sv       // ring formats (generated from contract/rings.def)
+rtl/fpga/baresm_serial_pkg.sv   // serial-link frames (generated from contract/serial_protocol.def)
 
 // ---- primitives ----------------------------------------------------------------
 rtl/prim/baresm_ram_1r1w.sv     // synchronous RAM (iCE40 EBR, Xilinx block RAM)
@@ -50,7 +50,7 @@ rtl/ssm/baresm_ssm_seq.sv       // the sequencer: one warp-instruction, one thre
 rtl/ssm/baresm_ssm.sv
 
 // ---- the command processor (top: baresm_cp) -------------------------------------
-rtl/cp/baresm_cp_regs.sv        // register block (generated from cq_model/regmap.def)
+rtl/cp/baresm_cp_regs.sv        // register block (generated from contract/regmap.def)
 rtl/cp/baresm_cp_mul.sv         // serial multiplier (checks, fault CTA)
 rtl/cp/baresm_cp_check.sv
 rtl/cp/baresm_cp_fault_cta.sv

@@ -173,7 +173,7 @@ const LaunchRecord& SampleContext::launch(const std::string& kernel, drv::Dim3 g
     fail(std::string("the launch was lost: ") + drv::status_name(rec.report.status));
     throw SampleAbort{};
   }
-  // The fault table read backwards (drv::fault_info, from isa/faults.def):
+  // The fault table read backwards (drv::fault_info, from contract/faults.def):
   // an SM fault is the launch's result, any other error a failed call.
   if (!drv::fault_info(rec.report, &rec.fault)) {
     fail(std::string("the device failed the launch: ") + cq::error_code_name(rec.report.error) + " (" +

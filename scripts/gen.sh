@@ -7,19 +7,18 @@
 # builds them and runs this; `make gen` does both). The ctest
 # generated_files_current runs the check.
 #
-#   table                      generator         generated files
-#   isa/opcodes.def            gen_isa_pkg       rtl/sm/baresm_isa_pkg.sv
-#   cq_model/regmap.def        gen_regs          rtl/cp/baresm_regs_pkg.sv docs/registers.md
-#                                                rtl/cp/baresm_cp_regs.sv (the CP's register block)
-#   cq_model/rings.def         gen_rings         rtl/cp/baresm_ring_pkg.sv docs/ring-formats.md
-#   isa/faults.def,
-#   rtl/states.def             gen_states        rtl/sm/baresm_state_pkg.sv
-#   rtl/launch.def             gen_launch        rtl/sm/baresm_launch_pkg.sv docs/launch-descriptor.md
-#                                                rtl/prim/baresm_launch_types.svh
-#   rtl/sm_config.def          gen_sm_config     rtl/sm/baresm_smcfg_pkg.sv docs/sm-config.md
-#   host_driver/serial_protocol.def
-#                              gen_serial        rtl/fpga/baresm_serial_pkg.sv host_driver/serial_protocol.h
-#   all of the above           gen_gtkw_filters  sim/gtkw/filters/*.txt
+#   table (contract/, its README)  generator         generated files
+#   contract/opcodes.def           gen_isa_pkg       rtl/sm/baresm_isa_pkg.sv
+#   contract/regmap.def            gen_regs          rtl/cp/baresm_regs_pkg.sv docs/registers.md
+#                                                    rtl/cp/baresm_cp_regs.sv (the CP's register block)
+#   contract/rings.def             gen_rings         rtl/cp/baresm_ring_pkg.sv docs/ring-formats.md
+#   contract/faults.def,
+#   contract/states.def            gen_states        rtl/sm/baresm_state_pkg.sv
+#   contract/launch.def            gen_launch        rtl/sm/baresm_launch_pkg.sv docs/launch-descriptor.md
+#                                                    rtl/prim/baresm_launch_types.svh
+#   contract/sm_config.def         gen_sm_config     rtl/sm/baresm_smcfg_pkg.sv docs/sm-config.md
+#   contract/serial_protocol.def   gen_serial        rtl/fpga/baresm_serial_pkg.sv host_driver/serial_protocol.h
+#   states, faults, rings, opcodes gen_gtkw_filters  sim/gtkw/filters/*.txt
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 check=0

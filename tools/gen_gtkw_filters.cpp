@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 #include "isa/isa.h"
 #include "isa/iss.h"
 #include "sim/harness/state_names.h"
@@ -54,20 +54,20 @@ std::string render(const Filter& f) {
 std::vector<Filter> filters() {
   std::vector<Filter> out;
   {
-    Filter f{"warp_state.txt", 3, "rtl/states.def (BSM_WARP_STATE, baresm_state_pkg WS_*)", {}};
+    Filter f{"warp_state.txt", 3, "contract/states.def (BSM_WARP_STATE, baresm_state_pkg WS_*)", {}};
     for (int s = 0; s < baresm::sim::kNumWarpStates; ++s)
       f.entries.push_back({unsigned(s), baresm::sim::kWarpStateNames[s]});
     out.push_back(f);
   }
   {
-    Filter f{"cp_state.txt", 4, "rtl/states.def (BSM_CP_STATE, baresm_state_pkg CP_*)", {}};
+    Filter f{"cp_state.txt", 4, "contract/states.def (BSM_CP_STATE, baresm_state_pkg CP_*)", {}};
     const unsigned n = sizeof baresm::sim::kCpStateNames / sizeof baresm::sim::kCpStateNames[0];
     for (unsigned s = 0; s < n; ++s) f.entries.push_back({s, baresm::sim::kCpStateNames[s]});
     out.push_back(f);
   }
   {
     // FaultKind is dense from NONE; fault_kind_name says UNKNOWN past its end.
-    Filter f{"fault_kind.txt", 4, "isa/faults.def (BSM_FAULT, baresm_state_pkg FAULT_*)", {}};
+    Filter f{"fault_kind.txt", 4, "contract/faults.def (BSM_FAULT, baresm_state_pkg FAULT_*)", {}};
     for (unsigned k = 0; k < 16; ++k) {
       const std::string name = baresm::iss::fault_kind_name(baresm::iss::FaultKind(k));
       if (name != "UNKNOWN") f.entries.push_back({k, name});
@@ -75,8 +75,8 @@ std::vector<Filter> filters() {
     out.push_back(f);
   }
   {
-    // error_code_name answers "ERR_<n>" for a value rings.def does not name.
-    Filter f{"error_code.txt", 8, "cq::error_code_name (cq_model/rings.def ERR_*)", {}};
+    // error_code_name answers "ERR_<n>" for a value contract/rings.def does not name.
+    Filter f{"error_code.txt", 8, "cq::error_code_name (contract/rings.def ERR_*)", {}};
     for (unsigned e = 0; e < 256; ++e) {
       const std::string name = baresm::cq::error_code_name(baresm::cq::ErrorCode(e));
       if (name.rfind("ERR_", 0) != 0) f.entries.push_back({e, name});
@@ -84,7 +84,7 @@ std::vector<Filter> filters() {
     out.push_back(f);
   }
   {
-    Filter f{"opcode.txt", 7, "isa::all_ops() (isa/opcodes.def)", {}};
+    Filter f{"opcode.txt", 7, "isa::all_ops() (contract/opcodes.def)", {}};
     for (const baresm::isa::OpInfo& op : baresm::isa::all_ops()) f.entries.push_back({op.code, op.mnemonic});
     out.push_back(f);
   }

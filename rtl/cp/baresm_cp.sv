@@ -5,7 +5,7 @@
 // functional reference it must match.
 //
 //   MMIO slave -> register block (baresm_cp_regs, generated from
-//                 cq_model/regmap.def: decode, the host-written global
+//                 contract/regmap.def: decode, the host-written global
 //                 registers, read mux; the NumQueues queue pairs, their pick
 //                 and the launch in flight in baresm_cp_queues)
 //   engine:  IDLE -> FETCH (descriptor from the submission ring) -> CHECK
@@ -120,7 +120,7 @@ module baresm_cp #(
   localparam logic [31:0] LINE_MASK = ~(32'(MemLineBytes) - 32'd1);
   localparam logic [31:0] BODY_BYTES = 32'(CPL_BYTES - 4);  // the last word is the phase word
 
-  // Engine states: encodings and meanings in rtl/states.def (baresm_state_pkg::CP_*).
+  // Engine states: encodings and meanings in contract/states.def (baresm_state_pkg::CP_*).
   typedef enum logic [3:0] {
     E_IDLE   = baresm_state_pkg::CP_IDLE,
     E_FETCH  = baresm_state_pkg::CP_FETCH,
@@ -175,7 +175,7 @@ module baresm_cp #(
   end
 
   // ===========================================================================
-  // Register block (generated from cq_model/regmap.def)
+  // Register block (generated from contract/regmap.def)
   // ===========================================================================
   logic [63:0] winstr;      // WARP_INSTRS: finished launches + the running one
   logic        sm_active_q;
@@ -267,7 +267,7 @@ module baresm_cp #(
   logic [63:0] c_start_q, c_end_q;
   logic [7:0]  c_status_q, c_error_q, c_warp_q, c_lane_q;
   logic [31:0] c_pc_q, c_addr_q, c_cta_q, c_instrs_q, c_stalls_q, c_smem_q, c_ctas_q;
-  // The second line's counters, XC words in rings.def order from thread_instrs
+  // The second line's counters, XC words in contract/rings.def order from thread_instrs
   // to ws_exited (xcnt: the SM's, now).
   localparam int XC = 6 + baresm_state_pkg::NUM_WS;
   logic [XC*32-1:0] c_xcnt_q, xcnt;
@@ -411,7 +411,7 @@ module baresm_cp #(
   assign counting = state_q == E_RUN;
 
   // The SM's fault, as a completion: the fault table's error code
-  // (isa/faults.def, baresm_state_pkg::fault_error).
+  // (contract/faults.def, baresm_state_pkg::fault_error).
   logic [7:0]  f_error;
   assign f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_kind_i);
   // The faulting CTA's linear index (baresm_cp_fault_cta, a serial

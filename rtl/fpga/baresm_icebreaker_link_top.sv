@@ -4,7 +4,7 @@
 // baresm_icebreaker_top without the device: the same reset, UART and frame
 // bridge (baresm_fpga_link, docs/serial-protocol.md), 128 KB SPRAM
 // device memory (baresm_fpga_mem, its device port unused) and the generated
-// register block (baresm_cp_regs, cq_model/regmap.def), so that the host's
+// register block (baresm_cp_regs, contract/regmap.def), so that the host's
 // drv::SerialTransport connects to it unchanged and the serial tests' register,
 // memory-burst and link-fault parts can run against a real board.
 //

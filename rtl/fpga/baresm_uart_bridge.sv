@@ -1,6 +1,6 @@
 // baresm_uart_bridge: the serial link's frame engine (docs/serial-protocol.md;
 // frame codes and CRC from baresm_serial_pkg, generated from
-// host_driver/serial_protocol.def). Bytes come from baresm_uart_rx and go to
+// contract/serial_protocol.def). Bytes come from baresm_uart_rx and go to
 // baresm_uart_tx; requests become MMIO accesses on baresm_top's register port
 // and byte accesses on the device memory's bridge port (baresm_fpga_mem).
 //

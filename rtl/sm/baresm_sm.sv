@@ -15,7 +15,7 @@
 // trace port.
 //
 // A launch: launch_valid_i/launch_ready_o with the descriptor (a
-// baresm_launch_t, generated from rtl/launch.def). The SM sizes the launch (warp slots the register
+// baresm_launch_t, generated from contract/launch.def). The SM sizes the launch (warp slots the register
 // file allows, CTA slots the shared memory allows), dispatches CTAs as
 // resources free up, and pulses done_o once: with fault_kind_o NONE when the
 // grid completed, the fault report otherwise (after every outstanding
@@ -987,7 +987,7 @@ module baresm_sm #(
   assign cnt_gmem_reqs_o = gmem_reqs;
 
   // ID/CONFIG words (docs/microarchitecture.md, "ID/CONFIG"): each field where
-  // rtl/sm_config.def puts it (baresm_smcfg_pkg is generated from it, and the
+  // contract/sm_config.def puts it (baresm_smcfg_pkg is generated from it, and the
   // harness decodes config_o with the same table).
   assign config_o = baresm_smcfg_pkg::smcfg_arch_id(baresm_isa_pkg::ARCH_ID)
                   | baresm_smcfg_pkg::smcfg_num_lanes(32'(NumLanes))

@@ -10,7 +10,7 @@ package baresm_sm_pkg;
   localparam logic [31:0] PC_NONE = 32'hFFFF_FFFF;
 
   // Fault kinds (FAULT_*) and warp states (WS_*): baresm_state_pkg, generated
-  // from isa/faults.def and rtl/states.def.
+  // from contract/faults.def and contract/states.def.
 
   // Issue classes of a decoded instruction.
   localparam logic [2:0] CL_CTRL = 3'd0;  // resolved at issue: BRA EXIT BAR TRAP NOP, faults

@@ -10,7 +10,7 @@
 // thread-instructions, stall cycles (live warps, no issue), instruction-
 // cache fills, divergent branches, barrier releases, CTAs completed. They
 // count from the launch's accept while the engine is busy. A completion
-// entry holds each in 32 bits, saturated (cq_model/rings.def), so each
+// entry holds each in 32 bits, saturated (contract/rings.def), so each
 // counter is 32 bits and a sticky bit 32: exact below 2^32, it stops once
 // it reaches 2^32 (the command processor then reads 0xFFFFFFFF; formal
 // proof `status`). The CTA count wraps instead (32 bits): the command

@@ -350,7 +350,7 @@ module baresm_ssm #(
   assign cnt_smem_passes_o = smem_q;
   assign cnt_gmem_reqs_o = gmem_q;
 
-  // ID/CONFIG words: each field where rtl/sm_config.def puts it.
+  // ID/CONFIG words: each field where contract/sm_config.def puts it.
   assign config_o = baresm_smcfg_pkg::smcfg_arch_id(baresm_isa_pkg::ARCH_ID)
                   | baresm_smcfg_pkg::smcfg_num_lanes(32'd1)
                   | baresm_smcfg_pkg::smcfg_num_warps(32'(NumWarps))

@@ -1,4 +1,4 @@
-// The launch descriptor's bit layout, from rtl/launch.def (the table the RTL
+// The launch descriptor's bit layout, from contract/launch.def (the table the RTL
 // package baresm_launch_pkg is generated from): field offsets for packing
 // and unpacking launch_i on the C++ side.
 #pragma once
@@ -7,7 +7,7 @@ namespace baresm::launch_layout {
 
 enum Field {
 #define BSM_LAUNCH_FIELD(name, bits, count, desc) name,
-#include "rtl/launch.def"
+#include "contract/launch.def"
 #undef BSM_LAUNCH_FIELD
   kNumFields
 };
@@ -20,7 +20,7 @@ struct FieldInfo {
 };
 inline constexpr FieldInfo kFields[] = {
 #define BSM_LAUNCH_FIELD(name, bits, count, desc) {#name, bits, count, desc},
-#include "rtl/launch.def"
+#include "contract/launch.def"
 #undef BSM_LAUNCH_FIELD
 };
 
@@ -32,6 +32,6 @@ constexpr int lsb(Field f) {
 }
 inline constexpr int kLaunchBits = lsb(kNumFields);
 inline constexpr int kMaxWindows = kFields[WIN_BASE].count;
-static_assert(kFields[WIN_SIZE].count == kMaxWindows, "rtl/launch.def: WIN_BASE and WIN_SIZE counts differ");
+static_assert(kFields[WIN_SIZE].count == kMaxWindows, "contract/launch.def: WIN_BASE and WIN_SIZE counts differ");
 
 }  // namespace baresm::launch_layout

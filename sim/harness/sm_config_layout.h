@@ -1,4 +1,4 @@
-// The layout of the SM's ID/CONFIG words (config_o), from rtl/sm_config.def
+// The layout of the SM's ID/CONFIG words (config_o), from contract/sm_config.def
 // (the table the RTL package baresm_smcfg_pkg is generated from): field
 // positions for packing and decoding them on the C++ side.
 #pragma once
@@ -9,7 +9,7 @@ namespace baresm::sm_config {
 
 enum Field {
 #define BSM_SM_CONFIG(name, word, lsb, bits, param, desc) name,
-#include "rtl/sm_config.def"
+#include "contract/sm_config.def"
 #undef BSM_SM_CONFIG
   kNumFields
 };
@@ -22,7 +22,7 @@ struct FieldInfo {
 };
 inline constexpr FieldInfo kFields[] = {
 #define BSM_SM_CONFIG(name, word, lsb, bits, param, desc) {#name, word, lsb, bits, param, desc},
-#include "rtl/sm_config.def"
+#include "contract/sm_config.def"
 #undef BSM_SM_CONFIG
 };
 

@@ -33,7 +33,7 @@ struct SmParams {
   uint32_t gather_depth = 0;   // gather-buffer entries (memory/SHFL instructions on the way to the LSU)
 };
 
-// Launch descriptor bit layout: rtl/launch.def (sim/harness/launch_layout.h),
+// Launch descriptor bit layout: contract/launch.def (sim/harness/launch_layout.h),
 // room for kLaunchWindows windows (baresm_launch_pkg::MAX_WINDOWS).
 constexpr int kLaunchBits = launch_layout::kLaunchBits;
 constexpr int kLaunchWindows = launch_layout::kMaxWindows;

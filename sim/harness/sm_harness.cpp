@@ -11,7 +11,7 @@ namespace baresm::sim {
 namespace {
 namespace L = launch_layout;
 
-// Copy k of field f of the descriptor (rtl/launch.def).
+// Copy k of field f of the descriptor (contract/launch.def).
 void put(std::array<uint32_t, kLaunchWords>& d, L::Field f, uint64_t v, int k = 0) {
   const int lsb = L::lsb(f) + k * L::kFields[f].bits;
   for (int i = 0; i < L::kFields[f].bits; i++) {
@@ -98,7 +98,7 @@ iss::LaunchParams model_params(const SmLaunch& l) {
 }
 
 namespace {
-// Which SmParams member each field of rtl/sm_config.def (the layout baresm_sm
+// Which SmParams member each field of contract/sm_config.def (the layout baresm_sm
 // packs config_o with) fills; has_fpu, a bool, is HAS_FPU != 0.
 struct ConfigMember {
   sm_config::Field field;
@@ -117,8 +117,8 @@ constexpr ConfigMember kConfigMembers[] = {
     {sm_config::GATHER_DEPTH, &SmParams::gather_depth},
 };
 static_assert(std::size(kConfigMembers) + 2 == sm_config::kNumFields,
-              "rtl/sm_config.def: every field but HAS_FPU and SERIAL has its SmParams member here");
-static_assert(sm_config::kWords == kSmConfigWords, "rtl/sm_config.def: config_o is kSmConfigWords words");
+              "contract/sm_config.def: every field but HAS_FPU and SERIAL has its SmParams member here");
+static_assert(sm_config::kWords == kSmConfigWords, "contract/sm_config.def: config_o is kSmConfigWords words");
 }  // namespace
 
 SmParams decode_sm_config(const uint32_t cfg[kSmConfigWords]) {

@@ -33,7 +33,7 @@ SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles
 // SM's watchdog counts cycles).
 iss::LaunchParams model_params(const SmLaunch& l);
 // The SM's ID/CONFIG words (config_o), decoded, and the inverse (the
-// words an SM with parameters p reports): both from rtl/sm_config.def, the
+// words an SM with parameters p reports): both from contract/sm_config.def, the
 // table the RTL packs config_o with.
 constexpr int kSmConfigWords = 8;
 SmParams decode_sm_config(const uint32_t words[kSmConfigWords]);

@@ -1,5 +1,5 @@
 // The names of the device's state encodings, from their one table
-// (rtl/states.def), used by every tool that shows a state by name: the
+// (contract/states.def), used by every tool that shows a state by name: the
 // GTKWave translate filters (tools/gen_states), the coverage bins, the CLI's
 // warp-state breakdown and the timeline (sim/timeline). Header-only so that
 // tools which do not link the SM harness read the same table.
@@ -13,7 +13,7 @@ namespace baresm::sim {
 enum WarpState : uint8_t {
 #define BSM_WARP_STATE(name, str, desc) WS_##name,
 #define BSM_CP_STATE(name, desc)
-#include "rtl/states.def"
+#include "contract/states.def"
 #undef BSM_WARP_STATE
 #undef BSM_CP_STATE
   kNumWarpStatesEnum
@@ -22,7 +22,7 @@ constexpr int kNumWarpStates = kNumWarpStatesEnum;
 inline constexpr const char* kWarpStateNames[kNumWarpStates] = {
 #define BSM_WARP_STATE(name, str, desc) str,
 #define BSM_CP_STATE(name, desc)
-#include "rtl/states.def"
+#include "contract/states.def"
 #undef BSM_WARP_STATE
 #undef BSM_CP_STATE
 };
@@ -31,7 +31,7 @@ inline constexpr const char* kWarpStateNames[kNumWarpStates] = {
 enum CpState : uint8_t {
 #define BSM_WARP_STATE(name, str, desc)
 #define BSM_CP_STATE(name, desc) CP_##name,
-#include "rtl/states.def"
+#include "contract/states.def"
 #undef BSM_WARP_STATE
 #undef BSM_CP_STATE
   kNumCpStatesEnum
@@ -40,7 +40,7 @@ constexpr int kNumCpStates = kNumCpStatesEnum;
 inline constexpr const char* kCpStateNames[kNumCpStates] = {
 #define BSM_WARP_STATE(name, str, desc)
 #define BSM_CP_STATE(name, desc) #name,
-#include "rtl/states.def"
+#include "contract/states.def"
 #undef BSM_WARP_STATE
 #undef BSM_CP_STATE
 };

@@ -59,7 +59,7 @@ struct SmCounters {
   uint64_t cycles = 0, instrs = 0, stalls = 0;
   uint32_t smem_passes = 0, gmem_reqs = 0;
   uint64_t divergent_branches = 0, barrier_releases = 0, thread_instrs = 0, ctas = 0;
-  std::array<uint64_t, sim::kNumWarpStates> state_cycles{};  // warp-cycles per baresm_state_pkg::WS_* (rtl/states.def)
+  std::array<uint64_t, sim::kNumWarpStates> state_cycles{};  // warp-cycles per baresm_state_pkg::WS_* (contract/states.def)
 };
 
 class TbModule;  // the sc_module (testbench.cpp)

@@ -7,7 +7,7 @@
 
 #include "Vbaresm_top.h"
 #include "Vbaresm_top___024root.h"
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "sim/harness/sm_harness.h"
 #include "sim/harness/state_names.h"
 #include "sim/harness/vl_bits.h"
@@ -15,10 +15,10 @@
 #include "sim/systemc/testbench.h"
 
 // testbench.h is an installed header without the state table: its count of
-// warp states must be the table's (rtl/states.def).
+// warp states must be the table's (contract/states.def).
 static_assert(std::tuple_size<decltype(baresm::cosim::SmCounters::state_cycles)>::value ==
                   size_t(baresm::sim::kNumWarpStates),
-              "SmCounters::state_cycles (sim/systemc/testbench.h) is not one entry per rtl/states.def warp state");
+              "SmCounters::state_cycles (sim/systemc/testbench.h) is not one entry per contract/states.def warp state");
 
 namespace baresm::cosim {
 

@@ -10,7 +10,7 @@ namespace baresm::timeline {
 
 namespace {
 
-constexpr uint8_t kIdle = sim::WS_IDLE, kWaitBar = sim::WS_WAIT_BAR;  // rtl/states.def
+constexpr uint8_t kIdle = sim::WS_IDLE, kWaitBar = sim::WS_WAIT_BAR;  // contract/states.def
 constexpr uint32_t kCpIdle = sim::CP_IDLE, kCpFetch = sim::CP_FETCH;
 
 std::string dim_json(const std::array<uint32_t, 3>& d) {

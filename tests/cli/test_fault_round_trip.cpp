@@ -1,4 +1,4 @@
-// Every fault kind of the fault table (isa/faults.def), taken by a real launch
+// Every fault kind of the fault table (contract/faults.def), taken by a real launch
 // on the functional device model, read back by every place that turns a
 // completion's error code into a fault: the driver's report (error code,
 // status, layer), the `baresm run` sample path (drv::fault_info, which
@@ -35,7 +35,7 @@ const Row kRows[] = {
 #define BSM_FAULT(kind, err, status, addr, desc) \
   {iss::FaultKind::kind, cq::ErrorCode::err, drv::Status::status, iss::FaultAddr::addr},
 #define BSM_ERR_STATUS(err, status)
-#include "isa/faults.def"
+#include "contract/faults.def"
 #undef BSM_FAULT
 #undef BSM_ERR_STATUS
 };

@@ -14,7 +14,7 @@
 #include "cq_model/model_device.h"
 #include "host_driver/ring_io.h"
 #include "cq_model/scoreboard.h"
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "tests/cosim/cosim_util.h"
 #include "tests/driver/driver_harness.h"
 

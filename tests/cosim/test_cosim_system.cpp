@@ -12,7 +12,7 @@
 #include "host_driver/ring_io.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/model_transport.h"
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "tests/cosim/cosim_util.h"
 #include "tests/driver/driver_harness.h"
 

@@ -11,7 +11,7 @@
 #include <random>
 #include <sstream>
 
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "sim/timeline/trace_json.h"
 #include "tests/cosim/cosim_util.h"
 #include "tests/driver/driver_harness.h"

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <random>
 
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "isa/assembler.h"
 
 namespace baresm::drvtest {

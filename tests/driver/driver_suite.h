@@ -24,11 +24,11 @@
 #include <random>
 #include <string>
 
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/driver.h"
 #include "host_driver/model_transport.h"
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "isa/mem_poison.h"
 #include "isa/ptx.h"
 #include "tests/driver/driver_harness.h"

@@ -8,10 +8,10 @@
 #include <sstream>
 #include <string>
 
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/allocator.h"
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "host_driver/status.h"
 
 namespace {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "cq_model/regs.h"
-#include "cq_model/rings.h"
+#include "contract/regs.h"
+#include "contract/rings.h"
 #include "host_driver/model_transport.h"
 #include "isa/module.h"
 #include "tests/driver/driver_harness.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cq_model/model_device.h"
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "cq_model/scoreboard.h"
 #include "host_driver/driver.h"
 #include "host_driver/model_transport.h"

@@ -1,5 +1,5 @@
 // Writes the assembler's libFuzzer dictionary from the opcode table
-// (isa/opcodes.def through isa/isa.h) and the assembler's directive list, at
+// (contract/opcodes.def through isa/isa.h) and the assembler's directive list, at
 // build time, so nothing in it is typed twice: every mnemonic with every
 // suffix combination the decoder accepts, each suffix alone, the registers,
 // predicates and special registers, the directives, and the punctuation of
@@ -48,6 +48,6 @@ int main(int argc, char** argv) {
         "0x", "-",          "1.5e-3",     "inf",         "-inf",   "\n",      "\r\n",
         "\t", "0xFFFFFFFF", "2147483648", "-2147483648", "524287", "-524288", "18446744073709551615"})
     words.insert(s);
-  return baresm::fuzz::write_dict("gen_dict", argv[1], "isa/opcodes.def and the assembler's directives",
+  return baresm::fuzz::write_dict("gen_dict", argv[1], "contract/opcodes.def and the assembler's directives",
                                   words);
 }

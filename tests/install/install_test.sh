@@ -35,7 +35,7 @@ fi
 
 step "every installed driver/toolchain header compiles from the prefix alone"
 # One translation unit: an include that was not installed fails here.
-(cd "$prefix/include/baresm" && find isa cq_model host_driver -name '*.h' | sort) |
+(cd "$prefix/include/baresm" && find contract isa cq_model host_driver -name '*.h' | sort) |
   sed 's/.*/#include "&"/' >"$tmp/all_headers.cpp"
 [ "$(wc -l <"$tmp/all_headers.cpp")" -gt 20 ] || { echo "too few installed headers"; exit 1; }
 c++ -std=c++17 -fsyntax-only -I"$prefix/include/baresm" "$tmp/all_headers.cpp"

@@ -49,7 +49,7 @@ constexpr uint32_t kGmemBytes = 64 * 1024;
 // LoadSlots): with any, such a load may complete after later instructions.
 constexpr uint32_t kLoadSlots = LSU_LOAD_SLOTS;
 
-// Opcodes and fault kinds (isa/opcodes.def, iss::FaultKind).
+// Opcodes and fault kinds (contract/opcodes.def, iss::FaultKind).
 enum : uint8_t { LDG = 0x30, LDS = 0x31, LDC = 0x32, STG = 0x33, STS = 0x34, ATOMG = 0x35, ATOMS = 0x36 };
 enum : uint8_t { K_OOW = 3, K_MIS = 4 };
 enum : uint8_t { U8 = 0, S8 = 1, U16 = 2, S16 = 3, W32 = 4 };

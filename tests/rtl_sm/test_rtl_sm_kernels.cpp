@@ -1130,7 +1130,7 @@ TEST(SmKernels, FaultsOfLoadsInFlightAreReportedInOrder) {
   }
 }
 
-// ---- the SM's ID/CONFIG words (rtl/sm_config.def) -----------------------------------------
+// ---- the SM's ID/CONFIG words (contract/sm_config.def) -----------------------------------------
 
 // The C++ encoder and decoder, both from the table, are inverses: every
 // field lands where the table says and comes back unchanged.

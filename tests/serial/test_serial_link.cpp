@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "host_driver/model_transport.h"
 #include "host_driver/serial_protocol.h"
 #include "host_driver/serial_transport.h"

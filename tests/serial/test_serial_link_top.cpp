@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "host_driver/driver.h"
 #include "host_driver/serial_transport.h"
 #include "sim/serial/board_sim.h"

@@ -31,7 +31,7 @@
 #include "cq_model/model_device.h"
 #include "host_driver/driver.h"
 #include "host_driver/model_transport.h"
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 #include "isa/mem_poison.h"
 #include "tests/driver/driver_harness.h"
 #ifdef BARESM_SOAK_RTL

@@ -85,7 +85,7 @@ TEST(Progen, SameSeedSameSourceOtherSeedOtherSource) {
     for (uint64_t s : {0ull, 7ull, 123456789ull, ~0ull}) {
       const auto a = progen::generate(s, prof), b = progen::generate(s, prof);
       EXPECT_EQ(a.source, b.source) << prof << " " << s;
-      EXPECT_EQ(a.pack_params({0x1000, 0x2000, 0x3000}), b.pack_params({0x1000, 0x2000, 0x3000}));
+      EXPECT_EQ(a.param_values({0x1000, 0x2000, 0x3000}), b.param_values({0x1000, 0x2000, 0x3000}));
       ASSERT_EQ(a.buffers.size(), b.buffers.size());
       for (size_t k = 0; k < a.buffers.size(); ++k) EXPECT_EQ(a.buffers[k].init, b.buffers[k].init);
     }

@@ -1,4 +1,4 @@
-#include "cq_model/regs.h"
+#include "contract/regs.h"
 
 namespace baresm::regs {
 
@@ -24,7 +24,7 @@ const RegInfo kRegs[] = {
 #define BSM_REG(name, off, acc, reset, desc) {#name, off, false, acc, reset, desc},
 #define BSM_QREG(name, off, acc, reset, desc) {#name, off, true, acc, reset, desc},
 #define BSM_FIELD(reg, name, msb, lsb, acc, reset, desc)
-#include "cq_model/regmap.def"
+#include "contract/regmap.def"
 #undef BSM_CONST
 #undef BSM_REG
 #undef BSM_QREG
@@ -36,7 +36,7 @@ const FieldInfo kFields[] = {
 #define BSM_REG(name, off, acc, reset, desc)
 #define BSM_QREG(name, off, acc, reset, desc)
 #define BSM_FIELD(reg, name, msb, lsb, acc, reset, desc) {#reg, #name, msb, lsb, acc, reset, desc},
-#include "cq_model/regmap.def"
+#include "contract/regmap.def"
 #undef BSM_CONST
 #undef BSM_REG
 #undef BSM_QREG
@@ -48,7 +48,7 @@ const ConstInfo kConsts[] = {
 #define BSM_REG(name, off, acc, reset, desc)
 #define BSM_QREG(name, off, acc, reset, desc)
 #define BSM_FIELD(reg, name, msb, lsb, acc, reset, desc)
-#include "cq_model/regmap.def"
+#include "contract/regmap.def"
 #undef BSM_CONST
 #undef BSM_REG
 #undef BSM_QREG

@@ -1,4 +1,4 @@
-// C++ view of the register map (cq_model/regmap.def): offsets, fields,
+// C++ view of the register map (contract/regmap.def): offsets, fields,
 // reset values, and a table for tools (gen_regs) and tests. docs/registers.md
 // is generated from the same table.
 #pragma once
@@ -17,7 +17,7 @@ constexpr uint64_t HWPARAM = ~0ull;
 #define BSM_REG(name, off, acc, reset, desc)
 #define BSM_QREG(name, off, acc, reset, desc)
 #define BSM_FIELD(reg, name, msb, lsb, acc, reset, desc)
-#include "cq_model/regmap.def"
+#include "contract/regmap.def"
 #undef BSM_CONST
 #undef BSM_REG
 #undef BSM_QREG
@@ -29,7 +29,7 @@ enum GlobalReg : uint32_t {
 #define BSM_REG(name, off, acc, reset, desc) name = off,
 #define BSM_QREG(name, off, acc, reset, desc)
 #define BSM_FIELD(reg, name, msb, lsb, acc, reset, desc)
-#include "cq_model/regmap.def"
+#include "contract/regmap.def"
 #undef BSM_CONST
 #undef BSM_REG
 #undef BSM_QREG
@@ -42,7 +42,7 @@ enum class QpReg : uint32_t {
 #define BSM_REG(name, off, acc, reset, desc)
 #define BSM_QREG(name, off, acc, reset, desc) name = off,
 #define BSM_FIELD(reg, name, msb, lsb, acc, reset, desc)
-#include "cq_model/regmap.def"
+#include "contract/regmap.def"
 #undef BSM_CONST
 #undef BSM_REG
 #undef BSM_QREG
@@ -67,7 +67,7 @@ namespace f {
 #define BSM_REG(name, off, acc, reset, desc)
 #define BSM_QREG(name, off, acc, reset, desc)
 #define BSM_FIELD(reg, name, msb, lsb, acc, reset, desc) constexpr Field reg##_##name{msb, lsb};
-#include "cq_model/regmap.def"
+#include "contract/regmap.def"
 #undef BSM_CONST
 #undef BSM_REG
 #undef BSM_QREG

@@ -1,10 +1,10 @@
 // The ring formats shared by the host driver, the functional device model,
 // the tests and (through the generated rtl/cp/baresm_ring_pkg.sv) the RTL
-// command processor. Field table: cq_model/rings.def; protocol:
+// command processor. Field table: contract/rings.def; protocol:
 // docs/ring-formats.md.
 //
 // The structs are the in-memory image of each record on a little-endian host
-// (the static_asserts below pin every offset to rings.def), so encoding is a
+// (the static_asserts below pin every offset to contract/rings.def), so encoding is a
 // memcpy. A big-endian host would need byte swaps here and nowhere else.
 #pragma once
 
@@ -19,7 +19,7 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ring records are littl
 #define RING_FIELD(rec, field, ctype, off, desc)
 #define RING_ENUM(group, name, value, desc)
 #define RING_CONST(name, value, desc) constexpr uint32_t k##name = value;
-#include "cq_model/rings.def"
+#include "contract/rings.def"
 #undef RING_CONST
 #undef RING_ENUM
 #undef RING_FIELD
@@ -31,7 +31,7 @@ enum class ErrorCode : uint8_t {
 #define RING_ENUM_ERR(name, value) name = value,
 #define RING_ENUM_CPL_STATUS(name, value)
 #define RING_ENUM_DCHK(name, value)
-#include "cq_model/rings.def"
+#include "contract/rings.def"
 #undef RING_ENUM_ERR
 #undef RING_ENUM_CPL_STATUS
 #undef RING_ENUM_DCHK
@@ -50,7 +50,7 @@ enum class DescCheck : uint32_t {
 #define RING_ENUM_ERR(name, value)
 #define RING_ENUM_CPL_STATUS(name, value)
 #define RING_ENUM_DCHK(name, value) name = value,
-#include "cq_model/rings.def"
+#include "contract/rings.def"
 #undef RING_ENUM_ERR
 #undef RING_ENUM_CPL_STATUS
 #undef RING_ENUM_DCHK
@@ -129,16 +129,16 @@ struct CompletionEntry {
   uint32_t queue() const { return (phase >> kCPL_QUEUE_LSB) & 0xFF; }
   CplStatus cpl_status() const { return CplStatus(status); }
   ErrorCode error_code() const { return ErrorCode(error); }
-  // The warp states (rtl/states.def, counted from its rows; baresm_state_pkg::WS_*).
+  // The warp states (contract/states.def, counted from its rows; baresm_state_pkg::WS_*).
   static constexpr int kWarpStates = 0
 #define BSM_WARP_STATE(name, str, desc) +1
 #define BSM_CP_STATE(name, desc)
-#include "rtl/states.def"
+#include "contract/states.def"
 #undef BSM_WARP_STATE
 #undef BSM_CP_STATE
       ;
   // Warp-cycles in warp state s: the ws_* words, one per state in table
-  // order from ws_idle (the static_asserts below tie rings.def to the table).
+  // order from ws_idle (the static_asserts below tie contract/rings.def to the table).
   uint32_t warp_state_cycles(int s) const {
     uint32_t v = 0;
     if (s >= 0 && s < kWarpStates) std::memcpy(&v, reinterpret_cast<const uint8_t*>(this) + ws_offset(s), 4);
@@ -160,16 +160,16 @@ struct WindowEntry {
 static_assert(sizeof(LaunchDescriptor) == kDESC_BYTES, "launch descriptor is 64 bytes");
 static_assert(sizeof(CompletionEntry) == kCPL_BYTES, "completion entry is 128 bytes");
 static_assert(sizeof(WindowEntry) == kWIN_BYTES, "window entry is 8 bytes");
-// One ws_* word per warp state of rtl/states.def, in its order: the first is
+// One ws_* word per warp state of contract/states.def, in its order: the first is
 // IDLE's, the last EXITED's, and nothing else lies between them.
 static_assert(offsetof(CompletionEntry, ws_exited) - offsetof(CompletionEntry, ws_idle) ==
                   4 * (CompletionEntry::kWarpStates - 1),
-              "rings.def has one ws_* field per warp state of rtl/states.def");
+              "contract/rings.def has one ws_* field per warp state of contract/states.def");
 inline size_t CompletionEntry::ws_offset(int s) {
   return offsetof(CompletionEntry, ws_idle) + 4 * size_t(s);
 }
 
-// Every field sits exactly where rings.def says, with the width it says.
+// Every field sits exactly where contract/rings.def says, with the width it says.
 #define RING_REC_DESC LaunchDescriptor
 #define RING_REC_CPL CompletionEntry
 #define RING_REC_WIN WindowEntry
@@ -179,7 +179,7 @@ inline size_t CompletionEntry::ws_offset(int s) {
   static_assert(sizeof(RING_CAT(RING_REC_, rec)::field) == sizeof(ctype), #rec "." #field " width");
 #define RING_ENUM(group, name, value, desc)
 #define RING_CONST(name, value, desc)
-#include "cq_model/rings.def"
+#include "contract/rings.def"
 #undef RING_CONST
 #undef RING_ENUM
 #undef RING_FIELD

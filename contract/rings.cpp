@@ -1,4 +1,4 @@
-#include "cq_model/rings.h"
+#include "contract/rings.h"
 
 namespace baresm::cq {
 
@@ -12,7 +12,7 @@ const char* error_code_name(ErrorCode e) {
     return #name;
 #define RING_ENUM_CPL_STATUS(name)
 #define RING_ENUM_DCHK(name)
-#include "cq_model/rings.def"
+#include "contract/rings.def"
 #undef RING_ENUM_ERR
 #undef RING_ENUM_CPL_STATUS
 #undef RING_ENUM_DCHK
@@ -33,7 +33,7 @@ const char* error_code_message(ErrorCode e) {
     return desc;
 #define RING_ENUM_CPL_STATUS(name, desc)
 #define RING_ENUM_DCHK(name, desc)
-#include "cq_model/rings.def"
+#include "contract/rings.def"
 #undef RING_ENUM_ERR
 #undef RING_ENUM_CPL_STATUS
 #undef RING_ENUM_DCHK
@@ -66,7 +66,7 @@ const char* desc_check_name(DescCheck c) {
 #define RING_ENUM_DCHK(name) \
   case DescCheck::name:      \
     return #name;
-#include "cq_model/rings.def"
+#include "contract/rings.def"
 #undef RING_ENUM_ERR
 #undef RING_ENUM_CPL_STATUS
 #undef RING_ENUM_DCHK
