@@ -270,7 +270,9 @@ module baresm_cp #(
   // The second line's counters, XC words in rings.def order from thread_instrs
   // to ws_exited (xcnt: the SM's, now).
   localparam int XC = 6 + baresm_state_pkg::NUM_WS;
-  logic [XC*32-1:0] c_xcnt_q, xcnt;
+  logic [XC*32-1:0] c_xcnt_q, xlo;   // xlo: the SM's, now (low words)
+  logic [XC-1:0]    xsat;             // ... and which of them exceed 32 bits
+  logic             c_cnt_valid_q;    // c_instrs/c_stalls/c_xcnt are this entry's
   logic [31:0]      gmem_base_q;
 
   // Memory transaction: request presented (mreq_valid_q), then awaited (mwait_q).
@@ -368,11 +370,11 @@ module baresm_cp #(
     cpl[baresm_ring_pkg::CPL_FAULT_PC_LSB +: 32] = c_pc_q;
     cpl[baresm_ring_pkg::CPL_FAULT_ADDR_LSB +: 32] = c_addr_q;
     cpl[baresm_ring_pkg::CPL_FAULT_CTA_LSB +: 32] = c_cta_q;
-    cpl[baresm_ring_pkg::CPL_WARP_INSTRS_LSB +: 32] = c_instrs_q;
-    cpl[baresm_ring_pkg::CPL_STALL_CYCLES_LSB +: 32] = c_stalls_q;
+    cpl[baresm_ring_pkg::CPL_WARP_INSTRS_LSB +: 32] = c_cnt_valid_q ? c_instrs_q : 32'd0;
+    cpl[baresm_ring_pkg::CPL_STALL_CYCLES_LSB +: 32] = c_cnt_valid_q ? c_stalls_q : 32'd0;
     cpl[baresm_ring_pkg::CPL_SHARED_PASSES_LSB +: 32] = c_smem_q;
     cpl[baresm_ring_pkg::CPL_CTAS_DONE_LSB +: 32] = c_ctas_q;
-    cpl[baresm_ring_pkg::CPL_THREAD_INSTRS_LSB +: XC*32] = c_xcnt_q;
+    cpl[baresm_ring_pkg::CPL_THREAD_INSTRS_LSB +: XC*32] = c_cnt_valid_q ? c_xcnt_q : '0;
     cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] = phase_q;
     cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_QUEUE_LSB +: 8] = 8'(cur_q);
   end
@@ -437,14 +439,24 @@ module baresm_cp #(
     sat32 = (v[63:32] != 32'd0) ? 32'hFFFF_FFFF : v[31:0];
   endfunction
 
+  // The second line's counters as low words and overflow bits: saturated
+  // as they are taken (c_xcnt_q), not here.
   always_comb begin
-    xcnt[0*32 +: 32] = sat32(sm_tinstrs_i);
-    xcnt[1*32 +: 32] = sat32(sm_div_i);
-    xcnt[2*32 +: 32] = sat32(sm_bars_i);
-    xcnt[3*32 +: 32] = sm_gmem_reqs_i - gmem_base_q;
-    xcnt[4*32 +: 32] = sm_ifills_i;
-    xcnt[5*32 +: 32] = sat32(sm_cycles_i);
-    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) xcnt[(6 + s)*32 +: 32] = sat32(sm_states_i[s*64 +: 64]);
+    xlo[0*32 +: 32] = sm_tinstrs_i[31:0];
+    xlo[1*32 +: 32] = sm_div_i[31:0];
+    xlo[2*32 +: 32] = sm_bars_i[31:0];
+    xlo[3*32 +: 32] = sm_gmem_reqs_i - gmem_base_q;
+    xlo[4*32 +: 32] = sm_ifills_i;
+    xlo[5*32 +: 32] = sm_cycles_i[31:0];
+    xsat = '0;
+    xsat[0] = sm_tinstrs_i[63:32] != 32'd0;
+    xsat[1] = sm_div_i[63:32] != 32'd0;
+    xsat[2] = sm_bars_i[63:32] != 32'd0;
+    xsat[5] = sm_cycles_i[63:32] != 32'd0;
+    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) begin
+      xlo[(6 + s)*32 +: 32] = sm_states_i[s*64 +: 32];
+      xsat[6 + s] = sm_states_i[s*64 + 32 +: 32] != 32'd0;
+    end
   end
 
   // A soft reset ends when its minimum time has passed and memory is drained.
@@ -918,7 +930,7 @@ module baresm_cp #(
   // ---- completion entry fields ---------------------------------------------------
   logic [63:0] c_start_d, c_end_d;
   logic [7:0]  c_status_d, c_error_d, c_warp_d, c_lane_d;
-  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_instrs_d, c_stalls_d, c_smem_d, c_ctas_d;
+  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_smem_d, c_ctas_d;
   logic        c_xcnt_clr, c_xcnt_we;   // clear / take the SM's second-line counters
   always_comb begin
     c_start_d = c_start_q;
@@ -930,8 +942,6 @@ module baresm_cp #(
     c_pc_d = c_pc_q;
     c_addr_d = c_addr_q;
     c_cta_d = c_cta_q;
-    c_instrs_d = c_instrs_q;
-    c_stalls_d = c_stalls_q;
     c_smem_d = c_smem_q;
     c_ctas_d = c_ctas_q;
     c_xcnt_clr = 1'b0;
@@ -947,8 +957,6 @@ module baresm_cp #(
       c_lane_d = '0;
       c_pc_d = '0;
       c_cta_d = '0;
-      c_instrs_d = '0;
-      c_stalls_d = '0;
       c_smem_d = '0;
       c_ctas_d = '0;
       c_xcnt_clr = 1'b1;
@@ -979,8 +987,6 @@ module baresm_cp #(
     if (ev_launch) c_start_d = cycles_q;
     if (ev_sm_done || ev_backstop) c_end_d = cycles_q;
     if (ev_backstop || ev_built) begin
-      c_instrs_d = sat32(sm_instrs_i);
-      c_stalls_d = sat32(sm_stalls_i);
       c_smem_d = sm_smem_passes_i - smem_base_q;
       c_xcnt_we = 1'b1;
     end
@@ -1021,8 +1027,6 @@ module baresm_cp #(
       c_pc_q <= '0;
       c_addr_q <= '0;
       c_cta_q <= '0;
-      c_instrs_q <= '0;
-      c_stalls_q <= '0;
       c_smem_q <= '0;
       c_ctas_q <= '0;
     end else begin
@@ -1035,16 +1039,27 @@ module baresm_cp #(
       c_pc_q <= c_pc_d;
       c_addr_q <= c_addr_d;
       c_cta_q <= c_cta_d;
-      c_instrs_q <= c_instrs_d;
-      c_stalls_q <= c_stalls_d;
       c_smem_q <= c_smem_d;
       c_ctas_q <= c_ctas_d;
     end
   end
-  // The second line's counters, as an enabled flop.
+  // The SM's counters of the launch (WARP_INSTRS, STALL_CYCLES, the second
+  // line), taken at its end and saturated to 32 bits as they are taken: a
+  // flop's synchronous set (SB_DFFESS on the iCE40) instead of a
+  // multiplexer per bit, which is why these data flops have no reset (and
+  // no clear: c_cnt_valid_q says whether they belong to the entry; a
+  // launch that never ran reports zeros).
+  always_ff @(posedge clk_i) begin
+    if (c_xcnt_we) begin
+      c_instrs_q <= (sm_instrs_i[63:32] != 32'd0) ? 32'hFFFF_FFFF : sm_instrs_i[31:0];
+      c_stalls_q <= (sm_stalls_i[63:32] != 32'd0) ? 32'hFFFF_FFFF : sm_stalls_i[31:0];
+      for (int k = 0; k < XC; k++) c_xcnt_q[k*32 +: 32] <= xsat[k] ? 32'hFFFF_FFFF : xlo[k*32 +: 32];
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) c_xcnt_q <= '0;
-    else if (c_xcnt_clr || c_xcnt_we) c_xcnt_q <= c_xcnt_clr ? '0 : xcnt;
+    if (!rst_ni) c_cnt_valid_q <= 1'b0;
+    else if (c_xcnt_clr) c_cnt_valid_q <= 1'b0;
+    else if (c_xcnt_we) c_cnt_valid_q <= 1'b1;
   end
 
   // ===========================================================================
