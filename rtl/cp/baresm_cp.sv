@@ -567,7 +567,6 @@ module baresm_cp #(
   logic          phase_d, rerr_d, hold_d, line_valid_d;
   logic [7:0]    win_idx_d, rcnt_d;
   logic          desc_we;      // write chunk beat_q of the descriptor
-  logic [CHUNK*8-1:0] desc_chunk;
   logic          win_clr, win_we;  // clear the window registers / write entry win_idx_q
   logic          line_we;      // hold the window-table line just read
   always_comb begin
@@ -585,7 +584,6 @@ module baresm_cp #(
     line_valid_d = line_valid_q;
     win_idx_d = win_idx_q;
     desc_we = 1'b0;
-    desc_chunk = mem_rsp_err_i ? '0 : rsp_chunk;  // an unreadable descriptor reads as zeros
     win_clr = 1'b0;
     win_we = 1'b0;
     line_we = 1'b0;
@@ -725,28 +723,36 @@ module baresm_cp #(
     end
   end
 
-  // The engine's wide registers, as enabled flops.
+  // The engine's wide registers, as enabled flops. The descriptor and the
+  // window registers are data flops without a reset: nothing reads them
+  // before a descriptor is fetched (the check starts at the fetch, the SM
+  // looks at launch_o only with launch_valid_o) and E_CHECK clears the
+  // windows, so their zeroing (an unreadable chunk, win_clr) is a flop's
+  // synchronous reset (SB_DFFESR on the iCE40), not a multiplexer per bit.
+  always_ff @(posedge clk_i) begin
+    for (int b = 0; b < BEATS; b++) begin
+      if (desc_we && 32'(beat_q) == 32'(b)) begin
+        if (mem_rsp_err_i) desc_q[b*CHUNK*8 +: CHUNK*8] <= '0;  // an unreadable descriptor reads as zeros
+        else desc_q[b*CHUNK*8 +: CHUNK*8] <= rsp_chunk;
+      end
+    end
+    for (int w = 0; w < NUM_WINDOWS; w++) begin
+      if (win_clr) begin
+        win_base_q[w*32 +: 32] <= 32'd0;
+        win_size_q[w*32 +: 32] <= 32'd0;
+      end else if (win_we && 32'(win_idx_q) == 32'(w)) begin
+        win_base_q[w*32 +: 32] <= went_base;
+        win_size_q[w*32 +: 32] <= went_size;
+      end
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      desc_q <= '0;
       line_q <= '0;
       line_addr_q <= '0;
-      win_base_q <= '0;
-      win_size_q <= '0;
-    end else begin
-      for (int b = 0; b < BEATS; b++) begin
-        if (desc_we && 32'(beat_q) == 32'(b)) desc_q[b*CHUNK*8 +: CHUNK*8] <= desc_chunk;
-      end
-      if (line_we) begin
-        line_q <= mem_rsp_rdata_i;
-        line_addr_q <= mreq_addr_q;
-      end
-      for (int w = 0; w < NUM_WINDOWS; w++) begin
-        if (win_clr || (win_we && 32'(win_idx_q) == 32'(w))) begin
-          win_base_q[w*32 +: 32] <= win_clr ? 32'd0 : went_base;
-          win_size_q[w*32 +: 32] <= win_clr ? 32'd0 : went_size;
-        end
-      end
+    end else if (line_we) begin
+      line_q <= mem_rsp_rdata_i;
+      line_addr_q <= mreq_addr_q;
     end
   end
 
