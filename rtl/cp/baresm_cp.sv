@@ -817,6 +817,10 @@ module baresm_cp #(
   logic        fault_d;
   logic        fault_we;     // record a fault report (FAULT_*) this cycle
   logic [31:0] fault_info_d, fault_pc_d, fault_addr_d, fault_cta_d;
+  // PROGRESS moves by the CTAs retired in RUN, else by one (a fetch, an
+  // entry written, a ring halt: never in RUN): one adder.
+  logic [31:0] progress_step;
+  assign progress_step = progress_q + (counting ? retired : 32'd1);
   always_comb begin
     cycles_d = cycles_q + 64'd1;
     winstr_base_d = winstr_base_q;
@@ -846,11 +850,11 @@ module baresm_cp #(
       fault_we = 1'b1;
     end else begin
       if (counting) begin
-        ctas_d = ctas_q + retired;
-        progress_d = progress_q + retired;
+        ctas_d = sm_ctas_i[31:0];          // ctas_q + retired
+        progress_d = progress_step;
         run_cyc_d = run_cyc_q + 40'd1;
       end
-      if (fetched) progress_d = progress_q + 32'd1;  // the slot may be reused
+      if (fetched) progress_d = progress_step;  // the slot may be reused
       if (ev_launch) begin
         smem_base_d = sm_smem_passes_i;
         gmem_base_d = sm_gmem_reqs_i;
@@ -864,7 +868,7 @@ module baresm_cp #(
       end
       if (finish) begin
         launches_d = launches_q + 32'd1;
-        progress_d = progress_q + 32'd1;
+        progress_d = progress_step;
         if (cpl_failed) failed_d = failed_q + 32'd1;
         if (cpl_sticky) begin
           fault_d = 1'b1;
@@ -884,7 +888,7 @@ module baresm_cp #(
         fault_info_d = {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
         fault_addr_d = mreq_addr_q;
         failed_d = failed_q + 32'd1;
-        progress_d = progress_q + 32'd1;
+        progress_d = progress_step;
       end
     end
   end
