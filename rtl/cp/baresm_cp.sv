@@ -1075,6 +1075,17 @@ module baresm_cp #(
   // ===========================================================================
   // SM launch
   // ===========================================================================
+  // The windows padded to the launch record's MAX_WINDOWS: whole-field
+  // writes below (Icarus 11 cannot elaborate a part-select of a struct
+  // field on the left of an assignment).
+  localparam int WINS_W = $bits(launch_o.win_base);
+  logic [WINS_W-1:0] l_win_base, l_win_size;
+  always_comb begin
+    l_win_base = '0;
+    l_win_size = '0;
+    l_win_base[0 +: NUM_WINDOWS*32] = win_base_q;
+    l_win_size[0 +: NUM_WINDOWS*32] = win_size_q;
+  end
   always_comb begin
     launch_o = '0;
     launch_o.entry_pc = desc_q[baresm_ring_pkg::DESC_ENTRY_PC_LSB +: 32];
@@ -1091,8 +1102,8 @@ module baresm_cp #(
     launch_o.param_addr = desc_q[baresm_ring_pkg::DESC_PARAM_ADDR_LSB +: 32];
     launch_o.param_size = desc_q[baresm_ring_pkg::DESC_PARAM_SIZE_LSB +: 32];
     launch_o.shared = desc_q[baresm_ring_pkg::DESC_SHARED_BYTES_LSB +: 32];
-    launch_o.win_base[0 +: NUM_WINDOWS*32] = win_base_q;
-    launch_o.win_size[0 +: NUM_WINDOWS*32] = win_size_q;
+    launch_o.win_base = l_win_base;
+    launch_o.win_size = l_win_size;
     launch_o.watchdog = 64'(budget_q);
     launch_o.prot_base = prot_base;
     launch_o.prot_size = prot_size;
