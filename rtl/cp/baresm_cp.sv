@@ -270,8 +270,7 @@ module baresm_cp #(
   // The second line's counters, XC words in rings.def order from thread_instrs
   // to ws_exited (xcnt: the SM's, now).
   localparam int XC = 6 + baresm_state_pkg::NUM_WS;
-  logic [XC*32-1:0] c_xcnt_q, xlo;   // xlo: the SM's, now (low words)
-  logic [XC-1:0]    xsat;             // ... and which of them exceed 32 bits
+  logic [XC*32-1:0] c_xcnt_q;
   logic             c_cnt_valid_q;    // c_instrs/c_stalls/c_xcnt are this entry's
   logic [31:0]      gmem_base_q;
 
@@ -439,26 +438,9 @@ module baresm_cp #(
     sat32 = (v[63:32] != 32'd0) ? 32'hFFFF_FFFF : v[31:0];
   endfunction
 
-  // The second line's counters as low words and overflow bits: saturated
-  // as they are taken (c_xcnt_q), not here.
-  always_comb begin
-    xlo[0*32 +: 32] = sm_tinstrs_i[31:0];
-    xlo[1*32 +: 32] = sm_div_i[31:0];
-    xlo[2*32 +: 32] = sm_bars_i[31:0];
-    xlo[3*32 +: 32] = sm_gmem_reqs_i - gmem_base_q;
-    xlo[4*32 +: 32] = sm_ifills_i;
-    xlo[5*32 +: 32] = sm_cycles_i[31:0];
-    xsat = '0;
-    xsat[0] = sm_tinstrs_i[63:32] != 32'd0;
-    xsat[1] = sm_div_i[63:32] != 32'd0;
-    xsat[2] = sm_bars_i[63:32] != 32'd0;
-    xsat[5] = sm_cycles_i[63:32] != 32'd0;
-    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) begin
-      xlo[(6 + s)*32 +: 32] = sm_states_i[s*64 +: 32];
-      xsat[6 + s] = sm_states_i[s*64 + 32 +: 32] != 32'd0;
-    end
-  end
-
+  // The second line's counters, in rings.def order (the SM's, now):
+  // computed inside the capture's enabled flop below, so that the
+  // simulation evaluates them only when they are taken.
   // A soft reset ends when its minimum time has passed and memory is drained.
   logic [7:0] rcnt_q;
   logic       hold_next;
@@ -1061,9 +1043,15 @@ module baresm_cp #(
   // launch that never ran reports zeros).
   always_ff @(posedge clk_i) begin
     if (c_xcnt_we) begin
-      c_instrs_q <= (sm_instrs_i[63:32] != 32'd0) ? 32'hFFFF_FFFF : sm_instrs_i[31:0];
-      c_stalls_q <= (sm_stalls_i[63:32] != 32'd0) ? 32'hFFFF_FFFF : sm_stalls_i[31:0];
-      for (int k = 0; k < XC; k++) c_xcnt_q[k*32 +: 32] <= xsat[k] ? 32'hFFFF_FFFF : xlo[k*32 +: 32];
+      c_instrs_q <= sat32(sm_instrs_i);
+      c_stalls_q <= sat32(sm_stalls_i);
+      c_xcnt_q[0*32 +: 32] <= sat32(sm_tinstrs_i);
+      c_xcnt_q[1*32 +: 32] <= sat32(sm_div_i);
+      c_xcnt_q[2*32 +: 32] <= sat32(sm_bars_i);
+      c_xcnt_q[3*32 +: 32] <= sm_gmem_reqs_i - gmem_base_q;
+      c_xcnt_q[4*32 +: 32] <= sm_ifills_i;
+      c_xcnt_q[5*32 +: 32] <= sat32(sm_cycles_i);
+      for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) c_xcnt_q[(6 + s)*32 +: 32] <= sat32(sm_states_i[s*64 +: 64]);
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1075,17 +1063,10 @@ module baresm_cp #(
   // ===========================================================================
   // SM launch
   // ===========================================================================
-  // The windows padded to the launch record's MAX_WINDOWS: whole-field
-  // writes below (Icarus 11 cannot elaborate a part-select of a struct
-  // field on the left of an assignment).
-  localparam int WINS_W = $bits(launch_o.win_base);
-  logic [WINS_W-1:0] l_win_base, l_win_size;
-  always_comb begin
-    l_win_base = '0;
-    l_win_size = '0;
-    l_win_base[0 +: NUM_WINDOWS*32] = win_base_q;
-    l_win_size[0 +: NUM_WINDOWS*32] = win_size_q;
-  end
+  // The windows zero-extended to the launch record's MAX_WINDOWS by a size
+  // cast, written as whole fields (Icarus 11 cannot elaborate a part-select
+  // of a struct field on the left of an assignment).
+  localparam int WINS_W = baresm_launch_pkg::MAX_WINDOWS * 32;
   always_comb begin
     launch_o = '0;
     launch_o.entry_pc = desc_q[baresm_ring_pkg::DESC_ENTRY_PC_LSB +: 32];
@@ -1102,8 +1083,8 @@ module baresm_cp #(
     launch_o.param_addr = desc_q[baresm_ring_pkg::DESC_PARAM_ADDR_LSB +: 32];
     launch_o.param_size = desc_q[baresm_ring_pkg::DESC_PARAM_SIZE_LSB +: 32];
     launch_o.shared = desc_q[baresm_ring_pkg::DESC_SHARED_BYTES_LSB +: 32];
-    launch_o.win_base = l_win_base;
-    launch_o.win_size = l_win_size;
+    launch_o.win_base = WINS_W'(win_base_q);
+    launch_o.win_size = WINS_W'(win_size_q);
     launch_o.watchdog = 64'(budget_q);
     launch_o.prot_base = prot_base;
     launch_o.prot_size = prot_size;
