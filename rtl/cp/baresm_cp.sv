@@ -270,7 +270,8 @@ module baresm_cp #(
   // The second line's counters, XC words in contract/rings.def order from thread_instrs
   // to ws_exited (xcnt: the SM's, now).
   localparam int XC = 6 + baresm_state_pkg::NUM_WS;
-  logic [XC*32-1:0] c_xcnt_q, xcnt;
+  logic [XC*32-1:0] c_xcnt_q;
+  logic             c_cnt_valid_q;    // c_instrs/c_stalls/c_xcnt are this entry's
   logic [31:0]      gmem_base_q;
 
   // Memory transaction: request presented (mreq_valid_q), then awaited (mwait_q).
@@ -368,11 +369,11 @@ module baresm_cp #(
     cpl[baresm_ring_pkg::CPL_FAULT_PC_LSB +: 32] = c_pc_q;
     cpl[baresm_ring_pkg::CPL_FAULT_ADDR_LSB +: 32] = c_addr_q;
     cpl[baresm_ring_pkg::CPL_FAULT_CTA_LSB +: 32] = c_cta_q;
-    cpl[baresm_ring_pkg::CPL_WARP_INSTRS_LSB +: 32] = c_instrs_q;
-    cpl[baresm_ring_pkg::CPL_STALL_CYCLES_LSB +: 32] = c_stalls_q;
+    cpl[baresm_ring_pkg::CPL_WARP_INSTRS_LSB +: 32] = c_cnt_valid_q ? c_instrs_q : 32'd0;
+    cpl[baresm_ring_pkg::CPL_STALL_CYCLES_LSB +: 32] = c_cnt_valid_q ? c_stalls_q : 32'd0;
     cpl[baresm_ring_pkg::CPL_SHARED_PASSES_LSB +: 32] = c_smem_q;
     cpl[baresm_ring_pkg::CPL_CTAS_DONE_LSB +: 32] = c_ctas_q;
-    cpl[baresm_ring_pkg::CPL_THREAD_INSTRS_LSB +: XC*32] = c_xcnt_q;
+    cpl[baresm_ring_pkg::CPL_THREAD_INSTRS_LSB +: XC*32] = c_cnt_valid_q ? c_xcnt_q : '0;
     cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] = phase_q;
     cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_QUEUE_LSB +: 8] = 8'(cur_q);
   end
@@ -437,16 +438,9 @@ module baresm_cp #(
     sat32 = (v[63:32] != 32'd0) ? 32'hFFFF_FFFF : v[31:0];
   endfunction
 
-  always_comb begin
-    xcnt[0*32 +: 32] = sat32(sm_tinstrs_i);
-    xcnt[1*32 +: 32] = sat32(sm_div_i);
-    xcnt[2*32 +: 32] = sat32(sm_bars_i);
-    xcnt[3*32 +: 32] = sm_gmem_reqs_i - gmem_base_q;
-    xcnt[4*32 +: 32] = sm_ifills_i;
-    xcnt[5*32 +: 32] = sat32(sm_cycles_i);
-    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) xcnt[(6 + s)*32 +: 32] = sat32(sm_states_i[s*64 +: 64]);
-  end
-
+  // The second line's counters, in rings.def order (the SM's, now):
+  // computed inside the capture's enabled flop below, so that the
+  // simulation evaluates them only when they are taken.
   // A soft reset ends when its minimum time has passed and memory is drained.
   logic [7:0] rcnt_q;
   logic       hold_next;
@@ -555,7 +549,6 @@ module baresm_cp #(
   logic          phase_d, rerr_d, hold_d, line_valid_d;
   logic [7:0]    win_idx_d, rcnt_d;
   logic          desc_we;      // write chunk beat_q of the descriptor
-  logic [CHUNK*8-1:0] desc_chunk;
   logic          win_clr, win_we;  // clear the window registers / write entry win_idx_q
   logic          line_we;      // hold the window-table line just read
   always_comb begin
@@ -573,7 +566,6 @@ module baresm_cp #(
     line_valid_d = line_valid_q;
     win_idx_d = win_idx_q;
     desc_we = 1'b0;
-    desc_chunk = mem_rsp_err_i ? '0 : rsp_chunk;  // an unreadable descriptor reads as zeros
     win_clr = 1'b0;
     win_we = 1'b0;
     line_we = 1'b0;
@@ -713,28 +705,36 @@ module baresm_cp #(
     end
   end
 
-  // The engine's wide registers, as enabled flops.
+  // The engine's wide registers, as enabled flops. The descriptor and the
+  // window registers are data flops without a reset: nothing reads them
+  // before a descriptor is fetched (the check starts at the fetch, the SM
+  // looks at launch_o only with launch_valid_o) and E_CHECK clears the
+  // windows, so their zeroing (an unreadable chunk, win_clr) is a flop's
+  // synchronous reset (SB_DFFESR on the iCE40), not a multiplexer per bit.
+  always_ff @(posedge clk_i) begin
+    for (int b = 0; b < BEATS; b++) begin
+      if (desc_we && 32'(beat_q) == 32'(b)) begin
+        if (mem_rsp_err_i) desc_q[b*CHUNK*8 +: CHUNK*8] <= '0;  // an unreadable descriptor reads as zeros
+        else desc_q[b*CHUNK*8 +: CHUNK*8] <= rsp_chunk;
+      end
+    end
+    for (int w = 0; w < NUM_WINDOWS; w++) begin
+      if (win_clr) begin
+        win_base_q[w*32 +: 32] <= 32'd0;
+        win_size_q[w*32 +: 32] <= 32'd0;
+      end else if (win_we && 32'(win_idx_q) == 32'(w)) begin
+        win_base_q[w*32 +: 32] <= went_base;
+        win_size_q[w*32 +: 32] <= went_size;
+      end
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      desc_q <= '0;
       line_q <= '0;
       line_addr_q <= '0;
-      win_base_q <= '0;
-      win_size_q <= '0;
-    end else begin
-      for (int b = 0; b < BEATS; b++) begin
-        if (desc_we && 32'(beat_q) == 32'(b)) desc_q[b*CHUNK*8 +: CHUNK*8] <= desc_chunk;
-      end
-      if (line_we) begin
-        line_q <= mem_rsp_rdata_i;
-        line_addr_q <= mreq_addr_q;
-      end
-      for (int w = 0; w < NUM_WINDOWS; w++) begin
-        if (win_clr || (win_we && 32'(win_idx_q) == 32'(w))) begin
-          win_base_q[w*32 +: 32] <= win_clr ? 32'd0 : went_base;
-          win_size_q[w*32 +: 32] <= win_clr ? 32'd0 : went_size;
-        end
-      end
+    end else if (line_we) begin
+      line_q <= mem_rsp_rdata_i;
+      line_addr_q <= mreq_addr_q;
     end
   end
 
@@ -799,6 +799,10 @@ module baresm_cp #(
   logic        fault_d;
   logic        fault_we;     // record a fault report (FAULT_*) this cycle
   logic [31:0] fault_info_d, fault_pc_d, fault_addr_d, fault_cta_d;
+  // PROGRESS moves by the CTAs retired in RUN, else by one (a fetch, an
+  // entry written, a ring halt: never in RUN): one adder.
+  logic [31:0] progress_step;
+  assign progress_step = progress_q + (counting ? retired : 32'd1);
   always_comb begin
     cycles_d = cycles_q + 64'd1;
     winstr_base_d = winstr_base_q;
@@ -828,11 +832,11 @@ module baresm_cp #(
       fault_we = 1'b1;
     end else begin
       if (counting) begin
-        ctas_d = ctas_q + retired;
-        progress_d = progress_q + retired;
+        ctas_d = sm_ctas_i[31:0];          // ctas_q + retired
+        progress_d = progress_step;
         run_cyc_d = run_cyc_q + 40'd1;
       end
-      if (fetched) progress_d = progress_q + 32'd1;  // the slot may be reused
+      if (fetched) progress_d = progress_step;  // the slot may be reused
       if (ev_launch) begin
         smem_base_d = sm_smem_passes_i;
         gmem_base_d = sm_gmem_reqs_i;
@@ -846,7 +850,7 @@ module baresm_cp #(
       end
       if (finish) begin
         launches_d = launches_q + 32'd1;
-        progress_d = progress_q + 32'd1;
+        progress_d = progress_step;
         if (cpl_failed) failed_d = failed_q + 32'd1;
         if (cpl_sticky) begin
           fault_d = 1'b1;
@@ -866,7 +870,7 @@ module baresm_cp #(
         fault_info_d = {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
         fault_addr_d = mreq_addr_q;
         failed_d = failed_q + 32'd1;
-        progress_d = progress_q + 32'd1;
+        progress_d = progress_step;
       end
     end
   end
@@ -918,7 +922,7 @@ module baresm_cp #(
   // ---- completion entry fields ---------------------------------------------------
   logic [63:0] c_start_d, c_end_d;
   logic [7:0]  c_status_d, c_error_d, c_warp_d, c_lane_d;
-  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_instrs_d, c_stalls_d, c_smem_d, c_ctas_d;
+  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_smem_d, c_ctas_d;
   logic        c_xcnt_clr, c_xcnt_we;   // clear / take the SM's second-line counters
   always_comb begin
     c_start_d = c_start_q;
@@ -930,8 +934,6 @@ module baresm_cp #(
     c_pc_d = c_pc_q;
     c_addr_d = c_addr_q;
     c_cta_d = c_cta_q;
-    c_instrs_d = c_instrs_q;
-    c_stalls_d = c_stalls_q;
     c_smem_d = c_smem_q;
     c_ctas_d = c_ctas_q;
     c_xcnt_clr = 1'b0;
@@ -947,8 +949,6 @@ module baresm_cp #(
       c_lane_d = '0;
       c_pc_d = '0;
       c_cta_d = '0;
-      c_instrs_d = '0;
-      c_stalls_d = '0;
       c_smem_d = '0;
       c_ctas_d = '0;
       c_xcnt_clr = 1'b1;
@@ -979,8 +979,6 @@ module baresm_cp #(
     if (ev_launch) c_start_d = cycles_q;
     if (ev_sm_done || ev_backstop) c_end_d = cycles_q;
     if (ev_backstop || ev_built) begin
-      c_instrs_d = sat32(sm_instrs_i);
-      c_stalls_d = sat32(sm_stalls_i);
       c_smem_d = sm_smem_passes_i - smem_base_q;
       c_xcnt_we = 1'b1;
     end
@@ -1021,8 +1019,6 @@ module baresm_cp #(
       c_pc_q <= '0;
       c_addr_q <= '0;
       c_cta_q <= '0;
-      c_instrs_q <= '0;
-      c_stalls_q <= '0;
       c_smem_q <= '0;
       c_ctas_q <= '0;
     end else begin
@@ -1035,21 +1031,42 @@ module baresm_cp #(
       c_pc_q <= c_pc_d;
       c_addr_q <= c_addr_d;
       c_cta_q <= c_cta_d;
-      c_instrs_q <= c_instrs_d;
-      c_stalls_q <= c_stalls_d;
       c_smem_q <= c_smem_d;
       c_ctas_q <= c_ctas_d;
     end
   end
-  // The second line's counters, as an enabled flop.
+  // The SM's counters of the launch (WARP_INSTRS, STALL_CYCLES, the second
+  // line), taken at its end and saturated to 32 bits as they are taken: a
+  // flop's synchronous set (SB_DFFESS on the iCE40) instead of a
+  // multiplexer per bit, which is why these data flops have no reset (and
+  // no clear: c_cnt_valid_q says whether they belong to the entry; a
+  // launch that never ran reports zeros).
+  always_ff @(posedge clk_i) begin
+    if (c_xcnt_we) begin
+      c_instrs_q <= sat32(sm_instrs_i);
+      c_stalls_q <= sat32(sm_stalls_i);
+      c_xcnt_q[0*32 +: 32] <= sat32(sm_tinstrs_i);
+      c_xcnt_q[1*32 +: 32] <= sat32(sm_div_i);
+      c_xcnt_q[2*32 +: 32] <= sat32(sm_bars_i);
+      c_xcnt_q[3*32 +: 32] <= sm_gmem_reqs_i - gmem_base_q;
+      c_xcnt_q[4*32 +: 32] <= sm_ifills_i;
+      c_xcnt_q[5*32 +: 32] <= sat32(sm_cycles_i);
+      for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) c_xcnt_q[(6 + s)*32 +: 32] <= sat32(sm_states_i[s*64 +: 64]);
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) c_xcnt_q <= '0;
-    else if (c_xcnt_clr || c_xcnt_we) c_xcnt_q <= c_xcnt_clr ? '0 : xcnt;
+    if (!rst_ni) c_cnt_valid_q <= 1'b0;
+    else if (c_xcnt_clr) c_cnt_valid_q <= 1'b0;
+    else if (c_xcnt_we) c_cnt_valid_q <= 1'b1;
   end
 
   // ===========================================================================
   // SM launch
   // ===========================================================================
+  // The windows zero-extended to the launch record's MAX_WINDOWS by a size
+  // cast, written as whole fields (Icarus 11 cannot elaborate a part-select
+  // of a struct field on the left of an assignment).
+  localparam int WINS_W = baresm_launch_pkg::MAX_WINDOWS * 32;
   always_comb begin
     launch_o = '0;
     launch_o.entry_pc = desc_q[baresm_ring_pkg::DESC_ENTRY_PC_LSB +: 32];
@@ -1066,8 +1083,8 @@ module baresm_cp #(
     launch_o.param_addr = desc_q[baresm_ring_pkg::DESC_PARAM_ADDR_LSB +: 32];
     launch_o.param_size = desc_q[baresm_ring_pkg::DESC_PARAM_SIZE_LSB +: 32];
     launch_o.shared = desc_q[baresm_ring_pkg::DESC_SHARED_BYTES_LSB +: 32];
-    launch_o.win_base[0 +: NUM_WINDOWS*32] = win_base_q;
-    launch_o.win_size[0 +: NUM_WINDOWS*32] = win_size_q;
+    launch_o.win_base = WINS_W'(win_base_q);
+    launch_o.win_size = WINS_W'(win_size_q);
     launch_o.watchdog = 64'(budget_q);
     launch_o.prot_base = prot_base;
     launch_o.prot_size = prot_size;

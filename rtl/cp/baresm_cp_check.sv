@@ -40,7 +40,8 @@ module baresm_cp_check #(
   output logic [3:0]   check_o      // baresm_ring_pkg::DCHK_*
 );
 
-  localparam logic [63:0] MEM_END = 64'(MemBytes);
+  localparam logic [32:0] MEM_END = 33'(MemBytes);
+  localparam int PW = 33;   // product bits kept: every limit is below 2^32; beyond, the multiplier's ovf_o
   localparam int BLOCK_MAX = (NumWarps * 32 < 1024) ? NumWarps * 32 : 1024;
 
   logic [31:0] entry_pc, code_base, code_size, grid_x, param_addr, param_size, shared_bytes;
@@ -88,11 +89,11 @@ module baresm_cp_check #(
   logic        ctas_big_q, ctas_big_d;        // grid_x * grid_y * grid_z > 2^32 - 1
   logic        threads_big_q, threads_big_d;  // block_x * block_y * block_z > BLOCK_MAX
 
-  logic        mul_start, mul_done;
-  logic [63:0] mul_a, mul_p;
-  logic [15:0] mul_b;
-  logic [47:0] warps;      // threads (the product just made) rounded up to whole warps
-  assign warps = (mul_p[47:0] + 48'd31) >> 5;
+  logic          mul_start, mul_done, mul_ovf;
+  logic [PW-1:0] mul_a, mul_p;
+  logic [15:0]   mul_b;
+  logic [PW-1:0] warps;    // threads (the product just made) rounded up to whole warps
+  assign warps = PW'((34'(mul_p) + 34'd31) >> 5);
 
   always_comb begin
     step_d = step_q;
@@ -115,33 +116,34 @@ module baresm_cp_check #(
           valid_d = 1'b1;
         end else begin
           mul_start = 1'b1;
-          mul_a = 64'(grid_x);
+          mul_a = PW'(grid_x);
           mul_b = grid_y;
           step_d = S_CTA2;
         end
         S_CTA2: if (mul_done) begin
+          ctas_big_d = mul_ovf;      // grid_x * grid_y alone past PW bits
           mul_start = 1'b1;
-          mul_a = mul_p;             // grid_x * grid_y < 2^48
+          mul_a = mul_p;
           mul_b = grid_z;
           step_d = S_THR1;
         end
         S_THR1: if (mul_done) begin
-          ctas_big_d = mul_p[63:32] != 32'd0;
+          ctas_big_d = ctas_big_q || mul_ovf || mul_p[32];
           mul_start = 1'b1;
-          mul_a = 64'(block_x);
+          mul_a = PW'(block_x);
           mul_b = block_y;
           step_d = S_THR2;
         end
         S_THR2: if (mul_done) begin
           mul_start = 1'b1;
-          mul_a = mul_p;             // block_x * block_y < 2^32
+          mul_a = mul_p;             // block_x * block_y < 2^32: no overflow
           mul_b = block_z;
           step_d = S_REGS;
         end
         S_REGS: if (mul_done) begin
-          threads_big_d = mul_p[47:0] > 48'(BLOCK_MAX);   // the product < 2^48
+          threads_big_d = mul_ovf || mul_p > PW'(BLOCK_MAX);
           mul_start = 1'b1;
-          mul_a = 64'(warps);
+          mul_a = warps;
           mul_b = 16'(regs);
           step_d = S_IDLE;
           valid_d = 1'b1;
@@ -150,10 +152,11 @@ module baresm_cp_check #(
       endcase
     end
   end
-  // The last product (warps * regs < 2^51, times 32 < 2^56) is read as it
-  // completes: valid_o waits for it.
+  // The last product (warps * regs) is read as it completes: valid_o waits
+  // for it. It decides the verdict only when threads <= BLOCK_MAX (else
+  // DCHK_BLOCK_SIZE wins): then warps <= 32 and it fits.
   logic regs_big;   // warps * 32 * regs > RegfileRegs
-  assign regs_big = (mul_p << 5) > 64'(RegfileRegs);
+  assign regs_big = mul_ovf || (38'(mul_p) << 5) > 38'(RegfileRegs);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -170,7 +173,7 @@ module baresm_cp_check #(
   end
 
   baresm_cp_mul #(
-    .PW(64),
+    .PW(PW),
     .BW(16)
   ) u_mul (
     .clk_i  (clk_i),
@@ -179,7 +182,8 @@ module baresm_cp_check #(
     .a_i    (mul_a),
     .b_i    (mul_b),
     .done_o (mul_done),
-    .p_o    (mul_p)
+    .p_o    (mul_p),
+    .ovf_o  (mul_ovf)
   );
   assign valid_o = valid_q && step_q == S_IDLE && mul_done;
 
@@ -207,18 +211,18 @@ module baresm_cp_check #(
     end else if (regs_big) begin
       check_o = 4'(baresm_ring_pkg::DCHK_RESOURCES);
     end else if (code_size == 32'd0 || code_size[2:0] != 3'd0 || code_base[2:0] != 3'd0 ||
-                 64'(code_base) + 64'(code_size) > MEM_END) begin
+                 33'(code_base) + 33'(code_size) > MEM_END) begin
       check_o = 4'(baresm_ring_pkg::DCHK_CODE_RANGE);
     end else if (entry_pc[2:0] != 3'd0 || entry_pc < code_base ||
-                 64'(entry_pc) >= 64'(code_base) + 64'(code_size)) begin
+                 33'(entry_pc) >= 33'(code_base) + 33'(code_size)) begin
       check_o = 4'(baresm_ring_pkg::DCHK_ENTRY_PC);
-    end else if (64'(param_addr) + 64'(param_size) > MEM_END) begin
+    end else if (33'(param_addr) + 33'(param_size) > MEM_END) begin
       check_o = 4'(baresm_ring_pkg::DCHK_PARAM_RANGE);
     end else if (32'(window_count) > 32'(MaxWindows)) begin
       check_o = 4'(baresm_ring_pkg::DCHK_WINDOW_COUNT);
     end else if (window_count != 8'd0 &&
                  (window_table[2:0] != 3'd0 ||
-                  64'(window_table) + 64'(window_count) * 64'd8 > MEM_END)) begin
+                  33'(window_table) + (33'(window_count) << 3) > MEM_END)) begin
       check_o = 4'(baresm_ring_pkg::DCHK_WINDOW_TABLE);
     end
   end

@@ -33,6 +33,7 @@ module baresm_cp_fault_cta (
 
   logic        mul_start, mul_done;
   logic [31:0] mul_a, mul_b, mul_p;
+  logic        mul_ovf;   // unused: the index is taken mod 2^32, as the model takes it
 
   always_comb begin
     step_d = step_q;
@@ -76,8 +77,11 @@ module baresm_cp_fault_cta (
     .a_i    (mul_a),
     .b_i    (mul_b),
     .done_o (mul_done),
-    .p_o    (mul_p)
+    .p_o    (mul_p),
+    .ovf_o  (mul_ovf)
   );
+  logic unused;
+  assign unused = mul_ovf;
 
   assign done_o = req_i && step_q == S_X && mul_done;
   assign cta_o = mul_p + cta_x_i;

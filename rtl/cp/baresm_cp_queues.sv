@@ -71,12 +71,18 @@ module baresm_cp_queues #(
   assign cur_o = cur_q;
 
   // ---- queue status ----
-  // A ring of `size` records of 2^shift bytes (descriptors 64, completion entries CPL_BYTES).
+  // A ring of `size` records of 2^shift bytes (descriptors 64, completion
+  // entries CPL_BYTES): a power of two up to 65536 (so size[31:17] is 0 and
+  // size[16:0] one-hot), 64-byte aligned, inside memory. Sized to what a
+  // valid ring can be: the end is a 33-bit sum (size << shift < 2^24), not
+  // a 64-bit one.
   function automatic logic ring_ok(input logic [31:0] base, input logic [31:0] size, input int shift);
-    logic [63:0] last;
-    last = 64'(base) + (64'(size) << shift);
-    ring_ok = size != 32'd0 && (size & (size - 32'd1)) == 32'd0 && size <= 32'd65536 &&
-              base[5:0] == 6'd0 && last <= MEM_END;
+    logic [16:0] s;
+    logic [32:0] last;
+    s = size[16:0];
+    last = 33'(base) + (33'(s) << shift);
+    ring_ok = size[31:17] == 15'd0 && s != 17'd0 && (s & (s - 17'd1)) == 17'd0 &&
+              base[5:0] == 6'd0 && 64'(last) <= MEM_END;
   endfunction
 
   logic [NumQueues-1:0] q_off, q_valid, q_full, q_work;
@@ -110,9 +116,14 @@ module baresm_cp_queues #(
 
   logic [QW-1:0] sel;
   assign sel = active_o ? cur_q : pick;
-  assign desc_addr_o = sq_base_q[sel] + ((sq_head_q[sel] & (sq_size_q[sel] - 32'd1)) << 6);
+  // The slot offsets, for a valid ring (size <= 65536: 16 index bits; the
+  // engine takes them only from one).
+  logic [15:0] sq_slot, cq_slot;
+  assign sq_slot = sq_head_q[sel][15:0] & (sq_size_q[sel][15:0] - 16'd1);
+  assign cq_slot = cq_tail_q[sel][15:0] & (cq_size_q[sel][15:0] - 16'd1);
+  assign desc_addr_o = sq_base_q[sel] + (32'(sq_slot) << 6);
   assign seq_o = sq_head_q[sel];
-  assign cpl_slot_o = cq_base_q[sel] + ((cq_tail_q[sel] & (cq_size_q[sel] - 32'd1)) << CPL_SHIFT);
+  assign cpl_slot_o = cq_base_q[sel] + (32'(cq_slot) << CPL_SHIFT);
   assign phase_o = (cq_tail_q[sel] & cq_size_q[sel]) == 32'd0;
 
   // ---- host access ----
