@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack stack_ram barrier status pred cp_queues cp_engine cp)
+ALL_PROOFS=(mem_arb sched stack stack_ram barrier status pred cp_queues cp_engine cp ssm_port)
 KNOWN_FAILING=()
 
 SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
@@ -158,6 +158,19 @@ proof() {
       MUT_FILE=rtl/cp/baresm_cp.sv
       MUT_SED='s/mreq_op_d = (state_q == E_WBODY/mreq_op_d = (state_q == E_FETCH || state_q == E_WBODY/'
       MUT_DESC="the descriptor fetch is issued as a write";;
+    ssm_port)
+      # The thread-serial SM's memory port (fv_ssm_port.sv). The planted bug
+      # leaves a global access's wait without its response: the next lane's
+      # request follows while one is in flight, a state only a run of
+      # hundreds of cycles from reset reaches, so the induction step, which
+      # starts anywhere, catches it (MUT_BY_IND).
+      DUT=rtl/ssm/baresm_ssm_seq.sv
+      FILES=(rtl/sm/baresm_isa_pkg.sv $SMP rtl/ssm/baresm_ssm_pkg.sv rtl/prim/baresm_ram_1r1w.sv
+             rtl/sm/baresm_lsu_amo.sv rtl/ssm/baresm_ssm_seq.sv)
+      BMC=3; IND=2; MUT_BY_IND=1
+      MUT_FILE=rtl/ssm/baresm_ssm_seq.sv
+      MUT_SED='s/if (is_shared || (take_rsp \&\& !req_q)) begin/if (is_shared || !req_q) begin/'
+      MUT_DESC="a global access's wait ends without its response";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }

@@ -770,8 +770,9 @@ module baresm_ssm_seq #(
     mreq_addr = {top_q.pc[31:LineW], LineW'(0)};
     mreq_wdata = '0;
     mreq_wstrb = '0;
-    if (st_q == S_FETCH && !flt) mreq = 1'b1;
-    if (st_q == S_MACC && lane_on && ph_q == 3'd3 && !is_shared) begin
+    // (Not in the cycle a new launch clears the sequencer: it goes idle.)
+    if (st_q == S_FETCH && !flt && !clear_i) mreq = 1'b1;
+    if (st_q == S_MACC && lane_on && ph_q == 3'd3 && !is_shared && !clear_i) begin
       mreq = 1'b1;
       if (is_atom_i) begin
         mreq_op = 2'd2;
