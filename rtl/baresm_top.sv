@@ -285,51 +285,39 @@ module baresm_top #(
 `else
 `define BARESM_TOP_SM_TRACE
 `endif
+`define BARESM_TOP_SM_PARAMS \
+    .NumLanes(NumLanes), \
+    .NumWarps(NumWarps), \
+    .NumRegs(NumRegs), \
+    .RfDepth(RegfileRegs / NumLanes), \
+    .SharedBytes(SharedBytes), \
+    .NumBanks(NumBanks), \
+    .CtaSlots(CtaSlots), \
+    .StackDepth(StackDepth), \
+    .MemLineBytes(MemLineBytes), \
+    .FpuLatency(FpuLatency), \
+    .HasFpu(HasFpu), \
+    .IcLines(IcLines), \
+    .LsuIdWidth(LsuIdWidth), \
+    .NumWindows(NumWindows), \
+    .GatherDepth(GatherDepth), \
+    .LoadSlots(LoadSlots)
   if (SerialSm) begin : g_serial
     baresm_ssm #(
-    .NumLanes(NumLanes),
-    .NumWarps(NumWarps),
-    .NumRegs(NumRegs),
-    .RfDepth(RegfileRegs / NumLanes),
-    .SharedBytes(SharedBytes),
-    .NumBanks(NumBanks),
-    .CtaSlots(CtaSlots),
-    .StackDepth(StackDepth),
-    .MemLineBytes(MemLineBytes),
-    .FpuLatency(FpuLatency),
-    .HasFpu(HasFpu),
-    .IcLines(IcLines),
-    .LsuIdWidth(LsuIdWidth),
-    .NumWindows(NumWindows),
-    .GatherDepth(GatherDepth),
-    .LoadSlots(LoadSlots)
-  ) u_sm (
+`BARESM_TOP_SM_PARAMS
+    ) u_sm (
 `BARESM_TOP_SM_PORTS
 `BARESM_TOP_SM_TRACE
     );
   end else begin : g_wide
     baresm_sm #(
-    .NumLanes(NumLanes),
-    .NumWarps(NumWarps),
-    .NumRegs(NumRegs),
-    .RfDepth(RegfileRegs / NumLanes),
-    .SharedBytes(SharedBytes),
-    .NumBanks(NumBanks),
-    .CtaSlots(CtaSlots),
-    .StackDepth(StackDepth),
-    .MemLineBytes(MemLineBytes),
-    .FpuLatency(FpuLatency),
-    .HasFpu(HasFpu),
-    .IcLines(IcLines),
-    .LsuIdWidth(LsuIdWidth),
-    .NumWindows(NumWindows),
-    .GatherDepth(GatherDepth),
-    .LoadSlots(LoadSlots)
-  ) u_sm (
+`BARESM_TOP_SM_PARAMS
+    ) u_sm (
 `BARESM_TOP_SM_PORTS
 `BARESM_TOP_SM_TRACE
     );
   end
+`undef BARESM_TOP_SM_PARAMS
 `undef BARESM_TOP_SM_PORTS
 `undef BARESM_TOP_SM_TRACE
 

@@ -184,10 +184,7 @@ module baresm_ssm_seq #(
 
   // ---- fault record -------------------------------------------------------------------------
   logic fault_q;
-  logic [3:0] f_kind_q;
-  logic [31:0] f_cta_x_q, f_cta_y_q, f_cta_z_q, f_pc_q, f_addr_q, f_wait_q;
-  logic [7:0] f_warp_q;
-  logic [4:0] f_lane_q;
+  fault_t f_q;
 
   // ---- RAMs ----------------------------------------------------------------------------------
   logic rf_re, rf_we;
@@ -804,15 +801,7 @@ module baresm_ssm_seq #(
       bar_first_q <= '0;
       cw_q <= '0;
       fault_q <= 1'b0;
-      f_kind_q <= '0;
-      f_cta_x_q <= '0;
-      f_cta_y_q <= '0;
-      f_cta_z_q <= '0;
-      f_warp_q <= '0;
-      f_lane_q <= '0;
-      f_pc_q <= '0;
-      f_addr_q <= '0;
-      f_wait_q <= '0;
+      f_q <= '0;
       outstanding_q <= 1'b0;
       req_q <= 1'b0;
       fetch_q <= 1'b0;
@@ -838,27 +827,11 @@ module baresm_ssm_seq #(
         exited_q <= '0;
         waiting_q <= '0;
         fault_q <= 1'b0;
-        f_kind_q <= '0;
-        f_cta_x_q <= '0;
-        f_cta_y_q <= '0;
-        f_cta_z_q <= '0;
-        f_warp_q <= '0;
-        f_lane_q <= '0;
-        f_pc_q <= '0;
-        f_addr_q <= '0;
-        f_wait_q <= '0;
+        f_q <= '0;
       end else if (flt) begin
         // The first fault ends the launch: its report, nothing more issued.
         fault_q <= 1'b1;
-        f_kind_q <= flt_kind;
-        f_cta_x_q <= cta_x_q;
-        f_cta_y_q <= cta_y_q;
-        f_cta_z_q <= cta_z_q;
-        f_warp_q <= 8'(cw_q);
-        f_lane_q <= flt_lane;
-        f_pc_q <= top_q.pc;
-        f_addr_q <= flt_addr;
-        f_wait_q <= '0;
+        f_q <= {flt_kind, cta_x_q, cta_y_q, cta_z_q, 8'(cw_q), flt_lane, top_q.pc, flt_addr, 32'd0};
         st_q <= S_STOP;
       end else begin
         unique case (st_q)
@@ -1145,15 +1118,8 @@ module baresm_ssm_seq #(
             // Deadlock: every live warp waits at a barrier that cannot release.
             if (nlive != '0 && (live & ~waiting_q) == '0) begin
               fault_q <= 1'b1;
-              f_kind_q <= baresm_state_pkg::FAULT_BARRIER_DEADLOCK;
-              f_cta_x_q <= cta_x_q;
-              f_cta_y_q <= cta_y_q;
-              f_cta_z_q <= cta_z_q;
-              f_warp_q <= 8'(first_wait);
-              f_lane_q <= '0;
-              f_pc_q <= pr_rdata;
-              f_addr_q <= '0;
-              f_wait_q <= 32'(waiting_q);
+              f_q <= {baresm_state_pkg::FAULT_BARRIER_DEADLOCK, cta_x_q, cta_y_q, cta_z_q, 8'(first_wait),
+                      5'd0, pr_rdata, 32'd0, 32'(waiting_q)};
               st_q <= S_STOP;
             end else st_q <= S_SCHED;
           end
@@ -1200,15 +1166,15 @@ module baresm_ssm_seq #(
   assign any_cta_o = st_q != S_IDLE && st_q != S_STOP;
   assign mem_idle_o = !req_q && !outstanding_q;
   assign fault_o = fault_q;
-  assign fault_kind_o = f_kind_q;
-  assign fault_cta_x_o = f_cta_x_q;
-  assign fault_cta_y_o = f_cta_y_q;
-  assign fault_cta_z_o = f_cta_z_q;
-  assign fault_warp_o = f_warp_q;
-  assign fault_lane_o = f_lane_q;
-  assign fault_pc_o = f_pc_q;
-  assign fault_addr_o = f_addr_q;
-  assign fault_waiting_o = f_wait_q;
+  assign fault_kind_o = f_q.kind;
+  assign fault_cta_x_o = f_q.cta_x;
+  assign fault_cta_y_o = f_q.cta_y;
+  assign fault_cta_z_o = f_q.cta_z;
+  assign fault_warp_o = f_q.warp;
+  assign fault_lane_o = f_q.lane;
+  assign fault_pc_o = f_q.pc;
+  assign fault_addr_o = f_q.addr;
+  assign fault_waiting_o = f_q.waiting;
 
   // The current warp, from its stack top's read to the barrier check.
   logic in_instr;
