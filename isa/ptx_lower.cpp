@@ -97,9 +97,12 @@ class Lowerer {
   const Kernel& k_;
   const std::vector<ModuleVar>& vars_;
   DiagSink* d_;
-  // Module-scope .global/.const variables this kernel references: each
-  // reference is refused by name (their data is not in the module yet).
-  std::map<std::string, const ModuleVar*> module_data_;
+  // Module-scope .global/.const variables this kernel references (CUDA's
+  // __device__ and __constant__ variables): each one's device address is a
+  // hidden parameter after the kernel's own (kPtxVarParamPrefix + name),
+  // which whoever loads the module fills (the CUDA runtime: the variable's
+  // memory, initialised from the PTX). Name -> index in m_.params.
+  std::map<std::string, size_t> var_params_;
   MKernel m_;
   std::map<std::string, RegInfo> regs_;
   std::map<std::string, uint32_t> shared_;  // name -> offset
@@ -186,10 +189,11 @@ class Lowerer {
     // CTA's static + dynamic bytes cover the whole dynamic part.
     const std::set<std::string> named = symbols_named();
     uint32_t dyn_align = 0;
+    std::vector<const ModuleVar*> module_vars;
     for (const ModuleVar& v : vars_) {
       if (!named.count(v.name) || shared_.count(v.name) || params_.count(v.name)) continue;
       if (v.space != "shared") {
-        module_data_[v.name] = &v;
+        module_vars.push_back(&v);
       } else if (v.is_extern) {
         if (v.size != 0)
           d_->error(v.pos, "an .extern .shared variable with a size (" + quote(v.name) +
@@ -209,6 +213,32 @@ class Lowerer {
           shared_[v.name] = soff;
     }
     m_.shared_bytes = soff;
+    // The referenced .global/.const variables' addresses, as 4-byte hidden
+    // parameters after the kernel's own (device addresses are 32 bits).
+    for (const ModuleVar* v : module_vars) {
+      if (v->is_extern) {
+        d_->error(v->pos, ".extern ." + v->space + " variable " + quote(v->name) +
+                              " is defined in another compilation unit (relocatable device code, -rdc): not supported");
+        continue;
+      }
+      const std::string pname = kPtxVarParamPrefix + v->name;
+      if (pname.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+          std::string::npos) {
+        d_->error(v->pos, "module-scope variable " + quote(v->name) +
+                              ": only letters, digits and '_' can name the parameter that carries its address");
+        continue;
+      }
+      MParam mp;
+      mp.name = pname;
+      mp.size = 4;
+      mp.align = 4;
+      off = (off + 3) / 4 * 4;
+      mp.offset = off;
+      off += 4;
+      var_params_[v->name] = m_.params.size();
+      m_.params.push_back(mp);
+    }
+    m_.param_bytes = off;
     uint32_t loff = 0;
     for (const SharedVar& v : k_.locals) {
       if (shared_.count(v.name) || local_.count(v.name) || params_.count(v.name))
@@ -422,12 +452,20 @@ class Lowerer {
     }
     return v;
   }
-  // A referenced __device__/__constant__ variable: refused by name where it is used.
-  void refuse_module_data(const Operand& o) {
-    auto it = module_data_.find(o.name);
-    if (it == module_data_.end()) return;
-    fail(o.pos, "module-scope ." + it->second->space + " variable " + quote(o.name) +
-                    " (a __device__ or __constant__ variable) is not supported yet");
+  bool is_module_var(const Operand& o) const { return var_params_.count(o.name) != 0; }
+  // A __device__/__constant__ variable where only a .shared/.local one can be.
+  void refuse_module_data(const Operand& o, const char* where) {
+    if (is_module_var(o))
+      fail(o.pos, "module-scope variable " + quote(o.name) + " (a __device__ or __constant__ variable) " + where +
+                      " is not supported");
+  }
+  // The device address of a module-scope .global/.const variable, from its
+  // hidden parameter (LDC: one instruction).
+  int module_var_address(const Operand& o) {
+    const MParam& p = m_.params[var_params_.at(o.name)];
+    const int t = new_vreg(false);
+    plain("LDC", {MOperand::v(t, true), MOperand::mem(-1, int32_t(p.offset))});
+    return t;
   }
 
   int new_vreg(bool pred, const std::string& name = "") {
@@ -509,6 +547,7 @@ class Lowerer {
     }
     if (o.kind == Operand::SYMBOL) {
       if (bits == 1) fail(o.pos, "expected a predicate");
+      if (is_module_var(o)) return MOperand::v(module_var_address(o));
       const int t = new_vreg(false);
       plain("MOV", {MOperand::v(t, true), MOperand::i(symbol_offset(o))});
       return MOperand::v(t);
@@ -518,13 +557,14 @@ class Lowerer {
   // Operand b: a register or a 32-bit immediate.
   MOperand src_b(const Operand& o, int bits, bool is_float = false) {
     if (o.kind == Operand::IMM) return MOperand::i(imm_bits(o, is_float, bits));
+    if (o.kind == Operand::SYMBOL && is_module_var(o)) return MOperand::v(module_var_address(o));
     if (o.kind == Operand::SYMBOL) return MOperand::i(symbol_offset(o));
     return MOperand::v(reg_of(o, bits));
   }
   // A variable's address in its own state space: the offset of a .shared
   // variable in the CTA's shared memory, of a .local one in the thread's frame.
   uint32_t symbol_offset(const Operand& o) {
-    refuse_module_data(o);
+    refuse_module_data(o, "as a .shared or .local address");
     if (auto it = shared_.find(o.name); it != shared_.end()) return it->second;
     if (auto it = local_.find(o.name); it != local_.end()) return it->second;
     fail(o.pos, "symbol " + quote(o.name) + " is not a .shared or .local variable of this kernel");
@@ -705,7 +745,8 @@ class Lowerer {
     unsupported("." + t + " stores");
   }
 
-  // [reg + off] in global or shared space, [sym + off] in shared space.
+  // [reg + off] in global, const or shared space, [sym + off] in shared
+  // space, [var + off] of a module-scope variable in global or const space.
   MOperand address(const Operand& o, const std::string& space) {
     if (o.kind != Operand::ADDR) fail(o.pos, "expected an address [...]");
     if (o.value < INT32_MIN || o.value > INT32_MAX) fail(o.pos, "address offset does not fit 32 bits");
@@ -714,7 +755,11 @@ class Lowerer {
       return MOperand::mem(-1, int32_t(o.value));
     }
     if (!o.base_is_reg) {
-      refuse_module_data(o);
+      if (is_module_var(o)) {
+        if (space != "global" && space != "const")
+          fail(o.pos, "module-scope variable " + quote(o.name) + " as a " + space + " address is not supported");
+        return MOperand::mem(module_var_address(o), int32_t(o.value));
+      }
       if (space != "shared")
         fail(o.pos, "symbol " + quote(o.name) + " as a " + space + " address is not supported");
       auto it = shared_.find(o.name);
@@ -724,8 +769,8 @@ class Lowerer {
     }
     const RegInfo& r = reg(o);
     if (r.bits == 1) fail(o.pos, "a predicate is not an address");
-    if (space == "global" && r.bits != 64)
-      fail(o.pos, "a global address must be a 64-bit register (.address_size 64)");
+    if ((space == "global" || space == "const") && r.bits != 64)
+      fail(o.pos, "a " + space + " address must be a 64-bit register (.address_size 64)");
     return MOperand::mem(r.vreg, int32_t(o.value));
   }
 
@@ -755,8 +800,6 @@ class Lowerer {
     const std::string& o = in.opcode;
     const auto& known = ptx_opcode_names();
     if (!std::binary_search(known.begin(), known.end(), o)) unsupported(not_translated(o));
-    for (const Operand& x : in.ops)
-      if (x.kind == Operand::SYMBOL || (x.kind == Operand::ADDR && !x.base_is_reg)) refuse_module_data(x);
     if (in.pipe_dst && o != "setp" && o != "shfl")
       fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
     if (o == "mov") return lower_mov();
@@ -1260,6 +1303,18 @@ class Lowerer {
       }
       return guarded(st == "u32" ? "I2F.U32" : "I2F", {dst(op(0), 32), a});
     }
+    // An 8- or 16-bit integer is exact in an f32, whatever the rounding:
+    // extended to 32 bits by its type, then I2F (1-3 instructions).
+    if (dt == "f32" && (st == "s16" || st == "u16" || st == "s8" || st == "u8")) {
+      if (quals.size() != 1 || (quals[0] != "rn" && quals[0] != "rz" && quals[0] != "rm" && quals[0] != "rp"))
+        unsupported("int-to-f32 conversions round with .rn, .rz, .rm or .rp");
+      const Operand& s0 = op(1);
+      const int sreg = s0.kind == Operand::REG ? reg(s0).bits : 32;
+      if (sreg == 1 || sreg == 64) fail(s0.pos, "expected a 16- or 32-bit register for ." + st);
+      MOperand v = src_reg(s0, sreg);
+      if (!(sreg == 16 && st[0] == 'u')) v = extend(v, type_bits(st), st[0] == 's');  // canonical already
+      return guarded("I2F", {dst(op(0), 32), v});
+    }
     // The integer roundings of an f32: .rzi is what F2I does; .rni .rmi .rpi
     // first round to an integral f32 (exact), then F2I (saturating, NaN to 0).
     const char irnd = has_q("rni") ? 'n' : has_q("rzi") ? 'z' : has_q("rmi") ? 'm' : has_q("rpi") ? 'p' : 0;
@@ -1414,7 +1469,9 @@ class Lowerer {
   void lower_ld() {
     want_ops(2);
     const std::string t = type_mod();
-    const std::string space = space_of({"global", "shared", "param", "local"});
+    // ld.const: __constant__ data lives in device memory (no constant bank):
+    // an ordinary load at the variable's address.
+    const std::string space = space_of({"global", "shared", "param", "local", "const"});
     const int vn = vector_count();
     for (const std::string& m : cur_->mods)
       if (m != space && m != t && m != "nc" && !(vn > 1 && (m == "v2" || m == "v4")))
