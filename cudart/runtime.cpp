@@ -497,6 +497,25 @@ bool find_alloc(const void* p, uint32_t* base, uint32_t* bytes) {
   return false;
 }
 
+// Device memory is handed out in whole 256-byte granules (cudaMalloc's
+// alignment): the driver is asked for the rounded size, so that allocations
+// made one after the other are adjacent and their memory windows merge into
+// one (a launch gets at most CONFIG1.MAX_WINDOWS ranges, 4 on the RTL). A
+// kernel's access in the padding does not fault, as on a GPU, whose
+// allocations are as coarse; the copies are checked against the size asked for.
+constexpr uint32_t kAllocGranule = 256;
+uint32_t granules(uint64_t bytes) {
+  return uint32_t((bytes + kAllocGranule - 1) / kAllocGranule * kAllocGranule);
+}
+
+// A device range [p, p + count) must lie in one allocation (or variable)
+// when p is in one; false when it runs past its end.
+bool within_alloc(const void* p, size_t count) {
+  uint32_t base = 0, bytes = 0;
+  if (!find_alloc(p, &base, &bytes)) return true;  // not ours: the driver checks it
+  return uint64_t(reinterpret_cast<uintptr_t>(p)) + count <= uint64_t(base) + bytes;
+}
+
 bool resolve_stream(cudaStream_t s, drv::Stream* out) {
   if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) {
     *out = drv::Stream{};
@@ -585,7 +604,8 @@ cudaError_t load_fatbin(FatbinReg& fb) {
     for (size_t i = 0; i < r.variables.size(); ++i)
       std::copy(r.variables[i].init.begin(), r.variables[i].init.end(), data.begin() + at[i]);
     drv::DevPtr d = 0;
-    drv::Status s = R.dev.mem_alloc(R.ctx, uint32_t(end), &d);
+    drv::Status s = end > 0xFFFFFFFFu - (kAllocGranule - 1) ? drv::Status::OUT_OF_MEMORY
+                                                              : R.dev.mem_alloc(R.ctx, granules(end), &d);
     if (s == drv::Status::OK) s = R.dev.memcpy_htod(R.ctx, d, data.data(), uint32_t(end));
     if (s != drv::Status::OK)
       return refuse(s == drv::Status::INVALID_VALUE || s == drv::Status::OUT_OF_MEMORY ? cudaErrorMemoryAllocation
@@ -687,6 +707,9 @@ cudaError_t memcpy_impl(void* dst, const void* src, size_t count, cudaMemcpyKind
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice)
     return ret(cudaErrorInvalidMemcpyDirection);
   if (count > 0xFFFFFFFFu) return ret(cudaErrorInvalidValue);
+  if ((kind != cudaMemcpyHostToDevice && !within_alloc(src, count)) ||
+      (kind != cudaMemcpyDeviceToHost && !within_alloc(dst, count)))
+    return ret(cudaErrorInvalidValue);
   // cudaMemcpy waits for the work queued before it (the legacy default stream).
   if (cudaError_t e = sync_context(); e != cudaSuccess) return ret(e);
   drv::DevPtr d = 0, s = 0;
@@ -711,7 +734,7 @@ cudaError_t memset_impl(void* p, int value, size_t count) {
   ENTER();
   if (count == 0) return cudaSuccess;
   drv::DevPtr d;
-  if (!to_dev(p, &d) || count > 0xFFFFFFFFu) return ret(cudaErrorInvalidValue);
+  if (!to_dev(p, &d) || count > 0xFFFFFFFFu || !within_alloc(p, count)) return ret(cudaErrorInvalidValue);
   if (cudaError_t e = sync_context(); e != cudaSuccess) return ret(e);
   const drv::Status st = R.dev.memset_d8(R.ctx, d, uint8_t(value), uint32_t(count));
   return st == drv::Status::OK ? cudaSuccess : ret(fail_with(st));
@@ -1113,9 +1136,9 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
   if (!devPtr) return ret(cudaErrorInvalidValue);
   *devPtr = nullptr;
   if (size == 0) return cudaSuccess;
-  if (size > 0xFFFFFFFFu) return ret(cudaErrorMemoryAllocation);
+  if (size > 0xFFFFFFFFu - (kAllocGranule - 1)) return ret(cudaErrorMemoryAllocation);
   drv::DevPtr d = 0;
-  const drv::Status s = R.dev.mem_alloc(R.ctx, uint32_t(size), &d);
+  const drv::Status s = R.dev.mem_alloc(R.ctx, granules(size), &d);
   if (s != drv::Status::OK) return ret(s == drv::Status::INVALID_VALUE ? cudaErrorMemoryAllocation : fail_with(s));
   R.allocs[d] = uint32_t(size);
   *devPtr = reinterpret_cast<void*>(uintptr_t(d));

@@ -79,9 +79,9 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
   // Lines 7.. of the file (6 lines of header and declarations before the body).
   const std::string body =
       "\tdiv.u64 %rd1, %rd2, %rd3;\n"                 // 10
-      "\tshr.u64 %rd1, %rd2, 3;\n"                    // 11
-      "\tsetp.lt.u64 %p1, %rd1, %rd2;\n"              // 12
-      "\tst.global.u64 [%rd1], %rd2;\n"               // 13
+      "\tatom.global.add.u64 %rd1, [%rd2], %rd3;\n"   // 11
+      "\tbrev.b64 %rd1, %rd2;\n"                      // 12
+      "\tatom.global.exch.b64 %rd1, [%rd2], %rd3;\n"  // 13
       "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, 255;\n"  // 14
       "\tld.u32 %r1, [%rd1];\n"                       // 15
       "\tadd.f32.ftz %r1, %r2, %r3;\n"                // 16  (not a valid spelling either)
@@ -94,12 +94,10 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
             "t.ptx:10:2: PTX instruction 'div.u64' is not supported (only .u32/.s32 integer division is "
             "lowered yet)");
   EXPECT_EQ(e[1],
-            "t.ptx:11:2: PTX instruction 'shr.u64' is not supported (a 64-bit right shift needs the high "
-            "word of the value)");
-  EXPECT_EQ(
-      e[2],
-      "t.ptx:12:2: PTX instruction 'setp.lt.u64' is not supported (a 64-bit comparison needs the high word)");
-  EXPECT_EQ(e[3], "t.ptx:13:2: PTX instruction 'st.global.u64' is not supported (.u64 stores)");
+            "t.ptx:11:2: PTX instruction 'atom.global.add.u64' is not supported (the old value of a 64-bit "
+            "atomic add: the device's atomics are 32 bits, and the two halves of it would not be one value)");
+  EXPECT_EQ(e[2], "t.ptx:12:2: PTX instruction 'brev.b64' is not supported (modifier .b64)");
+  EXPECT_EQ(e[3], "t.ptx:13:2: PTX instruction 'atom.global.exch.b64' is not supported (.b64 atomics)");
   EXPECT_EQ(e[4], "t.ptx:14:38: shfl.sync member masks other than 0xffffffff are not supported yet");
   EXPECT_EQ(e[5].rfind("t.ptx:15:2: PTX instruction 'ld.u32' is not supported (generic addressing", 0), 0u)
       << e[5];
