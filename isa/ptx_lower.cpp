@@ -461,23 +461,30 @@ class Lowerer {
     plain("IMAD", {V(hi, true), ahi, blo, V(hi)});
     return {V(lo), V(hi)};
   }
-  // A 64-bit comparison as a predicate: idx 0..5 = eq ne lt le gt ge.
-  int cmp64(int idx, bool is_signed, const W64& a, const W64& b) {
+  // A 64-bit comparison as a predicate: idx 0..5 = eq ne lt le gt ge. Into
+  // a temporary, or with `out` (a predicate operand to define) its last
+  // instruction writes out under the PTX instruction's guard.
+  int cmp64(int idx, bool is_signed, const W64& a, const W64& b, const MOperand* out = nullptr) {
     static const char* icmp[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
     const int p = ptmp();
+    auto last = [&](const std::string& mn, MOperand x, MOperand y) {
+      if (out)
+        guarded(mn, {*out, x, y, MOperand::p(p)});
+      else
+        plain(mn, {MOperand::p(p, true), x, y, MOperand::p(p)});
+    };
     const MOperand alo = in_reg(a.lo), ahi = in_reg(a.hi);
     const std::string hs = is_signed ? "" : ".U32";
     if (idx <= 1) {  // eq: both words equal; ne: either differs
       plain(std::string("ISETP.") + icmp[idx] + ".AND", {MOperand::p(p, true), alo, b.lo, MOperand::pt()});
-      plain(std::string("ISETP.") + icmp[idx] + (idx == 0 ? ".AND" : ".OR"),
-            {MOperand::p(p, true), ahi, b.hi, MOperand::p(p)});
+      last(std::string("ISETP.") + icmp[idx] + (idx == 0 ? ".AND" : ".OR"), ahi, b.hi);
       return p;
     }
     // (a.hi strictly cmp b.hi) or (a.hi == b.hi and a.lo cmp b.lo, unsigned)
     static const char* strict[] = {"", "", "LT", "LT", "GT", "GT"};
     plain(std::string("ISETP.") + icmp[idx] + ".U32.AND", {MOperand::p(p, true), alo, b.lo, MOperand::pt()});
     plain("ISETP.EQ.AND", {MOperand::p(p, true), ahi, b.hi, MOperand::p(p)});
-    plain(std::string("ISETP.") + strict[idx] + hs + ".OR", {MOperand::p(p, true), ahi, b.hi, MOperand::p(p)});
+    last(std::string("ISETP.") + strict[idx] + hs + ".OR", ahi, b.hi);
     return p;
   }
   // a >> n (logical or arithmetic) and a << n over both words, for n a
@@ -1571,6 +1578,11 @@ class Lowerer {
         if (cmp == names[i] || (t == "u64" && cmp == unames[i] && *unames[i])) idx = i;
       if (idx < 0 || (t == "b64" && idx > 1)) unsupported();
       const W64 a = src64(op(nd)), b = src64(op(nd + 1), true);
+      if (comb.empty() && nd == 1) {  // the comparison's last instruction writes p
+        const MOperand pd = pdst(op(0));
+        cmp64(idx, t == "s64", a, b, &pd);
+        return;
+      }
       const int r = bit_of(cmp64(idx, t == "s64", a, b));
       const MOperand c = comb.empty() ? MOperand::pt() : psrc(op(nd + 2));
       guarded("ISETP.NE" + cmb0, {pdst(op(0)), V(r), MOperand::i(0), c});
