@@ -5,13 +5,15 @@
 // PTX, translated by isa/ptx.h and loaded as a module through the driver).
 // docs/cuda-runtime.md lists every function with its status.
 //
-// One device (the functional model; BARESM_BACKEND), one context (CUDA's
+// One device (the functional model, or the verilated RTL: BARESM_BACKEND), one context (CUDA's
 // primary context), one global lock. Device pointers are the driver's 32-bit
 // device addresses, zero-extended. Kernel faults become the context's sticky
 // error at the next synchronizing call, as on a GPU.
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -28,10 +30,18 @@
 
 #include "cudart/fatbin.h"
 #include "cudart/runtime.h"
+#include "host_driver/devices.h"
 #include "host_driver/driver.h"
 #include "host_driver/model_transport.h"
 #include "isa/module.h"
 #include "isa/ptx.h"
+#ifdef BARESM_CUDART_RTL
+#include "sim/systemc/rtl_device.h"
+#endif
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace baresm::cudart {
 namespace {
@@ -75,6 +85,11 @@ struct KernelReg {
   const isa::KernelInfo* info = nullptr;  // in fatbin->module
   cudaError_t resolve_error = cudaSuccess;
   cudaFuncCache cache_config = cudaFuncCachePreferNone;  // recorded: baresm's shared memory is not carved from a cache
+  // Per parameter of the translated kernel: 0 for the program's own, the
+  // device address of a __device__/__constant__ variable for the hidden
+  // ones (isa::kPtxVarParamPrefix) that follow them; user_params counts the former.
+  std::vector<uint32_t> param_var_addr;
+  size_t user_params = 0;
   // measured (BARESM_CUDART_STATS)
   uint64_t launches = 0, cycles = 0, warp_instrs = 0, thread_instrs = 0;
 };
@@ -84,12 +99,19 @@ struct VarReg {
   std::string name;
   size_t size = 0;
   bool constant = false;
+  FatbinReg* fatbin = nullptr;
+};
+
+// A __device__/__constant__ variable of a loaded module: its device memory.
+struct VarMem {
+  uint32_t addr = 0, size = 0;
 };
 
 struct FatbinReg {
   const void* wrapper = nullptr;
   std::vector<std::unique_ptr<KernelReg>> kernels;
-  std::vector<VarReg> vars;
+  std::vector<std::unique_ptr<VarReg>> vars;
+  std::map<std::string, VarMem> var_mem;  // by PTX name, while loaded
   bool load_tried = false;
   cudaError_t load_error = cudaSuccess;
   bool loaded = false;
@@ -120,13 +142,15 @@ class Runtime {
   bool init_tried = false;
   cudaError_t init_error = cudaSuccess;
   std::string backend;
-  std::unique_ptr<drv::ModelTransport> transport;
+  std::unique_ptr<drv::Transport> transport;
   drv::Device dev;
   drv::Context ctx;
   cudaError_t sticky = cudaSuccess;
   std::vector<std::unique_ptr<FatbinReg>> fatbins;
   std::unordered_map<const void*, KernelReg*> by_host;
   std::map<uint32_t, uint32_t> allocs;  // device address -> bytes
+  std::map<uint32_t, uint32_t> var_allocs;  // the modules' variables: device address -> bytes
+  std::unordered_map<const void*, VarReg*> var_by_host;  // host shadow of a variable -> it
   std::set<StreamObj*> streams;
   std::set<EventObj*> events;
   std::set<std::string> unsupported_seen;
@@ -203,31 +227,146 @@ void on_completion(void* user, const drv::LaunchReport& r) {
   k->thread_instrs += r.stats.thread_instrs;
 }
 
+// A whole number from the environment; false when malformed or out of [lo, hi].
+bool parse_u64(const char* s, uint64_t lo, uint64_t hi, uint64_t* out) {
+  if (!s || !*s || *s == '-' || *s == '+') return false;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(s, &end, 0);
+  if (errno || *end || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+// An output file named by the environment: refused unless it is (or can be
+// created as) a regular file we can write; truncated now, so that a path
+// that cannot be written costs no simulation.
+bool check_output_file(const char* var, const char* path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    note("%s=%s: not a regular file", var, path);
+    return false;
+  }
+  const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    note("%s=%s: %s", var, path, std::strerror(errno));
+    return false;
+  }
+  close(fd);
+  return true;
+}
+
+// The options of `baresm run` that describe the device, from the
+// environment (docs/cuda-runtime.md): BARESM_TRACE (--trace),
+// BARESM_TRACE_WINDOW (--trace-window), BARESM_TIMELINE (--timeline),
+// BARESM_MEM_LATENCY (--mem-latency), BARESM_MEM_SEED (--mem-seed). Each is
+// the verilated device's; *rtl_only names those that are set. False (with a
+// line naming the variable) when one is malformed.
+bool device_settings_from_env(drv::DeviceSettings* s, std::string* rtl_only) {
+  auto seen = [&](const char* var) {
+    const char* v = std::getenv(var);
+    if (v && *v) *rtl_only += std::string(rtl_only->empty() ? "" : ", ") + var;
+    return v && *v ? v : nullptr;
+  };
+  const char* trace = seen("BARESM_TRACE");
+  const char* window = seen("BARESM_TRACE_WINDOW");
+  const char* timeline = seen("BARESM_TIMELINE");
+  const char* latency = seen("BARESM_MEM_LATENCY");
+  const char* seed = seen("BARESM_MEM_SEED");
+  if (latency) {
+    uint64_t v = 0;
+    if (!parse_u64(latency, 1, 1000, &v)) {
+      note("BARESM_MEM_LATENCY=%s: expected a fixed device-memory latency of 1 to 1000 cycles", latency);
+      return false;
+    }
+    s->mem_latency = uint32_t(v);
+  }
+  if (seed && !parse_u64(seed, 0, UINT64_MAX, &s->mem_seed)) {
+    note("BARESM_MEM_SEED=%s: expected a whole number (the device-memory model's seed)", seed);
+    return false;
+  }
+  if (window) {
+    const std::string w = window;
+    const size_t colon = w.find(':');
+    const std::string a = colon == std::string::npos ? "" : w.substr(0, colon);
+    const std::string b = colon == std::string::npos ? "" : w.substr(colon + 1);
+    if (colon == std::string::npos || b.find(':') != std::string::npos ||
+        (!a.empty() && !parse_u64(a.c_str(), 0, UINT64_MAX, &s->trace_start)) ||
+        (!b.empty() && !parse_u64(b.c_str(), 0, UINT64_MAX, &s->trace_end)) || s->trace_start > s->trace_end) {
+      note("BARESM_TRACE_WINDOW=%s: expected START:END in cycles, START <= END (either side may be empty)", window);
+      return false;
+    }
+    if (!trace) {
+      note("BARESM_TRACE_WINDOW=%s: the window of a trace: set BARESM_TRACE=FILE.fst too", window);
+      return false;
+    }
+  }
+  if (trace) {
+    if (!check_output_file("BARESM_TRACE", trace)) return false;
+    s->trace_file = trace;
+  }
+  if (timeline) {
+    if (!check_output_file("BARESM_TIMELINE", timeline)) return false;
+    s->timeline_file = timeline;
+  }
+  return true;
+}
+
+// The backends this library has: the functional model always, the
+// verilated device when the build had Verilator and SystemC.
+std::string backend_names() {
+#ifdef BARESM_CUDART_RTL
+  return "'model' or 'rtl'";
+#else
+  return "'model'; 'rtl' is not built into this library (Verilator and SystemC were not found)";
+#endif
+}
+
 cudaError_t ensure_device() {
   Runtime& R = rt();
   if (R.init_tried) return R.init_error;
   R.init_tried = true;
   const char* b = std::getenv("BARESM_BACKEND");
   R.backend = b && *b ? b : "model";
-  if (R.backend == "rtl") {
-    note("BARESM_BACKEND=rtl: the verilated device is not available through this library yet (only 'model')");
+#ifdef BARESM_CUDART_RTL
+  static const bool rtl_registered = (cosim::register_rtl_device(), true);
+  (void)rtl_registered;
+#endif
+  const drv::DeviceEntry* entry = R.backend == "model" || R.backend == "rtl" ? drv::find_device(R.backend) : nullptr;
+  if (!entry) {
+    note("BARESM_BACKEND=%s: no such backend in this library (expected %s)", R.backend.c_str(),
+         backend_names().c_str());
     return R.init_error = cudaErrorNoDevice;
   }
-  if (R.backend != "model") {
-    note("BARESM_BACKEND=%s: unknown backend (expected 'model')", R.backend.c_str());
-    return R.init_error = cudaErrorNoDevice;
+  drv::DeviceSettings settings;
+  std::string rtl_only;
+  if (!device_settings_from_env(&settings, &rtl_only)) return R.init_error = cudaErrorInvalidValue;
+  if (R.backend != "rtl" && !rtl_only.empty()) {
+    note("%s: the verilated device's settings (BARESM_BACKEND=rtl); the %s backend has no clock cycles or "
+         "memory model to set",
+         rtl_only.c_str(), R.backend.c_str());
+    return R.init_error = cudaErrorInvalidValue;
   }
   cq::ModelDeviceConfig cfg;
   cfg.mem_bytes = 16u << 20;
   if (const char* m = std::getenv("BARESM_MEM_BYTES")) {
     uint64_t v = 0;
+    if (R.backend == "rtl") {
+      note("BARESM_MEM_BYTES=%s: the verilated device's memory is fixed when it is verilated "
+           "(baresm_top's MemBytes); only the model's is set at run time",
+           m);
+      return R.init_error = cudaErrorInvalidValue;
+    }
     if (!parse_bytes(m, &v) || v < (1u << 20) || v > (1ull << 31)) {
       note("BARESM_MEM_BYTES=%s: expected a size from 1M to 2G (e.g. 64M)", m);
       return R.init_error = cudaErrorInvalidValue;
     }
     cfg.mem_bytes = uint32_t(v);
   }
-  drv::DeviceOptions opt;
+  // The registry's options for the device (the RTL's synchronize timeout is
+  // device time), but no watchdog unless asked: a GPU without a display has none.
+  drv::DeviceOptions opt = entry->options;
+  opt.watchdog = 0;
   if (const char* w = std::getenv("BARESM_WATCHDOG")) {
     uint64_t v = 0;
     if (!parse_bytes(w, &v) || v > 0xFFFFFFFFu) {
@@ -236,7 +375,19 @@ cudaError_t ensure_device() {
     }
     opt.watchdog = uint32_t(v);
   }
-  R.transport = std::make_unique<drv::ModelTransport>(cfg);
+  std::string why;
+  try {
+    if (R.backend == "model")
+      R.transport = std::make_unique<drv::ModelTransport>(cfg);
+    else
+      R.transport = entry->open_transport(settings, &why);
+  } catch (const std::exception& ex) {
+    why = ex.what();
+  }
+  if (!R.transport) {
+    note("cannot start the %s device: %s", R.backend.c_str(), why.empty() ? "no reason given" : why.c_str());
+    return R.init_error = cudaErrorNoDevice;
+  }
   drv::Status s = R.dev.open(R.transport.get(), opt);
   if (s == drv::Status::OK) s = R.dev.ctx_create(&R.ctx);
   if (s != drv::Status::OK) {
@@ -334,13 +485,35 @@ bool find_alloc(const void* p, uint32_t* base, uint32_t* bytes) {
   drv::DevPtr d;
   if (!to_dev(p, &d) || d == 0) return false;
   Runtime& R = rt();
-  auto it = R.allocs.upper_bound(d);
-  if (it == R.allocs.begin()) return false;
-  --it;
-  if (d >= it->first + uint64_t(it->second)) return false;
-  *base = it->first;
-  *bytes = it->second;
-  return true;
+  for (const auto* m : {&R.allocs, &R.var_allocs}) {
+    auto it = m->upper_bound(d);
+    if (it == m->begin()) continue;
+    --it;
+    if (d >= it->first + uint64_t(it->second)) continue;
+    *base = it->first;
+    *bytes = it->second;
+    return true;
+  }
+  return false;
+}
+
+// Device memory is handed out in whole 256-byte granules (cudaMalloc's
+// alignment): the driver is asked for the rounded size, so that allocations
+// made one after the other are adjacent and their memory windows merge into
+// one (a launch gets at most CONFIG1.MAX_WINDOWS ranges, 4 on the RTL). A
+// kernel's access in the padding does not fault, as on a GPU, whose
+// allocations are as coarse; the copies are checked against the size asked for.
+constexpr uint32_t kAllocGranule = 256;
+uint32_t granules(uint64_t bytes) {
+  return uint32_t((bytes + kAllocGranule - 1) / kAllocGranule * kAllocGranule);
+}
+
+// A device range [p, p + count) must lie in one allocation (or variable)
+// when p is in one; false when it runs past its end.
+bool within_alloc(const void* p, size_t count) {
+  uint32_t base = 0, bytes = 0;
+  if (!find_alloc(p, &base, &bytes)) return true;  // not ours: the driver checks it
+  return uint64_t(reinterpret_cast<uintptr_t>(p)) + count <= uint64_t(base) + bytes;
 }
 
 bool resolve_stream(cudaStream_t s, drv::Stream* out) {
@@ -413,6 +586,37 @@ cudaError_t load_fatbin(FatbinReg& fb) {
   if (!r.ok())
     return refuse(cudaErrorInvalidPtx, "the PTX front end refused the program's " + name + ":\n" + r.format_errors());
   fb.module = std::move(r.module);
+  // The module's __device__/__constant__ variables: one allocation holds
+  // them all, each at its alignment with the PTX's initialiser (the rest
+  // zero), as loading a module does on a GPU. One allocation is one memory
+  // window of the launches (the RTL has 4).
+  if (!r.variables.empty()) {
+    uint64_t end = 0;
+    std::vector<uint32_t> at;
+    for (const isa::PtxVariable& v : r.variables) {
+      if (v.align > 256) return refuse(cudaErrorInvalidKernelImage, "variable " + v.name + ": alignment above 256");
+      end = (end + v.align - 1) / v.align * v.align;
+      at.push_back(uint32_t(end));
+      end += std::max<uint32_t>(v.size, 1);
+    }
+    if (end > 0xFFFFFFFFu) return refuse(cudaErrorMemoryAllocation, "the module's variables exceed 4 GiB");
+    std::vector<uint8_t> data(end, 0);
+    for (size_t i = 0; i < r.variables.size(); ++i)
+      std::copy(r.variables[i].init.begin(), r.variables[i].init.end(), data.begin() + at[i]);
+    drv::DevPtr d = 0;
+    drv::Status s = end > 0xFFFFFFFFu - (kAllocGranule - 1) ? drv::Status::OUT_OF_MEMORY
+                                                              : R.dev.mem_alloc(R.ctx, granules(end), &d);
+    if (s == drv::Status::OK) s = R.dev.memcpy_htod(R.ctx, d, data.data(), uint32_t(end));
+    if (s != drv::Status::OK)
+      return refuse(s == drv::Status::INVALID_VALUE || s == drv::Status::OUT_OF_MEMORY ? cudaErrorMemoryAllocation
+                                                                                         : map_status(s),
+                    "the module's " + std::to_string(r.variables.size()) + " variables (" + std::to_string(end) +
+                        " bytes): " + drv::status_name(s) + ": " + R.dev.last_error().detail);
+    for (size_t i = 0; i < r.variables.size(); ++i) {
+      fb.var_mem[r.variables[i].name] = {d + at[i], r.variables[i].size};
+      R.var_allocs[d + at[i]] = r.variables[i].size;
+    }
+  }
   const std::vector<uint8_t> image = isa::write_module(fb.module);
   const drv::Status s = R.dev.module_load_data(R.ctx, image.data(), image.size(), &fb.mod);
   if (s != drv::Status::OK)
@@ -431,6 +635,18 @@ cudaError_t load_fatbin(FatbinReg& fb) {
       k->resolve_error = cudaErrorInvalidDeviceFunction;
       note("kernel %s: not found in the translated module (%s)", k->name.c_str(),
            fs != drv::Status::OK ? R.dev.last_error().detail : "no such kernel");
+      continue;
+    }
+    k->param_var_addr.assign(k->info->params.size(), 0);
+    k->user_params = 0;
+    const std::string prefix = isa::kPtxVarParamPrefix;
+    for (size_t i = 0; i < k->info->params.size(); ++i) {
+      const std::string& pn = k->info->params[i].name;
+      if (pn.compare(0, prefix.size(), prefix) != 0) {
+        k->user_params = i + 1;
+        continue;
+      }
+      k->param_var_addr[i] = fb.var_mem.at(pn.substr(prefix.size())).addr;
     }
   }
   return cudaSuccess;
@@ -459,8 +675,10 @@ cudaError_t launch(KernelReg* k, dim3 grid, dim3 block, void** args, size_t shar
   if (cudaError_t e = order_with_default_stream(cfg.stream); e != cudaSuccess) return ret(e);
   const isa::KernelInfo& ki = *k->info;
   std::vector<drv::LaunchArg> la(ki.params.size());
-  if (!ki.params.empty() && !args) return ret(cudaErrorInvalidValue);
-  for (size_t i = 0; i < ki.params.size(); ++i) la[i] = {args[i], ki.params[i].size};
+  if (k->user_params && !args) return ret(cudaErrorInvalidValue);
+  // The program's arguments, then the addresses of the variables the kernel uses.
+  for (size_t i = 0; i < ki.params.size(); ++i)
+    la[i] = {i < k->user_params ? args[i] : &k->param_var_addr[i], ki.params[i].size};
   uint64_t token = 0;
   const drv::Status s = R.dev.launch(k->fn, cfg, la.data(), uint32_t(la.size()), &token);
   if (s != drv::Status::OK) {
@@ -489,6 +707,9 @@ cudaError_t memcpy_impl(void* dst, const void* src, size_t count, cudaMemcpyKind
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice)
     return ret(cudaErrorInvalidMemcpyDirection);
   if (count > 0xFFFFFFFFu) return ret(cudaErrorInvalidValue);
+  if ((kind != cudaMemcpyHostToDevice && !within_alloc(src, count)) ||
+      (kind != cudaMemcpyDeviceToHost && !within_alloc(dst, count)))
+    return ret(cudaErrorInvalidValue);
   // cudaMemcpy waits for the work queued before it (the legacy default stream).
   if (cudaError_t e = sync_context(); e != cudaSuccess) return ret(e);
   drv::DevPtr d = 0, s = 0;
@@ -513,7 +734,7 @@ cudaError_t memset_impl(void* p, int value, size_t count) {
   ENTER();
   if (count == 0) return cudaSuccess;
   drv::DevPtr d;
-  if (!to_dev(p, &d) || count > 0xFFFFFFFFu) return ret(cudaErrorInvalidValue);
+  if (!to_dev(p, &d) || count > 0xFFFFFFFFu || !within_alloc(p, count)) return ret(cudaErrorInvalidValue);
   if (cudaError_t e = sync_context(); e != cudaSuccess) return ret(e);
   const drv::Status st = R.dev.memset_d8(R.ctx, d, uint8_t(value), uint32_t(count));
   return st == drv::Status::OK ? cudaSuccess : ret(fail_with(st));
@@ -622,6 +843,7 @@ void __cudaUnregisterFatBinary(void** fatCubinHandle) {
   }
   fb->loaded = false;
   for (auto& k : fb->kernels) R.by_host.erase(k->host_fun);
+  for (auto& v : fb->vars) R.var_by_host.erase(v->host_var);
 }
 
 void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
@@ -642,7 +864,14 @@ void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress
   Runtime& R = rt();
   std::lock_guard<std::recursive_mutex> lock(R.mu);
   auto* fb = reinterpret_cast<FatbinReg*>(fatCubinHandle);
-  fb->vars.push_back({hostVar, deviceName ? deviceName : "", size, constant != 0});
+  auto v = std::make_unique<VarReg>();
+  v->host_var = hostVar;
+  v->name = deviceName ? deviceName : "";
+  v->size = size;
+  v->constant = constant != 0;
+  v->fatbin = fb;
+  R.var_by_host[hostVar] = v.get();
+  fb->vars.push_back(std::move(v));
 }
 
 char __cudaInitModule(void** fatCubinHandle) {
@@ -774,8 +1003,10 @@ cudaError_t cudaDeviceReset(void) {
   R.streams.clear();
   R.events.clear();
   R.allocs.clear();
+  R.var_allocs.clear();
   R.inflight.clear();
   for (auto& fb : R.fatbins) {
+    fb->var_mem.clear();
     fb->load_tried = fb->loaded = false;
     fb->load_error = cudaSuccess;
     for (auto& k : fb->kernels) k->resolve_error = cudaSuccess, k->info = nullptr;
@@ -812,7 +1043,9 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
   prop->maxGridSize[0] = int(p.max_grid.x);
   prop->maxGridSize[1] = int(p.max_grid.y);
   prop->maxGridSize[2] = int(p.max_grid.z);
-  prop->totalConstMem = 0;  // no __constant__ bank yet
+  // __constant__ variables live in device memory (no constant bank): CUDA's
+  // 64 KiB, which ptxas holds programs to, is what a program may assume.
+  prop->totalConstMem = 65536;
   // The PTX the library runs is nvcc's compute_90: programs that check the
   // compute capability see the architecture their PTX was written for.
   prop->major = 9;
@@ -858,7 +1091,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrMaxThreadsPerMultiProcessor: *value = int(p.num_warps * p.warp_size); break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = int(p.cta_slots); break;
     case cudaDevAttrConcurrentKernels: *value = p.num_queues > 1; break;
-    case cudaDevAttrTotalConstantMemory: *value = 0; break;
+    case cudaDevAttrTotalConstantMemory: *value = 65536; break;
     case cudaDevAttrUnifiedAddressing: *value = 0; break;
     case cudaDevAttrManagedMemory: *value = 0; break;
     case cudaDevAttrIntegrated: *value = 0; break;
@@ -903,9 +1136,9 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
   if (!devPtr) return ret(cudaErrorInvalidValue);
   *devPtr = nullptr;
   if (size == 0) return cudaSuccess;
-  if (size > 0xFFFFFFFFu) return ret(cudaErrorMemoryAllocation);
+  if (size > 0xFFFFFFFFu - (kAllocGranule - 1)) return ret(cudaErrorMemoryAllocation);
   drv::DevPtr d = 0;
-  const drv::Status s = R.dev.mem_alloc(R.ctx, uint32_t(size), &d);
+  const drv::Status s = R.dev.mem_alloc(R.ctx, granules(size), &d);
   if (s != drv::Status::OK) return ret(s == drv::Status::INVALID_VALUE ? cudaErrorMemoryAllocation : fail_with(s));
   R.allocs[d] = uint32_t(size);
   *devPtr = reinterpret_cast<void*>(uintptr_t(d));
@@ -1323,6 +1556,110 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     status = R.sticky != cudaSuccess ? R.sticky : sync_stream(s);  // the callback gets the stream's error
   }
   callback(stream, status, userData);
+  return cudaSuccess;
+}
+
+}  // extern "C"
+
+// ---- __device__ and __constant__ variables ---------------------------------------------------
+namespace {
+
+// The device memory of the variable whose host shadow is `symbol` (what
+// nvcc's registration gave __cudaRegisterVar); its module is loaded first.
+cudaError_t symbol_memory(const void* symbol, VarMem* out) {
+  Runtime& R = rt();
+  auto it = R.var_by_host.find(symbol);
+  if (it == R.var_by_host.end()) return cudaErrorInvalidSymbol;
+  VarReg& v = *it->second;
+  if (cudaError_t e = load_fatbin(*v.fatbin); e != cudaSuccess) return e;
+  auto m = v.fatbin->var_mem.find(v.name);
+  if (m == v.fatbin->var_mem.end()) {
+    note("variable %s: registered by the program but not defined in its PTX", v.name.c_str());
+    return cudaErrorInvalidSymbol;
+  }
+  *out = m->second;
+  return cudaSuccess;
+}
+
+cudaError_t memcpy_symbol(bool to, void* other, const void* symbol, size_t count, size_t offset,
+                          cudaMemcpyKind kind, const cudaStream_t* stream) {
+  VarMem m;
+  {
+    ENTER();
+    if (stream) {
+      drv::Stream s;
+      if (!resolve_stream(*stream, &s)) return ret(cudaErrorInvalidResourceHandle);
+    }
+    if (cudaError_t e = symbol_memory(symbol, &m); e != cudaSuccess) return ret(e);
+    if (offset > m.size || count > m.size - offset) return ret(cudaErrorInvalidValue);
+    if (kind != cudaMemcpyDefault && kind != cudaMemcpyDeviceToDevice &&
+        kind != (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
+      return ret(cudaErrorInvalidMemcpyDirection);
+  }
+  void* var = reinterpret_cast<void*>(uintptr_t(m.addr + offset));
+  // Ordered after everything queued and done at once, as cudaMemcpy(Async).
+  return to ? memcpy_impl(var, other, count, kind) : memcpy_impl(other, var, count, kind);
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind) {
+  return memcpy_symbol(true, const_cast<void*>(src), symbol, count, offset, kind, nullptr);
+}
+
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind) {
+  return memcpy_symbol(false, dst, symbol, count, offset, kind, nullptr);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream) {
+  return memcpy_symbol(true, const_cast<void*>(src), symbol, count, offset, kind, &stream);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream) {
+  return memcpy_symbol(false, dst, symbol, count, offset, kind, &stream);
+}
+
+cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind) {
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count, size_t offset,
+                                         enum cudaMemcpyKind kind, cudaStream_t stream) {
+  return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind, cudaStream_t stream) {
+  return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
+}
+
+cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
+  ENTER();
+  if (!devPtr) return ret(cudaErrorInvalidValue);
+  VarMem m;
+  if (cudaError_t e = symbol_memory(symbol, &m); e != cudaSuccess) return ret(e);
+  *devPtr = reinterpret_cast<void*>(uintptr_t(m.addr));
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+  ENTER();
+  if (!size) return ret(cudaErrorInvalidValue);
+  VarMem m;
+  if (cudaError_t e = symbol_memory(symbol, &m); e != cudaSuccess) return ret(e);
+  *size = m.size;
   return cudaSuccess;
 }
 

@@ -173,6 +173,9 @@ PtxResult translate_ptx(std::string_view source, std::string_view filename) {
   }
   r.module = std::move(a.module);
   r.assembly = std::move(text);
+  for (const ptx::ModuleVar& v : file.vars)
+    if ((v.space == "global" || v.space == "const") && !v.is_extern)
+      r.variables.push_back({v.name, v.space, v.size, v.align, v.init});
   return r;
 }
 

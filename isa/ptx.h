@@ -33,9 +33,26 @@ struct PtxKernelInfo {
   std::string info_line() const;
 };
 
+// A module-scope .global or .const variable of the PTX (CUDA's __device__
+// and __constant__ variables; docs/ptx.md "Module-scope variables"). The
+// module holds no data: whoever loads it gives each variable device memory
+// of `size` bytes (at least `align`-aligned) holding `init` followed by
+// zeros, and passes its address to every kernel that references it in the
+// hidden 4-byte parameter named kPtxVarParamPrefix + name, after the
+// kernel's own parameters.
+struct PtxVariable {
+  std::string name;
+  std::string space;  // "global" or "const"
+  uint32_t size = 0;  // bytes
+  uint32_t align = 1;
+  std::vector<uint8_t> init;  // at most size bytes; the rest is zero
+};
+inline constexpr const char* kPtxVarParamPrefix = "__baresm_var_";
+
 struct PtxResult {
   bool ok() const { return diagnostics.empty(); }
   Module module;
+  std::vector<PtxVariable> variables;  // every .global/.const variable defined in the file
   std::vector<Diagnostic> diagnostics;  // every error, PTX line:column
   std::vector<PtxKernelInfo> kernels;
   std::string assembly;  // the generated assembly (ok() only)

@@ -97,6 +97,9 @@ struct ModuleVar {
   uint32_t size = 0;       // bytes; 0 for an unsized extern array
   bool is_extern = false;  // .extern: defined elsewhere (dynamic shared memory for .shared)
   bool initialised = false;
+  // The initialiser's bytes (little-endian, in declaration order); shorter
+  // than size when it lists fewer elements (the rest is zero, as in PTX).
+  std::vector<uint8_t> init;
   Pos pos;
 };
 

@@ -20,7 +20,11 @@ struct Unsupported {};
 struct RegInfo {
   std::string type;  // declared type: "pred", "b32", "f32", "b64", "b16" ...
   int bits = 0;      // 1 for pred
-  int vreg = -1;
+  int vreg = -1;     // the value; of a 64-bit register, its low word
+  // A 64-bit register whose high word some instruction observes
+  // (plan_wide): kept as a register pair, the high word in vhi.
+  bool wide = false;
+  int vhi = -1;
 };
 
 bool is_int_type(const std::string& t) {
@@ -58,6 +62,7 @@ class Lowerer {
     m_.name = k_.name;
     m_.pos = k_.pos;
     declare();
+    plan_wide();
     plan_contractions();
     for (size_t i = 0; i < k_.body.size(); ++i) {
       const Statement& s = k_.body[i];
@@ -97,9 +102,12 @@ class Lowerer {
   const Kernel& k_;
   const std::vector<ModuleVar>& vars_;
   DiagSink* d_;
-  // Module-scope .global/.const variables this kernel references: each
-  // reference is refused by name (their data is not in the module yet).
-  std::map<std::string, const ModuleVar*> module_data_;
+  // Module-scope .global/.const variables this kernel references (CUDA's
+  // __device__ and __constant__ variables): each one's device address is a
+  // hidden parameter after the kernel's own (kPtxVarParamPrefix + name),
+  // which whoever loads the module fills (the CUDA runtime: the variable's
+  // memory, initialised from the PTX). Name -> index in m_.params.
+  std::map<std::string, size_t> var_params_;
   MKernel m_;
   std::map<std::string, RegInfo> regs_;
   std::map<std::string, uint32_t> shared_;  // name -> offset
@@ -128,6 +136,7 @@ class Lowerer {
   // computation of temporaries (which cannot fault).
   int guard_ = -1;
   bool guard_neg_ = false;
+  std::string cur_space_;  // the state space of the ld/st being lowered
 
   [[noreturn]] void fail(Pos p, const std::string& msg) {
     d_->error(p, msg);
@@ -186,10 +195,11 @@ class Lowerer {
     // CTA's static + dynamic bytes cover the whole dynamic part.
     const std::set<std::string> named = symbols_named();
     uint32_t dyn_align = 0;
+    std::vector<const ModuleVar*> module_vars;
     for (const ModuleVar& v : vars_) {
       if (!named.count(v.name) || shared_.count(v.name) || params_.count(v.name)) continue;
       if (v.space != "shared") {
-        module_data_[v.name] = &v;
+        module_vars.push_back(&v);
       } else if (v.is_extern) {
         if (v.size != 0)
           d_->error(v.pos, "an .extern .shared variable with a size (" + quote(v.name) +
@@ -209,6 +219,32 @@ class Lowerer {
           shared_[v.name] = soff;
     }
     m_.shared_bytes = soff;
+    // The referenced .global/.const variables' addresses, as 4-byte hidden
+    // parameters after the kernel's own (device addresses are 32 bits).
+    for (const ModuleVar* v : module_vars) {
+      if (v->is_extern) {
+        d_->error(v->pos, ".extern ." + v->space + " variable " + quote(v->name) +
+                              " is defined in another compilation unit (relocatable device code, -rdc): not supported");
+        continue;
+      }
+      const std::string pname = kPtxVarParamPrefix + v->name;
+      if (pname.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+          std::string::npos) {
+        d_->error(v->pos, "module-scope variable " + quote(v->name) +
+                              ": only letters, digits and '_' can name the parameter that carries its address");
+        continue;
+      }
+      MParam mp;
+      mp.name = pname;
+      mp.size = 4;
+      mp.align = 4;
+      off = (off + 3) / 4 * 4;
+      mp.offset = off;
+      off += 4;
+      var_params_[v->name] = m_.params.size();
+      m_.params.push_back(mp);
+    }
+    m_.param_bytes = off;
     uint32_t loff = 0;
     for (const SharedVar& v : k_.locals) {
       if (shared_.count(v.name) || local_.count(v.name) || params_.count(v.name))
@@ -254,6 +290,265 @@ class Lowerer {
       labels_[s.label] = int(m_.labels.size());
       m_.labels.push_back(s.label);
     }
+  }
+
+  // ---- 64-bit values as register pairs (docs/ptx.md "64-bit values") ---------------
+  // A 64-bit register is kept as its low word unless an instruction observes
+  // its high word: a right shift, a comparison, min/max, a 64-bit store or
+  // atomic, popc/clz, mul.hi, unpacking, or an instruction whose own result's
+  // high word is observed and which reads the operand's (add, sub, mul.lo,
+  // mad, logic, shl, neg, abs, selp, mov, cvt, cvta). Those registers are
+  // "wide": every write gives both words. The analysis is by register name,
+  // to a fixed point; kernels with no such instruction lower as before.
+  void plan_wide() {
+    bool changed = true;
+    auto need = [&](const Operand& x) {
+      if (x.kind == Operand::VEC) {
+        for (const Operand& e : x.elems)
+          if (e.kind == Operand::REG) {
+            auto it = regs_.find(e.name);
+            if (it != regs_.end() && it->second.bits == 64 && it->second.type != "f64" && !it->second.wide)
+              it->second.wide = changed = true;
+          }
+        return;
+      }
+      if (x.kind != Operand::REG) return;
+      auto it = regs_.find(x.name);
+      if (it == regs_.end() || it->second.bits != 64 || it->second.type == "f64" || it->second.wide) return;
+      it->second.wide = changed = true;
+    };
+    auto wide_reg = [&](const Operand& x) {
+      if (x.kind != Operand::REG) return false;
+      auto it = regs_.find(x.name);
+      return it != regs_.end() && it->second.wide;
+    };
+    while (changed) {
+      changed = false;
+      for (const Statement& st : k_.body) {
+        if (st.kind != Statement::INSTR) continue;
+        const Instruction& in = st.instr;
+        const auto& o = in.opcode;
+        const auto& ops = in.ops;
+        if (in.mods.empty() || ops.empty()) continue;
+        const std::string t = in.mods.back();
+        const int tb = type_bits(t);
+        auto has = [&](const char* m) { return std::find(in.mods.begin(), in.mods.end(), m) != in.mods.end(); };
+        auto need_from = [&](size_t first) {
+          for (size_t i = first; i < ops.size(); ++i) need(ops[i]);
+        };
+        const bool dw = wide_reg(ops[0]);
+        if (o == "setp" && tb == 64) {
+          need_from(in.pipe_dst ? 2 : 1);
+        } else if ((o == "min" || o == "max") && tb == 64) {
+          need_from(1);
+        } else if (o == "shr" && tb == 64) {
+          if (ops.size() > 1) need(ops[1]);
+        } else if (o == "st" && tb == 64) {
+          need_from(1);
+        } else if ((o == "atom" || o == "red") && tb == 64) {
+          need_from(o == "red" ? 1 : 2);
+        } else if ((o == "popc" || o == "clz") && tb == 64) {
+          need_from(1);
+        } else if ((o == "mul" && has("hi") && tb == 64) || (o == "abs" && tb == 64)) {
+          need_from(1);
+        } else if (o == "mov" && ops[0].kind == Operand::VEC && tb == 64) {
+          need_from(1);  // unpacking
+        } else if (!dw) {
+          continue;  // the rest only reads high words to give its own
+        } else if (o == "mad" && has("wide")) {
+          if (ops.size() > 3) need(ops[3]);
+        } else if (o == "mul" && has("wide")) {
+        } else if (o == "cvt") {
+          if (in.mods.size() >= 2 && type_bits(in.mods[in.mods.size() - 1]) == 64) need_from(1);
+        } else if (o == "selp") {
+          if (ops.size() > 2) need(ops[1]), need(ops[2]);
+        } else if (o == "shl") {
+          if (ops.size() > 1) need(ops[1]);
+        } else if (o == "mov" || o == "add" || o == "sub" || o == "mul" || o == "mad" || o == "and" || o == "or" ||
+                   o == "xor" || o == "not" || o == "neg" || o == "abs" || o == "cvta" || o == "min" || o == "max") {
+          need_from(1);
+        }
+      }
+    }
+  }
+
+  bool is_wide(const Operand& o) {
+    if (o.kind != Operand::REG) return false;
+    auto it = regs_.find(o.name);
+    return it != regs_.end() && it->second.wide;
+  }
+  int hi_vreg(const Operand& o) {
+    RegInfo& r = reg(o);
+    if (r.vhi < 0) r.vhi = new_vreg(false, o.name + ".hi");
+    return r.vhi;
+  }
+  // A 64-bit source as two words: registers, or immediates where `imm_ok`
+  // (a b operand); an immediate elsewhere is moved into a temporary. A
+  // module variable's address has a zero high word (device addresses are 32 bits).
+  struct W64 {
+    MOperand lo, hi;
+  };
+  MOperand in_reg(MOperand m) {
+    if (m.kind != MOperand::IMM) return m;
+    const int t = new_vreg(false);
+    plain("MOV", {MOperand::v(t, true), m});
+    return MOperand::v(t);
+  }
+  W64 src64(const Operand& o, bool imm_ok = false) {
+    W64 w;
+    if (o.kind == Operand::IMM) {
+      if (o.is_float || o.is_double) fail(o.pos, "a float literal where a 64-bit integer is expected");
+      w.lo = MOperand::i(uint32_t(uint64_t(o.value)));
+      w.hi = MOperand::i(uint32_t(uint64_t(o.value) >> 32));
+    } else if (o.kind == Operand::SYMBOL && is_module_var(o)) {
+      w.lo = MOperand::v(module_var_address(o));
+      w.hi = MOperand::i(0);
+    } else {
+      w.lo = MOperand::v(reg_of(o, 64));
+      if (!is_wide(o))
+        fail(o.pos, "internal error: the high word of " + quote(o.name) + " is needed but was not planned");
+      w.hi = MOperand::v(hi_vreg(o));
+    }
+    if (!imm_ok) {
+      w.lo = in_reg(w.lo);
+      w.hi = in_reg(w.hi);
+    }
+    return w;
+  }
+  // Writes a 64-bit destination: the low word always, the high word when
+  // the register is wide. Each word is moved from a temporary, so the
+  // sources were all read before (a destination may alias a source).
+  void def64(const Operand& d, const MOperand& lo, const MOperand& hi) {
+    guarded("MOV", {dst(d, 64), lo});
+    if (is_wide(d)) guarded("MOV", {MOperand::v(hi_vreg(d), true), hi});
+  }
+  int tmp() { return new_vreg(false); }
+  int ptmp() { return new_vreg(true); }
+  static MOperand V(int v, bool d = false) { return MOperand::v(v, d); }
+  // r = p ? 1 : 0
+  int bit_of(int p) {
+    const int r = tmp();
+    plain("SEL", {V(r, true), MOperand::rz(), MOperand::i(1), MOperand::p(p, false, true)});
+    return r;
+  }
+  // a + b and a - b over both words (the carry or borrow from the low word).
+  W64 add64(const W64& a, const W64& b, bool sub) {
+    const MOperand alo = in_reg(a.lo), ahi = in_reg(a.hi);
+    const int lo = tmp(), hi = tmp(), c = ptmp();
+    plain(sub ? "ISUB" : "IADD", {V(lo, true), alo, b.lo});
+    if (sub)
+      plain("ISETP.LT.U32.AND", {MOperand::p(c, true), alo, in_reg(b.lo), MOperand::pt()});  // borrow
+    else
+      plain("ISETP.LT.U32.AND", {MOperand::p(c, true), V(lo), alo, MOperand::pt()});  // carry
+    plain(sub ? "ISUB" : "IADD", {V(hi, true), ahi, b.hi});
+    plain(sub ? "ISUB" : "IADD", {V(hi, true), V(hi), V(bit_of(c))});
+    return {V(lo), V(hi)};
+  }
+  // The 64-bit product's two words of 32-bit a and b, signed or unsigned.
+  W64 mul_wide32(const MOperand& a, const MOperand& b, bool is_signed) {
+    const int lo = tmp(), hi = tmp();
+    plain("IMUL", {V(lo, true), in_reg(a), b});
+    plain(is_signed ? "IMULHI" : "IMULHI.U32", {V(hi, true), in_reg(a), b});
+    return {V(lo), V(hi)};
+  }
+  // The low 64 bits of a 64 x 64-bit product.
+  W64 mul64(const W64& a, const W64& b) {
+    const int lo = tmp(), hi = tmp();
+    const MOperand alo = in_reg(a.lo), blo = in_reg(b.lo), ahi = in_reg(a.hi), bhi = in_reg(b.hi);
+    plain("IMUL", {V(lo, true), alo, blo});
+    plain("IMULHI.U32", {V(hi, true), alo, blo});
+    plain("IMAD", {V(hi, true), alo, bhi, V(hi)});
+    plain("IMAD", {V(hi, true), ahi, blo, V(hi)});
+    return {V(lo), V(hi)};
+  }
+  // A 64-bit comparison as a predicate: idx 0..5 = eq ne lt le gt ge. Into
+  // a temporary, or with `out` (a predicate operand to define) its last
+  // instruction writes out under the PTX instruction's guard.
+  int cmp64(int idx, bool is_signed, const W64& a, const W64& b, const MOperand* out = nullptr) {
+    static const char* icmp[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+    const int p = ptmp();
+    auto last = [&](const std::string& mn, MOperand x, MOperand y) {
+      if (out)
+        guarded(mn, {*out, x, y, MOperand::p(p)});
+      else
+        plain(mn, {MOperand::p(p, true), x, y, MOperand::p(p)});
+    };
+    const MOperand alo = in_reg(a.lo), ahi = in_reg(a.hi);
+    const std::string hs = is_signed ? "" : ".U32";
+    if (idx <= 1) {  // eq: both words equal; ne: either differs
+      plain(std::string("ISETP.") + icmp[idx] + ".AND", {MOperand::p(p, true), alo, b.lo, MOperand::pt()});
+      last(std::string("ISETP.") + icmp[idx] + (idx == 0 ? ".AND" : ".OR"), ahi, b.hi);
+      return p;
+    }
+    // (a.hi strictly cmp b.hi) or (a.hi == b.hi and a.lo cmp b.lo, unsigned)
+    static const char* strict[] = {"", "", "LT", "LT", "GT", "GT"};
+    plain(std::string("ISETP.") + icmp[idx] + ".U32.AND", {MOperand::p(p, true), alo, b.lo, MOperand::pt()});
+    plain("ISETP.EQ.AND", {MOperand::p(p, true), ahi, b.hi, MOperand::p(p)});
+    last(std::string("ISETP.") + strict[idx] + hs + ".OR", ahi, b.hi);
+    return p;
+  }
+  // a >> n (logical or arithmetic) and a << n over both words, for n a
+  // register or an immediate; PTX clamps n to 64.
+  W64 shift64(const W64& a, const MOperand& n, bool left, bool arith) {
+    const MOperand alo = in_reg(a.lo), ahi = in_reg(a.hi);
+    const int lo = tmp(), hi = tmp();
+    if (n.kind == MOperand::IMM) {
+      const uint32_t k = n.imm > 64 ? 64 : n.imm;
+      if (k == 0) {
+        plain("MOV", {V(lo, true), alo});
+        plain("MOV", {V(hi, true), ahi});
+      } else if (k < 32 && left) {
+        const int x = tmp();
+        plain("SHL", {V(hi, true), ahi, MOperand::i(k)});
+        plain("SHR", {V(x, true), alo, MOperand::i(32 - k)});
+        plain("OR", {V(hi, true), V(hi), V(x)});
+        plain("SHL", {V(lo, true), alo, MOperand::i(k)});
+      } else if (k < 32) {
+        const int x = tmp();
+        plain("SHR", {V(lo, true), alo, MOperand::i(k)});
+        plain("SHL", {V(x, true), ahi, MOperand::i(32 - k)});
+        plain("OR", {V(lo, true), V(lo), V(x)});
+        plain(arith ? "SHRA" : "SHR", {V(hi, true), ahi, MOperand::i(k)});
+      } else if (left) {  // 32 <= k <= 64 (a shift by 32 or more gives 0 on the device)
+        plain("SHL", {V(hi, true), alo, MOperand::i(k - 32)});
+        plain("MOV", {V(lo, true), MOperand::i(0)});
+      } else {
+        plain(arith ? "SHRA" : "SHR", {V(lo, true), ahi, MOperand::i(k == 64 && arith ? 63 - 32 : k - 32)});
+        if (arith)
+          plain("SHRA", {V(hi, true), ahi, MOperand::i(31)});
+        else
+          plain("MOV", {V(hi, true), MOperand::i(0)});
+      }
+      return {V(lo), V(hi)};
+    }
+    // n in a register: the words that cross are shifted by 32 - n and n - 32,
+    // each 0 (or the sign) once its amount is 32 or more (as unsigned).
+    const MOperand nr = in_reg(n);
+    const int inv = tmp(), over = tmp(), x = tmp(), y = tmp();
+    plain("ISUB", {V(inv, true), in_reg(MOperand::i(32)), nr});  // 32 - n
+    plain("IADD", {V(over, true), nr, MOperand::i(uint32_t(-32))});  // n - 32
+    if (left) {
+      plain("SHL", {V(hi, true), ahi, nr});
+      plain("SHR", {V(x, true), alo, V(inv)});
+      plain("SHL", {V(y, true), alo, V(over)});
+      plain("OR", {V(hi, true), V(hi), V(x)});
+      plain("OR", {V(hi, true), V(hi), V(y)});
+      plain("SHL", {V(lo, true), alo, nr});
+      return {V(lo), V(hi)};
+    }
+    plain("SHR", {V(lo, true), alo, nr});
+    plain("SHL", {V(x, true), ahi, V(inv)});
+    plain("OR", {V(lo, true), V(lo), V(x)});
+    plain(arith ? "SHRA" : "SHR", {V(y, true), ahi, V(over)});
+    if (arith) {  // n < 32: the low word as computed; else the high word shifted by n - 32
+      const int big = ptmp();
+      plain("ISETP.GE.U32.AND", {MOperand::p(big, true), nr, MOperand::i(32), MOperand::pt()});
+      plain("SEL", {V(lo, true), V(y), V(lo), MOperand::p(big)});
+    } else {
+      plain("OR", {V(lo, true), V(lo), V(y)});
+    }
+    plain(arith ? "SHRA" : "SHR", {V(hi, true), ahi, nr});
+    return {V(lo), V(hi)};
   }
 
   // ---- FMA contraction (docs/ptx.md "FMA contraction") ----------------------------
@@ -422,12 +717,20 @@ class Lowerer {
     }
     return v;
   }
-  // A referenced __device__/__constant__ variable: refused by name where it is used.
-  void refuse_module_data(const Operand& o) {
-    auto it = module_data_.find(o.name);
-    if (it == module_data_.end()) return;
-    fail(o.pos, "module-scope ." + it->second->space + " variable " + quote(o.name) +
-                    " (a __device__ or __constant__ variable) is not supported yet");
+  bool is_module_var(const Operand& o) const { return var_params_.count(o.name) != 0; }
+  // A __device__/__constant__ variable where only a .shared/.local one can be.
+  void refuse_module_data(const Operand& o, const char* where) {
+    if (is_module_var(o))
+      fail(o.pos, "module-scope variable " + quote(o.name) + " (a __device__ or __constant__ variable) " + where +
+                      " is not supported");
+  }
+  // The device address of a module-scope .global/.const variable, from its
+  // hidden parameter (LDC: one instruction).
+  int module_var_address(const Operand& o) {
+    const MParam& p = m_.params[var_params_.at(o.name)];
+    const int t = new_vreg(false);
+    plain("LDC", {MOperand::v(t, true), MOperand::mem(-1, int32_t(p.offset))});
+    return t;
   }
 
   int new_vreg(bool pred, const std::string& name = "") {
@@ -509,6 +812,7 @@ class Lowerer {
     }
     if (o.kind == Operand::SYMBOL) {
       if (bits == 1) fail(o.pos, "expected a predicate");
+      if (is_module_var(o)) return MOperand::v(module_var_address(o));
       const int t = new_vreg(false);
       plain("MOV", {MOperand::v(t, true), MOperand::i(symbol_offset(o))});
       return MOperand::v(t);
@@ -518,13 +822,14 @@ class Lowerer {
   // Operand b: a register or a 32-bit immediate.
   MOperand src_b(const Operand& o, int bits, bool is_float = false) {
     if (o.kind == Operand::IMM) return MOperand::i(imm_bits(o, is_float, bits));
+    if (o.kind == Operand::SYMBOL && is_module_var(o)) return MOperand::v(module_var_address(o));
     if (o.kind == Operand::SYMBOL) return MOperand::i(symbol_offset(o));
     return MOperand::v(reg_of(o, bits));
   }
   // A variable's address in its own state space: the offset of a .shared
   // variable in the CTA's shared memory, of a .local one in the thread's frame.
   uint32_t symbol_offset(const Operand& o) {
-    refuse_module_data(o);
+    refuse_module_data(o, "as a .shared or .local address");
     if (auto it = shared_.find(o.name); it != shared_.end()) return it->second;
     if (auto it = local_.find(o.name); it != local_.end()) return it->second;
     fail(o.pos, "symbol " + quote(o.name) + " is not a .shared or .local variable of this kernel");
@@ -705,7 +1010,8 @@ class Lowerer {
     unsupported("." + t + " stores");
   }
 
-  // [reg + off] in global or shared space, [sym + off] in shared space.
+  // [reg + off] in global, const or shared space, [sym + off] in shared
+  // space, [var + off] of a module-scope variable in global or const space.
   MOperand address(const Operand& o, const std::string& space) {
     if (o.kind != Operand::ADDR) fail(o.pos, "expected an address [...]");
     if (o.value < INT32_MIN || o.value > INT32_MAX) fail(o.pos, "address offset does not fit 32 bits");
@@ -714,7 +1020,11 @@ class Lowerer {
       return MOperand::mem(-1, int32_t(o.value));
     }
     if (!o.base_is_reg) {
-      refuse_module_data(o);
+      if (is_module_var(o)) {
+        if (space != "global" && space != "const")
+          fail(o.pos, "module-scope variable " + quote(o.name) + " as a " + space + " address is not supported");
+        return MOperand::mem(module_var_address(o), int32_t(o.value));
+      }
       if (space != "shared")
         fail(o.pos, "symbol " + quote(o.name) + " as a " + space + " address is not supported");
       auto it = shared_.find(o.name);
@@ -724,8 +1034,8 @@ class Lowerer {
     }
     const RegInfo& r = reg(o);
     if (r.bits == 1) fail(o.pos, "a predicate is not an address");
-    if (space == "global" && r.bits != 64)
-      fail(o.pos, "a global address must be a 64-bit register (.address_size 64)");
+    if ((space == "global" || space == "const") && r.bits != 64)
+      fail(o.pos, "a " + space + " address must be a 64-bit register (.address_size 64)");
     return MOperand::mem(r.vreg, int32_t(o.value));
   }
 
@@ -755,8 +1065,6 @@ class Lowerer {
     const std::string& o = in.opcode;
     const auto& known = ptx_opcode_names();
     if (!std::binary_search(known.begin(), known.end(), o)) unsupported(not_translated(o));
-    for (const Operand& x : in.ops)
-      if (x.kind == Operand::SYMBOL || (x.kind == Operand::ADDR && !x.base_is_reg)) refuse_module_data(x);
     if (in.pipe_dst && o != "setp" && o != "shfl")
       fail(in.pos, "'p|q' destinations are only supported for setp and shfl");
     if (o == "mov") return lower_mov();
@@ -832,6 +1140,21 @@ class Lowerer {
     const int bits = value_bits(t);
     if (t == "f64") unsupported(".f64");
     const Operand& s = op(1);
+    if (bits == 64 && is_wide(op(0))) {  // both words
+      if (s.kind == Operand::REG && s.name == "%clock64") {
+        // The two halves are read one after the other: the high word may
+        // be one ahead of the low one's when the low word wraps between them.
+        MOperand lo, hi;
+        lo.kind = hi.kind = MOperand::SREG;
+        lo.sreg = "SR_CLOCK";
+        hi.sreg = "SR_CLOCKHI";
+        guarded("S2R", {dst(op(0), 64), lo});
+        return guarded("S2R", {V(hi_vreg(op(0)), true), hi});
+      }
+      if (s.kind == Operand::SYMBOL && !is_module_var(s)) return def64(op(0), MOperand::i(symbol_offset(s)), MOperand::i(0));
+      const W64 a = src64(s, true);
+      return def64(op(0), a.lo, a.hi);
+    }
     auto sreg = [](const char* name) {
       MOperand sr;
       sr.kind = MOperand::SREG;
@@ -884,14 +1207,25 @@ class Lowerer {
       const std::vector<const Operand*> el = elements(op(1), 2);
       if (!el[0] || !el[1]) fail(op(1).pos, "a sink '_' cannot be packed");
       MOperand lo = src_reg(*el[0], half);
-      if (half == 32) return guarded("MOV", {dst(op(0), 64), lo});
+      if (half == 32) {
+        if (is_wide(op(0))) return def64(op(0), lo, src_reg(*el[1], 32));
+        return guarded("MOV", {dst(op(0), 64), lo});
+      }
       MOperand hi = src_reg(*el[1], 16);
       const int x = new_vreg(false);
       plain("SHL", {MOperand::v(x, true), hi, MOperand::i(16)});
       return guarded("OR", {dst(op(0), 32), MOperand::v(x), lo});  // lo is canonical: upper half 0
     }
-    if (half == 32) unsupported("unpacking a 64-bit value needs its high word");
     const std::vector<const Operand*> el = elements(op(0), 2);
+    if (half == 32) {  // the two words of a register pair
+      const W64 a = src64(op(1));
+      const int l = tmp(), h = tmp();
+      plain("MOV", {V(l, true), a.lo});
+      plain("MOV", {V(h, true), a.hi});
+      if (el[0]) guarded("MOV", {dst(*el[0], 32), V(l)});
+      if (el[1]) guarded("MOV", {dst(*el[1], 32), V(h)});
+      return;
+    }
     MOperand a = src_reg(op(1), 32);
     // The high half first when the low one overwrites the source.
     const bool lo_is_src = el[0] && el[0]->kind == Operand::REG && reg(*el[0]).vreg == a.vreg;
@@ -919,6 +1253,13 @@ class Lowerer {
       return binary(add ? "FADD" : "FSUB", t, add, true);
     }
     only_mods({"s16", "u16", "s32", "u32", "s64", "u64"});
+    if (type_bits(t) == 64 && is_wide(op(0))) {
+      want_ops(3);
+      const Operand *a = &op(1), *b = &op(2);
+      if (add && a->kind == Operand::IMM && b->kind != Operand::IMM) std::swap(a, b);
+      const W64 r = add64(src64(*a), src64(*b, true), !add);
+      return def64(op(0), r.lo, r.hi);
+    }
     binary(add ? "IADD" : "ISUB", t, add);
   }
 
@@ -932,7 +1273,18 @@ class Lowerer {
     }
     if (has_mod("lo")) {
       only_mods({"lo", "s16", "u16", "s32", "u32", "s64", "u64"});
+      if (type_bits(t) == 64 && is_wide(op(0))) {
+        want_ops(3);
+        const W64 r = mul64(src64(op(1)), src64(op(2)));
+        return def64(op(0), r.lo, r.hi);
+      }
       return binary("IMUL", t, true);
+    }
+    if (has_mod("hi") && (t == "u64" || t == "s64")) {
+      only_mods({"hi", "s64", "u64"});
+      want_ops(3);
+      const W64 r = mul_hi64(src64(op(1)), src64(op(2)), t == "s64");
+      return def64(op(0), r.lo, r.hi);
     }
     if (has_mod("hi")) {
       only_mods({"hi", "s32", "u32"});
@@ -953,6 +1305,10 @@ class Lowerer {
         ra = sext16(ra);
         rb = sext16(rb);
       }
+      if (sb == 32 && is_wide(op(0))) {
+        const W64 r = mul_wide32(ra, rb, t == "s32");
+        return def64(op(0), r.lo, r.hi);
+      }
       return guarded("IMUL", {dst(op(0), sb * 2), ra, rb});
     }
     unsupported();
@@ -972,12 +1328,20 @@ class Lowerer {
     if (cur_->opcode == "fma") unsupported();
     if (has_mod("lo")) {
       only_mods({"lo", "s32", "u32", "s64", "u64"});
+      if (type_bits(t) == 64 && is_wide(op(0))) {
+        const W64 r = add64(mul64(src64(op(1)), src64(op(2))), src64(op(3), true), false);
+        return def64(op(0), r.lo, r.hi);
+      }
       const int bits = value_bits(t);
       MOperand a = src_reg(op(1), bits), b = src_reg(op(2), bits), c = src_reg(op(3), bits);
       return guarded("IMAD", {dst(op(0), bits), a, b, c});
     }
     if (has_mod("wide")) {
       only_mods({"wide", "s32", "u32"});
+      if (is_wide(op(0))) {
+        const W64 r = add64(mul_wide32(src_reg(op(1), 32), src_b(op(2), 32), t == "s32"), src64(op(3), true), false);
+        return def64(op(0), r.lo, r.hi);
+      }
       MOperand a = src_reg(op(1), 32), b = src_reg(op(2), 32), c = src_reg(op(3), 64);
       return guarded("IMAD", {dst(op(0), 64), a, b, c});
     }
@@ -999,6 +1363,16 @@ class Lowerer {
       if (has_mod("ftz")) return lower_farith(is_min ? "FMIN" : "FMAX", 2);
       return binary(is_min ? "FMIN" : "FMAX", t, true, true);
     }
+    if (t == "s64" || t == "u64") {
+      only_mods({"s64", "u64"});
+      want_ops(3);
+      const W64 a = src64(op(1)), b = src64(op(2));
+      const int p = cmp64(is_min ? 2 : 4, t == "s64", a, b);  // a < b (min), a > b (max): a
+      const int lo = tmp(), hi = tmp();
+      plain("SEL", {V(lo, true), a.lo, b.lo, MOperand::p(p)});
+      plain("SEL", {V(hi, true), a.hi, b.hi, MOperand::p(p)});
+      return def64(op(0), V(lo), V(hi));
+    }
     only_mods({"s16", "u16", "s32", "u32"});
     binary(std::string(is_min ? "IMIN" : "IMAX") + (t == "u32" || t == "u16" ? ".U32" : ""), t, true);
   }
@@ -1011,6 +1385,17 @@ class Lowerer {
       if (has_mod("ftz")) return lower_farith(is_abs ? "FABS" : "FNEG", 1);
       MOperand a = src_reg(op(1), 32, true);
       return guarded(is_abs ? "FABS" : "FNEG", {dst(op(0), 32), a});
+    }
+    if (t == "s64" && (is_abs || is_wide(op(0)))) {
+      only_mods({"s64"});
+      const W64 a = src64(op(1));
+      const W64 n = add64({MOperand::i(0), MOperand::i(0)}, a, true);
+      if (!is_abs) return def64(op(0), n.lo, n.hi);
+      const int neg = ptmp(), lo = tmp(), hi = tmp();
+      plain("ISETP.LT.AND", {MOperand::p(neg, true), a.hi, MOperand::i(0), MOperand::pt()});
+      plain("SEL", {V(lo, true), n.lo, a.lo, MOperand::p(neg)});
+      plain("SEL", {V(hi, true), n.hi, a.hi, MOperand::p(neg)});
+      return def64(op(0), V(lo), V(hi));
     }
     if (is_abs) {
       only_mods({"s32"});
@@ -1038,6 +1423,16 @@ class Lowerer {
       return guarded("ISETP.NE." + mn, {pdst(op(0)), MOperand::v(r), MOperand::i(0), b});
     }
     only_mods({"b16", "b32", "b64"});
+    if (t == "b64" && is_wide(op(0))) {  // word by word
+      want_ops(3);
+      const Operand *a = &op(1), *b = &op(2);
+      if (a->kind == Operand::IMM && b->kind != Operand::IMM) std::swap(a, b);
+      const W64 x = src64(*a), y = src64(*b, true);
+      const int lo = tmp(), hi = tmp();
+      plain(mn, {V(lo, true), x.lo, y.lo});
+      plain(mn, {V(hi, true), x.hi, y.hi});
+      return def64(op(0), V(lo), V(hi));
+    }
     binary(mn, t, true);
   }
 
@@ -1052,6 +1447,13 @@ class Lowerer {
     }
     only_mods({"b16", "b32", "b64"});
     const int bits = value_bits(t);
+    if (bits == 64 && is_wide(op(0))) {
+      const W64 x = src64(op(1));
+      const int lo = tmp(), hi = tmp();
+      plain("NOT", {V(lo, true), x.lo});
+      plain("NOT", {V(hi, true), x.hi});
+      return def64(op(0), V(lo), V(hi));
+    }
     MOperand a = src_reg(op(1), bits);
     const MOperand d = dst(op(0), bits);
     guarded("NOT", {d, a});
@@ -1064,8 +1466,11 @@ class Lowerer {
     if (left) {
       only_mods({"b16", "b32", "b64"});
     } else {
-      if (bits_of_type(t) == 64) unsupported("a 64-bit right shift needs the high word of the value");
-      only_mods({"b16", "u16", "s16", "b32", "u32", "s32"});
+      only_mods({"b16", "u16", "s16", "b32", "u32", "s32", "b64", "u64", "s64"});
+    }
+    if (bits_of_type(t) == 64 && (!left || is_wide(op(0)))) {  // both words (a right shift reads the high one)
+      const W64 r = shift64(src64(op(1)), src_b(op(2), 32), left, t == "s64");
+      return def64(op(0), r.lo, r.hi);
     }
     const int bits = value_bits(t);
     MOperand a = src_reg(op(1), bits);
@@ -1078,7 +1483,18 @@ class Lowerer {
 
   void lower_bitcount(const char* mn) {
     want_ops(2);
-    only_mods({"b32"});
+    only_mods({"b32", "b64"});
+    if (type_mod() == "b64") {  // popc: both words' counts added; clz: the high word's, or 32 + the low word's
+      const W64 a = src64(op(1));
+      const int l = tmp(), h = tmp();
+      plain(mn, {V(l, true), a.lo});
+      plain(mn, {V(h, true), a.hi});
+      if (std::string(mn) == "POPC") return guarded("IADD", {dst(op(0), 32), V(h), V(l)});
+      const int z = ptmp();
+      plain("IADD", {V(l, true), V(l), MOperand::i(32)});
+      plain("ISETP.EQ.AND", {MOperand::p(z, true), a.hi, MOperand::i(0), MOperand::pt()});
+      return guarded("SEL", {dst(op(0), 32), V(l), V(h), MOperand::p(z)});
+    }
     MOperand a = src_reg(op(1), 32);
     guarded(mn, {dst(op(0), 32), a});
   }
@@ -1151,7 +1567,28 @@ class Lowerer {
     const size_t nops = cur_->ops.size();
     if (nops != nd + 2 + (comb.empty() ? 0 : 1))
       fail(cur_->pos, quote(cur_->full) + " has the wrong number of operands");
-    if (bits_of_type(t) == 64) unsupported("a 64-bit comparison needs the high word");
+    const std::string cmb0 = comb.empty() ? ".AND" : comb == "and" ? ".AND" : comb == "or" ? ".OR" : ".XOR";
+    if (t == "s64" || t == "u64" || t == "b64") {
+      // Both words (cmp64), the result as 0/1, then p = (r != 0) comb c and
+      // q = (r == 0) comb c (from the operands as they were).
+      static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+      static const char* unames[] = {"", "", "lo", "ls", "hi", "hs"};
+      int idx = -1;
+      for (int i = 0; i < 6; ++i)
+        if (cmp == names[i] || (t == "u64" && cmp == unames[i] && *unames[i])) idx = i;
+      if (idx < 0 || (t == "b64" && idx > 1)) unsupported();
+      const W64 a = src64(op(nd)), b = src64(op(nd + 1), true);
+      if (comb.empty() && nd == 1) {  // the comparison's last instruction writes p
+        const MOperand pd = pdst(op(0));
+        cmp64(idx, t == "s64", a, b, &pd);
+        return;
+      }
+      const int r = bit_of(cmp64(idx, t == "s64", a, b));
+      const MOperand c = comb.empty() ? MOperand::pt() : psrc(op(nd + 2));
+      guarded("ISETP.NE" + cmb0, {pdst(op(0)), V(r), MOperand::i(0), c});
+      if (nd == 2) guarded("ISETP.EQ" + cmb0, {pdst(op(1)), V(r), MOperand::i(0), c});
+      return;
+    }
     static const char* icmp[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
     static const char* fcmp[] = {"EQ",  "NE",  "LT",  "LE",  "GT",  "GE",  "NUM",
                                  "NAN", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU"};
@@ -1213,6 +1650,14 @@ class Lowerer {
     const std::string t = type_mod();
     only_mods({"b16", "u16", "s16", "b32", "u32", "s32", "f32", "b64", "u64", "s64"});
     const int bits = value_bits(t);
+    if (bits == 64 && is_wide(op(0))) {
+      const W64 a = src64(op(1)), b = src64(op(2), true);
+      const MOperand c = psrc(op(3));
+      const int lo = tmp(), hi = tmp();
+      plain("SEL", {V(lo, true), a.lo, b.lo, c});
+      plain("SEL", {V(hi, true), a.hi, b.hi, c});
+      return def64(op(0), V(lo), V(hi));
+    }
     const bool f = t == "f32";
     MOperand a = src_reg(op(1), bits, f), b = src_b(op(2), bits, f);
     MOperand c = psrc(op(3));
@@ -1241,6 +1686,25 @@ class Lowerer {
       if (dreg == 1) fail(d0.pos, "expected an integer register, found predicate " + quote(d0.name));
       if (db > dreg) fail(d0.pos, "register " + quote(d0.name) + " is narrower than ." + dt);
       const int sreg = s0.kind == Operand::REG ? reg(s0).bits : (sb == 64 ? 64 : 32);
+      if (dreg == 64 && is_wide(d0)) {
+        if (sb == 64 && db == 64) {  // the same 64 bits
+          const W64 a = src64(s0, true);
+          return def64(d0, a.lo, a.hi);
+        }
+        // the source's value, extended to 64 bits by the source type (the
+        // destination's, when it is narrower and so decides the value)
+        MOperand v = src_reg(s0, sreg);
+        if (!(sreg == 16 && sb == 16 && st[0] != 's')) v = extend(v, sb, st[0] == 's');
+        const bool sgn = db < 64 ? dt[0] == 's' : sb < 64 && st[0] == 's';
+        if (db < 32) v = extend(v, db, dt[0] == 's');
+        const int lo = tmp(), hi = tmp();
+        plain("MOV", {V(lo, true), v});
+        if (sgn)
+          plain("SHRA", {V(hi, true), V(lo), MOperand::i(31)});
+        else
+          plain("MOV", {V(hi, true), MOperand::i(0)});
+        return def64(d0, V(lo), V(hi));
+      }
       MOperand v = src_reg(s0, sreg);
       if (!(sreg == 16 && sb == 16 && st[0] != 's')) v = extend(v, sb, st[0] == 's');  // canonical already
       v = extend(v, db, dt[0] == 's');
@@ -1259,6 +1723,18 @@ class Lowerer {
         return guarded("MOV", {dst(op(0), 32), MOperand::v(v)});
       }
       return guarded(st == "u32" ? "I2F.U32" : "I2F", {dst(op(0), 32), a});
+    }
+    // An 8- or 16-bit integer is exact in an f32, whatever the rounding:
+    // extended to 32 bits by its type, then I2F (1-3 instructions).
+    if (dt == "f32" && (st == "s16" || st == "u16" || st == "s8" || st == "u8")) {
+      if (quals.size() != 1 || (quals[0] != "rn" && quals[0] != "rz" && quals[0] != "rm" && quals[0] != "rp"))
+        unsupported("int-to-f32 conversions round with .rn, .rz, .rm or .rp");
+      const Operand& s0 = op(1);
+      const int sreg = s0.kind == Operand::REG ? reg(s0).bits : 32;
+      if (sreg == 1 || sreg == 64) fail(s0.pos, "expected a 16- or 32-bit register for ." + st);
+      MOperand v = src_reg(s0, sreg);
+      if (!(sreg == 16 && st[0] == 'u')) v = extend(v, type_bits(st), st[0] == 's');  // canonical already
+      return guarded("I2F", {dst(op(0), 32), v});
     }
     // The integer roundings of an f32: .rzi is what F2I does; .rni .rmi .rpi
     // first round to an integral f32 (exact), then F2I (saturating, NaN to 0).
@@ -1387,6 +1863,10 @@ class Lowerer {
     if (!(has_mod("global") && (cur_->mods.size() == 2 || (cur_->mods.size() == 3 && has_mod("to")))))
       unsupported("only cvta(.to).global is supported");
     if (type_mod() != "u64") unsupported();
+    if (is_wide(op(0))) {
+      const W64 a = src64(op(1), true);
+      return def64(op(0), a.lo, a.hi);
+    }
     MOperand a = src_reg(op(1), 64);
     guarded("MOV", {dst(op(0), 64), a});
   }
@@ -1414,7 +1894,10 @@ class Lowerer {
   void lower_ld() {
     want_ops(2);
     const std::string t = type_mod();
-    const std::string space = space_of({"global", "shared", "param", "local"});
+    // ld.const: __constant__ data lives in device memory (no constant bank):
+    // an ordinary load at the variable's address.
+    const std::string space = space_of({"global", "shared", "param", "local", "const"});
+    cur_space_ = space;
     const int vn = vector_count();
     for (const std::string& m : cur_->mods)
       if (m != space && m != t && m != "nc" && !(vn > 1 && (m == "v2" || m == "v4")))
@@ -1427,6 +1910,7 @@ class Lowerer {
       // access that is not aligned to its whole size).
       if (space == "param") unsupported("vector loads of parameters");
       const int eb = type_bits(t);
+      if (eb == 64 && t[0] != 'f') return load_vector64(vn, space);
       if (eb != 32 && eb != 16 && eb != 8) unsupported("." + t + " vector elements");
       const std::vector<const Operand*> el = elements(op(0), vn);
       const MOperand addr = space == "local" ? local_address(op(1)) : address(op(1), space);
@@ -1460,6 +1944,10 @@ class Lowerer {
       if (a.value < 0 || uint64_t(a.value) + bytes > p.size)
         fail(a.pos, "access outside parameter " + quote(p.name));
       if (bits == 64 && t != "u64" && t != "b64" && t != "s64") unsupported();
+      if (bits == 64 && is_wide(op(0))) {
+        guarded("LDC", {V(hi_vreg(op(0)), true), MOperand::mem(-1, int32_t(p.offset + a.value + 4))});
+        return guarded("LDC", {dst(op(0), 64), MOperand::mem(-1, int32_t(p.offset + a.value))});
+      }
       if (bits == 64) return guarded("LDC", {dst(op(0), 64), MOperand::mem(-1, int32_t(p.offset + a.value))});
       return load("LDC", t, MOperand::mem(-1, int32_t(p.offset + a.value)));
     }
@@ -1489,18 +1977,84 @@ class Lowerer {
     // type, which changes only the high word, and a 64-bit register keeps its
     // low word (the header): that word is the 32-bit load.
     const int tb = type_bits(t);
-    if (dreg == 64 && tb && tb <= 32 && t[0] != 'f')
-      return guarded(mn + width_suffix_ld(t), {dst(d0, 64), addr});
+    if (dreg == 64 && tb && tb <= 32 && t[0] != 'f') {
+      guarded(mn + width_suffix_ld(t), {dst(d0, 64), addr});
+      if (is_wide(d0)) {  // the high word: the extension by the type's sign
+        MOperand lo = MOperand::v(reg_of(d0, 64));
+        if (t[0] == 's')
+          guarded("SHRA", {V(hi_vreg(d0), true), lo, MOperand::i(31)});
+        else
+          guarded("MOV", {V(hi_vreg(d0), true), MOperand::i(0)});
+      }
+      return;
+    }
+    if (dreg == 64 && tb == 64 && t[0] != 'f') {
+      // Two words; the high one first, so that an address register that is
+      // also the destination is read before its low word changes. A register
+      // whose high word nothing observes loads the low word alone.
+      MOperand hi_addr = addr;
+      if (is_wide(d0)) {
+        hi_addr = word_address(addr, 1);
+        guarded(mn, {V(hi_vreg(d0), true), hi_addr});
+      }
+      return guarded(mn, {dst(d0, 64), addr});
+    }
     guarded(mn + width_suffix_ld(t), {dst(d0, 32), addr});
+  }
+  // The address of word k of a 64-bit access at addr (global, shared:
+  // 4 bytes on; .local: the next word of the interleaved frame).
+  MOperand word_address(const MOperand& addr, int k) {
+    MOperand a = addr;
+    a.imm = uint32_t(int32_t(addr.imm) + (cur_space_ == "local" ? 128 : 4) * k);
+    return a;
+  }
+  // ld.v2/.v4 of 64-bit elements: each element two words (or its low word).
+  void load_vector64(int vn, const std::string& space) {
+    const std::vector<const Operand*> el = elements(op(0), vn);
+    const MOperand addr = space == "local" ? local_address(op(1)) : address(op(1), space);
+    const std::string mn = mem_mnem(space, true);
+    int last = -1;
+    std::vector<int> order;
+    for (int k = 0; k < vn; ++k) {
+      if (!el[size_t(k)]) continue;
+      if (el[size_t(k)]->kind == Operand::REG && addr.vreg >= 0 && reg(*el[size_t(k)]).vreg == addr.vreg)
+        last = k;
+      else
+        order.push_back(k);
+    }
+    if (last >= 0) order.push_back(last);
+    for (int k : order) {
+      const Operand& d = *el[size_t(k)];
+      if (d.kind != Operand::REG || reg(d).bits != 64) fail(d.pos, "expected a 64-bit register");
+      if (is_wide(d)) guarded(mn, {V(hi_vreg(d), true), word_address(addr, 2 * k + 1)});
+      guarded(mn, {dst(d, 64), word_address(addr, 2 * k)});
+    }
   }
 
   void lower_st() {
     want_ops(2);
     const std::string t = type_mod();
     const std::string space = space_of({"global", "shared", "local"});
+    cur_space_ = space;
     const int vn = vector_count();
     for (const std::string& m : cur_->mods)
       if (m != space && m != t && !(vn > 1 && (m == "v2" || m == "v4"))) unsupported("modifier ." + m);
+    if ((t == "u64" || t == "s64" || t == "b64")) {  // two words each: low, then high
+      MOperand addr = space == "local" ? local_address(op(0)) : address(op(0), space);
+      std::vector<const Operand*> el;
+      if (vn > 1) {
+        el = elements(op(1), vn);
+      } else {
+        el.push_back(&op(1));
+      }
+      for (int k = 0; k < int(el.size()); ++k) {
+        if (!el[size_t(k)]) fail(op(1).pos, "a sink '_' cannot be stored");
+        const W64 v = src64(*el[size_t(k)]);
+        guarded(mem_mnem(space, false), {word_address(addr, 2 * k), v.lo});
+        guarded(mem_mnem(space, false), {word_address(addr, 2 * k + 1), v.hi});
+      }
+      return;
+    }
     const std::string w = width_suffix_st(t);
     MOperand addr = space == "local" ? local_address(op(0)) : address(op(0), space);
     if (vn > 1) {  // one store per element, at consecutive addresses (alignment: see lower_ld)
@@ -1538,6 +2092,7 @@ class Lowerer {
       aop = m;
     }
     if (aop.empty()) unsupported();
+    if (t == "u64" && aop == "add") return lower_atom_add64(red, space);
     if (t != "u32" && t != "s32" && t != "b32") unsupported("." + t + " atomics");
     if ((aop == "min" || aop == "max") && t == "b32") unsupported();
     if (red && (aop == "exch" || aop == "cas")) unsupported();
@@ -1559,6 +2114,89 @@ class Lowerer {
     ops_out.push_back(src_reg(op(ai + 1), 32));
     if (nsrc == 2) ops_out.push_back(src_reg(op(ai + 2), 32));
     guarded(mn, ops_out);
+  }
+
+  // atom/red.add.u64 whose old value nobody reads: the device's atomics are
+  // 32 bits, so the low words are added atomically, the carry out of that
+  // addition (old + b < old) found from the old low word, and b's high word
+  // plus the carry added atomically to the high word. Every carry is counted
+  // once, so the memory ends with the exact sum of every add, as on a GPU; a
+  // read of the 64-bit value between the two atomics can see a carry not yet
+  // added, which a GPU's one atomic never shows. The old value itself would
+  // be such a torn read: an atom.add.u64 whose result is read is refused.
+  void lower_atom_add64(bool red, const std::string& space) {
+    want_ops(red ? 2 : 3);
+    if (!red && op(0).kind == Operand::REG && reads_.count(op(0).name))
+      unsupported("the old value of a 64-bit atomic add: the device's atomics are 32 bits, and the two halves of it "
+                  "would not be one value");
+    const size_t ai = red ? 0 : 1;
+    MOperand addr = address(op(ai), space);
+    MOperand addr_hi = addr;
+    addr_hi.imm = uint32_t(int32_t(addr.imm) + 4);
+    if (!fits_imm20(int32_t(addr_hi.imm))) fail(op(ai).pos, "atomic address offset does not fit 20 bits");
+    const W64 b = src64(op(ai + 1));
+    const std::string mn = space == "global" ? "ATOMG.ADD" : "ATOMS.ADD";
+    const int old = tmp(), sum = tmp(), c = ptmp(), hi = tmp();
+    guarded(mn, {V(old, true), addr, b.lo});
+    plain("IADD", {V(sum, true), V(old), b.lo});
+    plain("ISETP.LT.U32.AND", {MOperand::p(c, true), V(sum), V(old), MOperand::pt()});
+    plain("IADD", {V(hi, true), b.hi, V(bit_of(c))});
+    guarded(mn, {MOperand::rz(), addr_hi, V(hi)});
+  }
+
+  // The high 64 bits of the 128-bit product of a and b, from the four
+  // 32 x 32-bit partial products and the carries between their words;
+  // signed: the unsigned result minus b where a < 0 and minus a where b < 0.
+  W64 mul_hi64(const W64& a, const W64& b, bool is_signed) {
+    const MOperand a0 = in_reg(a.lo), a1 = in_reg(a.hi), b0 = in_reg(b.lo), b1 = in_reg(b.hi);
+    auto mulhi = [&](const MOperand& x, const MOperand& y) {
+      const int r = tmp();
+      plain("IMULHI.U32", {V(r, true), x, y});
+      return r;
+    };
+    auto mullo = [&](const MOperand& x, const MOperand& y) {
+      const int r = tmp();
+      plain("IMUL", {V(r, true), x, y});
+      return r;
+    };
+    // sum += x, count += carry
+    auto acc = [&](int sum, int x, int count) {
+      const int p = ptmp();
+      plain("IADD", {V(sum, true), V(sum), V(x)});
+      plain("ISETP.LT.U32.AND", {MOperand::p(p, true), V(sum), V(x), MOperand::pt()});
+      plain("IADD", {V(count, true), V(count), V(bit_of(p))});
+    };
+    const int h00 = mulhi(a0, b0);
+    const int l01 = mullo(a0, b1), h01 = mulhi(a0, b1);
+    const int l10 = mullo(a1, b0), h10 = mulhi(a1, b0);
+    const int l11 = mullo(a1, b1), h11 = mulhi(a1, b1);
+    // the middle word h00 + l01 + l10: only its carries reach the result
+    const int mid = tmp(), mc = tmp();
+    plain("MOV", {V(mid, true), V(h00)});
+    plain("MOV", {V(mc, true), MOperand::i(0)});
+    acc(mid, l01, mc);
+    acc(mid, l10, mc);
+    // result = l11 + h01 + h10 + mc (low word), h11 + carries (high word)
+    const int lo = tmp(), hi = tmp();
+    plain("MOV", {V(lo, true), V(l11)});
+    plain("MOV", {V(hi, true), V(h11)});
+    acc(lo, h01, hi);
+    acc(lo, h10, hi);
+    acc(lo, mc, hi);
+    W64 r{V(lo), V(hi)};
+    if (is_signed) {
+      const int na = ptmp(), nb = ptmp();
+      plain("ISETP.LT.AND", {MOperand::p(na, true), a1, MOperand::i(0), MOperand::pt()});
+      plain("ISETP.LT.AND", {MOperand::p(nb, true), b1, MOperand::i(0), MOperand::pt()});
+      const int x0 = tmp(), x1 = tmp(), y0 = tmp(), y1 = tmp();
+      plain("SEL", {V(x0, true), b0, MOperand::i(0), MOperand::p(na)});
+      plain("SEL", {V(x1, true), b1, MOperand::i(0), MOperand::p(na)});
+      plain("SEL", {V(y0, true), a0, MOperand::i(0), MOperand::p(nb)});
+      plain("SEL", {V(y1, true), a1, MOperand::i(0), MOperand::p(nb)});
+      r = add64(r, {V(x0), V(x1)}, true);
+      r = add64(r, {V(y0), V(y1)}, true);
+    }
+    return r;
   }
 
   // atom/red.inc/dec.u32 (CUDA's atomicInc/atomicDec: inc stores

@@ -200,16 +200,77 @@ class Parser {
         fail(c, sp.text.substr(1) + " variable " + quote(v.name) + " is too large");
       expect(']', "to close the array size");
     }
-    if (peek().is('=')) {  // the initialiser's values are not kept: nothing reads them yet
+    if (peek().is('=')) {
+      next();
       v.initialised = true;
-      while (peek().kind != Tok::END && !peek().is(';')) next();
+      try {
+        initialiser(type, v.name, &v.init);
+      } catch (const ParseError&) {  // on to the ';' (recover_top would stop at a '}' inside the braces)
+        while (peek().kind != Tok::END && !peek().is(';')) next();
+        throw;
+      }
     }
-    v.size = unsized ? 0 : uint32_t(count * type_bytes(type));
+    v.size = uint32_t(count * type_bytes(type));
+    if (unsized) {  // name[] = {...}: as many elements (rows) as the initialiser lists
+      const uint64_t row = v.size;
+      v.size = v.initialised ? uint32_t((v.init.size() + row - 1) / row * row) : 0;
+    } else if (v.init.size() > v.size) {
+      fail(n, "the initialiser of " + quote(v.name) + " has more elements than the variable (" +
+                  std::to_string(v.size / type_bytes(type)) + ")");
+    }
     if (v.align < type_bytes(type)) v.align = type_bytes(type);
     expect(';', ("after the " + sp.text + " variable").c_str());
     for (const ModuleVar& o : file_.vars)
       if (o.name == v.name) fail(n, "module-scope variable " + quote(v.name) + " is declared twice");
     file_.vars.push_back(std::move(v));
+  }
+
+  // `= value` or `= {v, v, {v, v}, ...}` (braces nest for arrays of arrays
+  // and vectors): each value appended to *out as `type` (little-endian).
+  // Integers for integer types, 0f/0d bit patterns for .f32/.f64; an address
+  // (a variable's name, generic(name)) is refused by name.
+  void initialiser(const std::string& type, const std::string& var, std::vector<uint8_t>* out) {
+    const uint32_t eb = type_bytes(type);
+    int depth = 0;
+    do {
+      if (peek().is('{')) {
+        next();
+        ++depth;
+        continue;
+      }
+      const Token& t = peek();
+      bool neg = false;
+      if (t.is('-') && peek(1).kind == Tok::NUMBER) {
+        neg = true;
+        next();
+      }
+      if (peek().kind != Tok::NUMBER) {
+        if (peek().kind == Tok::WORD)
+          fail(peek(), "the initialiser of " + quote(var) + " holds an address (" + quote(peek().text) +
+                           "): pointers initialised to variables are not supported");
+        fail(peek(), "expected a value in the initialiser of " + quote(var) + ", found " + describe(peek()));
+      }
+      const Token& num = peek();
+      const Operand o = number(neg);
+      uint64_t bits;
+      if (type[0] == 'f') {
+        if (!(type == "f32" ? o.is_float : o.is_double))
+          fail(num, "the initialiser of ." + type + " variable " + quote(var) + " needs " +
+                        (type == "f32" ? "0f" : "0d") + " bit patterns, found " + quote(num.text));
+        bits = type == "f32" ? o.bits : uint64_t(o.value);
+      } else {
+        if (o.is_float || o.is_double)
+          fail(num, "a floating-point value in the initialiser of ." + type + " variable " + quote(var));
+        bits = uint64_t(o.value);
+      }
+      if (out->size() + eb > (16u << 20)) fail(num, "the initialiser of " + quote(var) + " is too large");
+      for (uint32_t b = 0; b < eb; ++b) out->push_back(uint8_t(bits >> (8 * b)));
+      while (depth > 0 && peek().is('}')) {
+        next();
+        --depth;
+      }
+      if (depth > 0) expect(',', ("between the values of the initialiser of " + var).c_str());
+    } while (depth > 0);
   }
 
   [[noreturn]] void unsupported_directive(const Token& t) {
@@ -405,6 +466,7 @@ class Parser {
       next();
       if (dbl) {
         o.is_double = true;
+        o.value = int64_t(v);  // the bits (module-scope initialisers read them)
       } else {
         o.is_float = true;
         o.bits = uint32_t(v);

@@ -17,6 +17,8 @@ set -x
 "$NVCC" $FLAGS "$here/errors.cu" -o "$here/bin/errors"
 "$NVCC" $FLAGS "$here/refused.cu" -o "$here/bin/refused"
 "$NVCC" $FLAGS "$here/api2.cu" "$here/api2_b.cu" -o "$here/bin/api2"
+"$NVCC" $FLAGS "$here/symbols.cu" -o "$here/bin/symbols"
+"$NVCC" $FLAGS "$here/int64.cu" -o "$here/bin/int64"
 # the same program with an uncompressed fatbinary (the reader's other path)
 "$NVCC" $FLAGS -Xfatbin -compress=false "$root/examples/cuda_app/vec_add.cu" -o "$here/bin/vec_add_uncompressed"
 # ... and with the per-thread default stream (the *_ptsz / *_ptds entry points)

@@ -38,4 +38,6 @@ check "$here/bin/api" "$here/api.cu"
 check "$here/bin/errors" "$here/errors.cu"
 check "$here/bin/refused" "$here/refused.cu"
 check "$here/bin/api2" "$here/api2.cu $here/api2_b.cu"
+check "$here/bin/symbols" "$here/symbols.cu"
+check "$here/bin/int64" "$here/int64.cu"
 exit $stale

@@ -4,7 +4,9 @@
 # The dynamic linker must resolve libcudart.so.13 to LIBDIR's (ldd, and
 # LD_DEBUG=libs of the run itself); the program must exit with EXPECTED_EXIT;
 # every PATTERN (an extended regular expression) must match a line of its
-# stdout+stderr. The environment (BARESM_BACKEND, ...) passes through.
+# stdout+stderr. The environment (BARESM_BACKEND, ...) passes through; with
+# BARESM_BACKEND=rtl and a library built without the verilated device, exit
+# 77 (skipped). RUN_APP_EXPECT=FILE: stdout+stderr must also equal FILE.
 set -u
 libdir=$(cd "$1" && pwd); want_rc=$2; shift 2
 cmd=()
@@ -24,8 +26,14 @@ cat "$log"
 grep -q "calling init: $libdir/libcudart.so.13" "$dbg".* || fail "LD_DEBUG=libs shows no initialisation of $libdir/libcudart.so.13"
 if grep -q "/usr/local/cuda.*libcudart" "$dbg".*; then fail "NVIDIA's libcudart was loaded"; fi
 rm -f "$dbg".*
+if [ "${BARESM_BACKEND:-}" = rtl ] && grep -q "^baresm cudart: BARESM_BACKEND=rtl: .*not built into this library" "$log"; then
+  echo "run-app.sh: SKIP: the library has no verilated device"; exit 77
+fi
 [ "$rc" = "$want_rc" ] || fail "${cmd[*]} exited with $rc, expected $want_rc"
 for p in "$@"; do
   grep -Eq -- "$p" "$log" || fail "no line matches: $p"
 done
+if [ -n "${RUN_APP_EXPECT:-}" ]; then
+  diff "$RUN_APP_EXPECT" "$log" > /dev/null || { diff "$RUN_APP_EXPECT" "$log" | head -20; fail "the output differs from $RUN_APP_EXPECT (< expected, > this run)"; }
+fi
 echo "run-app.sh: ok (${cmd[*]}: exit $rc, ${#} patterns, libcudart.so.13 from $libdir)"

@@ -79,9 +79,9 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
   // Lines 7.. of the file (6 lines of header and declarations before the body).
   const std::string body =
       "\tdiv.u64 %rd1, %rd2, %rd3;\n"                 // 10
-      "\tshr.u64 %rd1, %rd2, 3;\n"                    // 11
-      "\tsetp.lt.u64 %p1, %rd1, %rd2;\n"              // 12
-      "\tst.global.u64 [%rd1], %rd2;\n"               // 13
+      "\tatom.global.add.u64 %rd1, [%rd2], %rd3;\n"   // 11
+      "\tbrev.b64 %rd1, %rd2;\n"                      // 12
+      "\tatom.global.exch.b64 %rd1, [%rd2], %rd3;\n"  // 13
       "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, 255;\n"  // 14
       "\tld.u32 %r1, [%rd1];\n"                       // 15
       "\tadd.f32.ftz %r1, %r2, %r3;\n"                // 16  (not a valid spelling either)
@@ -94,12 +94,10 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
             "t.ptx:10:2: PTX instruction 'div.u64' is not supported (only .u32/.s32 integer division is "
             "lowered yet)");
   EXPECT_EQ(e[1],
-            "t.ptx:11:2: PTX instruction 'shr.u64' is not supported (a 64-bit right shift needs the high "
-            "word of the value)");
-  EXPECT_EQ(
-      e[2],
-      "t.ptx:12:2: PTX instruction 'setp.lt.u64' is not supported (a 64-bit comparison needs the high word)");
-  EXPECT_EQ(e[3], "t.ptx:13:2: PTX instruction 'st.global.u64' is not supported (.u64 stores)");
+            "t.ptx:11:2: PTX instruction 'atom.global.add.u64' is not supported (the old value of a 64-bit "
+            "atomic add: the device's atomics are 32 bits, and the two halves of it would not be one value)");
+  EXPECT_EQ(e[2], "t.ptx:12:2: PTX instruction 'brev.b64' is not supported (modifier .b64)");
+  EXPECT_EQ(e[3], "t.ptx:13:2: PTX instruction 'atom.global.exch.b64' is not supported (.b64 atomics)");
   EXPECT_EQ(e[4], "t.ptx:14:38: shfl.sync member masks other than 0xffffffff are not supported yet");
   EXPECT_EQ(e[5].rfind("t.ptx:15:2: PTX instruction 'ld.u32' is not supported (generic addressing", 0), 0u)
       << e[5];
@@ -175,34 +173,42 @@ TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
 // __device__ and __constant__ variables a kernel uses are refused by name
 // where they are used (their data is not in the module yet); unreferenced
 // ones and those only another kernel uses are not errors.
-TEST(PtxErrors, ReferencedModuleVariablesAreRefusedByName) {
+TEST(PtxErrors, ModuleVariablesRefusedWhereTheyCannotBe) {
   const std::string src = std::string(kHead) +
                           ".global .align 4 .u32 counter;\n"                            // 4
                           ".const .align 4 .b8 table[8] = {1, 0, 0, 0, 2, 0, 0, 0};\n"  // 5
                           ".extern .shared .align 8 .b8 sized[16];\n"                   // 6
-                          ".global .align 1 .b8 placeholder[1];\n"                      // 7
+                          ".extern .global .align 4 .u32 elsewhere;\n"                  // 7
                           ".visible .entry k(.param .u64 p)\n{\n" +                     // 8, 9
                           kRegs +                                                       // 10..13
-                          "\tmov.u64 %rd1, counter;\n"                                  // 14
-                          "\tld.const.u32 %r1, [table+4];\n"                            // 15
-                          "\tld.global.u32 %r2, [counter];\n"                           // 16
-                          "\tld.shared.u32 %r3, [sized];\n"                             // 17
+                          "\tld.shared.u32 %r1, [counter];\n"                           // 14
+                          "\tld.global.u32 %r2, [elsewhere];\n"                         // 15
+                          "\tld.shared.u32 %r3, [sized];\n"                             // 16
+                          "\tld.local.u32 %r4, [table];\n"                              // 17
                           "\tret;\n}\n"
-                          ".visible .entry other(.param .u64 p)\n{\n\tret;\n}\n";
+                          ".visible .entry other(.param .u64 p)\n{\n\tret;\n}\n"
+                          ".global .align 8 .u64 ptr = generic(counter);\n"             // 24
+                          ".global .align 4 .u32 mixed[2] = {1, 0f3F800000};\n"         // 25
+                          ".const .align 4 .f32 ints[2] = {1, 2};\n"                    // 26
+                          ".global .align 4 .u32 many[2] = {1, 2, 3};\n";               // 27
   const auto e = errors_of(src);
-  ASSERT_EQ(e.size(), 4u) << ::testing::PrintToString(e);
-  EXPECT_EQ(e[0],
+  ASSERT_EQ(e.size(), 9u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0], "t.ptx:24:29: the initialiser of 'ptr' holds an address ('generic'): pointers initialised to "
+                  "variables are not supported");
+  EXPECT_EQ(e[1], "t.ptx:25:38: a floating-point value in the initialiser of .u32 variable 'mixed'");
+  EXPECT_EQ(e[2], "t.ptx:26:33: the initialiser of .f32 variable 'ints' needs 0f bit patterns, found '1'");
+  EXPECT_EQ(e[3], "t.ptx:27:23: the initialiser of 'many' has more elements than the variable (2)");
+  EXPECT_EQ(e[4],
             "t.ptx:6:30: an .extern .shared variable with a size ('sized') is not supported: dynamic shared "
             "memory is an unsized array");
-  EXPECT_EQ(e[1],
-            "t.ptx:14:16: module-scope .global variable 'counter' (a __device__ or __constant__ variable) is "
-            "not supported yet");
-  EXPECT_EQ(e[2],
-            "t.ptx:15:20: module-scope .const variable 'table' (a __device__ or __constant__ variable) is "
-            "not supported yet");
-  EXPECT_EQ(e[3],
-            "t.ptx:16:21: module-scope .global variable 'counter' (a __device__ or __constant__ variable) is "
-            "not supported yet");
+  EXPECT_EQ(e[5],
+            "t.ptx:7:31: .extern .global variable 'elsewhere' is defined in another compilation unit "
+            "(relocatable device code, -rdc): not supported");
+  EXPECT_EQ(e[6], "t.ptx:14:21: module-scope variable 'counter' as a shared address is not supported");
+  EXPECT_EQ(e[7], "t.ptx:15:21: symbol 'elsewhere' as a global address is not supported");
+  EXPECT_EQ(e[8],
+            "t.ptx:17:20: module-scope variable 'table' (a __device__ or __constant__ variable) as a .shared or "
+            ".local address is not supported");
 }
 
 // FMA contraction (docs/ptx.md): pairs whose treatment by ptxas was not

@@ -1,6 +1,6 @@
 // The PTX that real programs contain (issue 35, docs/ptx.md), on the
 // functional model through the host driver: module-scope variables nothing
-// references, loads into registers wider than the access, dynamic shared
+// references and those kernels do (__device__/__constant__), loads into registers wider than the access, dynamic shared
 // memory next to static shared arrays (the launch's shared bytes), and FMA
 // contraction as ptxas does it, compared bit for bit with what an sm_90 GPU
 // wrote (tests/data/fma_contract*_gpu.txt).
@@ -103,6 +103,108 @@ TEST(PtxReal, UnreferencedModuleVariablesAreIgnored) {
   // Nothing of the unreferenced variables reaches the kernel: no shared memory.
   ASSERT_EQ(r.ptx.kernels.size(), 1u);
   EXPECT_EQ(r.ptx.kernels[0].smem_bytes, 0u);
+}
+
+// Referenced .global/.const variables: the loader's part as the CUDA runtime
+// does it (cudart/runtime.cpp): one allocation holding every variable of
+// translate_ptx's list at its alignment with its initialiser, each address
+// passed in the kernel's hidden parameter __baresm_var_NAME after its own.
+TEST(PtxReal, DeviceAndConstantVariablesThroughHiddenParameters) {
+  const isa::PtxResult ptx = isa::translate_ptx_file(src_path("tests/ptx/module_data.ptx"));
+  ASSERT_TRUE(ptx.ok()) << ptx.format_errors();
+  // every defined .global/.const variable, referenced or not, with its bytes
+  ASSERT_EQ(ptx.variables.size(), 6u);
+  std::map<std::string, const isa::PtxVariable*> vars;
+  for (const auto& v : ptx.variables) vars[v.name] = &v;
+  ASSERT_EQ(vars.count("table"), 1u);
+  EXPECT_EQ(vars["table"]->space, "const");
+  EXPECT_EQ(vars["table"]->size, 16u);
+  EXPECT_EQ(vars["table"]->init, (std::vector<uint8_t>{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 128}));
+  EXPECT_EQ(vars["counter"]->init, (std::vector<uint8_t>{100, 0, 0, 0}));
+  EXPECT_EQ(vars["arr"]->size, 256u);
+  EXPECT_TRUE(vars["arr"]->init.empty());
+  EXPECT_EQ(vars["bias"]->init, (std::vector<uint8_t>{0, 0, 0, 0x3E}));
+  EXPECT_EQ(vars["pr"]->size, 8u);
+  EXPECT_EQ(vars["pr"]->init.size(), 7u);  // fewer initialisers than bytes: the rest is zero
+  EXPECT_EQ(vars["unused_placeholder"]->size, 1u);
+  // the kernel's parameters: its own, then one per variable it references
+  const isa::KernelInfo* ki = ptx.module.find_kernel("module_data");
+  ASSERT_NE(ki, nullptr);
+  std::vector<std::string> names;
+  for (const auto& p : ki->params) names.push_back(p.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"module_data_param_0", "__baresm_var_table", "__baresm_var_counter",
+                                             "__baresm_var_arr", "__baresm_var_bias", "__baresm_var_pr"}));
+
+  cq::ModelDeviceConfig cfg;
+  cfg.mem_bytes = 16u << 20;
+  drv::ModelTransport transport(cfg);
+  drv::Device dev;
+  ASSERT_EQ(dev.open(&transport), drv::Status::OK);
+  drv::Context ctx;
+  ASSERT_EQ(dev.ctx_create(&ctx), drv::Status::OK);
+  uint32_t end = 0;
+  std::map<std::string, uint32_t> at;
+  for (const auto& v : ptx.variables) {
+    end = (end + v.align - 1) / v.align * v.align;
+    at[v.name] = end;
+    end += std::max<uint32_t>(v.size, 1);
+  }
+  std::vector<uint8_t> data(end, 0);
+  for (const auto& v : ptx.variables) std::copy(v.init.begin(), v.init.end(), data.begin() + at[v.name]);
+  drv::DevPtr seg = 0, out = 0;
+  ASSERT_EQ(dev.mem_alloc(ctx, end, &seg), drv::Status::OK);
+  ASSERT_EQ(dev.memcpy_htod(ctx, seg, data.data(), end), drv::Status::OK);
+  const uint32_t threads = 64;
+  ASSERT_EQ(dev.mem_alloc(ctx, threads * 24, &out), drv::Status::OK);
+  const std::vector<uint8_t> image = isa::write_module(ptx.module);
+  drv::Module mod;
+  ASSERT_EQ(dev.module_load_data(ctx, image.data(), image.size(), &mod), drv::Status::OK);
+  drv::Function fn;
+  ASSERT_EQ(dev.module_get_function(mod, "module_data", &fn), drv::Status::OK);
+  std::vector<uint8_t> params(ki->param_bytes, 0);
+  const uint64_t out64 = out;
+  std::memcpy(params.data(), &out64, 8);
+  for (size_t i = 1; i < ki->params.size(); ++i) {
+    const uint32_t a = seg + at[ki->params[i].name.substr(std::strlen(isa::kPtxVarParamPrefix))];
+    std::memcpy(params.data() + ki->params[i].offset, &a, 4);
+  }
+  drv::LaunchConfig lc;
+  lc.grid = {1, 1, 1};
+  lc.block = {threads, 1, 1};
+  uint64_t token = 0;
+  ASSERT_EQ(dev.launch_packed(fn, lc, params.data(), uint32_t(params.size()), &token), drv::Status::OK);
+  dev.ctx_synchronize(ctx);
+  drv::LaunchReport rep;
+  ASSERT_EQ(dev.launch_result(token, &rep), drv::Status::OK);
+  drv::DevPtr code = 0;
+  uint32_t code_bytes = 0;
+  dev.module_code_range(mod, &code, &code_bytes);
+  ASSERT_EQ(rep.status, drv::Status::OK) << drv::status_name(rep.status) << " at "
+                                         << ptx.module.offset_name(rep.fault_pc - code)
+                                         << ", address " << rep.fault_addr << ", seg " << seg << ", out " << out
+                                         << ", params " << ::testing::PrintToString(params);
+  std::vector<uint32_t> o(threads * 6);
+  ASSERT_EQ(dev.memcpy_dtoh(ctx, o.data(), out, threads * 24), drv::Status::OK);
+  const uint32_t table[4] = {1, 2, 3, 0x80000004u};
+  for (uint32_t t = 0; t < threads; ++t) {
+    EXPECT_EQ(o[t * 6 + 0], table[t & 3]) << t;
+    EXPECT_EQ(o[t * 6 + 1], 3u) << t;
+    EXPECT_EQ(o[t * 6 + 2], 7 * t) << t;
+    float f = float(t) + 0.125f;
+    uint32_t fb;
+    std::memcpy(&fb, &f, 4);
+    EXPECT_EQ(o[t * 6 + 3], fb) << t;
+    EXPECT_EQ(o[t * 6 + 4], uint32_t(3 - 4 + 120 * 1000 + 0)) << t;
+    EXPECT_EQ(o[t * 6 + 5], 3u ^ 0x80000004u) << t;
+  }
+  std::vector<uint8_t> after(end);
+  ASSERT_EQ(dev.memcpy_dtoh(ctx, after.data(), seg, end), drv::Status::OK);
+  uint32_t counter, arr[64];
+  std::memcpy(&counter, after.data() + at["counter"], 4);
+  std::memcpy(arr, after.data() + at["arr"], sizeof arr);
+  EXPECT_EQ(counter, 100u + threads);
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(arr[i], 7 * i) << i;
+  EXPECT_EQ(std::vector<uint8_t>(after.begin() + at["table"], after.begin() + at["table"] + 16), vars["table"]->init);
 }
 
 // ---- 2. loads into wider registers --------------------------------------------------------

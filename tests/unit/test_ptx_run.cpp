@@ -686,6 +686,109 @@ TEST(CudaSamples, SampleWithoutTwinFailsClearly) {
   EXPECT_NE(r.message.find("has no CUDA version"), std::string::npos) << r.message;
 }
 
+// 64-bit integers as register pairs (tests/ptx/int64.ptx): 64 threads, each
+// with its a, b and shift amount n; every result word against the C++ of the
+// PTX semantics (shift amounts clamped to 64, mul.hi the high half of the
+// 128-bit product). Edge values first: zero, +-1, the words' and the
+// values' extremes, values differing only in one word; then random ones.
+TEST(PtxFeature, Int64RegisterPairs) {
+  const uint64_t edges[] = {0,
+                            1,
+                            ~0ull,
+                            0x8000000000000000ull,
+                            0x7FFFFFFFFFFFFFFFull,
+                            0xFFFFFFFFull,
+                            0x100000000ull,
+                            0x7FFFFFFFull,
+                            0x80000000ull,
+                            0xFFFFFFFF00000000ull,
+                            0x00000001FFFFFFFFull,
+                            0x123456789ABCDEF0ull};
+  const uint32_t amounts[] = {0, 1, 31, 32, 33, 63, 64, 65, 70, 0xFFFFFFFFu, 5, 40, 13, 0x80000000u};
+  SplitMix64 rng(64);
+  const uint32_t threads = 64;
+  std::vector<uint64_t> a(threads), b(threads);
+  std::vector<uint32_t> n(threads);
+  for (uint32_t t = 0; t < threads; ++t) {
+    const size_t ne = sizeof edges / sizeof edges[0];
+    a[t] = t < ne * 2 ? edges[t % ne] : rng.next();
+    b[t] = t < ne ? edges[(t + 3) % ne] : t < ne * 2 ? a[t] ^ (t & 1 ? 0xFFFFFFFFull : 0x100000000ull) : rng.next();
+    if (t % 7 == 3) b[t] = a[t];  // equal values
+    n[t] = t < sizeof amounts / 4 ? amounts[t] : uint32_t(rng.next() % 80);
+  }
+  std::vector<uint32_t> in;
+  for (uint32_t t = 0; t < threads; ++t) {
+    in.push_back(uint32_t(a[t]));
+    in.push_back(uint32_t(a[t] >> 32));
+    in.push_back(uint32_t(b[t]));
+    in.push_back(uint32_t(b[t] >> 32));
+    in.push_back(n[t]);
+  }
+  const uint64_t start = 0x0000000AFFFFFF00ull;
+  std::vector<uint32_t> init(threads * 66 + 2, 0xCCCCCCCCu);
+  init[threads * 66] = uint32_t(start);
+  init[threads * 66 + 1] = uint32_t(start >> 32);
+  const FeatureRun r = run_feature("int64", {1, 1, 1}, {threads, 1, 1}, in, init);
+  ASSERT_FALSE(r.out.empty());
+  auto shl = [](uint64_t x, uint32_t k) { return k >= 64 ? 0 : x << k; };
+  auto shru = [](uint64_t x, uint32_t k) { return k >= 64 ? 0 : x >> k; };
+  auto shrs = [](uint64_t x, uint32_t k) { return uint64_t(int64_t(x) >> (k >= 64 ? 63 : k)); };
+  uint64_t total = 0xFFFFFFF0ull;
+  for (uint32_t t = 0; t < threads; ++t) {
+    const uint64_t x = a[t], y = b[t];
+    const int64_t sx = int64_t(x), sy = int64_t(y);
+    const uint32_t xl = uint32_t(x), yl = uint32_t(y);
+    uint32_t bits = 0;
+    bits |= (sx < sy) << 0 | (sx <= sy) << 1 | (sx > sy) << 2 | (sx >= sy) << 3 | (x == y) << 4 | (x != y) << 5;
+    bits |= (x < y) << 6 | (x <= y) << 7 | (x > y) << 8 | (x >= y) << 9;
+    bits |= (sx < 0) << 10 | !(sx < 0) << 11 | ((x > 0xFFFFFFFF00000000ull) && sx < 0) << 12;
+    bits |= ((x == 0x100000000ull) || !(sx < 0)) << 13;
+    const uint64_t want[33] = {
+        x + y,
+        x - y,
+        x * y,
+        uint64_t((unsigned __int128)x * y >> 64),
+        uint64_t((__int128)sx * sy >> 64),
+        shl(x, n[t]),
+        shru(x, n[t]),
+        shrs(x, n[t]),
+        x << 13,
+        x >> 45,
+        uint64_t(sx >> 33),
+        (x & y) ^ (x | ~y),
+        0 - x,
+        sx < 0 ? 0 - x : x,
+        uint64_t(std::min(sx, sy)),
+        uint64_t(std::max(sx, sy)),
+        std::min(x, y),
+        std::max(x, y),
+        bits,
+        uint64_t(__builtin_popcountll(x) | (y ? __builtin_clzll(y) : 64) << 8),
+        uint64_t(int64_t(int32_t(xl)) * int32_t(yl)),
+        uint64_t(xl) * yl,
+        x * y + x,
+        uint64_t(int64_t(int32_t(xl)) * int32_t(yl)) + y,
+        uint64_t(int64_t(int32_t(xl))),
+        uint64_t(xl & 0xFFFF),
+        uint64_t(int64_t(int8_t(xl))),
+        sx < sy ? x : y,
+        x << 32 | x >> 32,
+        a[t ^ 1],
+        x - y,
+        x,
+        x + 0x123456789ABCDEF0ull,
+    };
+    for (int j = 0; j < 33; ++j) {
+      const uint64_t got = uint64_t(r.out[t * 66 + 2 * j]) | uint64_t(r.out[t * 66 + 2 * j + 1]) << 32;
+      EXPECT_EQ(got, want[j]) << "thread " << t << " result " << j << std::hex << " (a = 0x" << x << ", b = 0x" << y
+                              << ", n = " << std::dec << n[t] << ")";
+    }
+    total += x >> 8;
+  }
+  const uint64_t got = uint64_t(r.out[threads * 66]) | uint64_t(r.out[threads * 66 + 1]) << 32;
+  EXPECT_EQ(got, start + total) << "atom.shared.add.u64, then red.global.add.u64";
+}
+
 TEST(PtxFeature, BitOps) {
   auto brev = [](uint32_t x) {
     uint32_t r = 0;
