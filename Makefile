@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build test demo lint clean gen isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth area fpga fpga-sim flash
+.PHONY: all deps configure build test test-long demo lint clean gen isa-pkg ptx soak soak-launches mutate formal sanitize fuzz synth area fpga fpga-sim flash
 
 all: build
 
@@ -16,9 +16,14 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Every test is bounded: 15 minutes unless it sets its own TIMEOUT.
+# Every test but those labelled `long` (the slowest formal proofs and board
+# estimates: `make test-long`), each bounded: 15 minutes unless it sets its
+# own TIMEOUT.
 test: build
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900 -LE long
+
+test-long: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900 -L long
 
 # Every sample on the verilated device (command processor + SM) through the
 # host driver, each result checked, with a waveform of the first cycles: one
