@@ -394,6 +394,9 @@ module baresm_ssm_seq #(
   logic [31:0] amo_new;
   baresm_lsu_amo u_amo (.amo_i(in_q.mod[4:0]), .old_i(sm_rdata), .b_i(opb_q), .c_i(opc_q), .new_o(amo_new));
 
+  logic [31:0] pc_next;  // the next instruction's pc: one adder for every state that moves on
+  assign pc_next = top_q.pc + 32'd8;
+
   // ---- BRA (isa/iss_exec.cpp exec_bra), decided at issue --------------------------------------------
   // A divergent branch leaves up to three entries to write (the old top's
   // slot, then the pushes); nt is the new top, nd the new depth.
@@ -410,7 +413,7 @@ module baresm_ssm_seq #(
     br_t = top_q.pc + {{13{in_q.imm[15]}}, in_q.imm[15:0], 3'd0};
     br_r = (in_q.imm[31:16] == 16'd0) ? baresm_sm_pkg::PC_NONE
                                       : top_q.pc + {{13{in_q.imm[31]}}, in_q.imm[31:16], 3'd0};
-    br_f = top_q.pc + 32'd8;
+    br_f = pc_next;
     br_rest = top_q.mask & ~exec_q;
     br_div = br_rest != 32'd0 && exec_q != 32'd0;
     br_same = br_r == top_q.rpc;
@@ -921,7 +924,7 @@ module baresm_ssm_seq #(
             tid_q <= tid_base_q[cw_q];
             st_q <= S_END;
             unique case (in_q.op)
-              baresm_isa_pkg::OP_TRAP: top_q.pc <= top_q.pc + 32'd8;  // no lane executes it
+              baresm_isa_pkg::OP_TRAP: top_q.pc <= pc_next;  // no lane executes it
               baresm_isa_pkg::OP_BRA: begin
                 if (br_rest == 32'd0) top_q.pc <= br_t;
                 else if (exec_q == 32'd0) top_q.pc <= br_f;
@@ -939,11 +942,11 @@ module baresm_ssm_seq #(
                 if (exec_q != 32'd0 && dtop != '0) st_q <= S_EXIT_RD;
                 else begin
                   top_q.mask <= top_q.mask & ~exec_q;
-                  if ((top_q.mask & ~exec_q) != 32'd0) top_q.pc <= top_q.pc + 32'd8;
+                  if ((top_q.mask & ~exec_q) != 32'd0) top_q.pc <= pc_next;
                 end
               end
               baresm_isa_pkg::OP_BAR: begin
-                top_q.pc <= top_q.pc + 32'd8;
+                top_q.pc <= pc_next;
                 if (exec_q != 32'd0) begin
                   waiting_q[cw_q] <= 1'b1;
                   bar_id_q[cw_q] <= in_q.imm[3:0];
@@ -952,7 +955,7 @@ module baresm_ssm_seq #(
                 end
               end
               default: begin
-                if (in_q.op == baresm_isa_pkg::OP_NOP || exec_q == 32'd0) top_q.pc <= top_q.pc + 32'd8;
+                if (in_q.op == baresm_isa_pkg::OP_NOP || exec_q == 32'd0) top_q.pc <= pc_next;
                 else if (is_vote && !is_ballot) begin
                   bits_q <= vote_r ? 32'hFFFF_FFFF : 32'd0;
                   st_q <= S_PW_RD;
@@ -984,7 +987,7 @@ module baresm_ssm_seq #(
               if (lane_last) begin
                 if (is_setp) st_q <= S_PW_RD;
                 else begin
-                  top_q.pc <= top_q.pc + 32'd8;
+                  top_q.pc <= pc_next;
                   if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
                   st_q <= S_END;
                 end
@@ -994,7 +997,7 @@ module baresm_ssm_seq #(
 
           S_PW_RD: st_q <= S_PW;
           S_PW: begin
-            top_q.pc <= top_q.pc + 32'd8;
+            top_q.pc <= pc_next;
             st_q <= S_END;
           end
 
@@ -1007,7 +1010,7 @@ module baresm_ssm_seq #(
               if (lane_last) begin
                 pass2_q <= 1'b1;
                 if (pass2_q) begin
-                  top_q.pc <= top_q.pc + 32'd8;
+                  top_q.pc <= pc_next;
                   if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
                   st_q <= S_END;
                 end
@@ -1039,7 +1042,7 @@ module baresm_ssm_seq #(
             end else begin
               lane_q <= lane_next;
               if (lane_last) begin
-                top_q.pc <= top_q.pc + 32'd8;
+                top_q.pc <= pc_next;
                 if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
                 st_q <= S_END;
               end
@@ -1051,7 +1054,7 @@ module baresm_ssm_seq #(
               lane_q <= lane_next;
               st_q <= S_MACC;
               if (lane_last) begin
-                top_q.pc <= top_q.pc + 32'd8;
+                top_q.pc <= pc_next;
                 if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
                 st_q <= S_END;
               end
@@ -1080,7 +1083,7 @@ module baresm_ssm_seq #(
             xi_q <= xi_q + DepthW'(1);
             if (xi_q + DepthW'(1) == dtop) begin
               top_q.mask <= top_q.mask & ~exec_q;
-              if ((top_q.mask & ~exec_q) != 32'd0) top_q.pc <= top_q.pc + 32'd8;
+              if ((top_q.mask & ~exec_q) != 32'd0) top_q.pc <= pc_next;
               st_q <= S_END;
             end else st_q <= S_EXIT_RD;
           end
