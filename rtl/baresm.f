@@ -46,6 +46,7 @@ rtl/sm/baresm_sm.sv
 
 // ---- the thread-serial SM (top: baresm_ssm; docs/microarchitecture.md) ------------
 rtl/ssm/baresm_ssm_pkg.sv       // decoded instruction, sequencer functions
+rtl/ssm/baresm_ssm_alu.sv       // the integer ALU of one lane
 rtl/ssm/baresm_ssm_seq.sv       // the sequencer: one warp-instruction, one thread per step
 rtl/ssm/baresm_ssm.sv
 

@@ -166,7 +166,7 @@ proof() {
       # starts anywhere, catches it (MUT_BY_IND).
       DUT=rtl/ssm/baresm_ssm_seq.sv
       FILES=(rtl/sm/baresm_isa_pkg.sv $SMP rtl/ssm/baresm_ssm_pkg.sv rtl/prim/baresm_ram_1r1w.sv
-             rtl/sm/baresm_lsu_amo.sv rtl/ssm/baresm_ssm_seq.sv)
+             rtl/sm/baresm_lsu_amo.sv rtl/ssm/baresm_ssm_alu.sv rtl/ssm/baresm_ssm_seq.sv)
       BMC=3; IND=2; MUT_BY_IND=1
       MUT_FILE=rtl/ssm/baresm_ssm_seq.sv
       MUT_SED='s/if (is_shared || (take_rsp \&\& !req_q)) begin/if (is_shared || !req_q) begin/'

@@ -23,17 +23,13 @@ typedef struct packed {
   logic [31:0] mask;
 } entry_t;
 
-// A fault report (the SM's fault_*_o ports): the first fault of a launch.
+// What the sequencer records of the first fault of a launch. The rest of the
+// report (CTA, warp, pc, the waiting warps) is the sequencer's own state,
+// which stops changing when it stops at the fault.
 typedef struct packed {
   logic [3:0]  kind;
-  logic [31:0] cta_x;
-  logic [31:0] cta_y;
-  logic [31:0] cta_z;
-  logic [7:0]  warp;     // warp index in the CTA
   logic [4:0]  lane;
-  logic [31:0] pc;
   logic [31:0] addr;
-  logic [31:0] waiting;  // BARRIER_DEADLOCK: the waiting warps
 } fault_t;
 
 `endif  // BARESM_SSM_TYPES_SVH

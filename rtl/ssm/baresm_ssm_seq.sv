@@ -169,10 +169,7 @@ module baresm_ssm_seq #(
   logic [5:0] sub_q;                      // CTA init step within a warp
   logic [SmemW:0] sclr_q;
   logic [DepthW-1:0] xi_q;                // EXIT: entry being cleared
-  logic [3*96-1:0] bw_e_q;                // BRA: entries to write (96 bits each)
-  logic [3*DepthW-1:0] bw_i_q;
-  logic [2:0] bw_v_q;
-  logic [DepthW-1:0] nd_q;
+  logic [2:0] bw_v_q;                     // BRA: the entries (br_e) still to write
   logic pass2_q;                          // SHFL / memory: second loop
   logic outstanding_q;                    // a memory request was taken, no response yet
   logic req_q;                            // a memory request is presented
@@ -345,11 +342,18 @@ module baresm_ssm_seq #(
   // Operand c arrives from the RAM in the execute step.
   logic [31:0] opc_now, alu_out;
   assign opc_now = reg_val(in_q.rc, rv_cw, rf_rdata);
-  assign alu_out = baresm_sm_pkg::alu(in_q.op, in_q.mod[0], opa_q, opb_q, opc_now, p2_q[lane_q], sreg);
   logic setp_bit;
-  assign setp_bit = baresm_sm_pkg::pcomb(in_q.mod[5:4],
-                                         baresm_sm_pkg::icmp(in_q.mod[2:0], in_q.mod[baresm_isa_pkg::CMP_UNSIGNED_BIT],
-                                                             opa_q, opb_q), p2_q[lane_q]);
+  baresm_ssm_alu u_alu (
+    .op_i  (in_q.op),
+    .mod_i (in_q.mod),
+    .a_i   (opa_q),
+    .b_i   (opb_q),
+    .c_i   (opc_now),
+    .sel_i (p2_q[lane_q]),
+    .sreg_i(sreg),
+    .r_o   (alu_out),
+    .setp_o(setp_bit)
+  );
 
   // ---- memory checks (isa/iss_exec.cpp exec_mem: misaligned, then range) -------------------------------
   logic [31:0] addr_now;
@@ -724,12 +728,12 @@ module baresm_ssm_seq #(
         end
       end
       S_BPUSH: begin
-        // The lowest pending entry first.
+        // The lowest pending entry first (br_e: top_q is still the branch's).
         for (int k = 2; k >= 0; k--) begin
           if (bw_v_q[k]) begin
             sk_we = 1'b1;
-            sk_waddr = {cw_q, StackW'(bw_i_q[k*DepthW +: DepthW])};
-            sk_wdata = bw_e_q[k*96 +: 96];
+            sk_waddr = {cw_q, StackW'(br_i[k*DepthW +: DepthW])};
+            sk_wdata = br_e[k*96 +: 96];
           end
         end
       end
@@ -834,7 +838,7 @@ module baresm_ssm_seq #(
       end else if (flt) begin
         // The first fault ends the launch: its report, nothing more issued.
         fault_q <= 1'b1;
-        f_q <= {flt_kind, cta_x_q, cta_y_q, cta_z_q, 8'(cw_q), flt_lane, top_q.pc, flt_addr, 32'd0};
+        f_q <= {flt_kind, flt_lane, flt_addr};
         st_q <= S_STOP;
       end else begin
         unique case (st_q)
@@ -930,10 +934,6 @@ module baresm_ssm_seq #(
                 else if (exec_q == 32'd0) top_q.pc <= br_f;
                 else begin
                   bw_v_q <= br_v;
-                  bw_e_q <= br_e;
-                  bw_i_q <= br_i;
-                  nd_q <= br_nd;
-                  top_q <= br_nt;
                   st_q <= S_BPUSH;
                 end
               end
@@ -1065,10 +1065,11 @@ module baresm_ssm_seq #(
           S_BPUSH: begin
             bw_v_q <= bw_v_q & (bw_v_q - 3'd1);
             if ((bw_v_q & (bw_v_q - 3'd1)) == 3'd0) begin
-              depth_q[cw_q] <= nd_q;
+              depth_q[cw_q] <= br_nd;
+              top_q <= br_nt;
               // No entry written: the old top went, the one below is the top.
               if (bw_v_q == 3'd0) begin
-                if (nd_q == '0) begin
+                if (br_nd == '0) begin
                   exited_q[cw_q] <= 1'b1;
                   scan_q <= '0;
                   st_q <= S_BAR;
@@ -1121,8 +1122,10 @@ module baresm_ssm_seq #(
             // Deadlock: every live warp waits at a barrier that cannot release.
             if (nlive != '0 && (live & ~waiting_q) == '0) begin
               fault_q <= 1'b1;
-              f_q <= {baresm_state_pkg::FAULT_BARRIER_DEADLOCK, cta_x_q, cta_y_q, cta_z_q, 8'(first_wait),
-                      5'd0, pr_rdata, 32'd0, 32'(waiting_q)};
+              // The report names the lowest waiting warp and the pc of its BAR.
+              f_q <= {baresm_state_pkg::FAULT_BARRIER_DEADLOCK, 5'd0, 32'd0};
+              cw_q <= first_wait;
+              top_q.pc <= pr_rdata;
               st_q <= S_STOP;
             end else st_q <= S_SCHED;
           end
@@ -1170,14 +1173,15 @@ module baresm_ssm_seq #(
   assign mem_idle_o = !req_q && !outstanding_q;
   assign fault_o = fault_q;
   assign fault_kind_o = f_q.kind;
-  assign fault_cta_x_o = f_q.cta_x;
-  assign fault_cta_y_o = f_q.cta_y;
-  assign fault_cta_z_o = f_q.cta_z;
-  assign fault_warp_o = f_q.warp;
+  // (All 0 until a fault: the report of a launch that ends well is empty.)
+  assign fault_cta_x_o = fault_q ? cta_x_q : 32'd0;
+  assign fault_cta_y_o = fault_q ? cta_y_q : 32'd0;
+  assign fault_cta_z_o = fault_q ? cta_z_q : 32'd0;
+  assign fault_warp_o = fault_q ? 8'(cw_q) : 8'd0;
   assign fault_lane_o = f_q.lane;
-  assign fault_pc_o = f_q.pc;
+  assign fault_pc_o = fault_q ? top_q.pc : 32'd0;
   assign fault_addr_o = f_q.addr;
-  assign fault_waiting_o = f_q.waiting;
+  assign fault_waiting_o = (f_q.kind == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ? 32'(waiting_q) : 32'd0;
 
   // The current warp, from its stack top's read to the barrier check.
   logic in_instr;
