@@ -137,11 +137,20 @@ module baresm_ssm_seq #(
   localparam int SmemW = (SmemWords > 1) ? $clog2(SmemWords) : 1;
   localparam int RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1;
   localparam logic [5:0] RZ = 6'(baresm_isa_pkg::REG_ZERO);
+  localparam int WinW = $clog2(NumWindows + 1);
+  localparam int WinIdxW = (NumWindows > 1) ? $clog2(NumWindows) : 1;
+  // The per-warp RAM (u_aux): words 0..6 P0..P6, 7 the last BAR's pc, 8 the
+  // thread id {y, x} of lane 0, 9 its z, 16 + 4*e + k word k of stack entry e.
+  localparam int AuxBlockW = $clog2(16 + 4 * (1 << StackW));
+  localparam int AuxW = WarpW + 1 + AuxBlockW;
+  localparam logic [3:0] AUX_BAR_PC = 4'd7;
+  localparam logic [3:0] AUX_TID_XY = 4'd8;
+  localparam logic [3:0] AUX_TID_Z = 4'd9;
 
   typedef enum logic [5:0] {
     S_IDLE, S_CTA, S_SCLR, S_SCHED, S_TOP_RD, S_TOP, S_FETCH, S_FWAIT, S_DEC, S_GUARD, S_PRED2,
     S_ISSUE, S_LANE, S_PW_RD, S_PW, S_SHFL, S_SHFL_WR, S_MCHK, S_MACC, S_MWAIT, S_BPUSH,
-    S_EXIT_RD, S_EXIT_WR, S_END, S_POP, S_POP2, S_BAR, S_DEADLOCK, S_DL2, S_CTA_END, S_STOP
+    S_EXIT_RD, S_EXIT_WR, S_END, S_TOP_WR, S_POP, S_POP2, S_BAR, S_DEADLOCK, S_DL2, S_CTA_END, S_STOP
   } state_e;
 
   state_e st_q;
@@ -153,7 +162,6 @@ module baresm_ssm_seq #(
   logic [3:0] bar_id_q [NumWarps];
   logic [15:0] bar_cnt_q [NumWarps];
   logic [DepthW-1:0] depth_q [NumWarps];
-  logic [47:0] tid_base_q [NumWarps];     // {z, y, x} of the warp's lane 0
   logic [NumRegs-1:0] rv_q [NumWarps];    // the register was written in this CTA
 
   // ---- the instruction in flight ----------------------------------------------------------
@@ -170,6 +178,9 @@ module baresm_ssm_seq #(
   logic [SmemW:0] sclr_q;
   logic [DepthW-1:0] xi_q;                // EXIT: entry being cleared
   logic [2:0] bw_v_q;                     // BRA: the entries (br_e) still to write
+  logic [2:0] wd_q;                       // word of a stack entry (or of the warp's top) moved this cycle
+  logic [WinW-1:0] win_q;                 // global access check: the window
+  logic win_ok_q;                         // ... some window so far holds the access
   logic pass2_q;                          // SHFL / memory: second loop
   logic outstanding_q;                    // a memory request was taken, no response yet
   logic req_q;                            // a memory request is presented
@@ -191,21 +202,18 @@ module baresm_ssm_seq #(
     .clk_i, .re_i(rf_re), .raddr_i(rf_raddr), .rdata_o(rf_rdata),
     .we_i(rf_we), .waddr_i(rf_waddr), .wmask_i(1'b1), .wdata_i(rf_wdata));
 
-  // Predicate words P0..P6 of each warp; word 7 (PT is never stored) holds
-  // the pc of the warp's last BAR, for a deadlock report.
-  logic pr_re, pr_we;
-  logic [WarpW+2:0] pr_raddr, pr_waddr;
-  logic [31:0] pr_rdata, pr_wdata;
-  baresm_ram_1r1w #(.Depth(NumWarps * 8), .Width(32)) u_pred (
-    .clk_i, .re_i(pr_re), .raddr_i(pr_raddr), .rdata_o(pr_rdata),
-    .we_i(pr_we), .waddr_i(pr_waddr), .wmask_i(1'b1), .wdata_i(pr_wdata));
-
-  logic sk_re, sk_we;
-  logic [WarpW+StackW-1:0] sk_raddr, sk_waddr;
-  entry_t sk_rdata, sk_wdata;
-  baresm_ram_1r1w #(.Depth(NumWarps * (1 << StackW)), .Width(96)) u_stack (
-    .clk_i, .re_i(sk_re), .raddr_i(sk_raddr), .rdata_o(sk_rdata),
-    .we_i(sk_we), .waddr_i(sk_waddr), .wmask_i(1'b1), .wdata_i(sk_wdata));
+  // Everything per warp but the registers, in one RAM of 32-bit words read
+  // one word per cycle: a block of AuxBlock words per warp (aux_word) --
+  // P0..P6; the pc of the warp's last BAR (a deadlock report); its lane 0's
+  // thread id {y, x} and z; its reconvergence stack, an entry in four words
+  // {pc, rpc, mask, -} -- and after the warps' blocks the SHFL scratch, each
+  // lane's source value (so rd may be ra).
+  logic ax_re, ax_we;
+  logic [AuxW-1:0] ax_raddr, ax_waddr;
+  logic [31:0] ax_rdata, ax_wdata;
+  baresm_ram_1r1w #(.Depth((NumWarps + 1) << AuxBlockW), .Width(32)) u_aux (
+    .clk_i, .re_i(ax_re), .raddr_i(ax_raddr), .rdata_o(ax_rdata),
+    .we_i(ax_we), .waddr_i(ax_waddr), .wmask_i(1'b1), .wdata_i(ax_wdata));
 
   logic sm_re, sm_we;
   logic [SmemW-1:0] sm_raddr, sm_waddr;
@@ -214,14 +222,6 @@ module baresm_ssm_seq #(
   baresm_ram_1r1w #(.Depth(SmemWords), .Width(32), .MaskW(4)) u_smem (
     .clk_i, .re_i(sm_re), .raddr_i(sm_raddr), .rdata_o(sm_rdata),
     .we_i(sm_we), .waddr_i(sm_waddr), .wmask_i(sm_wmask), .wdata_i(sm_wdata));
-
-  // SHFL: each lane's source value, so rd may be ra.
-  logic sc_re, sc_we;
-  logic [4:0] sc_raddr, sc_waddr;
-  logic [31:0] sc_rdata, sc_wdata;
-  baresm_ram_1r1w #(.Depth(32), .Width(32)) u_scratch (
-    .clk_i, .re_i(sc_re), .raddr_i(sc_raddr), .rdata_o(sc_rdata),
-    .we_i(sc_we), .waddr_i(sc_waddr), .wmask_i(1'b1), .wdata_i(sc_wdata));
 
   // ---- decoded views of the instruction ------------------------------------------------------
   logic [9:0] fl;
@@ -358,27 +358,22 @@ module baresm_ssm_seq #(
   // ---- memory checks (isa/iss_exec.cpp exec_mem: misaligned, then range) -------------------------------
   logic [31:0] addr_now;
   assign addr_now = reg_val(in_q.ra, rv_cw, rf_rdata) + in_q.imm;
-  function automatic logic global_ok(input logic [31:0] a, input logic [2:0] n,
-                                     input logic [32*NumWindows-1:0] wb, input logic [32*NumWindows-1:0] ws,
-                                     input logic [31:0] pb, input logic [31:0] ps);
-    logic ok;
-    logic [32:0] lo, hi;
-    lo = {1'b0, a};
-    hi = {1'b0, a} + 33'(n);
-    ok = 1'b0;
-    for (int k = 0; k < NumWindows; k++) begin
-      if (ws[32*k +: 32] != 32'd0 && lo >= {1'b0, wb[32*k +: 32]} &&
-          hi <= {1'b0, wb[32*k +: 32]} + {1'b0, ws[32*k +: 32]})
-        ok = 1'b1;
-    end
-    if (ps != 32'd0 && lo < {1'b0, pb} + {1'b0, ps} && hi > {1'b0, pb}) ok = 1'b0;
-    global_ok = ok;
-  endfunction
-  logic chk_misaligned, chk_range_ok;
+  // A global access is checked one window per cycle (phases 2.. of the
+  // check loop, win_q the window): inside some window of non-zero size,
+  // then outside the protected range (the launch's code and parameters).
+  logic [31:0] win_b, win_s;
+  assign win_b = win_base_i[32*WinIdxW'(win_q) +: 32];
+  assign win_s = win_size_i[32*WinIdxW'(win_q) +: 32];
+  logic [32:0] chk_hi;   // one past the access's last byte (maddr_q: the lane's address)
+  assign chk_hi = {1'b0, maddr_q} + 33'(msize);
+  logic win_hit, prot_hit;
+  assign win_hit = win_s != 32'd0 && maddr_q >= win_b && chk_hi <= {1'b0, win_b} + {1'b0, win_s};
+  assign prot_hit = prot_size_i != 32'd0 && {1'b0, maddr_q} < {1'b0, prot_base_i} + {1'b0, prot_size_i} &&
+                    chk_hi > {1'b0, prot_base_i};
+  logic chk_misaligned, chk_range_ok;   // shared memory and parameters: in the phase the address arrives
   always_comb begin
     chk_misaligned = (addr_now & {29'd0, msize - 3'd1}) != 32'd0;
-    if (is_global) chk_range_ok = global_ok(addr_now, msize, win_base_i, win_size_i, prot_base_i, prot_size_i);
-    else if (is_shared) chk_range_ok = {1'b0, addr_now} + 33'(msize) <= {1'b0, shared_i};
+    if (is_shared) chk_range_ok = {1'b0, addr_now} + 33'(msize) <= {1'b0, shared_i};
     else chk_range_ok = {1'b0, addr_now} + 33'(msize) <= {1'b0, param_size_i};
   end
 
@@ -565,14 +560,23 @@ module baresm_ssm_seq #(
         end
       end
       S_MCHK: begin
+        // ph 1: the address arrives (misaligned; shared and parameter range);
+        // ph 2, win_q = NumWindows: the global windows were all tried.
         flt_issue = 1'b0;
         flt_lane = lane_q;
         flt_addr = addr_now;
-        if (lane_on && ph_q != 3'd0) begin
+        if (lane_on && ph_q == 3'd1) begin
           if (chk_misaligned) begin
             flt = 1'b1;
             flt_kind = baresm_state_pkg::FAULT_MISALIGNED;
-          end else if (!chk_range_ok) begin
+          end else if (!is_global && !chk_range_ok) begin
+            flt = 1'b1;
+            flt_kind = baresm_state_pkg::FAULT_OUT_OF_WINDOW;
+          end
+        end
+        if (lane_on && ph_q == 3'd2 && 32'(win_q) == NumWindows) begin
+          flt_addr = maddr_q;
+          if (!win_ok_q || prot_hit) begin
             flt = 1'b1;
             flt_kind = baresm_state_pkg::FAULT_OUT_OF_WINDOW;
           end
@@ -591,6 +595,35 @@ module baresm_ssm_seq #(
     endcase
   end
 
+  // ---- u_aux addresses ------------------------------------------------------------------------------------
+  function automatic logic [AuxW-1:0] aux_word(input logic [WarpW-1:0] w, input logic [3:0] k);
+    aux_word = {1'b0, w, AuxBlockW'(k)};
+  endfunction
+  function automatic logic [AuxW-1:0] aux_entry(input logic [WarpW-1:0] w, input logic [DepthW-1:0] e,
+                                                input logic [1:0] k);
+    aux_entry = {1'b0, w, AuxBlockW'(16) + AuxBlockW'({e, k})};
+  endfunction
+  function automatic logic [AuxW-1:0] aux_scratch(input logic [4:0] l);
+    aux_scratch = {1'b1, WarpW'(0), AuxBlockW'(l)};
+  endfunction
+  // Word k of entry e: {pc, rpc, mask}.
+  // (A vector, not an entry_t: Yosys 0.23 cannot pass a struct to a function.)
+  function automatic logic [31:0] entry_word(input logic [95:0] e, input logic [1:0] k);
+    entry_word = (k == 2'd0) ? e[95:64] : (k == 2'd1) ? e[63:32] : e[31:0];
+  endfunction
+  logic [DepthW-1:0] bw_idx;     // BRA: the lowest entry still to write
+  logic [95:0] bw_entry;
+  always_comb begin
+    bw_idx = '0;
+    bw_entry = '0;
+    for (int k = 2; k >= 0; k--) begin
+      if (bw_v_q[k]) begin
+        bw_idx = br_i[k*DepthW +: DepthW];
+        bw_entry = br_e[k*96 +: 96];
+      end
+    end
+  end
+
   // ---- RAM ports (combinational, from the state) -------------------------------------------------------------
   always_comb begin
     rf_re = 1'b0;
@@ -598,35 +631,33 @@ module baresm_ssm_seq #(
     rf_we = 1'b0;
     rf_waddr = rf_addr(rf_base_cw, in_q.rd, lane_q);
     rf_wdata = 32'd0;
-    pr_re = 1'b0;
-    pr_raddr = {cw_q, in_q.pg};
-    pr_we = 1'b0;
-    pr_waddr = {cw_q, pd};
-    pr_wdata = 32'd0;
-    sk_re = 1'b0;
-    sk_raddr = {cw_q, StackW'(dtop)};
-    sk_we = 1'b0;
-    sk_waddr = {cw_q, StackW'(dtop)};
-    sk_wdata = top_q;
+    ax_re = 1'b0;
+    ax_raddr = aux_word(cw_q, {1'b0, in_q.pg});
+    ax_we = 1'b0;
+    ax_waddr = aux_word(cw_q, {1'b0, pd});
+    ax_wdata = 32'd0;
     sm_re = 1'b0;
     sm_raddr = SmemW'(maddr_q >> 2);
     sm_we = 1'b0;
     sm_waddr = SmemW'(maddr_q >> 2);
     sm_wmask = byte_strb << maddr_q[1:0];
     sm_wdata = st_data << {maddr_q[1:0], 3'd0};
-    sc_re = 1'b0;
-    sc_raddr = lane_q;
-    sc_we = 1'b0;
-    sc_waddr = lane_q;
-    sc_wdata = reg_val(in_q.ra, rv_cw, rf_rdata);
     unique case (st_q)
       S_CTA: begin
-        // Step 0 of warp scan_q: stack entry 0; steps 1..7: P0..P6 cleared.
-        sk_waddr = {WarpW'(scan_q), StackW'(0)};
-        sk_wdata = {entry_i, baresm_sm_pkg::PC_NONE, warp_mask(threads_i, scan_q)};
-        sk_we = 32'(scan_q) < 32'(nw_q) && sub_q == 6'd0;
-        pr_waddr = {WarpW'(scan_q), 3'(sub_q - 6'd1)};
-        pr_we = 32'(scan_q) < 32'(nw_q) && sub_q >= 6'd1 && sub_q <= 6'd7;
+        // Warp scan_q: step 0 its thread id {y, x}, 1 z; 2..4 stack entry 0;
+        // 5..11 P0..P6 cleared.
+        ax_we = 32'(scan_q) < 32'(nw_q) && sub_q <= 6'd11;
+        ax_waddr = aux_word(WarpW'(scan_q), AUX_TID_XY);
+        ax_wdata = tid_q[31:0];
+        if (sub_q == 6'd1) begin
+          ax_waddr = aux_word(WarpW'(scan_q), AUX_TID_Z);
+          ax_wdata = 32'(tid_q[47:32]);
+        end
+        if (sub_q >= 6'd2 && sub_q <= 6'd4) begin
+          ax_waddr = aux_entry(WarpW'(scan_q), '0, 2'(sub_q - 6'd2));
+          ax_wdata = entry_word({entry_i, baresm_sm_pkg::PC_NONE, warp_mask(threads_i, scan_q)}, 2'(sub_q - 6'd2));
+        end
+        if (sub_q >= 6'd5) ax_waddr = aux_word(WarpW'(scan_q), 4'(sub_q - 6'd5));
       end
       S_SCLR: begin
         sm_we = 1'b1;
@@ -634,11 +665,22 @@ module baresm_ssm_seq #(
         sm_wmask = 4'hF;
         sm_wdata = 32'd0;
       end
-      S_TOP_RD: sk_re = 1'b1;
-      S_DEC: pr_re = 1'b1;
+      // The warp's top: words 0..2 of its top entry, then its thread id (2 words).
+      S_TOP_RD, S_TOP: begin
+        ax_re = 1'b1;
+        ax_raddr = aux_entry(cw_q, dtop, wd_q[1:0]);
+        if (wd_q == 3'd3) ax_raddr = aux_word(cw_q, AUX_TID_XY);
+        if (wd_q == 3'd4) ax_raddr = aux_word(cw_q, AUX_TID_Z);
+        if (st_q == S_TOP) begin
+          ax_raddr = aux_entry(cw_q, dtop, 2'(wd_q + 3'd1));
+          if (wd_q == 3'd2) ax_raddr = aux_word(cw_q, AUX_TID_XY);
+          if (wd_q == 3'd3) ax_raddr = aux_word(cw_q, AUX_TID_Z);
+        end
+      end
+      S_DEC: ax_re = 1'b1;
       S_GUARD: begin
-        pr_re = 1'b1;
-        pr_raddr = {cw_q, p2_idx};
+        ax_re = 1'b1;
+        ax_raddr = aux_word(cw_q, {1'b0, p2_idx});
       end
       S_LANE: begin
         // ph 0: read a; 1: read b; 2: read c; 3: execute and write.
@@ -661,12 +703,12 @@ module baresm_ssm_seq #(
         end else rf_we = zero_fill;
       end
       S_PW_RD: begin
-        pr_re = 1'b1;
-        pr_raddr = {cw_q, pd};
+        ax_re = 1'b1;
+        ax_raddr = aux_word(cw_q, {1'b0, pd});
       end
       S_PW: begin
-        pr_we = pd != 3'(baresm_isa_pkg::PRED_TRUE);
-        pr_wdata = (pr_rdata & ~exec_q) | (bits_q & exec_q);
+        ax_we = pd != 3'(baresm_isa_pkg::PRED_TRUE);
+        ax_wdata = (ax_rdata & ~exec_q) | (bits_q & exec_q);
       end
       S_SHFL: begin
         // Pass 1 (per lane): ph 0 read b; 1 read a of the source lane; 2 keep it.
@@ -681,12 +723,15 @@ module baresm_ssm_seq #(
             rf_raddr = rf_addr(rf_base_cw, in_q.ra,
                                shfl_lane);
           end
-          sc_we = lane_on && ph_q == 3'd2;
+          ax_we = lane_on && ph_q == 3'd2;
+          ax_waddr = aux_scratch(lane_q);
+          ax_wdata = reg_val(in_q.ra, rv_cw, rf_rdata);
         end else begin
-          sc_re = lane_on && ph_q == 3'd0;
+          ax_re = lane_on && ph_q == 3'd0;
+          ax_raddr = aux_scratch(lane_q);
           if (lane_on && ph_q == 3'd1) begin
             rf_we = writes_rd;
-            rf_wdata = sc_rdata;
+            rf_wdata = ax_rdata;
           end
           if (!lane_on) rf_we = zero_fill;
         end
@@ -728,37 +773,42 @@ module baresm_ssm_seq #(
         end
       end
       S_BPUSH: begin
-        // The lowest pending entry first (br_e: top_q is still the branch's).
-        for (int k = 2; k >= 0; k--) begin
-          if (bw_v_q[k]) begin
-            sk_we = 1'b1;
-            sk_waddr = {cw_q, StackW'(br_i[k*DepthW +: DepthW])};
-            sk_wdata = br_e[k*96 +: 96];
-          end
-        end
+        // The lowest pending entry first, a word per cycle (br_e: top_q is still the branch's).
+        ax_we = bw_v_q != 3'd0;
+        ax_waddr = aux_entry(cw_q, bw_idx, wd_q[1:0]);
+        ax_wdata = entry_word(bw_entry, wd_q[1:0]);
       end
+      // EXIT: the lanes leave the mask word of every entry below the top.
       S_EXIT_RD: begin
-        sk_re = 1'b1;
-        sk_raddr = {cw_q, StackW'(xi_q)};
+        ax_re = 1'b1;
+        ax_raddr = aux_entry(cw_q, xi_q, 2'd2);
       end
       S_EXIT_WR: begin
-        sk_we = 1'b1;
-        sk_waddr = {cw_q, StackW'(xi_q)};
-        sk_wdata = {sk_rdata.pc, sk_rdata.rpc, sk_rdata.mask & ~exec_q};
+        ax_we = 1'b1;
+        ax_waddr = aux_entry(cw_q, xi_q, 2'd2);
+        ax_wdata = ax_rdata & ~exec_q;
       end
-      S_END: sk_we = depth_q[cw_q] != '0;
-      S_POP: sk_re = 1'b1;
+      // The top written back, a word per cycle.
+      S_TOP_WR: begin
+        ax_we = 1'b1;
+        ax_waddr = aux_entry(cw_q, dtop, wd_q[1:0]);
+        ax_wdata = entry_word(top_q, wd_q[1:0]);
+      end
+      S_POP, S_POP2: begin
+        ax_re = 1'b1;
+        ax_raddr = aux_entry(cw_q, dtop, 2'(wd_q + ((st_q == S_POP2) ? 3'd1 : 3'd0)));
+      end
       S_DEADLOCK: begin
-        pr_re = 1'b1;
-        pr_raddr = {first_wait, 3'd7};
+        ax_re = 1'b1;
+        ax_raddr = aux_word(first_wait, AUX_BAR_PC);
       end
       default: ;
     endcase
     // BAR: the pc of the BAR in word 7 of the warp's predicates.
     if (st_q == S_ISSUE && !flt && in_q.op == baresm_isa_pkg::OP_BAR && exec_q != 32'd0) begin
-      pr_we = 1'b1;
-      pr_waddr = {cw_q, 3'd7};
-      pr_wdata = top_q.pc;
+      ax_we = 1'b1;
+      ax_waddr = aux_word(cw_q, AUX_BAR_PC);
+      ax_wdata = top_q.pc;
     end
   end
 
@@ -856,18 +906,18 @@ module baresm_ssm_seq #(
             end
           end
 
-          // One warp per 32 cycles: its stack entry, predicates, first thread id.
+          // One warp per 33 cycles (u_aux's words: see the RAM ports): tid_q
+          // steps over the warp's 32 threads after its lane 0's id is written.
           S_CTA: begin
             if (sub_q == 6'd0 && 32'(scan_q) < NumWarps) begin
-              tid_base_q[WarpW'(scan_q)] <= tid_q;
               depth_q[WarpW'(scan_q)] <= DepthW'(1);
               rv_q[WarpW'(scan_q)] <= '0;
               bar_cnt_q[WarpW'(scan_q)] <= '0;
               bar_id_q[WarpW'(scan_q)] <= '0;
             end
-            tid_q <= baresm_sm_pkg::tid_next(tid_q, {block_y_i, block_x_i});
+            if (sub_q != 6'd0) tid_q <= baresm_sm_pkg::tid_next(tid_q, {block_y_i, block_x_i});
             sub_q <= sub_q + 6'd1;
-            if (sub_q == 6'd31) begin
+            if (sub_q == 6'd32) begin
               sub_q <= '0;
               scan_q <= scan_q + (WarpW + 1)'(1);
               if (32'(scan_q) + 1 >= 32'(nw_q)) begin
@@ -891,6 +941,7 @@ module baresm_ssm_seq #(
           S_SCHED: begin
             if (pick_ok) begin
               cw_q <= pick;
+              wd_q <= '0;
               st_q <= S_TOP_RD;
             end else begin
               st_q <= S_CTA_END;  // no live warp left (a deadlock stops earlier)
@@ -899,8 +950,15 @@ module baresm_ssm_seq #(
 
           S_TOP_RD: st_q <= S_TOP;
           S_TOP: begin
-            top_q <= sk_rdata;
-            st_q <= S_FETCH;
+            unique case (wd_q)
+              3'd0: top_q.pc <= ax_rdata;
+              3'd1: top_q.rpc <= ax_rdata;
+              3'd2: top_q.mask <= ax_rdata;
+              3'd3: tid_q[31:0] <= ax_rdata;
+              default: tid_q[47:32] <= ax_rdata[15:0];
+            endcase
+            wd_q <= wd_q + 3'd1;
+            if (wd_q == 3'd4) st_q <= S_FETCH;
           end
           S_FETCH: st_q <= S_FWAIT;  // the watchdog and the pc were checked (flt)
           S_FWAIT: begin
@@ -911,11 +969,11 @@ module baresm_ssm_seq #(
           end
           S_DEC: st_q <= S_GUARD;
           S_GUARD: begin
-            exec_q <= top_q.mask & (in_q.pg_neg ? ~pred_word(in_q.pg, pr_rdata) : pred_word(in_q.pg, pr_rdata));
+            exec_q <= top_q.mask & (in_q.pg_neg ? ~pred_word(in_q.pg, ax_rdata) : pred_word(in_q.pg, ax_rdata));
             st_q <= S_PRED2;
           end
           S_PRED2: begin
-            p2_q <= p2_neg ? ~pred_word(p2_idx, pr_rdata) : pred_word(p2_idx, pr_rdata);
+            p2_q <= p2_neg ? ~pred_word(p2_idx, ax_rdata) : pred_word(p2_idx, ax_rdata);
             st_q <= S_ISSUE;
           end
 
@@ -925,7 +983,6 @@ module baresm_ssm_seq #(
             ph_q <= '0;
             pass2_q <= 1'b0;
             bits_q <= '0;
-            tid_q <= tid_base_q[cw_q];
             st_q <= S_END;
             unique case (in_q.op)
               baresm_isa_pkg::OP_TRAP: top_q.pc <= pc_next;  // no lane executes it
@@ -934,6 +991,7 @@ module baresm_ssm_seq #(
                 else if (exec_q == 32'd0) top_q.pc <= br_f;
                 else begin
                   bw_v_q <= br_v;
+                  wd_q <= '0;
                   st_q <= S_BPUSH;
                 end
               end
@@ -1021,7 +1079,15 @@ module baresm_ssm_seq #(
           // ---- memory: every lane checked first (a fault is taken through flt) ----
           S_MCHK: begin
             if (lane_on && ph_q == 3'd0) ph_q <= 3'd1;
-            else begin
+            else if (lane_on && ph_q == 3'd1 && is_global) begin
+              maddr_q <= addr_now;
+              win_q <= '0;
+              win_ok_q <= 1'b0;
+              ph_q <= 3'd2;
+            end else if (lane_on && ph_q == 3'd2 && 32'(win_q) != NumWindows) begin
+              if (win_hit) win_ok_q <= 1'b1;
+              win_q <= win_q + WinW'(1);
+            end else begin
               ph_q <= '0;
               lane_q <= lane_next;
               if (lane_last) st_q <= S_MACC;
@@ -1063,18 +1129,22 @@ module baresm_ssm_seq #(
 
           // ---- BRA: a divergent branch writes its entries, one per cycle ----
           S_BPUSH: begin
-            bw_v_q <= bw_v_q & (bw_v_q - 3'd1);
-            if ((bw_v_q & (bw_v_q - 3'd1)) == 3'd0) begin
-              depth_q[cw_q] <= br_nd;
-              top_q <= br_nt;
-              // No entry written: the old top went, the one below is the top.
-              if (bw_v_q == 3'd0) begin
-                if (br_nd == '0) begin
-                  exited_q[cw_q] <= 1'b1;
-                  scan_q <= '0;
-                  st_q <= S_BAR;
-                end else st_q <= S_POP;
-              end else st_q <= S_END;
+            if (bw_v_q != 3'd0 && wd_q != 3'd2) wd_q <= wd_q + 3'd1;
+            else begin
+              wd_q <= '0;
+              bw_v_q <= bw_v_q & (bw_v_q - 3'd1);
+              if ((bw_v_q & (bw_v_q - 3'd1)) == 3'd0) begin
+                depth_q[cw_q] <= br_nd;
+                top_q <= br_nt;
+                // No entry written: the old top went, the one below is the top.
+                if (bw_v_q == 3'd0) begin
+                  if (br_nd == '0) begin
+                    exited_q[cw_q] <= 1'b1;
+                    scan_q <= '0;
+                    st_q <= S_BAR;
+                  end else st_q <= S_POP;
+                end else st_q <= S_END;
+              end
             end
           end
 
@@ -1091,10 +1161,9 @@ module baresm_ssm_seq #(
 
           // ---- the top written back; finished entries popped ----
           S_END: begin
-            if (top_q.mask != 32'd0 && top_q.pc != top_q.rpc) begin
-              scan_q <= '0;
-              st_q <= S_BAR;
-            end else begin
+            wd_q <= '0;
+            if (top_q.mask != 32'd0 && top_q.pc != top_q.rpc) st_q <= S_TOP_WR;
+            else begin
               depth_q[cw_q] <= dtop;
               if (dtop == '0) begin
                 exited_q[cw_q] <= 1'b1;
@@ -1103,10 +1172,25 @@ module baresm_ssm_seq #(
               end else st_q <= S_POP;
             end
           end
+          S_TOP_WR: begin
+            wd_q <= wd_q + 3'd1;
+            if (wd_q == 3'd2) begin
+              scan_q <= '0;
+              st_q <= S_BAR;
+            end
+          end
           S_POP: st_q <= S_POP2;
           S_POP2: begin
-            top_q <= sk_rdata;
-            st_q <= S_END;
+            unique case (wd_q)
+              3'd0: top_q.pc <= ax_rdata;
+              3'd1: top_q.rpc <= ax_rdata;
+              default: top_q.mask <= ax_rdata;
+            endcase
+            wd_q <= wd_q + 3'd1;
+            if (wd_q == 3'd2) begin
+              wd_q <= '0;
+              st_q <= S_END;
+            end
           end
 
           // ---- barriers: any id whose arrivals are complete releases ----
@@ -1125,7 +1209,7 @@ module baresm_ssm_seq #(
               // The report names the lowest waiting warp and the pc of its BAR.
               f_q <= {baresm_state_pkg::FAULT_BARRIER_DEADLOCK, 5'd0, 32'd0};
               cw_q <= first_wait;
-              top_q.pc <= pr_rdata;
+              top_q.pc <= ax_rdata;
               st_q <= S_STOP;
             end else st_q <= S_SCHED;
           end
@@ -1216,7 +1300,7 @@ module baresm_ssm_seq #(
   assign rf_we_o = rf_we && lane_on && st_q != S_CTA;  // the trace: executing lanes' writes only
   assign rf_waddr_o = rf_waddr;
   assign rf_wdata_o = rf_wdata;
-  assign pw_valid_o = st_q == S_PW && pr_we;
+  assign pw_valid_o = st_q == S_PW && ax_we;
   assign pw_pd_o = pd;
   assign pw_mask_o = exec_q;
   assign pw_bits_o = bits_q;
