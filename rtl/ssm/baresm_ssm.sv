@@ -112,9 +112,12 @@ module baresm_ssm #(
   // lane, one CTA slot, no instruction cache, no gather buffer, no load
   // slots, one memory request in flight.
   `BARESM_ASSERT(a_serial_shape, NumLanes == 1 && CtaSlots == 1 && LoadSlots == 0 && !HasFpu)
+  // The register file is addressed {warp, register, lane}.
+  `BARESM_ASSERT(a_serial_rf, (1 << $clog2(NumRegs)) == NumRegs && RfDepth == NumWarps * NumRegs * 32)
 
   localparam int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1;
   localparam int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1;
+  localparam int RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1;
 
   // ---- launch control (the wide SM's: the same sizing and refusals) ----------
   logic clear, start, running, busy, done, cfg_err, drain;
@@ -235,7 +238,6 @@ module baresm_ssm #(
     .prot_size_i    (l_prot_size),
     .threads_i      (threads),
     .warps_per_cta_i(warps_per_cta),
-    .rf_base_i      (rf_base),
     .cycles_i       (cycles),
     .clock_i        (clock),
     .mem_req_valid_o,
@@ -375,7 +377,7 @@ module baresm_ssm #(
 
   // What the serial SM does not use of the launch's outputs and inputs.
   logic unused;
-  assign unused = ^{sched_gto_i, mem_rsp_id_i, drain, warp_usable, cta_usable, sbase, StarveLimit};
+  assign unused = ^{sched_gto_i, mem_rsp_id_i, drain, warp_usable, cta_usable, sbase, StarveLimit, rf_base};
 
 `ifndef SYNTHESIS
   // ---- trace: issues, register-file and predicate writes (port 0 only) ----------
@@ -390,7 +392,12 @@ module baresm_ssm #(
   assign trace_issue_cta_z_o = cta_z;
   assign trace_issue_wic_o = 5'(issue_warp);
   assign trace_rf_we_o = {2'b00, rf_we};
-  assign trace_rf_addr_o = {32'd0, 16'(rf_waddr)};
+  // The sequencer's address is {warp, register, lane}; the trace gives the
+  // wide SM's (the launch's per-warp base + register * 32 + lane), which the
+  // lockstep checker decodes.
+  logic [AddrW-1:0] trace_rf_entry;
+  assign trace_rf_entry = rf_base[WarpW'(rf_waddr >> (RegW + 5)) * AddrW +: AddrW] + AddrW'(rf_waddr[RegW+4:0]);
+  assign trace_rf_addr_o = {32'd0, 16'(trace_rf_entry)};
   assign trace_rf_mask_o = {2'b00, rf_we};
   assign trace_rf_data_o = {64'd0, rf_wdata};
   assign trace_pw_valid_o = {1'b0, pw_valid};

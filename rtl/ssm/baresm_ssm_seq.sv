@@ -65,7 +65,6 @@ module baresm_ssm_seq #(
   input  logic [31:0]                   prot_size_i,
   input  logic [10:0]                   threads_i,
   input  logic [5:0]                    warps_per_cta_i,
-  input  logic [NumWarps*AddrW-1:0]     rf_base_i,
   input  logic [63:0]                   cycles_i,       // cycles of this launch (watchdog)
   input  logic [63:0]                   clock_i,        // S2R CLOCK
 
@@ -269,8 +268,6 @@ module baresm_ssm_seq #(
   endfunction
 
   // ---- per-warp views ----------------------------------------------------------------------------
-  logic [AddrW-1:0] rf_base_cw;
-  assign rf_base_cw = rf_base_i[cw_q*AddrW +: AddrW];
   logic [NumWarps-1:0] live, runnable;
   assign live = used_q & ~exited_q;
   assign runnable = live & ~waiting_q;
@@ -302,9 +299,11 @@ module baresm_ssm_seq #(
   endfunction
 
   // ---- the lane's operands and result --------------------------------------------------------------
-  function automatic logic [AddrW-1:0] rf_addr(input logic [AddrW-1:0] base, input logic [5:0] r,
-                                               input logic [4:0] l);
-    rf_addr = base + AddrW'({r, l});
+  // Register r of lane l of the current warp: {warp, r, l}, every warp slot
+  // holds NumRegs registers (a launch's registers per thread are at most
+  // NumRegs; a field past them is ILLEGAL_INSTR), so no base is added.
+  function automatic logic [AddrW-1:0] rf_addr(input logic [RegW-1:0] r, input logic [4:0] l);
+    rf_addr = {cw_q, r, l};
   endfunction
   // A register read: RZ and registers this CTA has not written are 0.
   function automatic logic [31:0] reg_val(input logic [5:0] r, input logic [NumRegs-1:0] rv,
@@ -483,8 +482,16 @@ module baresm_ssm_seq #(
     for (int w = NumWarps - 1; w >= 0; w--) if (waiting_q[w]) first_wait = WarpW'(w);
   end
 
-  logic last_cta;
-  assign last_cta = cta_x_q == grid_x_i - 32'd1 && cta_y_q == grid_y_i - 32'd1 && cta_z_q == grid_z_i - 32'd1;
+  // The next CTA: x fastest. A coordinate is below its grid size, so its
+  // successor equals the size exactly when it wraps.
+  logic [31:0] cta_x_nx, cta_y_nx, cta_z_nx;
+  assign cta_x_nx = cta_x_q + 32'd1;
+  assign cta_y_nx = cta_y_q + 32'd1;
+  assign cta_z_nx = cta_z_q + 32'd1;
+  logic wrap_x, wrap_y, last_cta;
+  assign wrap_x = cta_x_nx == grid_x_i;
+  assign wrap_y = cta_y_nx == grid_y_i;
+  assign last_cta = wrap_x && wrap_y && cta_z_nx == grid_z_i;
 
   // ---- register reads: only fields the instruction uses (RZ is never read) -------------------------------
   logic [3:0] uf;
@@ -627,9 +634,9 @@ module baresm_ssm_seq #(
   // ---- RAM ports (combinational, from the state) -------------------------------------------------------------
   always_comb begin
     rf_re = 1'b0;
-    rf_raddr = rf_addr(rf_base_cw, in_q.ra, lane_q);
+    rf_raddr = rf_addr(RegW'(in_q.ra), lane_q);
     rf_we = 1'b0;
-    rf_waddr = rf_addr(rf_base_cw, in_q.rd, lane_q);
+    rf_waddr = rf_addr(RegW'(in_q.rd), lane_q);
     rf_wdata = 32'd0;
     ax_re = 1'b0;
     ax_raddr = aux_word(cw_q, {1'b0, in_q.pg});
@@ -689,11 +696,11 @@ module baresm_ssm_seq #(
             3'd0: rf_re = use_a;
             3'd1: begin
               rf_re = use_b;
-              rf_raddr = rf_addr(rf_base_cw, in_q.rb, lane_q);
+              rf_raddr = rf_addr(RegW'(in_q.rb), lane_q);
             end
             3'd2: begin
               rf_re = use_c;
-              rf_raddr = rf_addr(rf_base_cw, in_q.rc, lane_q);
+              rf_raddr = rf_addr(RegW'(in_q.rc), lane_q);
             end
             default: begin
               rf_we = writes_rd;
@@ -716,11 +723,11 @@ module baresm_ssm_seq #(
         if (!pass2_q) begin
           if (lane_on && ph_q == 3'd0) begin
             rf_re = use_b;
-            rf_raddr = rf_addr(rf_base_cw, in_q.rb, lane_q);
+            rf_raddr = rf_addr(RegW'(in_q.rb), lane_q);
           end
           if (lane_on && ph_q == 3'd1) begin
             rf_re = use_a;
-            rf_raddr = rf_addr(rf_base_cw, in_q.ra,
+            rf_raddr = rf_addr(RegW'(in_q.ra),
                                shfl_lane);
           end
           ax_we = lane_on && ph_q == 3'd2;
@@ -744,11 +751,11 @@ module baresm_ssm_seq #(
             3'd0: rf_re = use_a;
             3'd1: begin
               rf_re = is_store ? use_d : use_b;
-              rf_raddr = rf_addr(rf_base_cw, is_store ? in_q.rd : in_q.rb, lane_q);
+              rf_raddr = rf_addr(RegW'(is_store ? in_q.rd : in_q.rb), lane_q);
             end
             3'd2: begin
               rf_re = use_c;
-              rf_raddr = rf_addr(rf_base_cw, in_q.rc, lane_q);
+              rf_raddr = rf_addr(RegW'(in_q.rc), lane_q);
             end
             default: begin
               if (is_shared) begin
@@ -1218,13 +1225,13 @@ module baresm_ssm_seq #(
             used_q <= '0;
             if (last_cta) st_q <= S_STOP;
             else begin
-              if (cta_x_q + 32'd1 < grid_x_i) cta_x_q <= cta_x_q + 32'd1;
+              if (!wrap_x) cta_x_q <= cta_x_nx;
               else begin
                 cta_x_q <= '0;
-                if (cta_y_q + 32'd1 < grid_y_i) cta_y_q <= cta_y_q + 32'd1;
+                if (!wrap_y) cta_y_q <= cta_y_nx;
                 else begin
                   cta_y_q <= '0;
-                  cta_z_q <= cta_z_q + 32'd1;
+                  cta_z_q <= cta_z_nx;
                 end
               end
               scan_q <= '0;
