@@ -7,12 +7,17 @@
 // - the multiplier (SB_MAC16) also shifts: a << n is a * 2^n, a >> n the
 //   high word of a * 2^(32-n), and SHRA the signed high word (no barrel
 //   shifters);
-// - CLZ is POPC of the bits below the leading one, inverted: one counter.
+// - CLZ is POPC of the bits below the leading one, inverted: one counter;
+// - a shared-memory atomic (amo_i) is computed here too, on a = the old
+//   word: ADD, MIN, MAX, EXCH, AND, OR, XOR as the ALU ops of the same name
+//   and CAS from the subtractor's a == b (baresm_lsu_amo's function).
 `default_nettype none
 
 module baresm_ssm_alu (
   input  logic [6:0]  op_i,
   input  logic [7:0]  mod_i,
+  input  logic        amo_i,    // an atomic: amo_op_i on a = the old word, b, c
+  input  logic [4:0]  amo_op_i, // ATOM mod[4:0]: [3:0] the op, [4] .U32 (MIN/MAX)
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   input  logic [31:0] c_i,
@@ -22,11 +27,33 @@ module baresm_ssm_alu (
   output logic        setp_o    // ISETP's predicate bit
 );
 
+  // ---- the operation: an ALU opcode, an atomic's mapped onto one ------------------
+  logic [6:0] op;
+  logic cas;
+  always_comb begin
+    op = op_i;
+    cas = 1'b0;
+    if (amo_i) begin
+      unique case (amo_op_i[3:0])
+        baresm_isa_pkg::ATOM_ADD: op = baresm_isa_pkg::OP_IADD;
+        baresm_isa_pkg::ATOM_MIN: op = baresm_isa_pkg::OP_IMIN;
+        baresm_isa_pkg::ATOM_MAX: op = baresm_isa_pkg::OP_IMAX;
+        baresm_isa_pkg::ATOM_EXCH: op = baresm_isa_pkg::OP_MOV;
+        baresm_isa_pkg::ATOM_AND: op = baresm_isa_pkg::OP_AND;
+        baresm_isa_pkg::ATOM_OR: op = baresm_isa_pkg::OP_OR;
+        baresm_isa_pkg::ATOM_XOR: op = baresm_isa_pkg::OP_XOR;
+        baresm_isa_pkg::ATOM_CAS: cas = 1'b1;
+        default: op = baresm_isa_pkg::OP_SEL;  // not an encodable op: the old word (sel_i is 1)
+      endcase
+    end
+  end
+
   // ---- a - b, compared: signed unless the modifier says .U32 ----------------------
   logic is_setp, cmp_uns, lt, eq;
   logic [32:0] diff;
-  assign is_setp = op_i == baresm_isa_pkg::OP_ISETP;
-  assign cmp_uns = is_setp ? mod_i[baresm_isa_pkg::CMP_UNSIGNED_BIT] : mod_i[0];
+  assign is_setp = op == baresm_isa_pkg::OP_ISETP;
+  assign cmp_uns = amo_i ? amo_op_i[baresm_isa_pkg::ATOM_UNSIGNED_BIT] :
+                   is_setp ? mod_i[baresm_isa_pkg::CMP_UNSIGNED_BIT] : mod_i[0];
   assign diff = {a_i[31] & !cmp_uns, a_i} - {b_i[31] & !cmp_uns, b_i};
   assign lt = diff[32];
   assign eq = diff[31:0] == 32'd0;
@@ -50,9 +77,9 @@ module baresm_ssm_alu (
 
   // ---- the multiplier, for IMUL/IMULHI/IMAD and the shifts ----------------------------
   logic is_shl, is_shr, is_shra, is_shift, big;
-  assign is_shl = op_i == baresm_isa_pkg::OP_SHL;
-  assign is_shr = op_i == baresm_isa_pkg::OP_SHR;
-  assign is_shra = op_i == baresm_isa_pkg::OP_SHRA;
+  assign is_shl = op == baresm_isa_pkg::OP_SHL;
+  assign is_shr = op == baresm_isa_pkg::OP_SHR;
+  assign is_shra = op == baresm_isa_pkg::OP_SHRA;
   assign is_shift = is_shl || is_shr || is_shra;
   assign big = b_i[31:5] != 27'd0;   // a shift by 32 or more
   // 2^n for SHL, 2^(32-n) mod 2^32 for the right shifts (n = 0 gives 1: the low word is a).
@@ -72,7 +99,7 @@ module baresm_ssm_alu (
   assign smear4 = a_i | (a_i >> 1) | (a_i >> 2) | (a_i >> 3);
   assign smear16 = smear4 | (smear4 >> 4) | (smear4 >> 8) | (smear4 >> 12);
   assign smear = smear16 | (smear16 >> 16);
-  assign cnt_in = (op_i == baresm_isa_pkg::OP_CLZ) ? ~smear : a_i;
+  assign cnt_in = (op == baresm_isa_pkg::OP_CLZ) ? ~smear : a_i;
   logic [5:0] ones;
   logic [23:0] quads;   // eight 3-bit counts of four bits
   logic [9:0] halves;   // two 5-bit counts of sixteen
@@ -87,7 +114,7 @@ module baresm_ssm_alu (
 
   // ---- the result --------------------------------------------------------------------------------
   always_comb begin
-    unique case (op_i)
+    unique case (op)
       baresm_isa_pkg::OP_IADD: r_o = a_i + b_i;
       baresm_isa_pkg::OP_ISUB: r_o = diff[31:0];
       baresm_isa_pkg::OP_IMUL: r_o = prod[31:0];
@@ -109,6 +136,7 @@ module baresm_ssm_alu (
       baresm_isa_pkg::OP_MOV, baresm_isa_pkg::OP_VOTE: r_o = b_i;  // VOTE.BALLOT: the ballot arrives as b
       default: r_o = 32'd0;
     endcase
+    if (cas) r_o = eq ? c_i : a_i;
   end
 
 endmodule

@@ -170,7 +170,7 @@ module baresm_ssm_seq #(
   logic [31:0] exec_q, p2_q, bits_q;
   logic [4:0] lane_q;
   logic [2:0] ph_q;                       // step of the lane
-  logic [31:0] opa_q, opb_q, opc_q, maddr_q;
+  logic [31:0] opa_q, opb_q, maddr_q;
   logic [47:0] tid_q;
   logic [WarpW:0] scan_q;                 // CTA init warp / barrier scan
   logic [5:0] sub_q;                      // CTA init step within a warp
@@ -342,13 +342,19 @@ module baresm_ssm_seq #(
   logic [31:0] opc_now, alu_out;
   assign opc_now = reg_val(in_q.rc, rv_cw, rf_rdata);
   logic setp_bit;
+  // A shared-memory atomic's new word comes from the ALU too, in the cycle
+  // the old word is read (S_MWAIT; c is still on the register file's port).
+  logic amo_smem;
+  assign amo_smem = st_q == S_MWAIT && is_shared && is_atom_i;
   baresm_ssm_alu u_alu (
     .op_i  (in_q.op),
     .mod_i (in_q.mod),
-    .a_i   (opa_q),
+    .amo_i (amo_smem),
+    .amo_op_i(in_q.mod[4:0]),
+    .a_i   (amo_smem ? sm_rdata : opa_q),
     .b_i   (opb_q),
     .c_i   (opc_now),
-    .sel_i (p2_q[lane_q]),
+    .sel_i (amo_smem || p2_q[lane_q]),
     .sreg_i(sreg),
     .r_o   (alu_out),
     .setp_o(setp_bit)
@@ -389,8 +395,6 @@ module baresm_ssm_seq #(
   assign goff = gaddr[LineW-1:0];
   logic [31:0] line_word;  // the response's word at the lane's address, shifted down
   assign line_word = 32'(mem_rsp_rdata_i >> {goff, 3'd0});
-  logic [31:0] amo_new;
-  baresm_lsu_amo u_amo (.amo_i(in_q.mod[4:0]), .old_i(sm_rdata), .b_i(opb_q), .c_i(opc_q), .new_o(amo_new));
 
   logic [31:0] pc_next;  // the next instruction's pc: one adder for every state that moves on
   assign pc_next = top_q.pc + 32'd8;
@@ -773,7 +777,7 @@ module baresm_ssm_seq #(
           rf_wdata = is_atom_i ? sm_rdata : ld_val;
           sm_we = is_atom_i;
           sm_wmask = 4'hF;
-          sm_wdata = amo_new;
+          sm_wdata = alu_out;
         end else if (take_rsp && !mem_rsp_err_i) begin
           rf_we = writes_rd;
           rf_wdata = is_atom_i ? mem_rsp_rdata_i[31:0] : ld_val;
@@ -1109,7 +1113,6 @@ module baresm_ssm_seq #(
               if (ph_q == 3'd2) opb_q <= reg_val(is_store ? in_q.rd : in_q.rb, rv_cw, rf_rdata);
               if (ph_q == 3'd3) begin
                 ph_q <= '0;
-                opc_q <= opc_now;
                 st_q <= S_MWAIT;
               end
             end else begin

@@ -5,7 +5,8 @@
 #   run_tb.sh OUTDIR --planted  planted bugs, each must make it print FAIL:
 #                               (SHRA without its sign correction, CLZ's
 #                               smear one level short, ISETP's unsigned bit
-#                               taken from IMIN's place)
+#                               taken from IMIN's place, CAS's outcomes
+#                               swapped)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$1"; mode="${2:-}"
@@ -14,7 +15,7 @@ alu="$root/rtl/ssm/baresm_ssm_alu.sv"
 run() {  # run NAME ALU_FILE: prints the testbench's verdict line
   iverilog -g2012 -I"$root/rtl/prim" -o "$out/$1.vvp" "$root/rtl/sm/baresm_isa_pkg.sv" \
     "$root/rtl/sm/baresm_state_pkg.sv" "$root/rtl/sm/baresm_launch_pkg.sv" "$root/rtl/sm/baresm_sm_pkg.sv" \
-    "$2" "$root/tests/rtl_ssm/tb_ssm_alu.sv" 2>/dev/null
+    "$root/rtl/sm/baresm_lsu_amo.sv" "$2" "$root/tests/rtl_ssm/tb_ssm_alu.sv" 2>/dev/null
   vvp -n "$out/$1.vvp" > "$out/$1.log" 2>&1 || true
   grep -m1 -E '^(PASS|FAIL):' "$out/$1.log" || echo "FAIL: $1 printed no verdict"
 }
@@ -32,6 +33,7 @@ plant() {  # plant NAME SED: the mutant must fail
 }
 plant shra_unsigned "s/(a_i\[31\] ? mul_b : 32'd0)/32'd0/"
 plant clz_short "s/ | (smear16 >> 16)//"
+plant cas_swapped "s/if (cas) r_o = eq ? c_i : a_i;/if (cas) r_o = eq ? a_i : c_i;/"
 plant setp_uns_bit "s/is_setp ? mod_i\[baresm_isa_pkg::CMP_UNSIGNED_BIT\] : mod_i\[0\]/mod_i[0]/"
 [ $status -eq 0 ] && echo "PASS: every planted bug caught"
 exit $status

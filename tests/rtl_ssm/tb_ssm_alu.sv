@@ -2,7 +2,9 @@
 // baresm_ssm_alu against the wide SM's lane functions (baresm_sm_pkg::alu,
 // icmp, pcomb), which the functional model checks in lockstep, on every
 // integer ALU opcode with operands drawn from the edges (0, 1, -1, the sign
-// bit, small shift counts 0..40, single bits for CLZ) and at random.
+// bit, small shift counts 0..40, single bits for CLZ) and at random; and
+// its shared-memory atomics against baresm_lsu_amo (the wide SM's), every
+// ATOM op including the unencodable ones.
 // Prints PASS: with the count, FAIL: on the first mismatch.
 `timescale 1ns / 1ps
 `default_nettype none
@@ -11,11 +13,14 @@ module tb_ssm_alu;
   logic [6:0] op;
   logic [7:0] mod;
   logic [31:0] a, b, c, sreg, r;
-  logic sel, setp;
+  logic sel, setp, amo;
+  logic [4:0] amo_op;
+  logic [31:0] amo_ref;
 
   baresm_ssm_alu dut (
-    .op_i(op), .mod_i(mod), .a_i(a), .b_i(b), .c_i(c), .sel_i(sel), .sreg_i(sreg),
-    .r_o(r), .setp_o(setp));
+    .op_i(op), .mod_i(mod), .amo_i(amo), .amo_op_i(amo_op), .a_i(a), .b_i(b), .c_i(c),
+    .sel_i(sel || amo), .sreg_i(sreg), .r_o(r), .setp_o(setp));
+  baresm_lsu_amo ref_amo (.amo_i(amo_op), .old_i(a), .b_i(b), .c_i(c), .new_o(amo_ref));
 
   localparam int NOPS = 21;
   logic [6:0] ops [NOPS];
@@ -58,12 +63,20 @@ module tb_ssm_alu;
       c = pick($urandom, $urandom);
       sreg = $urandom;
       sel = 1'($urandom);
+      amo = (i % 4) == 3;
+      amo_op = 5'($urandom);
+      if (amo && $urandom % 4 == 0) b = a;    // CAS hits
       if (op == baresm_isa_pkg::OP_ISETP) begin
         mod[2:0] = 3'($urandom % 6);     // EQ NE LT LE GT GE
         mod[5:4] = 2'($urandom % 3);     // AND OR XOR
       end
       #1;
-      if (op == baresm_isa_pkg::OP_ISETP) begin
+      if (amo) begin
+        if (r !== amo_ref) begin
+          $display("FAIL: atomic %h old=%h b=%h c=%h: %h, baresm_lsu_amo gives %h", amo_op, a, b, c, r, amo_ref);
+          bad++;
+        end
+      end else if (op == baresm_isa_pkg::OP_ISETP) begin
         want_p = baresm_sm_pkg::pcomb(mod[5:4],
                    baresm_sm_pkg::icmp(mod[2:0], mod[baresm_isa_pkg::CMP_UNSIGNED_BIT], a, b), sel);
         if (setp !== want_p) begin
