@@ -189,6 +189,18 @@ module baresm_ssm_seq #(
   logic [MemLineBytes-1:0] req_wstrb_q;
   logic fetch_q;                          // the outstanding request is a fetch
 
+  // The watchdog: the launch's cycle count passes every value once, from 0
+  // at its accept, so it has reached a non-zero budget exactly when it has
+  // once equalled it (an equality, not a 64-bit magnitude compare).
+  logic wd_reached, wd_expired_q, wd_expired;
+  assign wd_reached = watchdog_i != 64'd0 && cycles_i == watchdog_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wd_expired_q <= 1'b0;
+    else if (clear_i) wd_expired_q <= 1'b0;
+    else if (wd_reached) wd_expired_q <= 1'b1;
+  end
+  assign wd_expired = wd_expired_q || wd_reached;
+
   // ---- fault record -------------------------------------------------------------------------
   logic fault_q;
   fault_t f_q;
@@ -383,18 +395,18 @@ module baresm_ssm_seq #(
   end
 
   // The lane's access: its bytes within a word and within a line.
-  logic [31:0] st_mask;
-  assign st_mask = (msize == 3'd4) ? 32'hFFFF_FFFF : (msize == 3'd2) ? 32'h0000_FFFF : 32'h0000_00FF;
-  logic [31:0] st_data;
-  assign st_data = opb_q & st_mask;
+  // A store's data repeated over the word (and the word over the line): the
+  // byte strobes pick the bytes, so nothing is shifted into place.
+  logic [31:0] st_rep;
+  assign st_rep = (msize == 3'd4) ? opb_q : (msize == 3'd2) ? {2{opb_q[15:0]}} : {4{opb_q[7:0]}};
   logic [3:0] byte_strb;
   assign byte_strb = (msize == 3'd4) ? 4'hF : (msize == 3'd2) ? 4'h3 : 4'h1;
   logic [31:0] gaddr;   // the device address of the lane's access
   assign gaddr = is_ldc ? param_addr_i + maddr_q : maddr_q;
   logic [LineW-1:0] goff;
   assign goff = gaddr[LineW-1:0];
-  logic [31:0] line_word;  // the response's word at the lane's address, shifted down
-  assign line_word = 32'(mem_rsp_rdata_i >> {goff, 3'd0});
+  logic [31:0] line_word;  // the response's word that holds the lane's address
+  assign line_word = mem_rsp_rdata_i[32*goff[LineW-1:2] +: 32];
 
   logic [31:0] pc_next;  // the next instruction's pc: one adder for every state that moves on
   assign pc_next = top_q.pc + 32'd8;
@@ -509,7 +521,9 @@ module baresm_ssm_seq #(
   logic take_rsp;
   assign take_rsp = mem_rsp_valid_i && outstanding_q;
   logic [31:0] ld_val;
-  assign ld_val = baresm_ssm_pkg::load_extend(in_q.mod[2:0], is_shared ? 32'(sm_rdata >> {maddr_q[1:0], 3'd0}) : line_word);
+  logic [31:0] ld_word;
+  assign ld_word = is_shared ? sm_rdata : line_word;
+  assign ld_val = baresm_ssm_pkg::load_extend(in_q.mod[2:0], ld_word >> {gaddr[1:0], 3'd0});
   logic lane_on;
   assign lane_on = exec_q[lane_q];
   logic zero_fill;  // the register's first write: 0 where the lane does not execute
@@ -523,6 +537,11 @@ module baresm_ssm_seq #(
   assign shfl_lane = shfl_s[4:0];
 
   // ---- faults (isa/iss_exec.cpp: which check comes first, which lane is named) ----------------------------
+  // The lane a fault at issue names: the first executing lane of a TRAP,
+  // else the first lane of the warp's mask.
+  logic [4:0] first_lane;
+  assign first_lane = baresm_sm_pkg::lowest_lane((st_q == S_ISSUE && in_q.op == baresm_isa_pkg::OP_TRAP) ?
+                                                 exec_q : top_q.mask);
   logic flt;
   logic flt_issue;  // found at issue (the trace says so; the model faults in the same step)
   logic [3:0] flt_kind;
@@ -532,11 +551,11 @@ module baresm_ssm_seq #(
     flt = 1'b0;
     flt_issue = 1'b1;
     flt_kind = baresm_state_pkg::FAULT_NONE;
-    flt_lane = baresm_sm_pkg::lowest_lane(top_q.mask);
+    flt_lane = first_lane;
     flt_addr = '0;
     unique case (st_q)
       S_FETCH: begin
-        if (watchdog_i != 64'd0 && cycles_i >= watchdog_i) begin
+        if (wd_expired) begin
           flt = 1'b1;
           flt_issue = 1'b0;
           flt_kind = baresm_state_pkg::FAULT_WATCHDOG;
@@ -563,7 +582,7 @@ module baresm_ssm_seq #(
         if (in_q.op == baresm_isa_pkg::OP_TRAP && exec_q != 32'd0) begin
           flt = 1'b1;
           flt_kind = baresm_state_pkg::FAULT_TRAP;
-          flt_lane = baresm_sm_pkg::lowest_lane(exec_q);
+          flt_lane = first_lane;  // of exec_q here
         end
         if (in_q.op == baresm_isa_pkg::OP_BRA && br_div && br_overflow) begin
           flt = 1'b1;
@@ -652,7 +671,7 @@ module baresm_ssm_seq #(
     sm_we = 1'b0;
     sm_waddr = SmemW'(maddr_q >> 2);
     sm_wmask = byte_strb << maddr_q[1:0];
-    sm_wdata = st_data << {maddr_q[1:0], 3'd0};
+    sm_wdata = st_rep;
     unique case (st_q)
       S_CTA: begin
         // Warp scan_q: step 0 its thread id {y, x}, 1 z; 2..4 stack entry 0;
@@ -847,7 +866,7 @@ module baresm_ssm_seq #(
         mreq_addr = {gaddr[31:LineW], LineW'(0)};
         if (is_store) begin
           mreq_op = 2'd1;
-          mreq_wdata = (MemLineBytes * 8)'(st_data) << {goff, 3'd0};
+          mreq_wdata = {(MemLineBytes / 4){st_rep}};
           mreq_wstrb = MemLineBytes'(byte_strb) << goff;
         end
       end
