@@ -964,7 +964,10 @@ module baresm_ssm_seq #(
           // Shared memory starts at 0 in every CTA.
           S_SCLR: begin
             sclr_q <= sclr_q + (SmemW + 1)'(1);
-            if (32'(sclr_q) + 1 >= ((shared_i + 32'd3) >> 2) || 32'(sclr_q) + 1 >= SmemWords)
+            // (A launch with more than SharedBytes of shared memory is refused,
+            // so the word count fits sclr_q's width.)
+            if (sclr_q + (SmemW + 1)'(1) >= (SmemW + 1)'((shared_i[SmemW+2:0] + (SmemW + 3)'(3)) >> 2) ||
+                32'(sclr_q) + 1 >= SmemWords)
               st_q <= S_SCHED;
           end
 
