@@ -2,15 +2,18 @@
 // (docs/microarchitecture.md, "The thread-serial SM"). The same results as
 // baresm_sm_pkg::alu / icmp / pcomb (the wide SM's lane), built for area on
 // the iCE40, where each unit is paid for once, not per lane:
-// - one 33-bit subtractor serves ISUB, IMIN, IMAX and ISETP (the operands
+// - one 33-bit adder serves IADD, ISUB, IMIN, IMAX and ISETP (the operands
 //   sign- or zero-extended, so bit 32 of a - b is "a < b" either way);
+// - one bitwise unit also passes a or b: the choices of IMIN, IMAX, SEL
+//   are a choice of its function, not 32-bit multiplexers;
 // - the multiplier (SB_MAC16) also shifts: a << n is a * 2^n, a >> n the
 //   high word of a * 2^(32-n), and SHRA the signed high word (no barrel
 //   shifters);
 // - CLZ is POPC of the bits below the leading one, inverted: one counter;
 // - a shared-memory atomic (amo_i) is computed here too, on a = the old
 //   word: ADD, MIN, MAX, EXCH, AND, OR, XOR as the ALU ops of the same name
-//   and CAS from the subtractor's a == b (baresm_lsu_amo's function).
+//   and CAS from the adder's a == b (c as the multiply-add of a zero
+//   product), baresm_lsu_amo's function.
 `default_nettype none
 
 module baresm_ssm_alu (
@@ -28,35 +31,36 @@ module baresm_ssm_alu (
 );
 
   // ---- the operation: an ALU opcode, an atomic's mapped onto one ------------------
+  function automatic logic [6:0] amo_alu_op(input logic [3:0] amo);
+    unique case (amo)
+      baresm_isa_pkg::ATOM_ADD: amo_alu_op = baresm_isa_pkg::OP_IADD;
+      baresm_isa_pkg::ATOM_MIN: amo_alu_op = baresm_isa_pkg::OP_IMIN;
+      baresm_isa_pkg::ATOM_MAX: amo_alu_op = baresm_isa_pkg::OP_IMAX;
+      baresm_isa_pkg::ATOM_EXCH: amo_alu_op = baresm_isa_pkg::OP_MOV;
+      baresm_isa_pkg::ATOM_AND: amo_alu_op = baresm_isa_pkg::OP_AND;
+      baresm_isa_pkg::ATOM_OR: amo_alu_op = baresm_isa_pkg::OP_OR;
+      baresm_isa_pkg::ATOM_XOR: amo_alu_op = baresm_isa_pkg::OP_XOR;
+      baresm_isa_pkg::ATOM_CAS: amo_alu_op = baresm_isa_pkg::OP_NOP;  // cas below
+      default: amo_alu_op = baresm_isa_pkg::OP_SEL;  // not an encodable op: the old word (sel_i is 1)
+    endcase
+  endfunction
   logic [6:0] op;
   logic cas;
-  always_comb begin
-    op = op_i;
-    cas = 1'b0;
-    if (amo_i) begin
-      unique case (amo_op_i[3:0])
-        baresm_isa_pkg::ATOM_ADD: op = baresm_isa_pkg::OP_IADD;
-        baresm_isa_pkg::ATOM_MIN: op = baresm_isa_pkg::OP_IMIN;
-        baresm_isa_pkg::ATOM_MAX: op = baresm_isa_pkg::OP_IMAX;
-        baresm_isa_pkg::ATOM_EXCH: op = baresm_isa_pkg::OP_MOV;
-        baresm_isa_pkg::ATOM_AND: op = baresm_isa_pkg::OP_AND;
-        baresm_isa_pkg::ATOM_OR: op = baresm_isa_pkg::OP_OR;
-        baresm_isa_pkg::ATOM_XOR: op = baresm_isa_pkg::OP_XOR;
-        baresm_isa_pkg::ATOM_CAS: cas = 1'b1;
-        default: op = baresm_isa_pkg::OP_SEL;  // not an encodable op: the old word (sel_i is 1)
-      endcase
-    end
-  end
+  assign op = amo_i ? amo_alu_op(amo_op_i[3:0]) : op_i;
+  assign cas = amo_i && amo_op_i[3:0] == baresm_isa_pkg::ATOM_CAS;
 
-  // ---- a - b, compared: signed unless the modifier says .U32 ----------------------
-  logic is_setp, cmp_uns, lt, eq;
-  logic [32:0] diff;
+  // ---- a + b or a - b: IADD, ISUB and the comparisons (IMIN, IMAX, ISETP, CAS) ----------
+  // The operands are sign- or zero-extended to 33 bits, so bit 32 of a - b
+  // is "a < b" signed or unsigned alike.
+  logic is_setp, cmp_uns, sub, lt, eq;
+  logic [32:0] addsub;
   assign is_setp = op == baresm_isa_pkg::OP_ISETP;
   assign cmp_uns = amo_i ? amo_op_i[baresm_isa_pkg::ATOM_UNSIGNED_BIT] :
                    is_setp ? mod_i[baresm_isa_pkg::CMP_UNSIGNED_BIT] : mod_i[0];
-  assign diff = {a_i[31] & !cmp_uns, a_i} - {b_i[31] & !cmp_uns, b_i};
-  assign lt = diff[32];
-  assign eq = diff[31:0] == 32'd0;
+  assign sub = op != baresm_isa_pkg::OP_IADD;
+  assign addsub = {a_i[31] & !cmp_uns, a_i} + ({b_i[31] & !cmp_uns, b_i} ^ {33{sub}}) + 33'(sub);
+  assign lt = addsub[32];
+  assign eq = addsub[31:0] == 32'd0;
 
   logic cmp_r;
   always_comb begin
@@ -75,24 +79,32 @@ module baresm_ssm_alu (
     endcase
   end
 
-  // ---- the multiplier, for IMUL/IMULHI/IMAD and the shifts ----------------------------
-  logic is_shl, is_shr, is_shra, is_shift, big;
+  // ---- the multiplier: IMUL, IMULHI, IMAD, the shifts, and CAS's c ---------------------------
+  logic is_shl, is_shr, is_shra, is_shift, big, sh0, mulhi_s;
   assign is_shl = op == baresm_isa_pkg::OP_SHL;
   assign is_shr = op == baresm_isa_pkg::OP_SHR;
   assign is_shra = op == baresm_isa_pkg::OP_SHRA;
   assign is_shift = is_shl || is_shr || is_shra;
   assign big = b_i[31:5] != 27'd0;   // a shift by 32 or more
-  // 2^n for SHL, 2^(32-n) mod 2^32 for the right shifts (n = 0 gives 1: the low word is a).
+  assign sh0 = b_i[4:0] == 5'd0;
+  assign mulhi_s = op == baresm_isa_pkg::OP_IMULHI && !mod_i[0];
+  // 2^n for SHL, 2^(32-n) mod 2^32 for the right shifts; 0 for CAS (its
+  // product is 0, so the multiply-add gives c).
   logic [4:0] sh_k;
   logic [31:0] mul_b;
   assign sh_k = is_shl ? b_i[4:0] : 5'd0 - b_i[4:0];
-  assign mul_b = is_shift ? (32'd1 << sh_k) : b_i;
+  assign mul_b = is_shift ? (32'd1 << sh_k) : cas ? 32'd0 : b_i;
   logic [63:0] prod;
   assign prod = {32'd0, a_i} * {32'd0, mul_b};
-  // The signed high word from the unsigned product: subtract mul_b when a is
-  // negative, a when b is (a shift's factor is unsigned).
-  logic [31:0] hi_s;
-  assign hi_s = prod[63:32] - (a_i[31] ? mul_b : 32'd0) - ((mul_b[31] && !is_shift) ? a_i : 32'd0);
+  // The high word, signed where asked: from the unsigned product, minus
+  // mul_b when a is negative (IMULHI signed, SHRA), minus a when b is
+  // (IMULHI signed).
+  logic [31:0] hi;
+  assign hi = prod[63:32] - ((a_i[31] && (mulhi_s || is_shra)) ? mul_b : 32'd0) -
+              ((mul_b[31] && mulhi_s) ? a_i : 32'd0);
+  // The low word plus c (IMAD, CAS) or plus 0 (IMUL, SHL).
+  logic [31:0] mac;
+  assign mac = prod[31:0] + ((op == baresm_isa_pkg::OP_IMAD || cas) ? c_i : 32'd0);
 
   // ---- POPC, and CLZ as POPC of the inverted leading-one smear --------------------------
   logic [31:0] smear4, smear16, smear, cnt_in;   // bit i: some bit at or above i is set
@@ -112,31 +124,69 @@ module baresm_ssm_alu (
     ones = 6'(halves[4:0]) + 6'(halves[9:5]);
   end
 
-  // ---- the result --------------------------------------------------------------------------------
+  // ---- the result: one of seven sources --------------------------------------------------------
+  // The bitwise unit also passes a or b, or gives all zeros or all ones, so
+  // every choice between a and b (IMIN, IMAX, SEL, CAS missing, a shift by
+  // 0, by 32 or more) is a choice of its function, made once for all bits.
+  localparam logic [2:0] L_AND = 3'd0, L_OR = 3'd1, L_XOR = 3'd2, L_NOTA = 3'd3, L_A = 3'd4, L_B = 3'd5,
+                         L_ZERO = 3'd6, L_ONES = 3'd7;   // the bitwise unit's function
+  localparam logic [2:0] R_LOGIC = 3'd0, R_ADDSUB = 3'd1, R_MAC = 3'd2, R_HI = 3'd3, R_NEG = 3'd4,
+                         R_ONES = 3'd5, R_SREG = 3'd6;   // the result's source
+  logic [2:0] fn, src;
   always_comb begin
+    fn = L_ZERO;
+    src = R_LOGIC;
     unique case (op)
-      baresm_isa_pkg::OP_IADD: r_o = a_i + b_i;
-      baresm_isa_pkg::OP_ISUB: r_o = diff[31:0];
-      baresm_isa_pkg::OP_IMUL: r_o = prod[31:0];
-      baresm_isa_pkg::OP_IMULHI: r_o = mod_i[0] ? prod[63:32] : hi_s;
-      baresm_isa_pkg::OP_IMAD: r_o = prod[31:0] + c_i;
-      baresm_isa_pkg::OP_IMIN: r_o = lt ? a_i : b_i;
-      baresm_isa_pkg::OP_IMAX: r_o = lt ? b_i : a_i;
-      baresm_isa_pkg::OP_IABS: r_o = a_i[31] ? 32'd0 - a_i : a_i;
-      baresm_isa_pkg::OP_AND: r_o = a_i & b_i;
-      baresm_isa_pkg::OP_OR: r_o = a_i | b_i;
-      baresm_isa_pkg::OP_XOR: r_o = a_i ^ b_i;
-      baresm_isa_pkg::OP_NOT: r_o = ~a_i;
-      baresm_isa_pkg::OP_SHL: r_o = big ? 32'd0 : prod[31:0];
-      baresm_isa_pkg::OP_SHR: r_o = big ? 32'd0 : (b_i[4:0] == 5'd0) ? a_i : prod[63:32];
-      baresm_isa_pkg::OP_SHRA: r_o = big ? {32{a_i[31]}} : (b_i[4:0] == 5'd0) ? a_i : hi_s;
-      baresm_isa_pkg::OP_POPC, baresm_isa_pkg::OP_CLZ: r_o = {26'd0, ones};
-      baresm_isa_pkg::OP_SEL: r_o = sel_i ? a_i : b_i;
-      baresm_isa_pkg::OP_S2R: r_o = sreg_i;
-      baresm_isa_pkg::OP_MOV, baresm_isa_pkg::OP_VOTE: r_o = b_i;  // VOTE.BALLOT: the ballot arrives as b
-      default: r_o = 32'd0;
+      baresm_isa_pkg::OP_IADD, baresm_isa_pkg::OP_ISUB: src = R_ADDSUB;
+      baresm_isa_pkg::OP_IMUL, baresm_isa_pkg::OP_IMAD: src = R_MAC;
+      baresm_isa_pkg::OP_IMULHI: src = R_HI;
+      baresm_isa_pkg::OP_IMIN: fn = lt ? L_A : L_B;
+      baresm_isa_pkg::OP_IMAX: fn = lt ? L_B : L_A;
+      baresm_isa_pkg::OP_IABS: if (a_i[31]) src = R_NEG; else fn = L_A;
+      baresm_isa_pkg::OP_AND: fn = L_AND;
+      baresm_isa_pkg::OP_OR: fn = L_OR;
+      baresm_isa_pkg::OP_XOR: fn = L_XOR;
+      baresm_isa_pkg::OP_NOT: fn = L_NOTA;
+      baresm_isa_pkg::OP_SHL: if (!big) src = R_MAC;
+      baresm_isa_pkg::OP_SHR: if (!big) begin if (sh0) fn = L_A; else src = R_HI; end
+      baresm_isa_pkg::OP_SHRA: if (big) fn = a_i[31] ? L_ONES : L_ZERO; else if (sh0) fn = L_A; else src = R_HI;
+      baresm_isa_pkg::OP_POPC, baresm_isa_pkg::OP_CLZ: src = R_ONES;
+      baresm_isa_pkg::OP_SEL: fn = sel_i ? L_A : L_B;
+      baresm_isa_pkg::OP_S2R: src = R_SREG;
+      baresm_isa_pkg::OP_MOV, baresm_isa_pkg::OP_VOTE: fn = L_B;  // VOTE.BALLOT: the ballot arrives as b
+      default: ;
     endcase
-    if (cas) r_o = eq ? c_i : a_i;
+    if (cas) begin
+      if (eq) src = R_MAC;
+      else begin
+        src = R_LOGIC;
+        fn = L_A;
+      end
+    end
+  end
+  logic [31:0] bitwise;
+  always_comb begin
+    unique case (fn)
+      L_AND: bitwise = a_i & b_i;
+      L_OR: bitwise = a_i | b_i;
+      L_XOR: bitwise = a_i ^ b_i;
+      L_NOTA: bitwise = ~a_i;
+      L_A: bitwise = a_i;
+      L_B: bitwise = b_i;
+      L_ZERO: bitwise = 32'd0;
+      default: bitwise = 32'hFFFF_FFFF;
+    endcase
+  end
+  always_comb begin
+    unique case (src)
+      R_ADDSUB: r_o = addsub[31:0];
+      R_MAC: r_o = mac;
+      R_HI: r_o = hi;
+      R_NEG: r_o = 32'd0 - a_i;
+      R_ONES: r_o = {26'd0, ones};
+      R_SREG: r_o = sreg_i;
+      default: r_o = bitwise;
+    endcase
   end
 
 endmodule
