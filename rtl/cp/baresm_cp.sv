@@ -726,12 +726,15 @@ module baresm_cp #(
   end
 
   // ---- completion writer's fill: the chunk's data, a word of the SM's at a time ----
-  // wchunk_q is assembled for chunk fl_beat_q while the previous chunk's
-  // write waits for its answer (the memory took its data when it accepted
-  // it): first the command processor's own fields (cd, all at once), then
-  // each word of the SM's report in the chunk (RPT_CP_MASK), asked one cycle
-  // and stored the next. A chunk without such words costs no cycle; the
-  // last chunk stays for the phase word's write.
+  // wchunk_q is assembled for chunk fl_beat_q: the command processor's own
+  // fields (cd, all at once, the words of the chunk that are not the SM's)
+  // and each word of the SM's report in the chunk (RPT_CP_MASK), asked one
+  // cycle and stored the next. The SM's counters are final once it has
+  // ended the launch, so the first chunk's words are asked from E_BUILD on
+  // (its own fields, final only at ev_built, follow in E_WBODY). The next
+  // chunk is assembled from the cycle the memory takes the previous one's
+  // write (it took the data at that edge). A chunk without SM words costs
+  // no cycle; the last chunk stays for the phase word's write.
   localparam int WPC = CHUNK / 4;  // words per chunk
   localparam logic [5:0] NO_WORD = 6'd32;
   // The first word of the SM's report the entry takes in [from, lim), else NO_WORD.
@@ -740,54 +743,65 @@ module baresm_cp #(
     for (int i = 31; i >= 0; i--)
       if (baresm_state_pkg::RPT_CP_MASK[i] && 6'(i) >= from && 6'(i) < lim) rpt_next = 6'(i);
   endfunction
-  logic       fl_act_q;    // chunk fl_beat_q's own fields are in wchunk_q
-  logic [5:0] fl_w_q;      // the next report word to ask for (NO_WORD: none)
+  logic       fl_own_q;    // chunk fl_beat_q's own fields are in wchunk_q
+  logic [5:0] fl_w_q;      // the next report word of chunk fl_beat_q to ask for (NO_WORD: none)
   logic       fl_pend_q;   // a report word was asked for in the previous cycle ...
   logic [4:0] fl_pw_q;     // ... this one
   logic [BW-1:0] fl_beat_d;
-  logic          fl_act_d, fl_pend_d, fl_start, fl_ask;
-  logic [5:0]    fl_w_d, fl_first, fl_ask_w, fl_lim, fl_base;
+  logic          fl_own_d, fl_pend_d, fl_on, fl_free, fl_rep, fl_own_ld, fl_ask;
+  logic [5:0]    fl_w_d, fl_w, fl_base, fl_nbase;
   logic [4:0]    fl_pw_d;
+  logic [WPC-1:0] fl_own_en;  // the words of chunk fl_beat_q that are the command processor's
   assign fl_base = 6'(32'(fl_beat_q) * WPC);
-  assign fl_lim = fl_base + 6'(WPC);
-  // A launch that did not run has no report: its words stay 0.
-  assign fl_first = c_cnt_valid_q ? rpt_next(fl_base, fl_lim) : NO_WORD;
-  assign fl_start = !soft_reset && state_q == E_WBODY && !fl_act_q && !mreq_valid_q;
-  assign fl_ask_w = fl_start ? fl_first : fl_w_q;
-  assign fl_ask = !soft_reset && state_q == E_WBODY && (fl_start || fl_act_q) && fl_ask_w != NO_WORD;
-  assign fl_ready = !mbusy && fl_beat_q == beat_q && (fl_act_q ? fl_w_q == NO_WORD : fl_first == NO_WORD);
+  assign fl_nbase = 6'((32'(beat_q) + 32'd1) * WPC);
+  assign fl_on = !soft_reset && (state_q == E_BUILD || state_q == E_WBODY);
+  // wchunk_q is free: no request holds it, or the memory takes it at this edge.
+  assign fl_free = !mreq_valid_q || mem_req_ready_i;
+  // The launch ran (E_BUILD comes only from E_RUN): its report is the
+  // entry's. A launch that did not run has no report: its words stay 0.
+  assign fl_rep = state_q == E_BUILD || c_cnt_valid_q;
+  assign fl_w = fl_rep ? fl_w_q : NO_WORD;
+  assign fl_own_ld = fl_on && state_q == E_WBODY && !fl_own_q && fl_free;
+  assign fl_ask = fl_on && fl_free && fl_w != NO_WORD;
+  always_comb begin
+    for (int i = 0; i < WPC; i++)
+      fl_own_en[i] = !(c_cnt_valid_q && baresm_state_pkg::RPT_CP_MASK[32'(fl_base) + i]);
+  end
+  // Chunk beat_q is whole at this edge: its own fields in or loading, the
+  // last of its report words asked before this cycle (stored at this edge).
+  assign fl_ready = !mbusy && fl_beat_q == beat_q && (fl_own_q || fl_own_ld) && fl_w == NO_WORD;
   always_comb begin
     fl_beat_d = fl_beat_q;
-    fl_act_d = fl_act_q;
+    fl_own_d = fl_own_q;
     fl_w_d = fl_w_q;
     fl_pend_d = fl_ask;
-    fl_pw_d = fl_ask_w[4:0];
-    if (soft_reset || state_q != E_WBODY) begin
+    fl_pw_d = fl_w[4:0];
+    if (!fl_on) begin
       fl_beat_d = '0;
-      fl_act_d = 1'b0;
-      fl_w_d = NO_WORD;
+      fl_own_d = 1'b0;
+      fl_w_d = rpt_next(6'd0, 6'(WPC));
       fl_pend_d = 1'b0;
     end else begin
-      if (fl_start) fl_act_d = 1'b1;
-      if (fl_ask) fl_w_d = rpt_next(fl_ask_w + 6'd1, fl_lim);
+      if (fl_own_ld) fl_own_d = 1'b1;
+      if (fl_ask) fl_w_d = rpt_next(fl_w + 6'd1, fl_base + 6'(WPC));
       // The chunk is written: assemble the next one (the last one stays).
-      if (mreq_issue && 32'(beat_q) != 32'(CBEATS - 1)) begin
+      if (mreq_issue && state_q == E_WBODY && 32'(beat_q) != 32'(CBEATS - 1)) begin
         fl_beat_d = beat_q + BW'(1);
-        fl_act_d = 1'b0;
-        fl_w_d = NO_WORD;
+        fl_own_d = 1'b0;
+        fl_w_d = rpt_next(fl_nbase, fl_nbase + 6'(WPC));
       end
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fl_beat_q <= '0;
-      fl_act_q <= 1'b0;
+      fl_own_q <= 1'b0;
       fl_w_q <= NO_WORD;
       fl_pend_q <= 1'b0;
       fl_pw_q <= '0;
     end else begin
       fl_beat_q <= fl_beat_d;
-      fl_act_q <= fl_act_d;
+      fl_own_q <= fl_own_d;
       fl_w_q <= fl_w_d;
       fl_pend_q <= fl_pend_d;
       fl_pw_q <= fl_pw_d;
@@ -796,15 +810,16 @@ module baresm_cp #(
   always_comb begin
     rpt_req_o = '0;
     rpt_req_o.valid = fl_ask;
-    rpt_req_o.idx = fl_ask_w[4:0];
+    rpt_req_o.idx = fl_w[4:0];
   end
-  // The chunk's data: its own fields at the start, then the SM's words as they come.
+  // The chunk's data: its own fields, and the SM's words as they come.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) wchunk_q <= '0;
-    else if (fl_start) wchunk_q <= cd;
-    else if (fl_pend_q) begin
-      for (int i = 0; i < WPC; i++)
-        if (32'(fl_pw_q) % WPC == i) wchunk_q[i*32 +: 32] <= rpt_rsp_i.word;
+    else begin
+      for (int i = 0; i < WPC; i++) begin
+        if (fl_pend_q && 32'(fl_pw_q) % WPC == i) wchunk_q[i*32 +: 32] <= rpt_rsp_i.word;
+        else if (fl_own_ld && fl_own_en[i]) wchunk_q[i*32 +: 32] <= cd[i*32 +: 32];
+      end
     end
   end
 
@@ -1154,8 +1169,9 @@ module baresm_cp #(
                       {mem_req_addr_o, mem_req_op_o, mem_req_wstrb_o, mem_req_wdata_o})
   `BARESM_ASSUME(m_rsp_expected, !mem_rsp_valid_i || mwait_q || state_q == E_RESET)
   // The writer asks for a word of the SM's report only while it fills a
-  // chunk, never while a request holds the write data.
-  `BARESM_ASSERT(a_rpt_when_filling, !rpt_req_o.valid || (state_q == E_WBODY && !mreq_valid_q))
+  // chunk, never while a request holds the write data past this edge.
+  `BARESM_ASSERT(a_rpt_when_filling, !rpt_req_o.valid || ((state_q == E_BUILD || state_q == E_WBODY) &&
+                                                          (!mreq_valid_q || mem_req_ready_i)))
   // Every engine state is one of the enumerated ones.
   `BARESM_ASSERT(a_state_known, 32'(state_q) < baresm_state_pkg::NUM_CP_STATES)
 

@@ -124,7 +124,7 @@
     if (state_q == E_WPHASE) assert (fv_body_acks_q == 8'(CBEATS) && 32'(beat_q) == 32'(CBEATS - 1));
     // The last chunk's write data carries the entry's phase from its fill
     // on (the phase word's write reuses it).
-    if ((state_q == E_WBODY && 32'(fl_beat_q) == 32'(CBEATS - 1) && fl_act_q) || state_q == E_WPHASE)
+    if ((state_q == E_WBODY && 32'(fl_beat_q) == 32'(CBEATS - 1) && fl_own_q) || state_q == E_WPHASE)
       assert (wchunk_q[FvPhaseBit % (CHUNK*8)] == phase_q);
     // The engine's memory transaction belongs to a state that makes one.
     // A request is presented, then awaited: never both (a response to an
