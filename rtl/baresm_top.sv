@@ -15,6 +15,7 @@
 // drains and drops every response of the aborted launch.
 `include "baresm_assert.svh"
 `include "baresm_launch_types.svh"
+`include "baresm_report_types.svh"
 `default_nettype none
 
 module baresm_top #(
@@ -98,14 +99,10 @@ module baresm_top #(
   logic [31:0] sm_fault_waiting;
   logic [7:0] sm_fault_warp;
   logic [4:0] sm_fault_lane;
-  // The SM's counters of the launch: they go to the command processor (the
-  // completion entry). The SystemC testbench reads them from C++ when it
-  // needs them (sim/systemc/sim.vlt makes sm_* public) rather than as ports,
-  // which it would copy into SystemC signals every cycle.
-  logic [63:0] sm_cycles, sm_instrs, sm_stalls;
-  logic [31:0] sm_smem_passes, sm_gmem_reqs, sm_ifills;
-  logic [baresm_state_pkg::NUM_WS*64-1:0] sm_state_cycles;  // warp-cycles per state
-  logic [4*64-1:0] sm_events;  // divergent branches, barrier releases, thread-instructions, CTAs completed
+  // The SM's report of the launch's counters (rtl/prim/baresm_report_types.svh):
+  // the command processor reads it a word at a time into the completion entry.
+  baresm_rpt_req_t sm_rpt_req;
+  baresm_rpt_rsp_t sm_rpt_rsp;
   logic [NumWarps*3-1:0] warp_state;
 
   baresm_cp #(
@@ -160,17 +157,8 @@ module baresm_top #(
     .sm_fault_pc_i     (sm_fault_pc),
     .sm_fault_addr_i   (sm_fault_addr),
     .sm_fault_waiting_i(sm_fault_waiting),
-    .sm_instrs_i       (sm_instrs),
-    .sm_stalls_i       (sm_stalls),
-    .sm_smem_passes_i  (sm_smem_passes),
-    .sm_ctas_i         (sm_events[3*64 +: 64]),
-    .sm_cycles_i       (sm_cycles),
-    .sm_tinstrs_i      (sm_events[2*64 +: 64]),
-    .sm_div_i          (sm_events[0*64 +: 64]),
-    .sm_bars_i         (sm_events[1*64 +: 64]),
-    .sm_gmem_reqs_i    (sm_gmem_reqs),
-    .sm_ifills_i       (sm_ifills),
-    .sm_states_i       (sm_state_cycles),
+    .rpt_req_o         (sm_rpt_req),
+    .rpt_rsp_i         (sm_rpt_rsp),
     .state_o           (cp_state_o),
     .queue_o           (cp_queue_o),
     .status_o          (status_o)
@@ -251,14 +239,8 @@ module baresm_top #(
     .mem_rsp_rdata_i  (mem_rsp_rdata_i), \
     .mem_rsp_err_i    (mem_rsp_err_i), \
     .warp_state_o     (warp_state), \
-    .cnt_cycles_o     (sm_cycles), \
-    .cnt_instrs_o     (sm_instrs), \
-    .cnt_stalls_o     (sm_stalls), \
-    .cnt_smem_passes_o(sm_smem_passes), \
-    .cnt_gmem_reqs_o  (sm_gmem_reqs), \
-    .cnt_ifills_o     (sm_ifills), \
-    .cnt_states_o     (sm_state_cycles), \
-    .cnt_events_o     (sm_events), \
+    .rpt_req_i        (sm_rpt_req), \
+    .rpt_rsp_o        (sm_rpt_rsp), \
     .config_o         (sm_config)
 `ifndef SYNTHESIS
 `define BARESM_TOP_SM_TRACE \

@@ -134,7 +134,7 @@ proof() {
       # sound, and it is most of the solver's work (cp_inner.svh keeps the
       # window fields stable as the RTL does). Bounded only: k-induction
       # did not converge (z3 > 4 min at depth 2, docs/verification.md).
-      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.f_cta_done w:*.dut.chk w:*.dut.chk_valid w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_xcnt_q w:*.gmem_base_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q; opt_clean;'
+      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.f_cta_done w:*.dut.chk w:*.dut.chk_valid w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_q w:*.c_ctas_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.fault_*_q; opt_clean;'
       MUT_FILE=rtl/cp/baresm_cp.sv
       MUT_SED='s/phase_d = q_phase;/phase_d = !q_phase;/'
       MUT_DESC="the completion entry carries the wrong phase";;
@@ -152,7 +152,7 @@ proof() {
       # request of an earlier cycle can still explain (baresm_cp's own
       # a_* assertions on the engine's memory port).
       BMC=6; IND=2
-      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.f_cta_done w:*.dut.chk w:*.dut.chk_valid w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_base_q w:*.c_instrs_q w:*.c_stalls_q w:*.c_smem_q w:*.c_ctas_q w:*.c_xcnt_q w:*.gmem_base_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.smem_base_q w:*.fault_*_q w:*.u_queues.sq_*_q[*] w:*.u_queues.cq_*_q[*] w:*.u_queues.dberr_q w:*.u_queues.rr_q; opt_clean;'
+      PASSES='flatten; cutpoint w:*.f_cta w:*.dut.f_cta_done w:*.dut.chk w:*.dut.chk_valid w:*.dut.chk_marker w:*.desc_q w:*.line_q w:*.win_base_q w:*.win_size_q w:*.c_start_q w:*.c_end_q w:*.cycles_q w:*.run_cyc_q w:*.winstr_q w:*.c_ctas_q w:*.c_pc_q w:*.c_addr_q w:*.c_cta_q w:*.fault_*_q w:*.u_queues.sq_*_q[*] w:*.u_queues.cq_*_q[*] w:*.u_queues.dberr_q w:*.u_queues.rr_q; opt_clean;'
       PREP_FILE=rtl/cp/baresm_cp_queues.sv
       PREP_SED='/BARESM_ASSERT(a_fetch_submitted/d; /BARESM_ASSERT(a_cpl_slot_free/d'
       MUT_FILE=rtl/cp/baresm_cp.sv

@@ -13,7 +13,8 @@
 #                                                    rtl/cp/baresm_cp_regs.sv (the CP's register block)
 #   contract/rings.def             gen_rings         rtl/cp/baresm_ring_pkg.sv docs/ring-formats.md
 #   contract/faults.def,
-#   contract/states.def            gen_states        rtl/sm/baresm_state_pkg.sv
+#   contract/states.def,
+#   contract/sm_report.def         gen_states        rtl/sm/baresm_state_pkg.sv
 #   contract/launch.def            gen_launch        rtl/sm/baresm_launch_pkg.sv docs/launch-descriptor.md
 #                                                    rtl/prim/baresm_launch_types.svh
 #   contract/sm_config.def         gen_sm_config     rtl/sm/baresm_smcfg_pkg.sv docs/sm-config.md

@@ -21,6 +21,7 @@
 // flight, so nothing stale can come back later.
 `include "baresm_assert.svh"
 `include "baresm_launch_types.svh"
+`include "baresm_report_types.svh"
 `default_nettype none
 
 module baresm_cp #(
@@ -84,18 +85,11 @@ module baresm_cp #(
   input  logic [31:0]                  sm_fault_pc_i,
   input  logic [31:0]                  sm_fault_addr_i,
   input  logic [31:0]                  sm_fault_waiting_i,
-  input  logic [63:0]                  sm_instrs_i,        // this launch's warp-instructions
-  input  logic [63:0]                  sm_stalls_i,        // this launch's stall cycles
-  input  logic [31:0]                  sm_smem_passes_i,   // since reset
-  input  logic [63:0]                  sm_ctas_i,          // CTAs this launch completed so far
-  // The rest of the launch's counters, for the completion entry's second line.
-  input  logic [63:0]                  sm_cycles_i,        // this launch's SM cycles
-  input  logic [63:0]                  sm_tinstrs_i,       // this launch's thread-instructions
-  input  logic [63:0]                  sm_div_i,           // this launch's divergent branches
-  input  logic [63:0]                  sm_bars_i,          // this launch's barrier releases
-  input  logic [31:0]                  sm_gmem_reqs_i,     // since reset
-  input  logic [31:0]                  sm_ifills_i,        // this launch's instruction fills
-  input  logic [baresm_state_pkg::NUM_WS*64-1:0] sm_states_i, // this launch's warp-cycles per state
+  // The SM's report (rtl/prim/baresm_report_types.svh): the launch's
+  // counters a word at a time, asked for by completion-entry word index
+  // while the entry is written; the live warp-instruction and CTA counts.
+  output baresm_rpt_req_t              rpt_req_o,
+  input  baresm_rpt_rsp_t              rpt_rsp_i,
 
   // ---- status (tracing, board LEDs) -------------------------------------------
   output logic [3:0]                   state_o,            // engine state (E_*)
@@ -145,7 +139,7 @@ module baresm_cp #(
   logic        fault_q;
   logic [31:0] fault_info_q, fault_pc_q, fault_addr_q, fault_cta_q;
   logic [63:0] fault_token_q;
-  logic [63:0] cycles_q, winstr_base_q;
+  logic [63:0] cycles_q, winstr_q;
   logic [31:0] launches_q, failed_q, progress_q;
 
   // Held by the register block (baresm_cp_regs).
@@ -177,9 +171,11 @@ module baresm_cp #(
   // ===========================================================================
   // Register block (generated from contract/regmap.def)
   // ===========================================================================
-  logic [63:0] winstr;      // WARP_INSTRS: finished launches + the running one
+  // WARP_INSTRS: finished launches + the running one, counted from the
+  // SM's live count (a cycle behind the SM while the launch runs).
+  logic [63:0] winstr;
   logic        sm_active_q;
-  assign winstr = winstr_base_q + (sm_active_q ? sm_instrs_i : 64'd0);
+  assign winstr = winstr_q;
 
   logic          soft_reset;   // CONTROL.SOFT_RESET written (also while one runs)
   logic          wq;           // a write to a queue pair's register
@@ -259,26 +255,23 @@ module baresm_cp #(
   logic          line_valid_q;
   logic [39:0]   run_cyc_q;
   logic [31:0]   budget_q;
-  logic [31:0]   smem_base_q;
   logic [31:0]   ctas_q;        // CTAs of the launch completed, as seen so far
   logic          hold_q;
 
   // Completion entry fields.
   logic [63:0] c_start_q, c_end_q;
   logic [7:0]  c_status_q, c_error_q, c_warp_q, c_lane_q;
-  logic [31:0] c_pc_q, c_addr_q, c_cta_q, c_instrs_q, c_stalls_q, c_smem_q, c_ctas_q;
-  // The second line's counters, XC words in contract/rings.def order from thread_instrs
-  // to ws_exited (xcnt: the SM's, now).
-  localparam int XC = 6 + baresm_state_pkg::NUM_WS;
-  logic [XC*32-1:0] c_xcnt_q;
-  logic             c_cnt_valid_q;    // c_instrs/c_stalls/c_xcnt are this entry's
-  logic [31:0]      gmem_base_q;
+  logic [31:0] c_pc_q, c_addr_q, c_cta_q, c_ctas_q;
+  // The SM's counters are not held here: the completion writer reads them
+  // from the SM's report port word by word (baresm_state_pkg::RPT_CP_MASK).
+  logic        c_cnt_valid_q;    // the SM's report belongs to this entry
 
   // Memory transaction: request presented (mreq_valid_q), then awaited (mwait_q).
   logic                      mreq_valid_q, mwait_q;
   logic [31:0]               mreq_addr_q;
   logic [1:0]                mreq_op_q;
-  logic [MemLineBytes*8-1:0] mreq_wdata_q;
+  logic [MemLineBytes*8-1:0] mreq_wdata_q;   // the chunk below, at every chunk position of the line
+  logic [CHUNK*8-1:0]        wchunk_q;       // the completion-entry chunk being written
   logic [MemLineBytes-1:0]   mreq_wstrb_q;
   logic                      mbusy, mdone;
   assign mbusy = mreq_valid_q || mwait_q;
@@ -354,7 +347,8 @@ module baresm_cp #(
   assign went_base = went[baresm_ring_pkg::WIN_BASE_LSB +: 32];
   assign went_size = went[baresm_ring_pkg::WIN_SIZE_LSB +: 32];
 
-  // The completion entry as a byte image.
+  // The completion entry's own fields as a byte image (the SM's counter
+  // words are 0 here: they come from the report port).
   logic [CPL_BYTES*8-1:0] cpl;
   always_comb begin
     cpl = '0;
@@ -369,44 +363,42 @@ module baresm_cp #(
     cpl[baresm_ring_pkg::CPL_FAULT_PC_LSB +: 32] = c_pc_q;
     cpl[baresm_ring_pkg::CPL_FAULT_ADDR_LSB +: 32] = c_addr_q;
     cpl[baresm_ring_pkg::CPL_FAULT_CTA_LSB +: 32] = c_cta_q;
-    cpl[baresm_ring_pkg::CPL_WARP_INSTRS_LSB +: 32] = c_cnt_valid_q ? c_instrs_q : 32'd0;
-    cpl[baresm_ring_pkg::CPL_STALL_CYCLES_LSB +: 32] = c_cnt_valid_q ? c_stalls_q : 32'd0;
-    cpl[baresm_ring_pkg::CPL_SHARED_PASSES_LSB +: 32] = c_smem_q;
     cpl[baresm_ring_pkg::CPL_CTAS_DONE_LSB +: 32] = c_ctas_q;
-    cpl[baresm_ring_pkg::CPL_THREAD_INSTRS_LSB +: XC*32] = c_cnt_valid_q ? c_xcnt_q : '0;
     cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_PHASE_BIT] = phase_q;
     cpl[baresm_ring_pkg::CPL_PHASE_LSB + baresm_ring_pkg::CPL_QUEUE_LSB +: 8] = 8'(cur_q);
   end
 
-  // The write of chunk beat_q: the body (bytes < 60) or the phase word (>= 60).
-  logic [MemLineBytes*8-1:0] wr_data;
+  // The write of chunk beat_q: the body (bytes < CPL_BYTES - 4) or the phase
+  // word; its data is wchunk_q, assembled by the fill below.
   logic [MemLineBytes-1:0]   wr_body_strb, wr_phase_strb;
-  logic [CHUNK*8-1:0]        cd;
+  logic [CHUNK*8-1:0]        cd;           // chunk fl_beat_q of the image
   logic [CHUNK-1:0]          cb, cph;
+  logic [BW-1:0]             fl_beat_q;    // the chunk being assembled in wchunk_q
   always_comb begin
     cd = '0;
     for (int b = 0; b < CBEATS; b++) begin
-      if (32'(beat_q) == 32'(b)) cd = cpl[b*CHUNK*8 +: CHUNK*8];
+      if (32'(fl_beat_q) == 32'(b)) cd = cpl[b*CHUNK*8 +: CHUNK*8];
     end
     for (int i = 0; i < CHUNK; i++) begin
       cb[i] = (32'(beat_q) * 32'(CHUNK) + 32'(i)) < BODY_BYTES;
       cph[i] = !cb[i];
     end
-    wr_data = '0;
     wr_body_strb = '0;
     wr_phase_strb = '0;
     for (int p = 0; p < POS; p++) begin
       if (beat_pos == 32'(p)) begin
-        wr_data[p*CHUNK*8 +: CHUNK*8] = cd;
         wr_body_strb[p*CHUNK +: CHUNK] = cb;
         wr_phase_strb[p*CHUNK +: CHUNK] = cph;
       end
     end
   end
+  // The write data is the chunk at every chunk position of the line: the
+  // strobes pick the one written (no position multiplexer).
+  assign mreq_wdata_q = {POS{wchunk_q}};
 
-  // CTAs retired this cycle: the growth of the SM's count of completed CTAs.
+  // CTAs retired: what the SM counted in the previous cycle.
   logic [31:0] retired;
-  assign retired = sm_ctas_i[31:0] - ctas_q;
+  assign retired = 32'(rpt_rsp_i.ctas);
 
   logic counting;
   assign counting = state_q == E_RUN;
@@ -434,13 +426,6 @@ module baresm_cp #(
     .cta_o   (f_cta)
   );
 
-  function automatic logic [31:0] sat32(input logic [63:0] v);
-    sat32 = (v[63:32] != 32'd0) ? 32'hFFFF_FFFF : v[31:0];
-  endfunction
-
-  // The second line's counters, in rings.def order (the SM's, now):
-  // computed inside the capture's enabled flop below, so that the
-  // simulation evaluates them only when they are taken.
   // A soft reset ends when its minimum time has passed and memory is drained.
   logic [7:0] rcnt_q;
   logic       hold_next;
@@ -520,6 +505,7 @@ module baresm_cp #(
   logic ev_aborted;   // the aborted SM is drained (E_ABORT)
   logic ev_built;     // the SM's report is in (E_BUILD)
   logic mreq_issue;   // the engine presents a memory request
+  logic fl_ready;     // wchunk_q holds chunk beat_q whole (E_WBODY), or will at this edge
   assign ev_check = !soft_reset && state_q == E_CHECK && chk_valid;
   assign ev_win_ok = !soft_reset && state_q == E_WIN && went_hit &&
                      64'(went_base) + 64'(went_size) <= MEM_END;
@@ -535,7 +521,8 @@ module baresm_cp #(
     mreq_issue = 1'b0;
     if (!soft_reset && !mbusy) begin
       unique case (state_q)
-        E_FETCH, E_WBODY, E_WPHASE: mreq_issue = 1'b1;
+        E_FETCH, E_WPHASE: mreq_issue = 1'b1;
+        E_WBODY: mreq_issue = fl_ready;
         E_WIN: mreq_issue = !went_hit;
         default: ;
       endcase
@@ -738,6 +725,104 @@ module baresm_cp #(
     end
   end
 
+  // ---- completion writer's fill: the chunk's data, a word of the SM's at a time ----
+  // wchunk_q is assembled for chunk fl_beat_q: the command processor's own
+  // fields (cd, all at once, the words of the chunk that are not the SM's)
+  // and each word of the SM's report in the chunk (RPT_CP_MASK), asked one
+  // cycle and stored the next. The SM's counters are final once it has
+  // ended the launch, so the first chunk's words are asked from E_BUILD on
+  // (its own fields, final only at ev_built, follow in E_WBODY). The next
+  // chunk is assembled from the cycle the memory takes the previous one's
+  // write (it took the data at that edge). A chunk without SM words costs
+  // no cycle; the last chunk stays for the phase word's write.
+  localparam int WPC = CHUNK / 4;  // words per chunk
+  localparam logic [5:0] NO_WORD = 6'd32;
+  // The first word of the SM's report the entry takes in [from, lim), else NO_WORD.
+  function automatic logic [5:0] rpt_next(input logic [5:0] from, input logic [5:0] lim);
+    rpt_next = NO_WORD;
+    for (int i = 31; i >= 0; i--)
+      if (baresm_state_pkg::RPT_CP_MASK[i] && 6'(i) >= from && 6'(i) < lim) rpt_next = 6'(i);
+  endfunction
+  logic       fl_own_q;    // chunk fl_beat_q's own fields are in wchunk_q
+  logic [5:0] fl_w_q;      // the next report word of chunk fl_beat_q to ask for (NO_WORD: none)
+  logic       fl_pend_q;   // a report word was asked for in the previous cycle ...
+  logic [4:0] fl_pw_q;     // ... this one
+  logic [BW-1:0] fl_beat_d;
+  logic          fl_own_d, fl_pend_d, fl_on, fl_free, fl_rep, fl_own_ld, fl_ask;
+  logic [5:0]    fl_w_d, fl_w, fl_base, fl_nbase;
+  logic [4:0]    fl_pw_d;
+  logic [WPC-1:0] fl_own_en;  // the words of chunk fl_beat_q that are the command processor's
+  assign fl_base = 6'(32'(fl_beat_q) * WPC);
+  assign fl_nbase = 6'((32'(beat_q) + 32'd1) * WPC);
+  assign fl_on = !soft_reset && (state_q == E_BUILD || state_q == E_WBODY);
+  // wchunk_q is free: no request holds it, or the memory takes it at this edge.
+  assign fl_free = !mreq_valid_q || mem_req_ready_i;
+  // The launch ran (E_BUILD comes only from E_RUN): its report is the
+  // entry's. A launch that did not run has no report: its words stay 0.
+  assign fl_rep = state_q == E_BUILD || c_cnt_valid_q;
+  assign fl_w = fl_rep ? fl_w_q : NO_WORD;
+  assign fl_own_ld = fl_on && state_q == E_WBODY && !fl_own_q && fl_free;
+  assign fl_ask = fl_on && fl_free && fl_w != NO_WORD;
+  always_comb begin
+    for (int i = 0; i < WPC; i++)
+      fl_own_en[i] = !(c_cnt_valid_q && baresm_state_pkg::RPT_CP_MASK[32'(fl_base) + i]);
+  end
+  // Chunk beat_q is whole at this edge: its own fields in or loading, the
+  // last of its report words asked before this cycle (stored at this edge).
+  assign fl_ready = !mbusy && fl_beat_q == beat_q && (fl_own_q || fl_own_ld) && fl_w == NO_WORD;
+  always_comb begin
+    fl_beat_d = fl_beat_q;
+    fl_own_d = fl_own_q;
+    fl_w_d = fl_w_q;
+    fl_pend_d = fl_ask;
+    fl_pw_d = fl_w[4:0];
+    if (!fl_on) begin
+      fl_beat_d = '0;
+      fl_own_d = 1'b0;
+      fl_w_d = rpt_next(6'd0, 6'(WPC));
+      fl_pend_d = 1'b0;
+    end else begin
+      if (fl_own_ld) fl_own_d = 1'b1;
+      if (fl_ask) fl_w_d = rpt_next(fl_w + 6'd1, fl_base + 6'(WPC));
+      // The chunk is written: assemble the next one (the last one stays).
+      if (mreq_issue && state_q == E_WBODY && 32'(beat_q) != 32'(CBEATS - 1)) begin
+        fl_beat_d = beat_q + BW'(1);
+        fl_own_d = 1'b0;
+        fl_w_d = rpt_next(fl_nbase, fl_nbase + 6'(WPC));
+      end
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fl_beat_q <= '0;
+      fl_own_q <= 1'b0;
+      fl_w_q <= NO_WORD;
+      fl_pend_q <= 1'b0;
+      fl_pw_q <= '0;
+    end else begin
+      fl_beat_q <= fl_beat_d;
+      fl_own_q <= fl_own_d;
+      fl_w_q <= fl_w_d;
+      fl_pend_q <= fl_pend_d;
+      fl_pw_q <= fl_pw_d;
+    end
+  end
+  always_comb begin
+    rpt_req_o = '0;
+    rpt_req_o.valid = fl_ask;
+    rpt_req_o.idx = fl_w[4:0];
+  end
+  // The chunk's data: its own fields, and the SM's words as they come.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wchunk_q <= '0;
+    else begin
+      for (int i = 0; i < WPC; i++) begin
+        if (fl_pend_q && 32'(fl_pw_q) % WPC == i) wchunk_q[i*32 +: 32] <= rpt_rsp_i.word;
+        else if (fl_own_ld && fl_own_en[i]) wchunk_q[i*32 +: 32] <= cd[i*32 +: 32];
+      end
+    end
+  end
+
   // ---- memory master: one request in flight --------------------------------------
   logic        mreq_valid_d, mwait_d;
   logic [31:0] mreq_addr_d;
@@ -785,15 +870,10 @@ module baresm_cp #(
       mreq_wstrb_q <= mreq_wstrb_d;
     end
   end
-  // The write data (a completion-entry chunk), on a write's issue only.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) mreq_wdata_q <= '0;
-    else if (mreq_issue && (state_q == E_WBODY || state_q == E_WPHASE)) mreq_wdata_q <= wr_data;
-  end
 
   // ---- counters and the fault report ------------------------------------------
-  logic [63:0] cycles_d, winstr_base_d;
-  logic [31:0] launches_d, failed_d, progress_d, ctas_d, smem_base_d, gmem_base_d;
+  logic [63:0] cycles_d, winstr_d;
+  logic [31:0] launches_d, failed_d, progress_d, ctas_d;
   logic [39:0] run_cyc_d;
   logic        sm_active_d;
   logic        fault_d;
@@ -805,14 +885,12 @@ module baresm_cp #(
   assign progress_step = progress_q + (counting ? retired : 32'd1);
   always_comb begin
     cycles_d = cycles_q + 64'd1;
-    winstr_base_d = winstr_base_q;
+    winstr_d = winstr_q;
     launches_d = launches_q;
     failed_d = failed_q;
     progress_d = progress_q;
     ctas_d = ctas_q;
     run_cyc_d = run_cyc_q;
-    smem_base_d = smem_base_q;
-    gmem_base_d = gmem_base_q;
     sm_active_d = sm_active_q;
     fault_d = fault_q;
     fault_we = 1'b0;
@@ -823,7 +901,7 @@ module baresm_cp #(
     if (soft_reset) begin
       // Every counter and the fault report to its reset value.
       cycles_d = '0;
-      winstr_base_d = '0;
+      winstr_d = '0;
       launches_d = '0;
       failed_d = '0;
       progress_d = '0;
@@ -831,23 +909,21 @@ module baresm_cp #(
       fault_d = 1'b0;
       fault_we = 1'b1;
     end else begin
+      // The running launch's warp-instructions as the SM counts them,
+      // through the cycle its report ends (ev_built, ev_backstop).
+      if (sm_active_q && rpt_rsp_i.issued) winstr_d = winstr_q + 64'd1;
       if (counting) begin
-        ctas_d = sm_ctas_i[31:0];          // ctas_q + retired
+        ctas_d = ctas_q + retired;
         progress_d = progress_step;
         run_cyc_d = run_cyc_q + 40'd1;
       end
       if (fetched) progress_d = progress_step;  // the slot may be reused
       if (ev_launch) begin
-        smem_base_d = sm_smem_passes_i;
-        gmem_base_d = sm_gmem_reqs_i;
         run_cyc_d = '0;
         ctas_d = '0;
         sm_active_d = 1'b1;
       end
-      if (ev_backstop || ev_built) begin
-        winstr_base_d = winstr;
-        sm_active_d = 1'b0;
-      end
+      if (ev_backstop || ev_built) sm_active_d = 1'b0;
       if (finish) begin
         launches_d = launches_q + 32'd1;
         progress_d = progress_step;
@@ -878,26 +954,22 @@ module baresm_cp #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cycles_q <= '0;
-      winstr_base_q <= '0;
+      winstr_q <= '0;
       launches_q <= '0;
       failed_q <= '0;
       progress_q <= '0;
       ctas_q <= '0;
       run_cyc_q <= '0;
-      smem_base_q <= '0;
-      gmem_base_q <= '0;
       sm_active_q <= 1'b0;
       fault_q <= 1'b0;
     end else begin
       cycles_q <= cycles_d;
-      winstr_base_q <= winstr_base_d;
+      winstr_q <= winstr_d;
       launches_q <= launches_d;
       failed_q <= failed_d;
       progress_q <= progress_d;
       ctas_q <= ctas_d;
       run_cyc_q <= run_cyc_d;
-      smem_base_q <= smem_base_d;
-      gmem_base_q <= gmem_base_d;
       sm_active_q <= sm_active_d;
       fault_q <= fault_d;
     end
@@ -922,8 +994,8 @@ module baresm_cp #(
   // ---- completion entry fields ---------------------------------------------------
   logic [63:0] c_start_d, c_end_d;
   logic [7:0]  c_status_d, c_error_d, c_warp_d, c_lane_d;
-  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_smem_d, c_ctas_d;
-  logic        c_xcnt_clr, c_xcnt_we;   // clear / take the SM's second-line counters
+  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_ctas_d;
+  logic        c_cnt_clr, c_cnt_set;   // the SM's report is not / is this entry's
   always_comb begin
     c_start_d = c_start_q;
     c_end_d = c_end_q;
@@ -934,10 +1006,9 @@ module baresm_cp #(
     c_pc_d = c_pc_q;
     c_addr_d = c_addr_q;
     c_cta_d = c_cta_q;
-    c_smem_d = c_smem_q;
     c_ctas_d = c_ctas_q;
-    c_xcnt_clr = 1'b0;
-    c_xcnt_we = 1'b0;
+    c_cnt_clr = 1'b0;
+    c_cnt_set = 1'b0;
     // Nothing here changes during a soft reset (the events exclude it).
     if (fetched) begin
       // A marker completes at its fetch.
@@ -949,9 +1020,8 @@ module baresm_cp #(
       c_lane_d = '0;
       c_pc_d = '0;
       c_cta_d = '0;
-      c_smem_d = '0;
       c_ctas_d = '0;
-      c_xcnt_clr = 1'b1;
+      c_cnt_clr = 1'b1;
       c_addr_d = '0;
       if (rerr_q) begin
         c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
@@ -978,10 +1048,9 @@ module baresm_cp #(
     end
     if (ev_launch) c_start_d = cycles_q;
     if (ev_sm_done || ev_backstop) c_end_d = cycles_q;
-    if (ev_backstop || ev_built) begin
-      c_smem_d = sm_smem_passes_i - smem_base_q;
-      c_xcnt_we = 1'b1;
-    end
+    // The SM ended the launch: its report stays until the next launch.
+    // (An aborted one was reset by the hold: its entry carries no counters.)
+    if (ev_built) c_cnt_set = 1'b1;
     if (ev_aborted) begin
       c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
       c_error_d = baresm_ring_pkg::ERR_WATCHDOG_TIMEOUT;
@@ -991,7 +1060,7 @@ module baresm_cp #(
       c_error_d = f_error;
       if (f_error == baresm_ring_pkg::ERR_OK) begin
         c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
-        c_ctas_d = sat32(sm_ctas_i);
+        c_ctas_d = ctas_q;
       end else begin
         c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
         if (!sm_cfg_error_i) begin
@@ -1019,7 +1088,6 @@ module baresm_cp #(
       c_pc_q <= '0;
       c_addr_q <= '0;
       c_cta_q <= '0;
-      c_smem_q <= '0;
       c_ctas_q <= '0;
     end else begin
       c_start_q <= c_start_d;
@@ -1031,33 +1099,13 @@ module baresm_cp #(
       c_pc_q <= c_pc_d;
       c_addr_q <= c_addr_d;
       c_cta_q <= c_cta_d;
-      c_smem_q <= c_smem_d;
       c_ctas_q <= c_ctas_d;
-    end
-  end
-  // The SM's counters of the launch (WARP_INSTRS, STALL_CYCLES, the second
-  // line), taken at its end and saturated to 32 bits as they are taken: a
-  // flop's synchronous set (SB_DFFESS on the iCE40) instead of a
-  // multiplexer per bit, which is why these data flops have no reset (and
-  // no clear: c_cnt_valid_q says whether they belong to the entry; a
-  // launch that never ran reports zeros).
-  always_ff @(posedge clk_i) begin
-    if (c_xcnt_we) begin
-      c_instrs_q <= sat32(sm_instrs_i);
-      c_stalls_q <= sat32(sm_stalls_i);
-      c_xcnt_q[0*32 +: 32] <= sat32(sm_tinstrs_i);
-      c_xcnt_q[1*32 +: 32] <= sat32(sm_div_i);
-      c_xcnt_q[2*32 +: 32] <= sat32(sm_bars_i);
-      c_xcnt_q[3*32 +: 32] <= sm_gmem_reqs_i - gmem_base_q;
-      c_xcnt_q[4*32 +: 32] <= sm_ifills_i;
-      c_xcnt_q[5*32 +: 32] <= sat32(sm_cycles_i);
-      for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) c_xcnt_q[(6 + s)*32 +: 32] <= sat32(sm_states_i[s*64 +: 64]);
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) c_cnt_valid_q <= 1'b0;
-    else if (c_xcnt_clr) c_cnt_valid_q <= 1'b0;
-    else if (c_xcnt_we) c_cnt_valid_q <= 1'b1;
+    else if (c_cnt_clr) c_cnt_valid_q <= 1'b0;
+    else if (c_cnt_set) c_cnt_valid_q <= 1'b1;
   end
 
   // ===========================================================================
@@ -1120,9 +1168,10 @@ module baresm_cp #(
   `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i || soft_reset,
                       {mem_req_addr_o, mem_req_op_o, mem_req_wstrb_o, mem_req_wdata_o})
   `BARESM_ASSUME(m_rsp_expected, !mem_rsp_valid_i || mwait_q || state_q == E_RESET)
-  // The SM's count of completed CTAs never goes backwards during a launch
-  // (retired would underflow).
-  `BARESM_ASSUME(m_ctas_monotonic, !counting || sm_ctas_i[31:0] >= ctas_q)
+  // The writer asks for a word of the SM's report only while it fills a
+  // chunk, never while a request holds the write data past this edge.
+  `BARESM_ASSERT(a_rpt_when_filling, !rpt_req_o.valid || ((state_q == E_BUILD || state_q == E_WBODY) &&
+                                                          (!mreq_valid_q || mem_req_ready_i)))
   // Every engine state is one of the enumerated ones.
   `BARESM_ASSERT(a_state_known, 32'(state_q) < baresm_state_pkg::NUM_CP_STATES)
 

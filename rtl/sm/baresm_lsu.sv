@@ -140,6 +140,7 @@ module baresm_lsu #(
 
   // ---- status and counters ------------------------------------------------
   output logic                             idle_o,        // nothing accepted and unfinished
+  output logic                             smem_pass_o,   // a shared-memory pass this cycle
   output logic [31:0]                      smem_passes_o, // shared-memory passes, cumulative
   output logic [31:0]                      gmem_reqs_o    // memory requests issued, cumulative
 );
@@ -1150,6 +1151,7 @@ module baresm_lsu #(
   assign mem_req_wstrb_o = mreq_wstrb_q;
 
   assign idle_o = !a_valid_q && !d_valid_q && sl_valid_q == '0;
+  assign smem_pass_o = pass_en;
   assign smem_passes_o = passes_q;
   assign gmem_reqs_o = greqs_q;
 

@@ -24,6 +24,7 @@
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_launch_types.svh"
+`include "baresm_report_types.svh"
 
 module baresm_sm #(
   parameter int NumLanes = 32,     // physical lanes: 1, 2, 4, 8, 16 or 32
@@ -86,15 +87,8 @@ module baresm_sm #(
 
   // ---- status ------------------------------------------------------------------
   output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_state_pkg::WS_*
-  output logic [63:0]                   cnt_cycles_o,   // cycles of the last/current launch
-  output logic [63:0]                   cnt_instrs_o,   // warp-instructions issued
-  output logic [63:0]                   cnt_stalls_o,   // cycles with live warps and no issue
-  output logic [31:0]                   cnt_smem_passes_o,
-  output logic [31:0]                   cnt_gmem_reqs_o,
-  output logic [31:0]                   cnt_ifills_o,   // instruction-cache fills
-  output logic [baresm_state_pkg::NUM_WS*64-1:0] cnt_states_o, // warp-cycles per state
-  output logic [4*64-1:0]               cnt_events_o,   // divergent branches, barrier releases,
-                                                        // thread-instructions, CTAs completed
+  input  baresm_rpt_req_t               rpt_req_i,      // the launch's counters, a word a cycle:
+  output baresm_rpt_rsp_t               rpt_rsp_o,      // baresm_sm_status, contract/sm_report.def
   output logic [8*32-1:0]               config_o        // ID/CONFIG words, see docs
 `ifndef SYNTHESIS
   ,
@@ -789,6 +783,7 @@ module baresm_sm #(
   logic [MemLineBytes-1:0] ls_mreq_wstrb;
   logic ls_rsp_ready;
   logic [31:0] smem_passes, gmem_reqs;
+  logic        smem_pass;
 
   baresm_lsu #(
     .NumLanes(NumLanes),
@@ -849,6 +844,7 @@ module baresm_sm #(
     .mem_rsp_rdata_i (mem_rsp_rdata_i),
     .mem_rsp_err_i   (mem_rsp_err_i),
     .idle_o          (lsu_idle),
+    .smem_pass_o     (smem_pass),
     .smem_passes_o   (smem_passes),
     .gmem_reqs_o     (gmem_reqs)
   );
@@ -972,19 +968,17 @@ module baresm_sm #(
     .bar_release_i  (bar_release_any),
     .cta_retire_i   (cta_retire),
     .ifill_i        (if_req_valid && if_req_ready),
+    .smem_pass_i    (smem_pass),
+    .gmem_req_i     (ls_mreq_valid && ls_mreq_ready),
     .warp_state_o,
     .cycles_o       (cyc_q),
     .clock_o        (cyc_total_q),
-    .instrs_o       (cnt_instrs_o),
-    .stalls_o       (cnt_stalls_o),
-    .ifills_o       (cnt_ifills_o),
-    .states_o       (cnt_states_o),
-    .events_o       (cnt_events_o)
+    .rpt_req_i,
+    .rpt_rsp_o
   );
-
-  assign cnt_cycles_o = cyc_q;
-  assign cnt_smem_passes_o = smem_passes;
-  assign cnt_gmem_reqs_o = gmem_reqs;
+  // The LSU's cumulative counts (its own tests read them); the launch's come from baresm_sm_status.
+  logic unused_lsu_counts;
+  assign unused_lsu_counts = ^{smem_passes, gmem_reqs};
 
   // ID/CONFIG words (docs/microarchitecture.md, "ID/CONFIG"): each field where
   // contract/sm_config.def puts it (baresm_smcfg_pkg is generated from it, and the

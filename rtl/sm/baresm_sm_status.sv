@@ -8,14 +8,21 @@
 // The states come out as warp_state_o and are counted (warp-cycles per
 // state), next to the launch's performance counters: cycles, warp- and
 // thread-instructions, stall cycles (live warps, no issue), instruction-
-// cache fills, divergent branches, barrier releases, CTAs completed. They
-// count from the launch's accept while the engine is busy. A completion
-// entry holds each in 32 bits, saturated (contract/rings.def), so each
-// counter is 32 bits and a sticky bit 32: exact below 2^32, it stops once
-// it reaches 2^32 (the command processor then reads 0xFFFFFFFF; formal
-// proof `status`). The CTA count wraps instead (32 bits): the command
-// processor takes differences of it. clock_o (cycles since reset, the S2R
+// cache fills, divergent branches, barrier releases, CTAs completed,
+// shared-memory passes, global-memory requests. They count from the
+// launch's accept (clear_i), the first eight and the states while the
+// engine is busy. A completion entry holds each in 32 bits, saturated
+// (contract/rings.def), so each such counter is 32 bits and a sticky bit 32:
+// exact below 2^32, it stops once it reaches 2^32 (the report then reads
+// 0xFFFFFFFF; formal proof `status`). The CTA, shared-pass, global-request
+// and fill counts wrap (32 bits). clock_o (cycles since reset, the S2R
 // CLOCK register) is 64-bit.
+//
+// The counters leave only through the report port (rtl/prim/
+// baresm_report_types.svh): the index of a completion-entry word
+// (baresm_state_pkg::RPT_*, contract/sm_report.def) in, that word out the
+// next cycle -- what a RAM holding the counters would answer.
+`include "baresm_report_types.svh"
 `default_nettype none
 
 module baresm_sm_status #(
@@ -50,15 +57,16 @@ module baresm_sm_status #(
   input  logic                    bar_release_i,
   input  logic [CtaSlots-1:0]     cta_retire_i,
   input  logic                    ifill_i,        // an instruction-cache line request is taken
+  input  logic                    smem_pass_i,    // a shared-memory pass
+  input  logic                    gmem_req_i,     // a global-memory request is taken
 
   output logic [NumWarps*3-1:0]   warp_state_o,
   output logic [63:0]             cycles_o,       // cycles of the launch
   output logic [63:0]             clock_o,        // cycles since reset
-  output logic [63:0]             instrs_o,
-  output logic [63:0]             stalls_o,
-  output logic [31:0]             ifills_o,
-  output logic [baresm_state_pkg::NUM_WS*64-1:0] states_o,
-  output logic [4*64-1:0]         events_o        // {CTAs, thread-instructions, barrier releases, divergent branches}
+
+  // ---- the report port (to the command processor) ------------------------------------
+  input  baresm_rpt_req_t         rpt_req_i,
+  output baresm_rpt_rsp_t         rpt_rsp_o
 );
 
   localparam int CtaW = (CtaSlots > 1) ? $clog2(CtaSlots) : 1;
@@ -81,7 +89,7 @@ module baresm_sm_status #(
 
   logic [63:0] cyc_total_q;
   logic [32:0] cyc_q, instr_q, stall_q, div_q, bars_q, tinstr_q;  // bit 32: reached 2^32, stopped
-  logic [31:0] ctas_q, ifills_q;
+  logic [31:0] ctas_q, ifills_q, smem_q, gmem_q;
   logic [32:0] scnt_q [baresm_state_pkg::NUM_WS];
   logic [5:0] in_state [baresm_state_pkg::NUM_WS];
   logic [CtaW:0] cta_retire_count;
@@ -109,6 +117,8 @@ module baresm_sm_status #(
       bars_q <= '0;
       tinstr_q <= '0;
       ctas_q <= '0;
+      smem_q <= '0;
+      gmem_q <= '0;
       for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= '0;
     end else begin
       cyc_total_q <= cyc_total_q + 64'd1;
@@ -121,8 +131,14 @@ module baresm_sm_status #(
         bars_q <= '0;
         tinstr_q <= '0;
         ctas_q <= '0;
+        smem_q <= '0;
+        gmem_q <= '0;
         for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) scnt_q[s] <= '0;
-      end else if (busy_i) begin
+      end else begin
+        if (smem_pass_i) smem_q <= smem_q + 32'd1;
+        if (gmem_req_i) gmem_q <= gmem_q + 32'd1;
+      end
+      if (!clear_i && busy_i) begin
         if (!cyc_q[32]) cyc_q <= cyc_q + 33'd1;
         if (issue_i && !instr_q[32]) instr_q <= instr_q + 33'd1;
         if (issue_i && !tinstr_q[32]) tinstr_q <= tinstr_q + {27'd0, baresm_sm_pkg::popc32(issue_exec_i)};
@@ -140,13 +156,56 @@ module baresm_sm_status #(
 
   assign cycles_o = 64'(cyc_q);
   assign clock_o = cyc_total_q;
-  assign instrs_o = 64'(instr_q);
-  assign stalls_o = 64'(stall_q);
-  assign ifills_o = ifills_q;
+
+  // ---- the report port --------------------------------------------------------------
+  // The word asked for, saturated to 32 bits where the counter stops at 2^32.
+  function automatic logic [31:0] sat32(input logic [32:0] v);
+    sat32 = v[32] ? 32'hFFFF_FFFF : v[31:0];
+  endfunction
+  logic [31:0] rpt_word;
   always_comb begin
-    for (int s = 0; s < baresm_state_pkg::NUM_WS; s++) states_o[s*64 +: 64] = 64'(scnt_q[s]);
+    rpt_word = '0;
+    unique case (rpt_req_i.idx)
+      baresm_state_pkg::RPT_WARP_INSTRS:   rpt_word = sat32(instr_q);
+      baresm_state_pkg::RPT_STALL_CYCLES:  rpt_word = sat32(stall_q);
+      baresm_state_pkg::RPT_SHARED_PASSES: rpt_word = smem_q;
+      baresm_state_pkg::RPT_CTAS_DONE:     rpt_word = ctas_q;
+      baresm_state_pkg::RPT_THREAD_INSTRS: rpt_word = sat32(tinstr_q);
+      baresm_state_pkg::RPT_DIV_BRANCHES:  rpt_word = sat32(div_q);
+      baresm_state_pkg::RPT_BAR_RELEASES:  rpt_word = sat32(bars_q);
+      baresm_state_pkg::RPT_GMEM_REQUESTS: rpt_word = gmem_q;
+      baresm_state_pkg::RPT_IFETCH_FILLS:  rpt_word = ifills_q;
+      baresm_state_pkg::RPT_SM_CYCLES:     rpt_word = sat32(cyc_q);
+      default: begin
+        // The warp-state counts: consecutive words from RPT_WS_IDLE, in
+        // baresm_state_pkg::WS_* order (contract/rings.h pins the order).
+        for (int s = 0; s < baresm_state_pkg::NUM_WS; s++)
+          if (rpt_req_i.idx == baresm_state_pkg::RPT_WS_IDLE + 5'(s)) rpt_word = sat32(scnt_q[s]);
+      end
+    endcase
   end
-  assign events_o = {64'(ctas_q), 64'(tinstr_q), 64'(bars_q), 64'(div_q)};
+  // The live counts of the previous cycle: exactly the increments of the
+  // warp-instruction and CTA counters above.
+  logic [31:0] rpt_word_q;
+  logic        rpt_issued_q;
+  logic [7:0]  rpt_ctas_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rpt_word_q <= '0;
+      rpt_issued_q <= 1'b0;
+      rpt_ctas_q <= '0;
+    end else begin
+      if (rpt_req_i.valid) rpt_word_q <= rpt_word;
+      rpt_issued_q <= !clear_i && busy_i && issue_i && !instr_q[32];
+      rpt_ctas_q <= (!clear_i && busy_i) ? 8'(cta_retire_count) : 8'd0;
+    end
+  end
+  always_comb begin
+    rpt_rsp_o = '0;
+    rpt_rsp_o.word = rpt_word_q;
+    rpt_rsp_o.issued = rpt_issued_q;
+    rpt_rsp_o.ctas = rpt_ctas_q;
+  end
 
 endmodule
 

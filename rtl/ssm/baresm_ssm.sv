@@ -6,6 +6,7 @@
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_launch_types.svh"
+`include "baresm_report_types.svh"
 
 module baresm_ssm #(
   parameter int NumLanes = 1,     // physical lanes: 1, 2, 4, 8, 16 or 32
@@ -68,15 +69,8 @@ module baresm_ssm #(
 
   // ---- status ------------------------------------------------------------------
   output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_state_pkg::WS_*
-  output logic [63:0]                   cnt_cycles_o,   // cycles of the last/current launch
-  output logic [63:0]                   cnt_instrs_o,   // warp-instructions issued
-  output logic [63:0]                   cnt_stalls_o,   // cycles with live warps and no issue
-  output logic [31:0]                   cnt_smem_passes_o,
-  output logic [31:0]                   cnt_gmem_reqs_o,
-  output logic [31:0]                   cnt_ifills_o,   // instruction-cache fills
-  output logic [baresm_state_pkg::NUM_WS*64-1:0] cnt_states_o, // warp-cycles per state
-  output logic [4*64-1:0]               cnt_events_o,   // divergent branches, barrier releases,
-                                                        // thread-instructions, CTAs completed
+  input  baresm_rpt_req_t               rpt_req_i,      // the launch's counters, a word a cycle:
+  output baresm_rpt_rsp_t               rpt_rsp_o,      // baresm_sm_status, contract/sm_report.def
   output logic [8*32-1:0]               config_o        // ID/CONFIG words, see docs
 `ifndef SYNTHESIS
   ,
@@ -322,35 +316,18 @@ module baresm_ssm #(
     .bar_release_i  (bar_release),
     .cta_retire_i   (cta_retire),
     .ifill_i        (ifill),
+    .smem_pass_i    (smem_access),
+    .gmem_req_i     (gmem_req),
     .warp_state_o,
     .cycles_o       (cycles),
     .clock_o        (clock),
-    .instrs_o       (cnt_instrs_o),
-    .stalls_o       (cnt_stalls_o),
-    .ifills_o       (cnt_ifills_o),
-    .states_o       (cnt_states_o),
-    .events_o       (cnt_events_o)
+    .rpt_req_i,
+    .rpt_rsp_o
   );
-  assign cnt_cycles_o = cycles;
   assign busy_o = busy;
   assign done_o = done;
   assign cfg_error_o = cfg_err;
 
-  logic [31:0] smem_q, gmem_q;  // shared-memory accesses (a lane each), global requests
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      smem_q <= '0;
-      gmem_q <= '0;
-    end else if (clear) begin
-      smem_q <= '0;
-      gmem_q <= '0;
-    end else begin
-      if (smem_access) smem_q <= smem_q + 32'd1;
-      if (gmem_req) gmem_q <= gmem_q + 32'd1;
-    end
-  end
-  assign cnt_smem_passes_o = smem_q;
-  assign cnt_gmem_reqs_o = gmem_q;
 
   // ID/CONFIG words: each field where contract/sm_config.def puts it.
   assign config_o = baresm_smcfg_pkg::smcfg_arch_id(baresm_isa_pkg::ARCH_ID)

@@ -94,6 +94,8 @@ class SmDut {
   virtual SmStatus status() = 0;
   virtual bool mem_req(MemRequest* out) = 0;  // true when valid; fills *out then
   virtual bool mem_rsp_ready() = 0;
+  // The launch's counters, read through the SM's report port: clocks the SM
+  // once per word (call it after the launch ended).
   virtual SmCounters counters() = 0;
   virtual void warp_states(std::vector<uint8_t>* out) = 0;
   virtual void trace(SmTrace* out) = 0;

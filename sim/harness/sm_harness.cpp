@@ -241,9 +241,9 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
     st = dut_->status();
     if (st.done) {
       r.completed = true;
-      r.counters = dut_->counters();
       cycle(&mm, false, none, opt.gto);
       n++;
+      r.counters = dut_->counters();  // through the report port: after the launch's end
       break;
     }
     cycle(&mm, false, none, opt.gto);

@@ -3,12 +3,15 @@
 // every access goes through the width-generic helpers below.
 #include <unistd.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <type_traits>
 
 #include "Vbaresm_sm.h"
+#include "contract/rings.h"
 #include "sim/harness/sm_dut.h"
 #include "sim/harness/sm_harness.h"
 #include "sim/harness/vl_bits.h"
@@ -105,19 +108,43 @@ class VerilatedSm final : public SmDut {
 
   bool mem_rsp_ready() override { return top_->mem_rsp_ready_o; }
 
+  // The launch's counters through the SM's report port (rtl/prim/
+  // baresm_report_types.svh): every word of contract/sm_report.def, asked for
+  // one cycle and read the next, with the launch and memory ports quiet. The
+  // SM advances a cycle per word: the harness reads them after the launch
+  // ended (a stopped or timed-out run's counts move meanwhile).
   SmCounters counters() override {
+    static constexpr uint32_t kWords[] = {
+#define SM_REPORT(field, cp, desc) uint32_t(offsetof(cq::CompletionEntry, field) / 4),
+#include "contract/sm_report.def"
+#undef SM_REPORT
+    };
+    top_->launch_valid_i = 0;
+    top_->mem_req_ready_i = 0;
+    top_->mem_rsp_valid_i = 0;
+    std::array<uint32_t, cq::kCPL_BYTES / 4> w{};
+    for (const uint32_t i : kWords) {
+      top_->rpt_req_i = (1u << 5) | i;  // {valid, idx[4:0]}
+      eval();
+      clock();
+      w[i] = uint32_t(top_->rpt_rsp_o & 0xFFFFFFFFu);  // rpt_rsp_o.word is bits 31:0
+    }
+    top_->rpt_req_i = 0;
+    eval();
+    auto word = [&](size_t off) { return w[off / 4]; };
     SmCounters c;
-    c.cycles = top_->cnt_cycles_o;
-    c.instrs = top_->cnt_instrs_o;
-    c.stalls = top_->cnt_stalls_o;
-    c.smem_passes = top_->cnt_smem_passes_o;
-    c.gmem_reqs = top_->cnt_gmem_reqs_o;
-    c.ifills = top_->cnt_ifills_o;
-    for (int s = 0; s < kNumWarpStates; s++) c.state_cycles[s] = get_bits(top_->cnt_states_o, 64 * s, 64);
-    c.divergent_branches = get_bits(top_->cnt_events_o, 0, 64);
-    c.barrier_releases = get_bits(top_->cnt_events_o, 64, 64);
-    c.thread_instrs = get_bits(top_->cnt_events_o, 128, 64);
-    c.ctas = get_bits(top_->cnt_events_o, 192, 64);
+    c.cycles = word(offsetof(cq::CompletionEntry, sm_cycles));
+    c.instrs = word(offsetof(cq::CompletionEntry, warp_instrs));
+    c.stalls = word(offsetof(cq::CompletionEntry, stall_cycles));
+    c.smem_passes = word(offsetof(cq::CompletionEntry, shared_passes));
+    c.gmem_reqs = word(offsetof(cq::CompletionEntry, gmem_requests));
+    c.ifills = word(offsetof(cq::CompletionEntry, ifetch_fills));
+    for (int s = 0; s < kNumWarpStates; s++)
+      c.state_cycles[size_t(s)] = word(offsetof(cq::CompletionEntry, ws_idle) + 4 * size_t(s));
+    c.divergent_branches = word(offsetof(cq::CompletionEntry, div_branches));
+    c.barrier_releases = word(offsetof(cq::CompletionEntry, bar_releases));
+    c.thread_instrs = word(offsetof(cq::CompletionEntry, thread_instrs));
+    c.ctas = word(offsetof(cq::CompletionEntry, ctas_done));
     return c;
   }
 

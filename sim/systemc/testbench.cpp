@@ -307,23 +307,24 @@ void Testbench::warp_states(std::vector<uint8_t>* out) const {
   }
 }
 
-// The SM's counters are signals inside the top (public in sim.vlt), not
-// ports: as ports they were copied into SystemC signals every cycle.
+// The SM's counters are flops inside baresm_sm_status (public in sim.vlt),
+// read without disturbing the simulation; the command processor reads the
+// same counters through the SM's report port, saturated to 32 bits (the
+// counters' bit 32 says "stopped"; a test never reaches it).
 SmCounters Testbench::sm_counters() const {
-  using sim::vl::get_bits;
   const Vbaresm_top___024root& r = *m_->dut.rootp;
   SmCounters c;
-  c.cycles = r.baresm_top__DOT__sm_cycles;
-  c.instrs = r.baresm_top__DOT__sm_instrs;
-  c.stalls = r.baresm_top__DOT__sm_stalls;
-  c.smem_passes = r.baresm_top__DOT__sm_smem_passes;
-  c.gmem_reqs = r.baresm_top__DOT__sm_gmem_reqs;
-  for (int k = 0; k < 7; ++k) c.state_cycles[size_t(k)] = get_bits(r.baresm_top__DOT__sm_state_cycles, 64 * k, 64);
-  const auto& e = r.baresm_top__DOT__sm_events;
-  c.divergent_branches = get_bits(e, 0, 64);
-  c.barrier_releases = get_bits(e, 64, 64);
-  c.thread_instrs = get_bits(e, 128, 64);
-  c.ctas = get_bits(e, 192, 64);
+  c.cycles = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__cyc_q;
+  c.instrs = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__instr_q;
+  c.stalls = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__stall_q;
+  c.smem_passes = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__smem_q;
+  c.gmem_reqs = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__gmem_q;
+  for (size_t k = 0; k < c.state_cycles.size(); ++k)
+    c.state_cycles[k] = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__scnt_q[k];
+  c.divergent_branches = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__div_q;
+  c.barrier_releases = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__bars_q;
+  c.thread_instrs = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__tinstr_q;
+  c.ctas = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__ctas_q;
   return c;
 }
 

@@ -75,10 +75,11 @@ void TimelinePort::on_negedge() {
   s.issue_wic = r.baresm_top__DOT__trc_issue_wic;
   s.issue_cta = {r.baresm_top__DOT__trc_issue_cta_x, r.baresm_top__DOT__trc_issue_cta_y,
                  r.baresm_top__DOT__trc_issue_cta_z};
-  s.barrier_releases = sim::vl::get_bits(r.baresm_top__DOT__sm_events, 64, 64);
-  s.ctas_retired = sim::vl::get_bits(r.baresm_top__DOT__sm_events, 192, 64);
+  // The SM's counters, inside baresm_sm_status (public in sim.vlt).
+  s.barrier_releases = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__bars_q;
+  s.ctas_retired = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__ctas_q;
   for (int k = 0; k < sim::kNumWarpStates; ++k)
-    s.state_cycles[size_t(k)] = sim::vl::get_bits(r.baresm_top__DOT__sm_state_cycles, 64 * k, 64);
+    s.state_cycles[size_t(k)] = r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__u_status__DOT__scnt_q[size_t(k)];
   s.fault_kind = r.baresm_top__DOT__sm_fault_kind;
   // The top bit of a memory id says which side asked (baresm_cp_memarb).
   const uint32_t cp_bit = 1u << (TopParams::kIdBits - 1);

@@ -122,6 +122,29 @@
     if (!fv_writing && state_q != E_IDLE && state_q != E_HALT) assert (fv_body_acks_q == '0);
     if (state_q == E_IDLE || state_q == E_HALT) assert (fv_body_acks_q <= 8'(CBEATS));
     if (state_q == E_WPHASE) assert (fv_body_acks_q == 8'(CBEATS) && 32'(beat_q) == 32'(CBEATS - 1));
+    // The last chunk's write data carries the entry's phase from its fill
+    // on (the phase word's write reuses it).
+    if ((state_q == E_WBODY && 32'(fl_beat_q) == 32'(CBEATS - 1) && fl_own_q) || state_q == E_WPHASE)
+      assert (wchunk_q[FvPhaseBit % (CHUNK*8)] == phase_q);
+    // A report word asked for lands in wchunk_q only once no request
+    // holds it (asked when the buffer was free; no write issues while a
+    // word of its chunk is still to come).
+    if (fl_pend_q) assert (!mreq_valid_q);
+    // ... and it is one of the SM's words of the chunk being filled (so
+    // never the phase word).
+    if (fl_pend_q) assert (baresm_state_pkg::RPT_CP_MASK[fl_pw_q] && 32'(fl_pw_q) / WPC == 32'(fl_beat_q));
+    // E_BUILD asks for the first chunk's words only; its own fields come in E_WBODY.
+    if (state_q == E_BUILD) assert (fl_beat_q == '0 && !fl_own_q);
+    // E_WBODY fills the chunk it writes next, or the one after while that
+    // write is in flight; the chunk in flight went out whole.
+    if (state_q == E_WBODY)
+      assert (fl_beat_q == beat_q || (32'(fl_beat_q) == 32'(beat_q) + 32'd1 && mbusy));
+    if (state_q == E_WBODY && mbusy)
+      assert (32'(fl_beat_q) == 32'(beat_q) + 32'd1 ||
+              (32'(beat_q) == 32'(CBEATS - 1) && fl_beat_q == beat_q && fl_own_q && fl_w == NO_WORD));
+    if (fl_w_q != NO_WORD)
+      assert (fl_w_q < NO_WORD && baresm_state_pkg::RPT_CP_MASK[fl_w_q[4:0]] &&
+              32'(fl_w_q) / WPC == 32'(fl_beat_q));
     // The engine's memory transaction belongs to a state that makes one.
     // A request is presented, then awaited: never both (a response to an
     // awaited request cannot overtake one not yet presented).

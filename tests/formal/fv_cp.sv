@@ -19,6 +19,7 @@
 //   - one entry per launch: SQ_HEAD - CQ_TAIL is 1 for the queue of the
 //     launch in flight (after its fetch) and 0 otherwise.
 `include "baresm_launch_types.svh"
+`include "baresm_report_types.svh"
 `default_nettype none
 
 module fv_cp #(
@@ -48,18 +49,9 @@ module fv_cp #(
   input logic [31:0]       sm_fault_pc_i,
   input logic [31:0]       sm_fault_addr_i,
   input logic [31:0]       sm_fault_waiting_i,
-  input logic [63:0]       sm_instrs_i,
-  input logic [63:0]       sm_stalls_i,
-  input logic [31:0]       sm_smem_passes_i,
-  input logic [63:0]       sm_ctas_i,
-  input logic [63:0]       sm_cycles_i,
-  input logic [63:0]       sm_tinstrs_i,
-  input logic [63:0]       sm_div_i,
-  input logic [63:0]       sm_bars_i,
-  input logic [31:0]       sm_gmem_reqs_i,
-  input logic [31:0]       sm_ifills_i,
-  input logic [baresm_state_pkg::NUM_WS*64-1:0] sm_states_i
+  input baresm_rpt_rsp_t   rpt_rsp_i
 );
+  baresm_rpt_req_t rpt_req_o;
   logic mmio_req_ready_o, mmio_rsp_valid_o, irq_o;
   logic [31:0] mmio_rsp_rdata_o;
   logic mem_req_valid_o;

@@ -67,6 +67,7 @@ module baresm_lsu_tb #(
   input  logic [MemLineBytes*8-1:0]   mem_rsp_rdata_i,
   input  logic                        mem_rsp_err_i,
   output logic                        idle_o,
+  output logic                        smem_pass_o,
   output logic [31:0]                 smem_passes_o,
   output logic [31:0]                 gmem_reqs_o
 );
@@ -150,6 +151,7 @@ module baresm_lsu_tb #(
     .mem_rsp_rdata_i,
     .mem_rsp_err_i,
     .idle_o,
+    .smem_pass_o,
     .smem_passes_o,
     .gmem_reqs_o
   );

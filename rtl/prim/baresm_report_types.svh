@@ -1,0 +1,22 @@
+// The SM's report port (baresm_sm / baresm_ssm rpt_req_i, rpt_rsp_o; answered
+// by baresm_sm_status): the command processor asks for one 32-bit word of
+// the launch's counters by its word index in the completion entry
+// (baresm_state_pkg::RPT_*, generated from contract/sm_report.def), and the
+// SM answers it in rpt_rsp_o.word the next cycle. Besides the word, the
+// response carries two live counts for the command processor's registers
+// (WARP_INSTRS, PROGRESS): what the SM counted in the previous cycle.
+`ifndef BARESM_REPORT_TYPES_SVH
+`define BARESM_REPORT_TYPES_SVH
+
+typedef struct packed {
+  logic       valid;  // ask for word idx
+  logic [4:0] idx;    // its word index in the completion entry
+} baresm_rpt_req_t;
+
+typedef struct packed {
+  logic [7:0]  ctas;    // CTAs the SM counted as completed in the previous cycle
+  logic        issued;  // a warp-instruction was counted in the previous cycle
+  logic [31:0] word;    // the word asked for in the previous cycle (held otherwise)
+} baresm_rpt_rsp_t;
+
+`endif
