@@ -153,7 +153,7 @@ TEST(PtxErrors, RegisterWidthsAreChecked) {
 TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
   const std::string src = std::string(kHead) +
                           ".global .align 4 .u32 g;\n"                            // 4: unreferenced, accepted
-                          ".func f()\n{\n\tret;\n}\n"                             // 5..8
+                          ".func f()\n{\n\tret;\n}\n"                             // 5..8: accepted, never called
                           ".visible .entry k(.param .u64 p) .maxntid 64, 1, 1\n"  // 9
                           "{\n"
                           "\t.local .align 4 .b8 stack[];\n"  // 11
@@ -161,13 +161,55 @@ TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
                           "\tfoo.bar %r1;\n"  // 13
                           "\tret;\n}\n";
   const auto e = errors_of(src);
-  ASSERT_EQ(e.size(), 4u) << ::testing::PrintToString(e);
-  EXPECT_EQ(e[0].rfind("t.ptx:5:1: directive '.func' is not supported", 0), 0u) << e[0];
-  EXPECT_EQ(e[1], "t.ptx:9:34: directive '.maxntid' is not supported by the PTX front end");
-  EXPECT_EQ(e[2], "t.ptx:11:28: an unsized .local array is not valid PTX");
+  ASSERT_EQ(e.size(), 3u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0], "t.ptx:9:34: directive '.maxntid' is not supported by the PTX front end");
+  EXPECT_EQ(e[1], "t.ptx:11:28: an unsized .local array is not valid PTX");
   EXPECT_EQ(
-      e[3],
+      e[2],
       "t.ptx:13:2: PTX instruction 'foo.bar' is not supported (no PTX instruction 'foo' is translated)");
+}
+
+// Device functions are inlined (ptx_inline.h): what cannot be inlined
+// exactly is refused by name at its line and column -- recursion, direct and
+// through another function (once, though two call sites reach it), a
+// function without a body (vprintf), an indirect call, a parameter read
+// with another width than it was written, a parameter's address.
+TEST(PtxErrors, CallsThatCannotBeInlinedAreRefusedByName) {
+  const std::string src = std::string(kHead) +
+                          ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"  // 4
+                          ".func (.param .b32 r) f(.param .b32 a)\n"                                          // 5
+                          "{\n\t.reg .b32 %r<3>;\n"                                                           // 6-7
+                          "\tld.param.u32 %r1, [a];\n"                                                         // 8
+                          "\t{ .param .b32 q0; st.param.b32 [q0+0], %r1; .param .b32 q1;\n"                    // 9
+                          "\tcall.uni (q1), g, (q0);\n"                                                        // 10
+                          "\tld.param.b32 %r2, [q1+0]; }\n"                                                    // 11
+                          "\tst.param.b32 [r+0], %r2;\n\tret;\n}\n"                                             // 12-14
+                          ".func (.param .b32 r) g(.param .b32 a)\n"                                          // 15
+                          "{\n\t.reg .b32 %r<3>;\n"                                                           // 16-17
+                          "\tld.param.u32 %r1, [a];\n"                                                         // 18
+                          "\t{ .param .b32 q0; st.param.b32 [q0+0], %r1; .param .b32 q1;\n"                    // 19
+                          "\tcall.uni (q1), f, (q0);\n"                                                        // 20
+                          "\tld.param.b32 %r2, [q1+0]; }\n"                                                    // 21
+                          "\tst.param.b32 [r+0], %r2;\n\tret;\n}\n"                                             // 22-24
+                          ".visible .entry k(.param .u64 p)\n"                                                // 25
+                          "{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n"                                        // 26-28
+                          "\t{ .param .b32 a0; st.param.b32 [a0+0], 1; .param .b32 r0;\n"                     // 29
+                          "\tcall.uni (r0), f, (a0);\n"                                                        // 30
+                          "\tld.param.b32 %r1, [r0+0]; }\n"                                                    // 31
+                          "\t{ .param .b64 a0; .param .b64 a1; .param .b32 r0;\n"                               // 32
+                          "\tcall.uni (r0), vprintf, (a0, a1);\n"                                              // 33
+                          "\tcall.uni (r0), %rd1, (a0, a1), proto;\n"                                          // 34
+                          "\tmov.u64 %rd2, a0;\n"                                                              // 35
+                          "\tst.param.b32 [a0+0], %r1;\n"                                                      // 36
+                          "\tld.param.b64 %rd1, [a0+0]; }\n"                                                   // 37
+                          "\tret;\n}\n";
+  const auto e = errors_of(src);
+  ASSERT_EQ(e.size(), 5u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0], "t.ptx:20:17: recursive call of 'f' (k -> f -> g -> f): device functions are inlined, so recursion is not supported");
+  EXPECT_EQ(e[1].rfind("t.ptx:33:17: call of 'vprintf', a function declared without a body", 0), 0u) << e[1];
+  EXPECT_EQ(e[2].rfind("t.ptx:34:2: PTX instruction 'call.uni' is an indirect call", 0), 0u) << e[2];
+  EXPECT_EQ(e[3].rfind("t.ptx:35:16: call parameter 'a0' used by 'mov.u64': only ld.param and st.param", 0), 0u) << e[3];
+  EXPECT_EQ(e[4].rfind("t.ptx:37:2: 'ld.param.b64' reads 8 bytes at 'a0'+0, which were written as 4 bytes", 0), 0u) << e[4];
 }
 
 // __device__ and __constant__ variables a kernel uses are refused by name
