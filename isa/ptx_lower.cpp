@@ -1073,6 +1073,7 @@ class Lowerer {
     if (o == "mad" || o == "fma") return lower_mad();
     if (o == "min" || o == "max") return lower_minmax(o == "min");
     if (o == "abs" || o == "neg") return lower_absneg(o == "abs");
+    if (o == "copysign") return lower_copysign();
     if (o == "and" || o == "or" || o == "xor") return lower_logic(o);
     if (o == "not") return lower_not();
     if (o == "shl" || o == "shr") return lower_shift(o == "shl");
@@ -1319,6 +1320,13 @@ class Lowerer {
     const std::string t = type_mod();
     if (t == "f32") {
       // fma.rn.f32 and mad.rn.f32 are both a*b+c rounded once.
+      if (const char mode = directed_mode()) {  // .rz .rm .rp: exact (ptx_fpseq.h)
+        const char* mm = mode == 'z' ? "rz" : mode == 'm' ? "rm" : "rp";
+        only_mods({mm, "ftz", "sat", "f32"});
+        const bool ftz = has_mod("ftz"), sat = has_mod("sat");
+        const int a = fsrc(op(1), ftz), b = fsrc(op(2), ftz), c = fsrc(op(3), ftz);
+        return fresult(emit_fma_directed(&m_, cur_->pos, a, b, c, mode), ftz, sat);
+      }
       if (!has_mod("rn")) unsupported("only the .rn rounding is supported");
       only_mods({"rn", "ftz", "sat", "f32"});
       if (has_mod("ftz") || has_mod("sat")) return lower_farith("FFMA", 3);
@@ -1375,6 +1383,18 @@ class Lowerer {
     }
     only_mods({"s16", "u16", "s32", "u32"});
     binary(std::string(is_min ? "IMIN" : "IMAX") + (t == "u32" || t == "u16" ? ".U32" : ""), t, true);
+  }
+
+  // copysign.f32 d, a, b: b's magnitude with a's sign, bit for bit (a NaN
+  // keeps its payload), as the GPU's LOP3 does: AND, AND, OR.
+  void lower_copysign() {
+    want_ops(3);
+    only_mods({"f32"});
+    const MOperand a = src_reg(op(1), 32, true), b = src_reg(op(2), 32, true);
+    const int s = tmp(), m = tmp();
+    plain("AND", {V(s, true), a, MOperand::i(0x80000000u)});
+    plain("AND", {V(m, true), b, MOperand::i(0x7FFFFFFFu)});
+    guarded("OR", {dst(op(0), 32), V(s), V(m)});
   }
 
   void lower_absneg(bool is_abs) {
@@ -2553,7 +2573,7 @@ const std::vector<std::string>& ptx_opcode_names() {
         "clz",  "cvt",        "cvta", "div",   "exit", "mad",    "max",     "min",  "mov",  "mul",
         "neg",  "not",        "or",   "popc",  "red",  "rem",    "ret",     "selp", "setp", "shfl",
         "shl",  "shr",        "st",   "sub",   "trap", "vote",   "xor",     "ld",   "fma",  "rcp",
-        "sqrt", "rsqrt",      "brev", "bfind", "prmt", "membar", "fence",   "ex2",  "lg2",
+        "sqrt", "rsqrt",      "brev", "bfind", "prmt", "membar", "fence",   "ex2",  "lg2",  "copysign",
     };
     std::sort(v.begin(), v.end());
     return v;
