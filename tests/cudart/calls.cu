@@ -5,7 +5,8 @@
 // (char, short) parameters and results, a loop with an early return, a
 // local array inside a function, a float product returned from a call and
 // added by the caller, calls on both sides of a divergent branch and in a
-// loop of data-dependent length, and one function called by two kernels.
+// loop of data-dependent length, one function called by two kernels, and
+// 64-bit division and remainder inside functions.
 // The integer results are checked against the host's; every output word is
 // hashed. The whole output is what an NVIDIA GPU printed for this binary
 // (tests/cudart/ref/calls.gpu.txt).
@@ -57,6 +58,9 @@ HD void store2(int* p, int v) {
   p[1] = v + 1;
 }
 HD long long wide(long long a, int b) { return a * b + (a >> 7); }
+// 64-bit division and remainder (div.s64, rem.u64) inside a function
+HD long long qdiv(long long a, long long b) { return a / b; }
+HD unsigned long long urem(unsigned long long a, unsigned long long b) { return a % b; }
 HD unsigned long long umix(unsigned long long x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
@@ -89,8 +93,8 @@ __device__ __noinline__ float lerp4(float a, float b, float t, float s) { return
 
 struct Out {
   int i0, i1, i2, i3, i4, i5, i6;
-  long long w;
-  unsigned long long u;
+  long long w, q;
+  unsigned long long u, r;
   int t0, t1, t2;
 };
 
@@ -122,6 +126,8 @@ __global__ void calls(const int* in, Out* out, float* fo, int* pairs, int n) {
   o.i6 = (v % 5 == 0) ? steps((unsigned)v, 8) : -7;
   o.w = wide((long long)v << 20, i);
   o.u = umix((unsigned long long)(unsigned)v * 0x100000001ull);
+  o.q = qdiv(o.w, (long long)(i - 500) | 1);
+  o.r = urem(o.u, (unsigned long long)(unsigned)v | 1ull);
   out[i] = o;
   // floats: a product computed in a function and added by the caller; a
   // function with a multiply-add inside; the struct's float fields
@@ -198,11 +204,12 @@ int main() {
     bad[9] += o.w != wide((long long)v << 20, i);
     bad[10] += o.u != umix((unsigned long long)(unsigned)v * 0x100000001ull);
     bad[11] += hagain[i] != outer(v & 511) - mix3(i, v, 17u);
+    bad[12] += o.q != qdiv(o.w, (long long)(i - 500) | 1) || o.r != urem(o.u, (unsigned long long)(unsigned)v | 1ull);
   }
-  const char* names[12] = {"mix3/outer", "mkpair", "mktrio", "store2", "steps", "sum_local",
-                           "sclamp",     "loop",   "steps8", "wide",  "umix",  "again"};
+  const char* names[13] = {"mix3/outer", "mkpair", "mktrio", "store2", "steps", "sum_local", "sclamp",
+                           "loop",       "steps8", "wide",   "umix",   "again", "div64"};
   int total = 0;
-  for (int k = 0; k < 12; ++k) {
+  for (int k = 0; k < 13; ++k) {
     std::printf("%-10s %d of %d as the host computes them\n", names[k], n - bad[k], n);
     total += bad[k];
   }

@@ -78,7 +78,7 @@ std::vector<std::string> errors_of(const std::string& src) {
 TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
   // Lines 7.. of the file (6 lines of header and declarations before the body).
   const std::string body =
-      "\tdiv.u64 %rd1, %rd2, %rd3;\n"                 // 10
+      "\tdiv.u16 %rs1, %rs1, %rs2;\n"                 // 10 (div.u64 is lowered since)
       "\tatom.global.add.u64 %rd1, [%rd2], %rd3;\n"   // 11
       "\tbrev.b64 %rd1, %rd2;\n"                      // 12
       "\tatom.global.exch.b64 %rd1, [%rd2], %rd3;\n"  // 13
@@ -91,8 +91,8 @@ TEST(PtxErrors, EveryUnsupportedInstructionAtItsLineAndColumn) {
   const auto e = errors_of(kernel_with(kRegs, body));
   ASSERT_EQ(e.size(), 9u);
   EXPECT_EQ(e[0],
-            "t.ptx:10:2: PTX instruction 'div.u64' is not supported (only .u32/.s32 integer division is "
-            "lowered yet)");
+            "t.ptx:10:2: PTX instruction 'div.u16' is not supported (only .u32/.s32/.u64/.s64 integer division is "
+            "lowered)");
   EXPECT_EQ(e[1],
             "t.ptx:11:2: PTX instruction 'atom.global.add.u64' is not supported (the old value of a 64-bit "
             "atomic add: the device's atomics are 32 bits, and the two halves of it would not be one value)");

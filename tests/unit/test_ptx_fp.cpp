@@ -578,3 +578,51 @@ TEST(PtxFp, FmaDirectedRoundingsBitExact) {
   std::printf("fma directed roundings: %zu results bit-exact over %zu triples, %zu differ from .rn\n", checked,
               in.size() / 2, differ_rn);
 }
+
+// div/rem .u64/.s64 (tests/ptx/divrem64.ptx) against C++ over 65,536
+// operand pairs: uniform bits, operands of every width from 1 to 64 bits
+// and both signs, divisors near the dividend, powers of two, 1 and -1,
+// INT64_MIN, and 0 (x / 0 = all ones and x % 0 = x unsigned, as the 32-bit
+// division; signed, the magnitudes' quotient with the signs; INT64_MIN / -1
+// is INT64_MIN).
+TEST(PtxFp, DivRem64BitExact) {
+  SplitMix64 rng(64);
+  const size_t n = size_t(1) << 16;
+  std::vector<uint64_t> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t x = (uint64_t(rng.u32()) << 32) | rng.u32();
+    const uint32_t kind = uint32_t(i / 2) % 8;
+    if (kind == 1) x >>= rng.u32() % 64;                                     // any width
+    if (kind == 2) x = uint64_t(-int64_t(x >> (rng.u32() % 64)));            // negative, any width
+    if (kind == 3 && (i & 1)) x = v[i - 1] - (rng.u32() % 5) + 2;              // near the dividend
+    if (kind == 4 && (i & 1)) x = uint64_t(1) << (rng.u32() % 64);             // powers of two
+    if (kind == 5 && (i & 1)) x = (rng.u32() & 1) ? 1 : ~uint64_t(0);          // 1, -1
+    if (kind == 6) x = (i & 1) ? ((rng.u32() % 3 == 0) ? 0 : ~uint64_t(0)) : uint64_t(1) << 63;  // INT64_MIN, 0, -1
+    if (kind == 7 && (i & 1)) x = rng.u32() % 1000;                            // small divisors
+    v[i] = x;
+  }
+  std::vector<uint32_t> in(2 * n);
+  std::memcpy(in.data(), v.data(), n * 8);
+  const std::vector<uint32_t> out = run_grid("divrem64", in, 8);
+  ASSERT_EQ(out.size(), n * 8);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t a = v[i], b = v[i ^ 1];
+    uint64_t want[4];
+    want[0] = b ? a / b : ~uint64_t(0);
+    want[1] = b ? a % b : a;
+    const int64_t sa = int64_t(a), sb = int64_t(b);
+    const uint64_t ma = sa < 0 ? uint64_t(0) - a : a, mb = sb < 0 ? uint64_t(0) - b : b;
+    const uint64_t mq = mb ? ma / mb : ~uint64_t(0), mr = mb ? ma % mb : ma;
+    want[2] = (sa < 0) != (sb < 0) ? uint64_t(0) - mq : mq;
+    want[3] = sa < 0 ? uint64_t(0) - mr : mr;
+    const char* what[4] = {"div.u64", "rem.u64", "div.s64", "rem.s64"};
+    for (int k = 0; k < 4; ++k) {
+      const uint64_t got = uint64_t(out[8 * i + 2 * size_t(k)]) | (uint64_t(out[8 * i + 2 * size_t(k) + 1]) << 32);
+      if (got != want[k] && ++bad <= 10)
+        ADD_FAILURE() << what[k] << " of 0x" << std::hex << a << ", 0x" << b << ": 0x" << got << ", C++ 0x"
+                      << want[k];
+    }
+  }
+  EXPECT_EQ(bad, 0u);
+}
