@@ -5,8 +5,9 @@
 // (char, short) parameters and results, a loop with an early return, a
 // local array inside a function, a float product returned from a call and
 // added by the caller, calls on both sides of a divergent branch and in a
-// loop of data-dependent length, one function called by two kernels, and
-// 64-bit division and remainder inside functions.
+// loop of data-dependent length, one function called by two kernels,
+// 64-bit division and remainder inside functions, and structs and vectors
+// passed and returned by value (kernel shapes).
 // The integer results are checked against the host's; every output word is
 // hashed. The whole output is what an NVIDIA GPU printed for this binary
 // (tests/cudart/ref/calls.gpu.txt).
@@ -88,6 +89,28 @@ HD int sum_local(unsigned seed, int k) {
   for (int j = 0; j < k; ++j) s += a[(seed + j * 5) & 15];
   return s;
 }
+// Structs and vectors by value: a float4 and a struct of int, short, char
+// and float as parameters (st.param.v4, .b16, .b8), a float2 and a 24-byte
+// struct returned, a bool parameter, a void function with an early return.
+struct Big {
+  int v[6];
+};
+HD int sum4(float4 q, Trio s) { return (int)(q.x + q.y * 3.0f) - (int)q.z + (int)q.w * 5 + s.a + s.b + s.c; }
+HD float2 mk2(float a, bool f) { return f ? make_float2(a, -a) : make_float2(a * 2.0f, 1.0f); }
+HD Big mkbig(int i) {
+  Big b;
+  for (int k = 0; k < 6; ++k) b.v[k] = i * k - 3;
+  return b;
+}
+HD int usebig(Big b, unsigned char c) {
+  int s = c;
+  for (int k = 0; k < 6; ++k) s += b.v[k] * (k + 1);
+  return s;
+}
+HD void bump(int* p) {
+  if (*p < 0) return;
+  *p += 1;
+}
 __device__ __noinline__ float fprod(float a, float b) { return a * b; }
 __device__ __noinline__ float lerp4(float a, float b, float t, float s) { return a + t * (b - a) * s; }
 
@@ -143,6 +166,19 @@ __global__ void again(const int* in, int* out, int n) {
   if (i < n) out[i] = outer(in[i] & 511) - mix3(i, in[i], 17u);
 }
 
+__global__ void shapes(const int* in, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int v = in[i];
+  const float4 q = make_float4((float)(v & 255), (float)(i & 7), (float)(v >> 24), (float)(i % 11));
+  const Trio t = {v, (short)(v >> 3), (signed char)(v >> 11), 0.0f};
+  const float2 f = mk2((float)(v % 1000), (v & 2) != 0);
+  out[3 * i] = sum4(q, t) + (int)f.x + (int)f.y;
+  out[3 * i + 1] = usebig(mkbig(v % 100000), (unsigned char)(v >> 16));
+  out[3 * i + 2] = v % 7 - 3;
+  bump(out + 3 * i + 2);
+}
+
 static uint64_t fnv(const void* p, size_t n) {
   const unsigned char* b = static_cast<const unsigned char*>(p);
   uint64_t h = 1469598103934665603ull;
@@ -158,7 +194,7 @@ int main() {
     s ^= s << 13, s ^= s >> 17, s ^= s << 5;
     hin[i] = (i % 7 == 0) ? -(int)(s % 100000) : (int)(s >> 1);
   }
-  int *din, *dpairs, *dagain;
+  int *din, *dpairs, *dagain, *dshapes;
   Out* dout;
   float* dfo;
   CHECK(cudaMalloc(&din, n * sizeof(int)));
@@ -166,23 +202,28 @@ int main() {
   CHECK(cudaMalloc(&dfo, 4 * n * sizeof(float)));
   CHECK(cudaMalloc(&dpairs, 2 * n * sizeof(int)));
   CHECK(cudaMalloc(&dagain, n * sizeof(int)));
+  CHECK(cudaMalloc(&dshapes, 3 * n * sizeof(int)));
   CHECK(cudaMemcpy(din, hin, n * sizeof(int), cudaMemcpyHostToDevice));
   calls<<<(n + 127) / 128, 128>>>(din, dout, dfo, dpairs, n);
   CHECK(cudaGetLastError());
   again<<<(n + 63) / 64, 64>>>(din, dagain, n);
+  CHECK(cudaGetLastError());
+  shapes<<<(n + 255) / 256, 256>>>(din, dshapes, n);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   Out* hout = new Out[n];
   float* hfo = new float[4 * n];
   int* hpairs = new int[2 * n];
   int* hagain = new int[n];
+  int* hshapes = new int[3 * n];
   CHECK(cudaMemcpy(hout, dout, n * sizeof(Out), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(hfo, dfo, 4 * n * sizeof(float), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(hpairs, dpairs, 2 * n * sizeof(int), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(hagain, dagain, n * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hshapes, dshapes, 3 * n * sizeof(int), cudaMemcpyDeviceToHost));
 
   // The host computes the integer results with the same functions.
-  int bad[14] = {0};
+  int bad[16] = {0};
   for (int i = 0; i < n; ++i) {
     const int v = hin[i];
     const Out& o = hout[i];
@@ -204,12 +245,21 @@ int main() {
     bad[9] += o.w != wide((long long)v << 20, i);
     bad[10] += o.u != umix((unsigned long long)(unsigned)v * 0x100000001ull);
     bad[11] += hagain[i] != outer(v & 511) - mix3(i, v, 17u);
+    {
+      const float4 q = make_float4((float)(v & 255), (float)(i & 7), (float)(v >> 24), (float)(i % 11));
+      const Trio t3 = {v, (short)(v >> 3), (signed char)(v >> 11), 0.0f};
+      const float2 f = mk2((float)(v % 1000), (v & 2) != 0);
+      int b3 = v % 7 - 3;
+      bump(&b3);
+      bad[13] += hshapes[3 * i] != sum4(q, t3) + (int)f.x + (int)f.y ||
+                 hshapes[3 * i + 1] != usebig(mkbig(v % 100000), (unsigned char)(v >> 16)) || hshapes[3 * i + 2] != b3;
+    }
     bad[12] += o.q != qdiv(o.w, (long long)(i - 500) | 1) || o.r != urem(o.u, (unsigned long long)(unsigned)v | 1ull);
   }
-  const char* names[13] = {"mix3/outer", "mkpair", "mktrio", "store2", "steps", "sum_local", "sclamp",
-                           "loop",       "steps8", "wide",   "umix",   "again", "div64"};
+  const char* names[14] = {"mix3/outer", "mkpair", "mktrio", "store2", "steps", "sum_local", "sclamp",
+                           "loop",       "steps8", "wide",   "umix",   "again",  "div64",  "shapes"};
   int total = 0;
-  for (int k = 0; k < 13; ++k) {
+  for (int k = 0; k < 14; ++k) {
     std::printf("%-10s %d of %d as the host computes them\n", names[k], n - bad[k], n);
     total += bad[k];
   }
@@ -219,8 +269,9 @@ int main() {
   std::memcpy(fb, hfo, sizeof fb);
   std::printf("floats: fnv1a64 %016llx over %d words; fo[0..3] = %08x %08x %08x %08x\n",
               (unsigned long long)fnv(hfo, 4 * n * sizeof(float)), 4 * n, fb[0], fb[1], fb[2], fb[3]);
-  std::printf("ints: fnv1a64 %016llx %016llx %016llx\n", (unsigned long long)fnv(hout, n * sizeof(Out)),
-              (unsigned long long)fnv(hpairs, 2 * n * sizeof(int)), (unsigned long long)fnv(hagain, n * sizeof(int)));
+  std::printf("ints: fnv1a64 %016llx %016llx %016llx %016llx\n", (unsigned long long)fnv(hout, n * sizeof(Out)),
+              (unsigned long long)fnv(hpairs, 2 * n * sizeof(int)), (unsigned long long)fnv(hagain, n * sizeof(int)),
+              (unsigned long long)fnv(hshapes, 3 * n * sizeof(int)));
   std::printf("calls: %s\n", total ? "FAILED" : "PASSED");
   return total ? 1 : 0;
 }
