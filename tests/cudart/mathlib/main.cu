@@ -4,8 +4,11 @@
 // kernel of its own compilation unit. `mathlib -w FILE` writes every result
 // word (the reference, made on an NVIDIA GPU); `mathlib -c FILE` compares
 // with it: per function, how many words are bit for bit the reference's and
-// the largest difference in ulps (NaN equal to NaN). Built twice, without
-// and with --use_fast_math (mathlib_fast). build.sh makes both.
+// the largest difference in ulps (NaN equal to NaN). `mathlib -h` compares
+// with the host's functions in double precision, rounded to float, and
+// prints each function's largest error in ulps beside the bound the CUDA
+// programming guide gives for it. Built twice, without and with
+// --use_fast_math (mathlib_fast). build.sh makes both.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,12 +20,30 @@
 DECL(expf) DECL(logf) DECL(powf) DECL(sinf) DECL(cosf) DECL(tanhf) DECL(sqrtf) DECL(rsqrtf) DECL(fmaf)
 DECL(floorf) DECL(erff)
 typedef void (*Launch)(const float*, const float*, float*, int);
+// The host's value of each function (double precision, rounded once) and
+// the CUDA programming guide's bound in ulps for the precise function.
+static float h_expf(float x, float) { return (float)std::exp((double)x); }
+static float h_logf(float x, float) { return (float)std::log((double)x); }
+static float h_powf(float x, float y) { return (float)std::pow((double)x, (double)y); }
+static float h_sinf(float x, float) { return (float)std::sin((double)x); }
+static float h_cosf(float x, float) { return (float)std::cos((double)x); }
+static float h_tanhf(float x, float) { return (float)std::tanh((double)x); }
+static float h_sqrtf(float x, float) { return std::sqrt(x); }
+static float h_rsqrtf(float x, float) { return (float)(1.0 / std::sqrt((double)x)); }
+static float h_fmaf(float x, float y) { return std::fma(x, y, x); }
+static float h_floorf(float x, float) { return std::floor(x); }
+static float h_erff(float x, float) { return (float)std::erf((double)x); }
 static const struct {
   const char* name;
   Launch launch;
-} fns[] = {{"expf", launch_expf},   {"logf", launch_logf},   {"powf", launch_powf},   {"sinf", launch_sinf},
-           {"cosf", launch_cosf},   {"tanhf", launch_tanhf}, {"sqrtf", launch_sqrtf}, {"rsqrtf", launch_rsqrtf},
-           {"fmaf", launch_fmaf},   {"floorf", launch_floorf}, {"erff", launch_erff}};
+  float (*host)(float, float);
+  int bound;
+} fns[] = {{"expf", launch_expf, h_expf, 2},       {"logf", launch_logf, h_logf, 1},
+           {"powf", launch_powf, h_powf, 4},       {"sinf", launch_sinf, h_sinf, 2},
+           {"cosf", launch_cosf, h_cosf, 2},       {"tanhf", launch_tanhf, h_tanhf, 2},
+           {"sqrtf", launch_sqrtf, h_sqrtf, 0},    {"rsqrtf", launch_rsqrtf, h_rsqrtf, 2},
+           {"fmaf", launch_fmaf, h_fmaf, 0},       {"floorf", launch_floorf, h_floorf, 0},
+           {"erff", launch_erff, h_erff, 2}};
 static const int kFns = sizeof fns / sizeof fns[0];
 static const int n = 2048;
 
@@ -43,8 +64,9 @@ static int64_t ulps(uint32_t a, uint32_t b) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::strcmp(argv[1], "-w") && std::strcmp(argv[1], "-c"))) {
-    std::fprintf(stderr, "usage: %s -w|-c FILE\n", argv[0]);
+  const bool host = argc == 2 && !std::strcmp(argv[1], "-h");
+  if (!host && (argc != 3 || (std::strcmp(argv[1], "-w") && std::strcmp(argv[1], "-c")))) {
+    std::fprintf(stderr, "usage: %s -w FILE | -c FILE | -h\n", argv[0]);
     return 2;
   }
   std::vector<float> a(n), b(n);
@@ -80,6 +102,28 @@ int main(int argc, char** argv) {
   if (cudaDeviceSynchronize() != cudaSuccess) return 1;
   std::vector<uint32_t> out(kFns * n);
   cudaMemcpy(out.data(), dout, kFns * n * 4, cudaMemcpyDeviceToHost);
+  if (host) {
+    for (int f = 0; f < kFns; ++f) {
+      if (!ok[f]) continue;
+      int64_t worst = 0;
+      int at = 0, nan_differ = 0;
+      for (int i = 0; i < n; ++i) {
+        const float want = fns[f].host(a[i], b[i]);
+        const uint32_t m = out[f * n + i];
+        const bool wn = std::isnan(want), mn = std::isnan(from_bits(m));
+        if (wn || mn) {
+          nan_differ += wn != mn;
+          continue;
+        }
+        const int64_t d = ulps(bits(want), m);
+        if (d > worst) worst = d, at = i;
+      }
+      std::printf("%-7s %d values, at most %lld ulp from the host's (x = %a), %d NaN differences; CUDA's bound %d ulp: %s\n",
+                  fns[f].name, n, (long long)worst, a[at], nan_differ, fns[f].bound,
+                  worst <= fns[f].bound && !nan_differ ? "within" : "BEYOND");
+    }
+    return 0;
+  }
   if (!std::strcmp(argv[1], "-w")) {
     FILE* fp = std::fopen(argv[2], "wb");
     if (!fp || std::fwrite(out.data(), 4, out.size(), fp) != out.size()) return 1;
