@@ -45,13 +45,11 @@ struct Instruction {
   std::string full;               // "add.s32": for messages
   std::vector<Operand> ops;       // every operand in order; a|b destinations as two
   int pipe_dst = 0;               // 1 when the first operand was written p|q
-};
-
-struct Statement {
-  enum Kind { LABEL, INSTR } kind = INSTR;
-  std::string label;  // LABEL
-  Pos pos;
-  Instruction instr;  // INSTR
+  // call [(rets)], callee, (args)[, prototype]: ops[0] is the callee (a
+  // SYMBOL, or a REG for an indirect call); the return and argument lists
+  // name .param variables of the caller's call sequence.
+  std::vector<Operand> call_rets, call_args;
+  bool call_prototype = false;  // a prototype or target list followed: an indirect call
 };
 
 struct Param {
@@ -60,6 +58,14 @@ struct Param {
   uint32_t size = 0;  // bytes (element size x count)
   uint32_t align = 0;
   Pos pos;
+};
+
+struct Statement {
+  enum Kind { LABEL, INSTR, PARAM } kind = INSTR;
+  std::string label;  // LABEL
+  Pos pos;
+  Instruction instr;  // INSTR
+  Param param;        // PARAM: a .param variable declared in a body (a call sequence's argument or return value)
 };
 
 struct RegDecl {
@@ -76,9 +82,15 @@ struct SharedVar {
   Pos pos;
 };
 
+// A kernel (.entry), or a device function (.func: is_func) with its return
+// parameters; a .func declared without a body (.extern, a prototype) has
+// has_body false.
 struct Kernel {
   std::string name;
   Pos pos;
+  bool is_func = false;
+  bool has_body = true;
+  std::vector<Param> rets;  // .func (.param ... func_retval0) name(...)
   std::vector<Param> params;
   std::vector<RegDecl> regs;
   std::vector<SharedVar> shared;
@@ -107,6 +119,7 @@ struct File {
   std::string version, target;
   int address_size = 0;
   std::vector<Kernel> kernels;
+  std::vector<Kernel> funcs;  // .func device functions (inlined into the kernels that call them)
   std::vector<ModuleVar> vars;
 };
 

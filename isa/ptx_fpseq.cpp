@@ -469,6 +469,109 @@ int emit_directed(MKernel* m, Pos pos, char op, int a, int b, char mode) {
   return directed_fix(q, r, e, mode);
 }
 
+int emit_fma_directed(MKernel* m, Pos pos, int a, int b, int c, char mode) {
+  Seq q(m, pos);
+  const int r = q.op("FFMA", {R(a), R(b), R(c)});
+  const int aa = q.op("AND", {R(a), I(0x7FFFFFFF)});
+  const int ab = q.op("AND", {R(b), I(0x7FFFFFFF)});
+  const int ac = q.op("AND", {R(c), I(0x7FFFFFFF)});
+  const int ar = q.op("AND", {R(r), I(0x7FFFFFFF)});
+  // x the smaller factor, y the larger; |a b| rounded, to pick the regime.
+  const int sw = q.setp("ISETP.GT.U32.AND", R(aa), R(ab));
+  const int x = q.op("SEL", {R(b), R(a), P(sw)});
+  const int y = q.op("SEL", {R(a), R(b), P(sw)});
+  const int pr = q.op("FMUL", {R(aa), R(ab)});
+  const int cs = q.op("MOV", {R(c)});
+  const int rs = q.op("MOV", {R(r)});
+  // A tiny product (< 2^-100): x, c and r scaled by 2^128 (exact; c is
+  // small there, or its own case below), so that the product's low part
+  // is a float.
+  const int tiny = q.setp("ISETP.LT.U32.AND", R(pr), I(0x0D800000));  // 2^-100
+  for (int k = 0; k < 2; ++k) {
+    q.e("FMUL", {D(x), R(x), I(0x5F800000)}, tiny);  // 2^64
+    q.e("FMUL", {D(cs), R(cs), I(0x5F800000)}, tiny);
+    q.e("FMUL", {D(rs), R(rs), I(0x5F800000)}, tiny);
+  }
+  // A huge product (>= 2^126): y, c and r scaled by 2^-32 so that it cannot
+  // overflow; a c below 2^-90 (which only decides the sign of the residual
+  // when a b - r is 0) becomes 2^-100 of its sign.
+  // The same when c is 2^126 or more (TwoSum's intermediate sums would
+  // overflow); a product below 2^80 is then below half an ulp of c (r = c).
+  const int hc = q.setp("ISETP.GE.U32.AND", R(ac), I(0x7E800000));
+  const int huge = q.setp("ISETP.GE.U32.OR", R(pr), I(0x7E800000), P(hc));  // 2^126
+  q.e("FMUL", {D(y), R(y), I(0x2F800000)}, huge);                      // 2^-32
+  q.e("FMUL", {D(cs), R(cs), I(0x2F800000)}, huge);
+  q.e("FMUL", {D(rs), R(rs), I(0x2F800000)}, huge);
+  const int csmall = q.setp("ISETP.LT.U32.AND", R(ac), I(0x12800000), P(huge));  // 2^-90
+  const int cnz = q.setp("ISETP.NE.AND", R(ac), I(0), P(csmall));
+  const int csg = q.op("AND", {R(c), I(0x80000000u)});
+  q.e("OR", {D(cs), R(csg), I(0x0D800000)}, cnz);
+  // ErrFma (Boldo, Muller): x y + cs = R1 + r2 + r3 exactly, |r3| <= ulp(r2)/2.
+  const int r1 = q.op("FFMA", {R(x), R(y), R(cs)});
+  const int u1 = q.op("FMUL", {R(x), R(y)});
+  const int nu1 = q.op("FNEG", {R(u1)});
+  const int u2 = q.op("FFMA", {R(x), R(y), R(nu1)});
+  auto two_sum = [&](int s, int t, int* hi, int* lo) {
+    *hi = q.op("FADD", {R(s), R(t)});
+    const int bv = q.op("FSUB", {R(*hi), R(s)});
+    const int t1 = q.op("FSUB", {R(*hi), R(bv)});
+    const int t2 = q.op("FSUB", {R(s), R(t1)});
+    const int t3 = q.op("FSUB", {R(t), R(bv)});
+    *lo = q.op("FADD", {R(t2), R(t3)});
+  };
+  int a1 = 0, z = 0, b1 = 0, b2 = 0;
+  two_sum(cs, u2, &a1, &z);
+  two_sum(u1, a1, &b1, &b2);
+  const int g = q.op("FSUB", {R(b1), R(r1)});
+  q.e("FADD", {D(g), R(g), R(b2)});
+  const int r2 = q.op("FADD", {R(g), R(z)});
+  const int e = q.op("FSUB", {R(g), R(r2)});
+  q.e("FADD", {D(e), R(e), R(z)});  // r3
+  // The residual of r (scaled): (R1 - rs) + r2 + r3; R1 - rs is exact and,
+  // when not 0, at least ulp(R1) > |r2 + r3|.
+  const int nz2 = q.setp("FSETP.NE.AND", R(r2), I(0));
+  q.e("MOV", {D(e), R(r2)}, nz2);
+  const int d = q.op("FSUB", {R(r1), R(rs)});
+  const int nzd = q.setp("FSETP.NE.AND", R(d), I(0));
+  q.e("MOV", {D(e), R(d)}, nzd);
+  // A tiny product against a c of 2^-75 or more (r = c), or one still
+  // tiny after the scaling (r = c, or 0 when c is): the residual is a b.
+  const int sg = q.op("XOR", {R(a), R(b)});
+  q.e("AND", {D(sg), R(sg), I(0x80000000u)});
+  q.e("OR", {D(sg), R(sg), I(kOne)});
+  const int big_c0 = q.setp("ISETP.GE.U32.AND", R(ac), I(0x1A000000), P(tiny));  // 2^-75
+  const int small_p = q.setp("ISETP.LT.U32.AND", R(pr), I(0x67800000), P(hc));     // 2^80 against c >= 2^126
+
+  const int au1 = q.op("AND", {R(u1), I(0x7FFFFFFF)});
+  // (u1 is below 2^-100 only in the tiny case: otherwise it is |a b| or |a b| 2^-32)
+  const int sel = q.setp("ISETP.LT.U32.OR", R(au1), I(0x0D800000), P(big_c0));
+  q.e("MOV", {D(e), R(sg)}, sel);
+  q.e("MOV", {D(e), R(sg)}, small_p);
+  // A zero factor (r = c exactly) or an infinite or NaN operand (r exact): 0.
+  const int z1 = q.setp("ISETP.EQ.AND", R(aa), I(0));
+  const int z2 = q.setp("ISETP.EQ.OR", R(ab), I(0), P(z1));
+  const int n1 = q.setp("ISETP.GE.U32.OR", R(aa), I(kInf), P(z2));
+  const int n2 = q.setp("ISETP.GE.U32.OR", R(ab), I(kInf), P(n1));
+  const int n3 = q.setp("ISETP.GE.U32.OR", R(ac), I(kInf), P(n2));
+  q.e("MOV", {D(e), I(0)}, n3);
+  // r infinite from finite operands (overflow): the exact value lies below |r|.
+  const int fa = q.setp("ISETP.LT.U32.AND", R(aa), I(kInf));
+  const int fb = q.setp("ISETP.LT.U32.AND", R(ab), I(kInf), P(fa));
+  const int fc = q.setp("ISETP.LT.U32.AND", R(ac), I(kInf), P(fb));
+  const int ovf = q.setp("ISETP.EQ.AND", R(ar), I(kInf), P(fc));
+  q.e("FNEG", {D(e), R(r)}, ovf);
+  if (mode == 'm') {
+    // An exact zero is -0 rounding down unless a b and c are both +0 (+0 in
+    // every other mode, as FFMA gives).
+    const int rz = q.setp("ISETP.EQ.AND", R(ar), I(0));
+    const int ez = q.setp("FSETP.EQ.AND", R(e), I(0), P(rz));
+    const int s2 = q.op("XOR", {R(a), R(b)});
+    q.e("OR", {D(s2), R(s2), R(c)});
+    q.e("AND", {D(r), R(s2), I(0x80000000u)}, ez);
+  }
+  return directed_fix(q, r, e, mode);
+}
+
 int emit_cvt_directed(MKernel* m, Pos pos, int x, bool is_signed, char mode) {
   Seq q(m, pos);
   const std::string u = is_signed ? "" : ".U32";

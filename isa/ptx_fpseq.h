@@ -24,6 +24,10 @@ int emit_round(MKernel* m, Pos pos, int x, char mode);
 // one ulp from the sign of its exact residual (docs/ptx.md "Directed
 // roundings"); exact, IEEE signed zeros and overflow included.
 int emit_directed(MKernel* m, Pos pos, char op, int a, int b, char mode);
+// fma.{rz,rm,rp}.f32: a b + c rounded toward zero, down or up, exactly: the
+// FFMA result corrected by the sign of its exact residual (ErrFma, with the
+// tiny and huge products scaled first; docs/ptx.md "Directed roundings").
+int emit_fma_directed(MKernel* m, Pos pos, int a, int b, int c, char mode);
 // cvt.{rz,rm,rp}.f32.{s32,u32}: the integer x rounded toward zero, down or up.
 int emit_cvt_directed(MKernel* m, Pos pos, int x, bool is_signed, char mode);
 int emit_ftz(MKernel* m, Pos pos, int x);            // x, or its signed zero when subnormal

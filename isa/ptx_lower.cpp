@@ -339,7 +339,7 @@ class Lowerer {
         const bool dw = wide_reg(ops[0]);
         if (o == "setp" && tb == 64) {
           need_from(in.pipe_dst ? 2 : 1);
-        } else if ((o == "min" || o == "max") && tb == 64) {
+        } else if ((o == "min" || o == "max" || o == "div" || o == "rem") && tb == 64) {
           need_from(1);
         } else if (o == "shr" && tb == 64) {
           if (ops.size() > 1) need(ops[1]);
@@ -1073,6 +1073,7 @@ class Lowerer {
     if (o == "mad" || o == "fma") return lower_mad();
     if (o == "min" || o == "max") return lower_minmax(o == "min");
     if (o == "abs" || o == "neg") return lower_absneg(o == "abs");
+    if (o == "copysign") return lower_copysign();
     if (o == "and" || o == "or" || o == "xor") return lower_logic(o);
     if (o == "not") return lower_not();
     if (o == "shl" || o == "shr") return lower_shift(o == "shl");
@@ -1101,8 +1102,11 @@ class Lowerer {
     if ((o == "div" || o == "rem") && cur_->mods.size() == 1 &&
         (cur_->mods[0] == "u32" || cur_->mods[0] == "s32"))
       return lower_divrem(o == "div", cur_->mods[0] == "s32");
+    if ((o == "div" || o == "rem") && cur_->mods.size() == 1 &&
+        (cur_->mods[0] == "u64" || cur_->mods[0] == "s64"))
+      return lower_divrem64(o == "div", cur_->mods[0] == "s64");
     if (o == "rem" || (o == "div" && !has_mod("f32")))
-      unsupported("only .u32/.s32 integer division is lowered yet");
+      unsupported("only .u32/.s32/.u64/.s64 integer division is lowered");
     if (o == "div" || o == "rcp" || o == "sqrt" || o == "rsqrt" || o == "ex2" || o == "lg2")
       return lower_fspecial(o);
     if (o == "brev") return lower_brev();
@@ -1319,6 +1323,13 @@ class Lowerer {
     const std::string t = type_mod();
     if (t == "f32") {
       // fma.rn.f32 and mad.rn.f32 are both a*b+c rounded once.
+      if (const char mode = directed_mode()) {  // .rz .rm .rp: exact (ptx_fpseq.h)
+        const char* mm = mode == 'z' ? "rz" : mode == 'm' ? "rm" : "rp";
+        only_mods({mm, "ftz", "sat", "f32"});
+        const bool ftz = has_mod("ftz"), sat = has_mod("sat");
+        const int a = fsrc(op(1), ftz), b = fsrc(op(2), ftz), c = fsrc(op(3), ftz);
+        return fresult(emit_fma_directed(&m_, cur_->pos, a, b, c, mode), ftz, sat);
+      }
       if (!has_mod("rn")) unsupported("only the .rn rounding is supported");
       only_mods({"rn", "ftz", "sat", "f32"});
       if (has_mod("ftz") || has_mod("sat")) return lower_farith("FFMA", 3);
@@ -1375,6 +1386,18 @@ class Lowerer {
     }
     only_mods({"s16", "u16", "s32", "u32"});
     binary(std::string(is_min ? "IMIN" : "IMAX") + (t == "u32" || t == "u16" ? ".U32" : ""), t, true);
+  }
+
+  // copysign.f32 d, a, b: b's magnitude with a's sign, bit for bit (a NaN
+  // keeps its payload), as the GPU's LOP3 does: AND, AND, OR.
+  void lower_copysign() {
+    want_ops(3);
+    only_mods({"f32"});
+    const MOperand a = src_reg(op(1), 32, true), b = src_reg(op(2), 32, true);
+    const int s = tmp(), m = tmp();
+    plain("AND", {V(s, true), a, MOperand::i(0x80000000u)});
+    plain("AND", {V(m, true), b, MOperand::i(0x7FFFFFFFu)});
+    guarded("OR", {dst(op(0), 32), V(s), V(m)});
   }
 
   void lower_absneg(bool is_abs) {
@@ -2327,6 +2350,100 @@ class Lowerer {
     guarded("MOV", {dst(op(0), 32), V(is_div ? q : r)});
   }
 
+  // div/rem .u64/.s64 on register pairs: the 32-bit loop's restoring steps
+  // on 64-bit words, 64 of them (docs/ptx.md "Integer division"): the
+  // remainder:quotient pair shifts left one bit, and when the remainder
+  // reaches the divisor (or its top bit was set: 2^64 or more) the divisor
+  // is subtracted with a borrow and a quotient bit set. Every lane runs the
+  // same 64 steps. Signed: the magnitudes, then the signs of a ^ b and a.
+  void lower_divrem64(bool is_div, bool is_signed) {
+    want_ops(3);
+    const W64 a = src64(op(1)), b = src64(op(2));
+    const int ql = tmp(), qh = tmp(), rl = tmp(), rh = tmp(), dl = tmp(), dh = tmp(), n = tmp(), t = tmp();
+    const int p = ptmp(), pe = ptmp(), pc = ptmp(), more = ptmp();
+    auto mov64 = [&](int lo, int hi, const W64& x) {
+      plain("MOV", {V(lo, true), x.lo});
+      plain("MOV", {V(hi, true), x.hi});
+    };
+    // |x| of a pair in place: negate (0 - x with a borrow) where the high word is negative
+    auto abs64 = [&](int lo, int hi) {
+      const int neg = ptmp(), nb = ptmp();
+      plain("ISETP.LT.AND", {MOperand::p(neg, true), V(hi), MOperand::i(0), MOperand::pt()});
+      plain("ISETP.NE.AND", {MOperand::p(nb, true), V(lo), MOperand::i(0), MOperand::p(neg)});
+      auto under = [&](int g, const std::string& mn, std::vector<MOperand> ops) {
+        plain(mn, std::move(ops));
+        m_.code.back().guard = g;
+      };
+      under(neg, "ISUB", {V(lo, true), MOperand::rz(), V(lo)});
+      under(neg, "ISUB", {V(hi, true), MOperand::rz(), V(hi)});
+      under(nb, "IADD", {V(hi, true), V(hi), MOperand::i(uint32_t(-1))});
+    };
+    mov64(ql, qh, a);
+    mov64(dl, dh, b);
+    if (is_signed) {
+      abs64(ql, qh);
+      abs64(dl, dh);
+    }
+    plain("MOV", {V(rl, true), MOperand::i(0)});
+    plain("MOV", {V(rh, true), MOperand::i(0)});
+    plain("MOV", {V(n, true), MOperand::i(64)});
+    const int loop = int(m_.labels.size());
+    m_.labels.push_back("(64-bit division step)");
+    MInstr li;
+    li.label = loop;
+    li.pos = cur_->pos;
+    m_.code.push_back(li);
+    auto under_p = [&](int g, const std::string& mn, std::vector<MOperand> ops) {
+      plain(mn, std::move(ops));
+      m_.code.back().guard = g;
+    };
+    plain("ISETP.LT.AND", {MOperand::p(p, true), V(rh), MOperand::i(0), MOperand::pt()});  // top bit of r
+    // r:q <<= 1 (128 bits)
+    plain("SHL", {V(rh, true), V(rh), MOperand::i(1)});
+    plain("SHR", {V(t, true), V(rl), MOperand::i(31)});
+    plain("OR", {V(rh, true), V(rh), V(t)});
+    plain("SHL", {V(rl, true), V(rl), MOperand::i(1)});
+    plain("SHR", {V(t, true), V(qh), MOperand::i(31)});
+    plain("OR", {V(rl, true), V(rl), V(t)});
+    plain("SHL", {V(qh, true), V(qh), MOperand::i(1)});
+    plain("SHR", {V(t, true), V(ql), MOperand::i(31)});
+    plain("OR", {V(qh, true), V(qh), V(t)});
+    plain("SHL", {V(ql, true), V(ql), MOperand::i(1)});
+    // p |= r >= d (unsigned 64)
+    plain("ISETP.GE.U32.AND", {MOperand::p(pe, true), V(rl), V(dl), MOperand::pt()});
+    plain("ISETP.EQ.AND", {MOperand::p(pe, true), V(rh), V(dh), MOperand::p(pe)});
+    plain("ISETP.GT.U32.OR", {MOperand::p(p, true), V(rh), V(dh), MOperand::p(p)});
+    under_p(pe, "ISETP.EQ.AND", {MOperand::p(p, true), MOperand::rz(), MOperand::i(0), MOperand::pt()});
+    // where p: r -= d (the borrow from the low words), q |= 1
+    plain("ISETP.LT.U32.AND", {MOperand::p(pc, true), V(rl), V(dl), MOperand::p(p)});
+    under_p(p, "ISUB", {V(rl, true), V(rl), V(dl)});
+    under_p(p, "ISUB", {V(rh, true), V(rh), V(dh)});
+    under_p(pc, "IADD", {V(rh, true), V(rh), MOperand::i(uint32_t(-1))});
+    under_p(p, "OR", {V(ql, true), V(ql), MOperand::i(1)});
+    plain("IADD", {V(n, true), V(n), MOperand::i(uint32_t(-1))});
+    plain("ISETP.NE.AND", {MOperand::p(more, true), V(n), MOperand::i(0), MOperand::pt()});
+    MOperand target;
+    target.kind = MOperand::LABEL;
+    target.imm = uint32_t(loop);
+    plain("BRA", {target});
+    m_.code.back().guard = more;
+    const int ol = is_div ? ql : rl, oh = is_div ? qh : rh;
+    if (is_signed) {  // the quotient's sign a ^ b, the remainder's a
+      const int s = tmp();
+      if (is_div)
+        plain("XOR", {V(s, true), a.hi, b.hi});
+      else
+        plain("MOV", {V(s, true), a.hi});
+      const int neg = ptmp(), nb = ptmp();
+      plain("ISETP.LT.AND", {MOperand::p(neg, true), V(s), MOperand::i(0), MOperand::pt()});
+      plain("ISETP.NE.AND", {MOperand::p(nb, true), V(ol), MOperand::i(0), MOperand::p(neg)});
+      under_p(neg, "ISUB", {V(ol, true), MOperand::rz(), V(ol)});
+      under_p(neg, "ISUB", {V(oh, true), MOperand::rz(), V(oh)});
+      under_p(nb, "IADD", {V(oh, true), V(oh), MOperand::i(uint32_t(-1))});
+    }
+    def64(op(0), V(ol), V(oh));
+  }
+
   // An immediate, or a register that holds one constant in the whole kernel.
   bool constant(const Operand& o, uint32_t* v) {
     if (o.kind == Operand::IMM && !o.is_float && !o.is_double) {
@@ -2553,7 +2670,7 @@ const std::vector<std::string>& ptx_opcode_names() {
         "clz",  "cvt",        "cvta", "div",   "exit", "mad",    "max",     "min",  "mov",  "mul",
         "neg",  "not",        "or",   "popc",  "red",  "rem",    "ret",     "selp", "setp", "shfl",
         "shl",  "shr",        "st",   "sub",   "trap", "vote",   "xor",     "ld",   "fma",  "rcp",
-        "sqrt", "rsqrt",      "brev", "bfind", "prmt", "membar", "fence",   "ex2",  "lg2",
+        "sqrt", "rsqrt",      "brev", "bfind", "prmt", "membar", "fence",   "ex2",  "lg2",  "copysign",
     };
     std::sort(v.begin(), v.end());
     return v;

@@ -47,6 +47,37 @@ class Parser {
   size_t i_ = 0;
   DiagSink* d_;
   File file_;
+  // The registers declared in the nested scopes being parsed, innermost
+  // last: (declaration as written, the unique prefix it was renamed to).
+  std::vector<std::vector<std::pair<RegDecl, std::string>>> scopes_;
+  int scope_regs_ = 0;
+
+  // A register name as the innermost scope that declares it renamed it.
+  std::string scoped(const std::string& name) const {
+    for (auto sc = scopes_.rbegin(); sc != scopes_.rend(); ++sc)
+      for (const auto& [r, np] : *sc) {
+        if (r.count == 0) {
+          if (name == r.prefix) return np;
+          continue;
+        }
+        if (name.size() <= r.prefix.size() || name.compare(0, r.prefix.size(), r.prefix) != 0) continue;
+        const std::string digits = name.substr(r.prefix.size());
+        if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 7 ||
+            (digits.size() > 1 && digits[0] == '0'))
+          continue;
+        if (std::atoi(digits.c_str()) < r.count) return np + digits;
+      }
+    return name;
+  }
+  void rename_scoped(Instruction* in) const {
+    if (scopes_.empty()) return;
+    if (!in->guard.empty()) in->guard = scoped(in->guard);
+    for (Operand& o : in->ops) {
+      if (o.kind == Operand::REG || (o.kind == Operand::ADDR && o.base_is_reg)) o.name = scoped(o.name);
+      for (Operand& e : o.elems)
+        if (e.kind == Operand::REG) e.name = scoped(e.name);
+    }
+  }
 
   const Token& peek(size_t k = 0) const { return toks_[std::min(i_ + k, toks_.size() - 1)]; }
   const Token& next() {
@@ -140,10 +171,12 @@ class Parser {
     if (d == ".visible" || d == ".weak" || d == ".extern") {
       next();
       if (peek().kind == Tok::DIRECTIVE && peek().text == ".entry" && d != ".extern") return kernel();
+      if (peek().kind == Tok::DIRECTIVE && peek().text == ".func") return function();
       if (peek().kind == Tok::DIRECTIVE && is_space(peek().text)) return module_var(d == ".extern");
       unsupported_directive(peek());
     }
     if (d == ".entry") return kernel();
+    if (d == ".func") return function();
     if (is_space(d)) return module_var(false);
     unsupported_directive(t);
   }
@@ -275,9 +308,7 @@ class Parser {
 
   [[noreturn]] void unsupported_directive(const Token& t) {
     if (t.kind == Tok::DIRECTIVE) {
-      std::string why;
-      if (t.text == ".func") why = " (device functions are not supported yet: nvcc inlines them at -O3)";
-      fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end" + why);
+      fail(t, "directive " + quote(t.text) + " is not supported by the PTX front end");
     }
     fail(t, "expected a directive, found " + describe(t));
   }
@@ -313,6 +344,51 @@ class Parser {
     expect('{', "to open the kernel body");
     body(&k, 1);
     file_.kernels.push_back(std::move(k));
+  }
+
+  // .func [(.param ret)] name [(.param ...)] [.noreturn] { body } | ;
+  // A device function: its body is parsed as a kernel's; the inliner
+  // (ptx_inline) expands it into each kernel that calls it. Without a body
+  // (.extern .func, a prototype) it is only a declaration.
+  void function() {
+    next();  // .func
+    Kernel f;
+    f.is_func = true;
+    auto list = [&](std::vector<Param>* out) {
+      next();  // (
+      while (!peek().is(')')) {
+        out->push_back(param());
+        if (peek().is(',')) {
+          next();
+          continue;
+        }
+        if (!peek().is(')'))
+          fail(peek(), "expected ',' or ')' in the parameter list, found " + describe(peek()));
+      }
+      next();
+    };
+    if (peek().is('(')) list(&f.rets);
+    const Token& name = peek();
+    if (name.kind != Tok::WORD) fail(name, "expected a function name after .func, found " + describe(name));
+    f.name = name.text;
+    f.pos = name.pos;
+    next();
+    if (peek().is('(')) list(&f.params);
+    while (peek().kind == Tok::DIRECTIVE) {
+      const Token& t = peek();
+      if (t.text != ".noreturn")  // a hint (nvcc's __assertfail): changes nothing
+        d_->error(t.pos, "directive " + quote(t.text) + " is not supported on a .func");
+      next();
+    }
+    if (peek().is(';')) {
+      next();
+      f.has_body = false;
+      file_.funcs.push_back(std::move(f));
+      return;
+    }
+    expect('{', "to open the function body");
+    body(&f, 1);
+    file_.funcs.push_back(std::move(f));
   }
 
   Param param() {
@@ -376,9 +452,13 @@ class Parser {
       }
       try {
         if (t.is('{')) {
-          // A nested scope (nvcc writes them around inline assembly): flattened.
+          // A nested scope (nvcc writes them around inline assembly and
+          // each call sequence): flattened; the registers it declares are
+          // renamed apart (they may repeat an outer or earlier name).
           next();
+          scopes_.emplace_back();
           body(k, depth + 1);
+          scopes_.pop_back();
           continue;
         }
         statement(k);
@@ -428,7 +508,9 @@ class Parser {
       in.mods.push_back(op.text.substr(dot + 1, nd == std::string::npos ? std::string::npos : nd - dot - 1));
       dot = nd;
     }
-    if (!peek().is(';')) {
+    if (in.opcode == "call") {
+      call_operands(&in);
+    } else if (!peek().is(';')) {
       while (true) {
         in.ops.push_back(operand());
         if (in.ops.size() == 1 && peek().is('|')) {
@@ -446,7 +528,39 @@ class Parser {
     if (!peek().is(';'))
       fail(peek(), "expected ';' after the operands of " + quote(in.full) + ", found " + describe(peek()));
     next();
+    rename_scoped(&in);
     k->body.push_back(std::move(s));
+  }
+
+  // call [(r, ...),] callee[, (a, ...)][, prototype or target list]
+  void call_operands(Instruction* in) {
+    auto list = [&](std::vector<Operand>* out) {
+      next();  // (
+      while (!peek().is(')')) {
+        out->push_back(operand());
+        if (peek().is(',')) {
+          next();
+          continue;
+        }
+        if (!peek().is(')')) fail(peek(), "expected ',' or ')' in the call's list, found " + describe(peek()));
+      }
+      next();
+    };
+    if (peek().is('(')) {
+      list(&in->call_rets);
+      expect(',', "after the call's return list");
+    }
+    in->ops.push_back(operand());
+    if (peek().is(',')) {
+      next();
+      if (peek().is('(')) {
+        list(&in->call_args);
+        if (peek().is(',')) next(), in->call_prototype = true, operand();
+      } else {
+        in->call_prototype = true;
+        operand();
+      }
+    }
   }
 
   Operand number(bool neg) {
@@ -569,9 +683,10 @@ class Parser {
       const std::string type = ty.text.substr(1);
       next();
       while (true) {
+        // A name without '%' is a register too (nvcc's temp_param_reg in
+        // each call sequence, which nothing reads).
         const Token& n = peek();
-        if (n.kind != Tok::WORD || n.text[0] != '%')
-          fail(n, "expected a register name, found " + describe(n));
+        if (n.kind != Tok::WORD) fail(n, "expected a register name, found " + describe(n));
         RegDecl r;
         r.type = type;
         r.prefix = n.text;
@@ -584,6 +699,11 @@ class Parser {
           if (v < 1 || v > 1000000) fail(c, "register count " + c.text + " is out of range");
           r.count = int(v);
           expect('>', "after the register count");
+        }
+        if (!scopes_.empty()) {  // renamed apart: prefix$N_ (a range) or name$N
+          const std::string np = r.prefix + "$" + std::to_string(++scope_regs_) + (r.count ? "_" : "");
+          scopes_.back().emplace_back(r, np);
+          r.prefix = np;
         }
         k->regs.push_back(std::move(r));
         if (!peek().is(',')) break;
@@ -638,6 +758,17 @@ class Parser {
       (space == ".shared" ? k->shared : k->locals).push_back(std::move(v));
       return;
     }
+    if (t.text == ".param") {
+      // A call sequence's argument or return value: .param [.align N] .type name[N];
+      --i_;
+      Statement st;
+      st.kind = Statement::PARAM;
+      st.param = param();
+      st.pos = st.param.pos;
+      expect(';', "after the .param variable");
+      k->body.push_back(std::move(st));
+      return;
+    }
     if (t.text == ".pragma") {
       // "nounroll" (what #pragma unroll 1 leaves) is a hint to ptxas that
       // changes no result; any other pragma is refused.
@@ -674,6 +805,8 @@ const std::vector<std::string>& ptx_directive_names() {
       ".weak",
       ".extern",
       ".entry",
+      ".func",
+      ".noreturn",
       // a kernel's body (body_directive)
       ".loc",
       ".reg",

@@ -19,6 +19,8 @@ set -x
 "$NVCC" $FLAGS "$here/api2.cu" "$here/api2_b.cu" -o "$here/bin/api2"
 "$NVCC" $FLAGS "$here/symbols.cu" -o "$here/bin/symbols"
 "$NVCC" $FLAGS "$here/int64.cu" -o "$here/bin/int64"
+"$NVCC" $FLAGS "$here/calls.cu" -o "$here/bin/calls"
+"$here/mathlib/build.sh" "$NVCC"
 # the same program with an uncompressed fatbinary (the reader's other path)
 "$NVCC" $FLAGS -Xfatbin -compress=false "$root/examples/cuda_app/vec_add.cu" -o "$here/bin/vec_add_uncompressed"
 # ... and with the per-thread default stream (the *_ptsz / *_ptds entry points)

@@ -16,7 +16,9 @@ check() {  # binary "sources" [extra flags]: the sources' PTX one after the othe
   local bin=$1 src=$2 f; shift 2
   : > "$tmp/want.ptx"
   for f in $src; do
-    "$NVCC" $FLAGS "$@" -ptx "$f" -o "$tmp/one.ptx" || { echo "check-bins.sh: nvcc failed on $f"; stale=1; return; }
+    # FILE@-DA=1@-DB=2: a source compiled with its own macros (mathlib/kernel.cu)
+    local defs=${f#*@}; [ "$defs" = "$f" ] && defs=""; f=${f%%@*}
+    "$NVCC" $FLAGS "$@" ${defs//@/ } -ptx "$f" -o "$tmp/one.ptx" || { echo "check-bins.sh: nvcc failed on $f"; stale=1; return; }
     cat "$tmp/one.ptx" >> "$tmp/want.ptx"
   done
   "$tool" "$bin" > "$tmp/have.ptx" || { stale=1; return; }
@@ -40,4 +42,12 @@ check "$here/bin/refused" "$here/refused.cu"
 check "$here/bin/api2" "$here/api2.cu $here/api2_b.cu"
 check "$here/bin/symbols" "$here/symbols.cu"
 check "$here/bin/int64" "$here/int64.cu"
+check "$here/bin/calls" "$here/calls.cu"
+m=$here/mathlib
+units="$m/main.cu"
+for fa in expf:1 logf:1 powf:2 sinf:1 cosf:1 tanhf:1 sqrtf:1 rsqrtf:1 fmaf:3 floorf:1 erff:1; do
+  units="$units $m/kernel.cu@-DFN=${fa%%:*}@-DNARGS=${fa#*:}"
+done
+check "$here/bin/mathlib" "$units"
+check "$here/bin/mathlib_fast" "$units" --use_fast_math
 exit $stale

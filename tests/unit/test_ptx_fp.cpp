@@ -479,3 +479,150 @@ TEST(PtxFp, DirectedRoundingsBitExact) {
   EXPECT_EQ(bad, 0u);
   std::printf("directed roundings: %zu results bit-exact over %zu operand pairs\n", checked, in.size() / 2);
 }
+
+// fma.{rz,rm,rp}.f32 (and .rm.ftz, .rp.sat, .rn) bit for bit against the
+// host's fma under fesetround (tests/ptx/fma_directed.ptx): thread i gets
+// a, b from its pair and c from its neighbour's a. The triples: uniform
+// bits and the division test's hard pairs, c cancelling a b to within a few
+// ulps (odd threads' a set from their neighbour's product), tiny products
+// (below 2^-100, against small and large c), huge products (2^126 and up,
+// finite and overflowing sums), c near FLT_MAX against products of any size, integer products with exact zero sums (the
+// sign of zero rounding down), and every triple of 28 special values.
+// copysign.f32 (erff, tanhf) is checked on the same words.
+TEST(PtxFp, FmaDirectedRoundingsBitExact) {
+  std::vector<uint32_t> in = operand_pairs(size_t(1) << 17, 31);
+  SplitMix64 rng(32);
+  auto with_exp = [&](uint32_t lo, uint32_t span) {
+    return (rng.u32() & 0x807FFFFFu) | ((lo + rng.u32() % span) << 23);
+  };
+  for (size_t j = 0; j + 3 < in.size(); j += 4) {
+    const uint32_t kind = uint32_t(j / 4) % 8;
+    uint32_t& a0 = in[j];
+    uint32_t& b0 = in[j + 1];
+    uint32_t& a1 = in[j + 2];  // thread 2k+1's a is thread 2k's c, and the reverse
+    if (kind == 1) {           // c = -(a b) within a few ulps: cancellation
+      const float p = fp32::from_bits(a0) * fp32::from_bits(b0);
+      a1 = fp32::bits(-p) + (rng.u32() % 16) - 8;
+    } else if (kind == 2) {  // tiny products against small and larger c
+      a0 = with_exp(20, 40);
+      b0 = with_exp(1, 40);
+      a1 = (rng.u32() & 1) ? with_exp(0, 60) : with_exp(40, 30);
+    } else if (kind == 3) {  // a subnormal factor
+      a0 = rng.u32() & 0x807FFFFFu;
+      b0 = with_exp(60, 120);
+      a1 = with_exp(0, 80);
+    } else if (kind == 4) {  // huge products, c near them or tiny
+      a0 = with_exp(190, 64);
+      b0 = with_exp(190, 64);
+      a1 = (rng.u32() & 1) ? with_exp(230, 24) : with_exp(1, 60);
+    } else if (kind == 6) {  // c near FLT_MAX against products of any size
+      a0 = with_exp(150, 60);
+      b0 = with_exp(127, 40);
+      a1 = (rng.u32() & 3) ? (0x7F7FFFFFu - rng.u32() % 8) | (rng.u32() & 0x80000000u) : with_exp(248, 7);
+    } else if (kind == 5) {  // integers: exact zero sums and small residuals
+      const int x = int(rng.u32() % 2000) - 1000, y = int(rng.u32() % 2000) - 1000;
+      a0 = fp32::bits(float(x));
+      b0 = fp32::bits(float(y));
+      a1 = fp32::bits(-float(x) * float(y) + float(int(rng.u32() % 3) - 1));
+    }
+  }
+  // TwoSum's intermediate sum overflowing (c = -FLT_MAX against a b near
+  // 2^125: found by the uniform triples), and its neighbours.
+  for (uint32_t k = 0; k < 64; ++k) {
+    in.push_back(0xBE8C39D6u + k * 977), in.push_back(0xFF000000u - (k & 7) * 0x800000u);
+    in.push_back(0xFF7FFFFFu - (k >> 4)), in.push_back(0x3F800000u);
+  }
+  std::vector<uint32_t> sp = specials();
+  sp.resize(28);
+  for (uint32_t a : sp)
+    for (uint32_t b : sp)
+      for (uint32_t c : {sp[0], sp[1], sp[5], sp[27], sp[3] | 0x80000000u}) {
+        in.push_back(a), in.push_back(b), in.push_back(c), in.push_back(a);
+      }
+  while (in.size() % 512) in.push_back(0x3F800000);
+  const std::vector<uint32_t> out = run_grid("fma_directed", in, 7);
+  ASSERT_EQ(out.size(), in.size() / 2 * 7);
+  auto canon = [](float x) { return std::isnan(x) ? 0x7FFFFFFFu : fp32::bits(x); };
+  const int modes[3] = {FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+  const char* names[7] = {"rz", "rm", "rp", "rm.ftz", "rp.sat", "rn", "copysign"};
+  size_t bad = 0, checked = 0, differ_rn = 0;
+  const int saved = std::fegetround();
+  for (size_t i = 0; i < in.size() / 2; ++i) {
+    const float a = fp32::from_bits(in[2 * i]), b = fp32::from_bits(in[2 * i + 1]),
+                c = fp32::from_bits(in[2 * (i ^ 1)]);
+    uint32_t want[7];
+    for (int m = 0; m < 3; ++m) {
+      std::fesetround(modes[m]);
+      volatile float va = a, vb = b, vc = c;
+      want[m] = canon(std::fma(va, vb, vc));
+      if (m == 1) {
+        volatile float fa = ftz(a), fb = ftz(b), fc = ftz(c);
+        want[3] = canon(ftz(std::fma(fa, fb, fc)));
+      }
+      if (m == 2) want[4] = canon(sat(std::fma(va, vb, vc)));
+    }
+    std::fesetround(FE_TONEAREST);
+    want[5] = canon(std::fma(a, b, c));
+    want[6] = (in[2 * i] & 0x80000000u) | (in[2 * (i ^ 1)] & 0x7FFFFFFFu);
+    for (int k = 0; k < 7; ++k, ++checked) {
+      const uint32_t got = out[7 * i + size_t(k)];
+      if (k < 3 && want[k] != want[5]) ++differ_rn;
+      if (got != want[k] && ++bad <= 10)
+        ADD_FAILURE() << names[k] << " of 0x" << std::hex << in[2 * i] << ", 0x" << in[2 * i + 1]
+                      << ", 0x" << in[2 * (i ^ 1)] << ": 0x" << got << ", host 0x" << want[k];
+    }
+  }
+  std::fesetround(saved);
+  EXPECT_EQ(bad, 0u);
+  EXPECT_GT(differ_rn, checked / 8);  // the directed results are not mostly the nearest ones
+  std::printf("fma directed roundings: %zu results bit-exact over %zu triples, %zu differ from .rn\n", checked,
+              in.size() / 2, differ_rn);
+}
+
+// div/rem .u64/.s64 (tests/ptx/divrem64.ptx) against C++ over 65,536
+// operand pairs: uniform bits, operands of every width from 1 to 64 bits
+// and both signs, divisors near the dividend, powers of two, 1 and -1,
+// INT64_MIN, and 0 (x / 0 = all ones and x % 0 = x unsigned, as the 32-bit
+// division; signed, the magnitudes' quotient with the signs; INT64_MIN / -1
+// is INT64_MIN).
+TEST(PtxFp, DivRem64BitExact) {
+  SplitMix64 rng(64);
+  const size_t n = size_t(1) << 16;
+  std::vector<uint64_t> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t x = (uint64_t(rng.u32()) << 32) | rng.u32();
+    const uint32_t kind = uint32_t(i / 2) % 8;
+    if (kind == 1) x >>= rng.u32() % 64;                                     // any width
+    if (kind == 2) x = uint64_t(-int64_t(x >> (rng.u32() % 64)));            // negative, any width
+    if (kind == 3 && (i & 1)) x = v[i - 1] - (rng.u32() % 5) + 2;              // near the dividend
+    if (kind == 4 && (i & 1)) x = uint64_t(1) << (rng.u32() % 64);             // powers of two
+    if (kind == 5 && (i & 1)) x = (rng.u32() & 1) ? 1 : ~uint64_t(0);          // 1, -1
+    if (kind == 6) x = (i & 1) ? ((rng.u32() % 3 == 0) ? 0 : ~uint64_t(0)) : uint64_t(1) << 63;  // INT64_MIN, 0, -1
+    if (kind == 7 && (i & 1)) x = rng.u32() % 1000;                            // small divisors
+    v[i] = x;
+  }
+  std::vector<uint32_t> in(2 * n);
+  std::memcpy(in.data(), v.data(), n * 8);
+  const std::vector<uint32_t> out = run_grid("divrem64", in, 8);
+  ASSERT_EQ(out.size(), n * 8);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t a = v[i], b = v[i ^ 1];
+    uint64_t want[4];
+    want[0] = b ? a / b : ~uint64_t(0);
+    want[1] = b ? a % b : a;
+    const int64_t sa = int64_t(a), sb = int64_t(b);
+    const uint64_t ma = sa < 0 ? uint64_t(0) - a : a, mb = sb < 0 ? uint64_t(0) - b : b;
+    const uint64_t mq = mb ? ma / mb : ~uint64_t(0), mr = mb ? ma % mb : ma;
+    want[2] = (sa < 0) != (sb < 0) ? uint64_t(0) - mq : mq;
+    want[3] = sa < 0 ? uint64_t(0) - mr : mr;
+    const char* what[4] = {"div.u64", "rem.u64", "div.s64", "rem.s64"};
+    for (int k = 0; k < 4; ++k) {
+      const uint64_t got = uint64_t(out[8 * i + 2 * size_t(k)]) | (uint64_t(out[8 * i + 2 * size_t(k) + 1]) << 32);
+      if (got != want[k] && ++bad <= 10)
+        ADD_FAILURE() << what[k] << " of 0x" << std::hex << a << ", 0x" << b << ": 0x" << got << ", C++ 0x"
+                      << want[k];
+    }
+  }
+  EXPECT_EQ(bad, 0u);
+}
