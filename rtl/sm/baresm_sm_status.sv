@@ -158,32 +158,34 @@ module baresm_sm_status #(
   assign clock_o = cyc_total_q;
 
   // ---- the report port --------------------------------------------------------------
-  // The word asked for, saturated to 32 bits where the counter stops at 2^32.
-  function automatic logic [31:0] sat32(input logic [32:0] v);
-    sat32 = v[32] ? 32'hFFFF_FFFF : v[31:0];
-  endfunction
-  logic [31:0] rpt_word;
+  // The word asked for, saturated to 32 bits where the counter stops at 2^32
+  // (bit 32 set; the wrapping counters have none): the 33-bit counters are
+  // selected first and saturated once, not each on its own.
+  logic [32:0] rpt_val;
+  localparam int WsW = $clog2(baresm_state_pkg::NUM_WS);
+  logic [4:0] rpt_ws;   // the warp state of a RPT_WS_* word
+  assign rpt_ws = rpt_req_i.idx - baresm_state_pkg::RPT_WS_IDLE;
   always_comb begin
-    rpt_word = '0;
+    rpt_val = '0;
     unique case (rpt_req_i.idx)
-      baresm_state_pkg::RPT_WARP_INSTRS:   rpt_word = sat32(instr_q);
-      baresm_state_pkg::RPT_STALL_CYCLES:  rpt_word = sat32(stall_q);
-      baresm_state_pkg::RPT_SHARED_PASSES: rpt_word = smem_q;
-      baresm_state_pkg::RPT_CTAS_DONE:     rpt_word = ctas_q;
-      baresm_state_pkg::RPT_THREAD_INSTRS: rpt_word = sat32(tinstr_q);
-      baresm_state_pkg::RPT_DIV_BRANCHES:  rpt_word = sat32(div_q);
-      baresm_state_pkg::RPT_BAR_RELEASES:  rpt_word = sat32(bars_q);
-      baresm_state_pkg::RPT_GMEM_REQUESTS: rpt_word = gmem_q;
-      baresm_state_pkg::RPT_IFETCH_FILLS:  rpt_word = ifills_q;
-      baresm_state_pkg::RPT_SM_CYCLES:     rpt_word = sat32(cyc_q);
-      default: begin
+      baresm_state_pkg::RPT_WARP_INSTRS:   rpt_val = instr_q;
+      baresm_state_pkg::RPT_STALL_CYCLES:  rpt_val = stall_q;
+      baresm_state_pkg::RPT_SHARED_PASSES: rpt_val = {1'b0, smem_q};
+      baresm_state_pkg::RPT_CTAS_DONE:     rpt_val = {1'b0, ctas_q};
+      baresm_state_pkg::RPT_THREAD_INSTRS: rpt_val = tinstr_q;
+      baresm_state_pkg::RPT_DIV_BRANCHES:  rpt_val = div_q;
+      baresm_state_pkg::RPT_BAR_RELEASES:  rpt_val = bars_q;
+      baresm_state_pkg::RPT_GMEM_REQUESTS: rpt_val = {1'b0, gmem_q};
+      baresm_state_pkg::RPT_IFETCH_FILLS:  rpt_val = {1'b0, ifills_q};
+      baresm_state_pkg::RPT_SM_CYCLES:     rpt_val = cyc_q;
+      default:
         // The warp-state counts: consecutive words from RPT_WS_IDLE, in
         // baresm_state_pkg::WS_* order (contract/rings.h pins the order).
-        for (int s = 0; s < baresm_state_pkg::NUM_WS; s++)
-          if (rpt_req_i.idx == baresm_state_pkg::RPT_WS_IDLE + 5'(s)) rpt_word = sat32(scnt_q[s]);
-      end
+        if (32'(rpt_ws) < baresm_state_pkg::NUM_WS) rpt_val = scnt_q[WsW'(rpt_ws)];
     endcase
   end
+  logic [31:0] rpt_word;
+  assign rpt_word = rpt_val[32] ? 32'hFFFF_FFFF : rpt_val[31:0];
   // The live counts of the previous cycle: exactly the increments of the
   // warp-instruction and CTA counters above.
   logic [31:0] rpt_word_q;
