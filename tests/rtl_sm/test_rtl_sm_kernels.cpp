@@ -39,6 +39,7 @@ constexpr uint32_t kDataSize = 0x40000;
 uint32_t g_code_trim = 0;  // bytes cut from the end of the launch's code range
 // The launch's windows when not empty (default: the one window [kData, kData + kDataSize)).
 std::vector<baresm::iss::Window> g_windows;
+baresm::iss::Window g_protect{0, 0};   // the CP's protected range for the next run (size 0: none)
 
 SmHarness& harness() {
   static SmHarness h(baresm::sim::make_sm_dut());
@@ -81,6 +82,7 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
   p.shared_bytes = k.shared_bytes;
   p.windows = {baresm::iss::Window{kData, kDataSize}};
   if (!g_windows.empty()) p.windows = g_windows;
+  p.protect = g_protect;
   p.instr_budget = watchdog;
 
   r.model_mem = mem;
@@ -967,6 +969,35 @@ TEST(SmKernels, EveryWindowOfTheSm) {
   EXPECT_EQ(f.rtl.fault.addr, kData + 0x1000 * (n - 1) + 256);
   EXPECT_EQ(f.rtl.fault.lane, n - 1);
   std::printf("windows: %u, %s\n", n, f.rtl.describe().c_str());
+}
+
+// The protected range (the command processor's rings, descriptors, code
+// and parameters) wins over a window that covers it: a store into it is
+// OUT_OF_WINDOW at the first lane that reaches it, with nothing written, as
+// in the model; the same kernel with the range elsewhere runs to the end.
+TEST(SmKernels, ProtectedRangeInsideAWindowFaults) {
+  const std::string src = R"(
+.kernel k
+.regs 4
+    S2R R0, SR_TID.X;
+    LDC R1, [0];
+    SHL R2, R0, 2;
+    IADD R2, R1, R2;
+    STG [R2], R0;
+    EXIT;
+.end
+)";
+  g_protect = baresm::iss::Window{kData + 64, 64};   // threads 16..31's words
+  auto f = run_both(src, {1, 1, 1}, {32, 1, 1}, {kData});
+  expect_same(f);
+  EXPECT_EQ(int(f.rtl.fault.kind), int(FaultKind::OUT_OF_WINDOW)) << f.rtl.fault.describe();
+  EXPECT_EQ(f.rtl.fault.addr, kData + 64);
+  EXPECT_EQ(f.rtl.fault.lane, 16u);
+  g_protect = baresm::iss::Window{kData + 4096, 64};  // beyond what the kernel writes
+  auto ok = run_both(src, {1, 1, 1}, {32, 1, 1}, {kData});
+  g_protect = baresm::iss::Window{0, 0};
+  expect_same(ok);
+  EXPECT_TRUE(ok.rtl.fault.ok()) << ok.rtl.fault.describe();
 }
 
 // FPU instructions need the FPU (baresm_sm HasFpu, CONFIG word 7 bit 0; the
