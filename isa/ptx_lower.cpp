@@ -903,6 +903,17 @@ class Lowerer {
   }
 
   // ---- emission --------------------------------------------------------------------
+  // A label of the lowering's own (a loop head of a multi-instruction
+  // sequence) placed at this point of the code; its index.
+  int place_label(const std::string& name) {
+    const int label = int(m_.labels.size());
+    m_.labels.push_back(name);
+    MInstr li;
+    li.label = label;
+    li.pos = cur_->pos;
+    m_.code.push_back(li);
+    return label;
+  }
   void plain(const std::string& mnem, std::vector<MOperand> ops) {
     MInstr mi;
     mi.mnem = mnem;
@@ -2239,12 +2250,7 @@ class Lowerer {
     const int p = new_vreg(true), wrap = new_vreg(true);
     guarded(space == "global" ? "LDG" : "LDS", {V(old, true), addr});
     plain("ISETP.NE.AND", {MOperand::p(p, true), MOperand::rz(), MOperand::i(0), MOperand::pt()});  // false
-    const int loop = int(m_.labels.size());
-    m_.labels.push_back(inc ? "(atom.inc retry)" : "(atom.dec retry)");
-    MInstr li;
-    li.label = loop;
-    li.pos = cur_->pos;
-    m_.code.push_back(li);
+    const int loop = place_label(inc ? "(atom.inc retry)" : "(atom.dec retry)");
     if (inc) {
       plain("IADD", {V(nw, true), V(old), MOperand::i(1)});
       plain("ISETP.GE.U32.AND", {MOperand::p(wrap, true), V(old), b, MOperand::pt()});
@@ -2316,12 +2322,7 @@ class Lowerer {
     }
     plain("MOV", {V(r, true), MOperand::i(0)});
     plain("MOV", {V(n, true), MOperand::i(32)});
-    const int loop = int(m_.labels.size());
-    m_.labels.push_back("(division step)");
-    MInstr li;
-    li.label = loop;
-    li.pos = cur_->pos;
-    m_.code.push_back(li);
+    const int loop = place_label("(division step)");
     plain("ISETP.LT.AND", {MOperand::p(p, true), V(r), MOperand::i(0), MOperand::pt()});  // top bit of r
     plain("SHR", {V(t, true), V(q), MOperand::i(31)});
     plain("SHL", {V(r, true), V(r), MOperand::i(1)});
@@ -2387,12 +2388,7 @@ class Lowerer {
     plain("MOV", {V(rl, true), MOperand::i(0)});
     plain("MOV", {V(rh, true), MOperand::i(0)});
     plain("MOV", {V(n, true), MOperand::i(64)});
-    const int loop = int(m_.labels.size());
-    m_.labels.push_back("(64-bit division step)");
-    MInstr li;
-    li.label = loop;
-    li.pos = cur_->pos;
-    m_.code.push_back(li);
+    const int loop = place_label("(64-bit division step)");
     auto under_p = [&](int g, const std::string& mn, std::vector<MOperand> ops) {
       plain(mn, std::move(ops));
       m_.code.back().guard = g;

@@ -321,19 +321,7 @@ class Parser {
     k.name = name.text;
     k.pos = name.pos;
     next();
-    if (peek().is('(')) {
-      next();
-      while (!peek().is(')')) {
-        k.params.push_back(param());
-        if (peek().is(',')) {
-          next();
-          continue;
-        }
-        if (!peek().is(')'))
-          fail(peek(), "expected ',' or ')' in the parameter list, found " + describe(peek()));
-      }
-      next();
-    }
+    if (peek().is('(')) param_list(&k.params);
     // Performance directives (.maxntid, .reqntid, ...) would go here.
     while (peek().kind == Tok::DIRECTIVE) {
       const Token& t = peek();
@@ -346,6 +334,22 @@ class Parser {
     file_.kernels.push_back(std::move(k));
   }
 
+  // ( .param ..., .param ... ): a kernel's or a function's parameters, or a
+  // function's return values.
+  void param_list(std::vector<Param>* out) {
+    next();  // (
+    while (!peek().is(')')) {
+      out->push_back(param());
+      if (peek().is(',')) {
+        next();
+        continue;
+      }
+      if (!peek().is(')'))
+        fail(peek(), "expected ',' or ')' in the parameter list, found " + describe(peek()));
+    }
+    next();
+  }
+
   // .func [(.param ret)] name [(.param ...)] [.noreturn] { body } | ;
   // A device function: its body is parsed as a kernel's; the inliner
   // (ptx_inline) expands it into each kernel that calls it. Without a body
@@ -354,26 +358,13 @@ class Parser {
     next();  // .func
     Kernel f;
     f.is_func = true;
-    auto list = [&](std::vector<Param>* out) {
-      next();  // (
-      while (!peek().is(')')) {
-        out->push_back(param());
-        if (peek().is(',')) {
-          next();
-          continue;
-        }
-        if (!peek().is(')'))
-          fail(peek(), "expected ',' or ')' in the parameter list, found " + describe(peek()));
-      }
-      next();
-    };
-    if (peek().is('(')) list(&f.rets);
+    if (peek().is('(')) param_list(&f.rets);
     const Token& name = peek();
     if (name.kind != Tok::WORD) fail(name, "expected a function name after .func, found " + describe(name));
     f.name = name.text;
     f.pos = name.pos;
     next();
-    if (peek().is('(')) list(&f.params);
+    if (peek().is('(')) param_list(&f.params);
     while (peek().kind == Tok::DIRECTIVE) {
       const Token& t = peek();
       if (t.text != ".noreturn")  // a hint (nvcc's __assertfail): changes nothing
