@@ -1948,16 +1948,7 @@ class Lowerer {
       if (eb != 32 && eb != 16 && eb != 8) unsupported("." + t + " vector elements");
       const std::vector<const Operand*> el = elements(op(0), vn);
       const MOperand addr = space == "local" ? local_address(op(1)) : address(op(1), space);
-      std::vector<int> order;
-      int last = -1;
-      for (int k = 0; k < vn; ++k) {
-        if (!el[size_t(k)]) continue;
-        if (el[size_t(k)]->kind == Operand::REG && addr.vreg >= 0 && reg(*el[size_t(k)]).vreg == addr.vreg)
-          last = k;
-        else
-          order.push_back(k);
-      }
-      if (last >= 0) order.push_back(last);
+      const std::vector<int> order = load_order(el, addr);
       // Every element's address first: a sub-word .local element recomputes it
       // from the base register, which an earlier element may overwrite.
       std::vector<MOperand> ea;
@@ -2035,6 +2026,21 @@ class Lowerer {
     }
     guarded(mn + width_suffix_ld(t), {dst(d0, 32), addr});
   }
+  // The elements of a vector load in the order they are loaded: the one that
+  // is also the address register last (absent elements, `_`, left out).
+  std::vector<int> load_order(const std::vector<const Operand*>& el, const MOperand& addr) {
+    int last = -1;
+    std::vector<int> order;
+    for (int k = 0; k < int(el.size()); ++k) {
+      if (!el[size_t(k)]) continue;
+      if (el[size_t(k)]->kind == Operand::REG && addr.vreg >= 0 && reg(*el[size_t(k)]).vreg == addr.vreg)
+        last = k;
+      else
+        order.push_back(k);
+    }
+    if (last >= 0) order.push_back(last);
+    return order;
+  }
   // The address of word k of a 64-bit access at addr (global, shared:
   // 4 bytes on; .local: the next word of the interleaved frame).
   MOperand word_address(const MOperand& addr, int k) {
@@ -2047,16 +2053,7 @@ class Lowerer {
     const std::vector<const Operand*> el = elements(op(0), vn);
     const MOperand addr = space == "local" ? local_address(op(1)) : address(op(1), space);
     const std::string mn = mem_mnem(space, true);
-    int last = -1;
-    std::vector<int> order;
-    for (int k = 0; k < vn; ++k) {
-      if (!el[size_t(k)]) continue;
-      if (el[size_t(k)]->kind == Operand::REG && addr.vreg >= 0 && reg(*el[size_t(k)]).vreg == addr.vreg)
-        last = k;
-      else
-        order.push_back(k);
-    }
-    if (last >= 0) order.push_back(last);
+    const std::vector<int> order = load_order(el, addr);
     for (int k : order) {
       const Operand& d = *el[size_t(k)];
       if (d.kind != Operand::REG || reg(d).bits != 64) fail(d.pos, "expected a 64-bit register");
