@@ -148,7 +148,7 @@ module baresm_ssm_seq #(
 
   typedef enum logic [5:0] {
     S_IDLE, S_CTA, S_SCLR, S_SCHED, S_TOP_RD, S_TOP, S_FETCH, S_FWAIT, S_DEC, S_GUARD, S_PRED2,
-    S_ISSUE, S_LANE, S_PW_RD, S_PW, S_SHFL, S_SHFL_WR, S_MCHK, S_MACC, S_MWAIT, S_BPUSH,
+    S_ISSUE, S_LANE, S_PW_RD, S_PW, S_SHFL, S_SHFL_WR, S_MCHK, S_MACC, S_MWAIT, S_RETIRE, S_BPUSH,
     S_EXIT_RD, S_EXIT_WR, S_END, S_TOP_WR, S_POP, S_POP2, S_BAR, S_DEADLOCK, S_DL2, S_CTA_END, S_STOP
   } state_e;
 
@@ -1076,19 +1076,18 @@ module baresm_ssm_seq #(
               tid_q <= baresm_sm_pkg::tid_next(tid_q, {block_y_i, block_x_i});
               lane_q <= lane_next;
               if (lane_last) begin
-                if (is_setp) st_q <= S_PW_RD;
-                else begin
-                  top_q.pc <= pc_next;
-                  if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
-                  st_q <= S_END;
-                end
+                st_q <= is_setp ? S_PW_RD : S_RETIRE;
               end
             end
           end
 
           S_PW_RD: st_q <= S_PW;
-          S_PW: begin
+          S_PW: st_q <= S_RETIRE;
+
+          // The lane loops' end: the next pc; rd now holds this CTA's values.
+          S_RETIRE: begin
             top_q.pc <= pc_next;
+            if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
             st_q <= S_END;
           end
 
@@ -1100,11 +1099,7 @@ module baresm_ssm_seq #(
               lane_q <= lane_next;
               if (lane_last) begin
                 pass2_q <= 1'b1;
-                if (pass2_q) begin
-                  top_q.pc <= pc_next;
-                  if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
-                  st_q <= S_END;
-                end
+                if (pass2_q) st_q <= S_RETIRE;
               end
             end
           end
@@ -1139,11 +1134,7 @@ module baresm_ssm_seq #(
               end
             end else begin
               lane_q <= lane_next;
-              if (lane_last) begin
-                top_q.pc <= pc_next;
-                if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
-                st_q <= S_END;
-              end
+              if (lane_last) st_q <= S_RETIRE;
             end
           end
 
@@ -1151,11 +1142,7 @@ module baresm_ssm_seq #(
             if (is_shared || (take_rsp && !req_q)) begin
               lane_q <= lane_next;
               st_q <= S_MACC;
-              if (lane_last) begin
-                top_q.pc <= pc_next;
-                if (writes_rd) rv_q[cw_q][RegW'(in_q.rd)] <= 1'b1;
-                st_q <= S_END;
-              end
+              if (lane_last) st_q <= S_RETIRE;
             end
           end
 
