@@ -48,6 +48,7 @@ rtl/sm/baresm_sm.sv
 rtl/ssm/baresm_ssm_pkg.sv       // decoded instruction, sequencer functions
 rtl/ssm/baresm_ssm_alu.sv       // the integer ALU of one lane
 rtl/ssm/baresm_ssm_seq.sv       // the sequencer: one warp-instruction, one thread per step
+rtl/ssm/baresm_ssm_status.sv    // warp states and the launch's counters, in a RAM
 rtl/ssm/baresm_ssm.sv
 
 // ---- the command processor (top: baresm_cp) -------------------------------------

@@ -698,6 +698,18 @@ module baresm_cp #(
   // looks at launch_o only with launch_valid_o) and E_CHECK clears the
   // windows, so their zeroing (an unreadable chunk, win_clr) is a flop's
   // synchronous reset (SB_DFFESR on the iCE40), not a multiplexer per bit.
+  // The protected range, taken at the check with the watchdog budget: with
+  // the descriptor and windows it is the launch record, which stays on
+  // launch_o unchanged until the next fetch (the thread-serial SM reads it
+  // there instead of keeping a copy).
+  logic [31:0] prot_base_q, prot_size_q;
+  always_ff @(posedge clk_i) begin
+    if (win_clr) begin
+      prot_base_q <= prot_base;
+      prot_size_q <= prot_size;
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     for (int b = 0; b < BEATS; b++) begin
       if (desc_we && 32'(beat_q) == 32'(b)) begin
@@ -1134,8 +1146,8 @@ module baresm_cp #(
     launch_o.win_base = WINS_W'(win_base_q);
     launch_o.win_size = WINS_W'(win_size_q);
     launch_o.watchdog = 64'(budget_q);
-    launch_o.prot_base = prot_base;
-    launch_o.prot_size = prot_size;
+    launch_o.prot_base = prot_base_q;
+    launch_o.prot_size = prot_size_q;
   end
   assign launch_valid_o = state_q == E_LAUNCH;
 

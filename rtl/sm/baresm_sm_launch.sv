@@ -12,6 +12,10 @@
 // slots, too much shared memory, or windows past NumWindows. RUN ends at the
 // first fault (DRAIN: until the LSU and fetch have no memory response to
 // wait for) or when the dispatcher is done and no CTA is left.
+// HeldRecord = 1 (the thread-serial SM on the board): the launch's source
+// holds launch_i from the accept until done_o (the command processor's
+// descriptor registers do), so the record is read from the port, not kept
+// in some 860 flip-flops of its own.
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_launch_types.svh"
@@ -24,6 +28,7 @@ module baresm_sm_launch #(
   parameter int SharedBytes = 16384,
   parameter int CtaSlots = 8,
   parameter int NumWindows = 4,
+  parameter bit HeldRecord = 1'b0,  // 1: launch_i is held from the accept until done_o
   parameter int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1,
   parameter int CtaW = (CtaSlots > 1) ? $clog2(CtaSlots) : 1
 ) (
@@ -90,6 +95,16 @@ module baresm_sm_launch #(
   state_e state_q;
 
   baresm_launch_t lq;  // the accepted descriptor
+  if (HeldRecord) begin : g_held
+    assign lq = launch_i;
+  end else begin : g_kept
+    baresm_launch_t lq_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) lq_q <= '0;
+      else if (launch_valid_i && launch_ready_o) lq_q <= launch_i;
+    end
+    assign lq = lq_q;
+  end
   logic [31:0] l_grid_x, l_grid_y, l_grid_z, l_shared;
   logic [15:0] l_block_x, l_block_y, l_block_z;
   logic [7:0] l_regs;
@@ -180,7 +195,6 @@ module baresm_sm_launch #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= S_IDLE;
-      lq <= '0;
       init_i_q <= '0;
       init_rf_q <= '0;
       init_sm_q <= '0;
@@ -190,7 +204,6 @@ module baresm_sm_launch #(
       unique case (state_q)
         S_IDLE: begin
           if (accept) begin
-            lq <= launch_i;
             state_q <= S_INIT;
             init_i_q <= '0;
             init_rf_q <= '0;
@@ -264,6 +277,13 @@ module baresm_sm_launch #(
   assign rf_base_o = rf_base_q;
   assign cta_usable_o = cta_usable_q;
   assign sbase_o = cta_sbase_q[sbase_cta_i];
+
+`ifndef SYNTHESIS
+  // A held record does not change while the launch runs.
+  baresm_launch_t held_q;
+  always_ff @(posedge clk_i) if (accept) held_q <= launch_i;
+  `BARESM_ASSERT(a_record_held, !HeldRecord || state_q == S_IDLE || launch_i == held_q)
+`endif
 
   // One done pulse per launch.
   `BARESM_ASSERT_PULSE(a_done_pulse, done_o)

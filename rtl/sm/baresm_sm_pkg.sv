@@ -112,6 +112,20 @@ package baresm_sm_pkg;
     popc32 = n;
   endfunction
 
+  // A warp slot's state this cycle (baresm_state_pkg::WS_*), the first that
+  // matches: idle > exited > waiting at a barrier > issued > ready > waiting
+  // on memory > waiting on the scoreboard (baresm_sm_status says when each holds).
+  function automatic logic [2:0] warp_state(input logic used, input logic exited, input logic bar_wait,
+                                            input logic issued, input logic ready, input logic wait_mem);
+    if (!used) warp_state = baresm_state_pkg::WS_IDLE;
+    else if (exited) warp_state = baresm_state_pkg::WS_EXITED;
+    else if (bar_wait) warp_state = baresm_state_pkg::WS_WAIT_BAR;
+    else if (issued) warp_state = baresm_state_pkg::WS_ISSUED;
+    else if (ready) warp_state = baresm_state_pkg::WS_READY;
+    else if (wait_mem) warp_state = baresm_state_pkg::WS_WAIT_MEM;
+    else warp_state = baresm_state_pkg::WS_WAIT_SB;
+  endfunction
+
   // One lane of the integer ALU. uns is mod[0] (.U32); sel is the lane's SEL
   // predicate (already negated as the instruction says); sreg the lane's
   // special register for S2R.

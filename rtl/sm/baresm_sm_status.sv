@@ -74,15 +74,9 @@ module baresm_sm_status #(
   logic [2:0] wstate [NumWarps];
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
-      if (!used_i[w]) wstate[w] = baresm_state_pkg::WS_IDLE;
-      else if (exited_i[w]) wstate[w] = baresm_state_pkg::WS_EXITED;
-      else if (bar_wait_i[w]) wstate[w] = baresm_state_pkg::WS_WAIT_BAR;
-      else if (issue_i && issue_warp_i == WarpW'(w)) wstate[w] = baresm_state_pkg::WS_ISSUED;
-      else if (ready_i[w]) wstate[w] = baresm_state_pkg::WS_READY;
-      else if (ifetch_miss_i[w] || (ib_valid_i[w] && (hazard_mem_i[w] || (!hazard_i[w] && !unit_ok_i[w] &&
-               ib_ctrl_i[w]))))
-        wstate[w] = baresm_state_pkg::WS_WAIT_MEM;
-      else wstate[w] = baresm_state_pkg::WS_WAIT_SB;
+      wstate[w] = baresm_sm_pkg::warp_state(used_i[w], exited_i[w], bar_wait_i[w],
+          issue_i && issue_warp_i == WarpW'(w), ready_i[w],
+          ifetch_miss_i[w] || (ib_valid_i[w] && (hazard_mem_i[w] || (!hazard_i[w] && !unit_ok_i[w] && ib_ctrl_i[w]))));
       warp_state_o[w*3 +: 3] = wstate[w];
     end
   end

@@ -1,8 +1,9 @@
 // baresm_ssm: the thread-serial SM (docs/microarchitecture.md, "The
 // thread-serial SM"): baresm_sm's ports, ISA, contract and trace, built for
 // a small FPGA. One warp-instruction at a time, one thread per step
-// (baresm_ssm_seq); the launch control and the status counters are the
-// wide SM's own blocks, so a launch is sized, refused and counted the same.
+// (baresm_ssm_seq); the launch control is the wide SM's own block, so a
+// launch is sized and refused the same, and the counters count the same
+// (baresm_ssm_status keeps them in a RAM).
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_launch_types.svh"
@@ -136,7 +137,8 @@ module baresm_ssm #(
     .RfDepth(RfDepth),
     .SharedBytes(SharedBytes),
     .CtaSlots(1),
-    .NumWindows(NumWindows)
+    .NumWindows(NumWindows),
+    .HeldRecord(1'b1)
   ) u_launch (
     .clk_i,
     .rst_ni,
@@ -288,10 +290,9 @@ module baresm_ssm #(
     .pw_bits_o      (pw_bits)
   );
 
-  // ---- status and counters (the wide SM's block: the same states and counts) ----
-  baresm_sm_status #(
-    .NumWarps(NumWarps),
-    .CtaSlots(1)
+  // ---- status and counters: the wide SM's states and counts, in a RAM ------------------
+  baresm_ssm_status #(
+    .NumWarps(NumWarps)
   ) u_status (
     .clk_i,
     .rst_ni,
@@ -303,12 +304,7 @@ module baresm_ssm #(
     .exited_i       (exited),
     .bar_wait_i     (bar_wait),
     .ready_i        (ready),
-    .ifetch_miss_i  (wait_mem),
-    .ib_valid_i     ({NumWarps{1'b0}}),
-    .ib_ctrl_i      ({NumWarps{1'b0}}),
-    .hazard_i       ({NumWarps{1'b0}}),
-    .hazard_mem_i   ({NumWarps{1'b0}}),
-    .unit_ok_i      ({NumWarps{1'b0}}),
+    .wait_mem_i     (wait_mem),
     .issue_i        (issue),
     .issue_warp_i   (issue_warp),
     .issue_exec_i   (issue_exec),

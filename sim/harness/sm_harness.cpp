@@ -201,7 +201,6 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
   mc.line_bytes = params_.line_bytes;
   MemModel mm(mem, mc, opt.poison);
   const auto desc = pack_launch(launch);
-  std::array<uint32_t, kLaunchWords> none{};
   observer_ = nullptr;  // watches from the cycle after the launch is taken
   cycle_ = 0;
   stop_ = false;
@@ -234,19 +233,19 @@ SmRunResult SmHarness::run(const SmLaunch& launch, std::vector<uint8_t>& mem, co
       if (mm.rsp_valid()) std::printf(" rsp id=%u", mm.rsp().id);
       std::printf("\n");
     }
-    dut_->set_launch(false, none, opt.gto);
+    dut_->set_launch(false, desc, opt.gto);  // held until done (the serial SM reads it there)
     dut_->set_mem(mm.req_ready(), mm.rsp_valid(), mm.rsp().id,
                   mm.rsp_valid() ? mm.rsp().rdata.data() : nullptr, mm.rsp_valid() && mm.rsp().error);
     dut_->eval();
     st = dut_->status();
     if (st.done) {
       r.completed = true;
-      cycle(&mm, false, none, opt.gto);
+      cycle(&mm, false, desc, opt.gto);
       n++;
       r.counters = dut_->counters();  // through the report port: after the launch's end
       break;
     }
-    cycle(&mm, false, none, opt.gto);
+    cycle(&mm, false, desc, opt.gto);
     n++;
     if (stop_) break;
   }

@@ -7,7 +7,7 @@
 # CP grows past its SB_LUT4 budget or maps to any SB_MAC16 (the UP5K has 8,
 # and the SM needs them).
 #   area_cp.sh OUT_DIR [BUDGET]   synthesize and check (default budget 4600:
-#                                 4,509 measured on 2026-12-06 (the report read from E_BUILD) plus room
+#                                 4,519 measured on 2026-12-06 (the report read from E_BUILD, the protected range taken at CHECK) plus room
 #                                 for ABC's run-to-run variation)
 #   area_cp.sh --planted OUT_DIR  the checker on saved stat lines that must
 #                                 fail (over budget; a SB_MAC16) or pass
