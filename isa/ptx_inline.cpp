@@ -59,7 +59,8 @@ class Inliner {
       body.swap(out_.body);
       const Instruction at = at_pos(k.pos);
       emit(at, "mov", {"u32"}, {reg_op(kCallStackReg, k.pos), sym_op(kCallStackVar, k.pos)});
-      emit(at, "add", {"u32"}, {reg_op("%__splim", k.pos), reg_op(kCallStackReg, k.pos), imm_op(32 * kCallStackBytes)});
+      emit(at, "add", {"u32"},
+           {reg_op("%__splim", k.pos), reg_op(kCallStackReg, k.pos), imm_op(32 * kCallStackBytes)});
       SharedVar cs;
       cs.name = kCallStackVar;
       cs.align = 16;
@@ -133,8 +134,8 @@ class Inliner {
   // registers live across every call are known.
   struct Marker {
     bool is_ret = false;
-    int fn = 0;    // the callee (call) or the function returning (ret)
-    int site = 0;  // the call's return-site id (1..)
+    int fn = 0;                   // the callee (call) or the function returning (ret)
+    int site = 0;                 // the call's return-site id (1..)
     std::vector<int> args, rets;  // the call sequence's objects
     Instruction at;
   };
@@ -501,8 +502,8 @@ class Inliner {
       push(std::move(c));
     }
     if (need_end) label(end, f.body.empty() ? f.pos : f.body.back().pos);
-    if (region_fn >= 0 && (last == f.body.size() || f.body[last].instr.opcode != "ret" ||
-                           !f.body[last].instr.guard.empty()))
+    if (region_fn >= 0 &&
+        (last == f.body.size() || f.body[last].instr.opcode != "ret" || !f.body[last].instr.guard.empty()))
       ret_marker(at_pos(f.body.empty() ? f.pos : f.body.back().pos), region_fn);
   }
 
@@ -576,9 +577,12 @@ class Inliner {
       if (a.kind != Operand::ADDR || a.base_is_reg || a.name != g.rets[i].name) continue;
       int vec = 1, tb = 0;
       for (const std::string& m : in.mods) {
-        if (m == "v2") vec = 2;
-        else if (m == "v4") vec = 4;
-        else if (m != "param") tb = type_width(m);
+        if (m == "v2")
+          vec = 2;
+        else if (m == "v4")
+          vec = 4;
+        else if (m != "param")
+          tb = type_width(m);
       }
       if (tb != 8 && tb != 16 && tb != 32 && tb != 64) continue;
       for (int e = 0; e < vec; ++e) lay[uint32_t(a.value + e * tb / 8)] = uint32_t(tb / 8);
@@ -617,7 +621,8 @@ class Inliner {
     FnInst F;
     F.f = &g;
     F.rn.tag = R.tag + "f" + std::to_string(R.fns.size()) + "_";
-    for (const RegDecl& r : g.regs) (r.count == 0 ? (void)F.rn.exact.insert(r.prefix) : (void)(F.rn.ranges[r.prefix] = r.count));
+    for (const RegDecl& r : g.regs)
+      (r.count == 0 ? (void)F.rn.exact.insert(r.prefix) : (void)(F.rn.ranges[r.prefix] = r.count));
     for (const Statement& st : g.body)
       if (st.kind == Statement::LABEL) F.rn.symbols.insert(st.label);
     for (const SharedVar& v : g.locals) F.rn.symbols.insert(v.name);
@@ -651,7 +656,8 @@ class Inliner {
       o.size = g.params[p].size;
       const int id = int(objs_.size());
       objs_.push_back(std::move(o));
-      for (const auto& [off, sl] : std::map<uint32_t, Slot>(objs_[size_t(args[p])].slots)) slot_reg(id, off, sl.bytes);
+      for (const auto& [off, sl] : std::map<uint32_t, Slot>(objs_[size_t(args[p])].slots))
+        slot_reg(id, off, sl.bytes);
       F.params.push_back(id);
       F.bound[g.params[p].name] = id;
     }
@@ -693,18 +699,20 @@ class Inliner {
   // the warp's threads at different depths is refused by name.
   bool region_instr(Instruction* in, int fn) {
     const FnInst& F = region_->fns[size_t(fn)];
-    static const std::set<std::string> warp_wide = {"bar", "barrier", "shfl", "vote", "activemask", "match",
-                                                    "redux", "bar.warp"};
+    static const std::set<std::string> warp_wide = {"bar",        "barrier", "shfl",  "vote",
+                                                    "activemask", "match",   "redux", "bar.warp"};
     if (warp_wide.count(in->opcode)) {
-      d_->error(in->pos, "PTX instruction " + quote(in->full) + " inside recursive function " + quote(F.f->name) +
-                             ": the threads of a warp run a recursive function at different depths, so warp-wide "
-                             "and barrier instructions are not supported there");
+      d_->error(in->pos,
+                "PTX instruction " + quote(in->full) + " inside recursive function " + quote(F.f->name) +
+                    ": the threads of a warp run a recursive function at different depths, so warp-wide "
+                    "and barrier instructions are not supported there");
       return false;
     }
     for (size_t k = 0; k < in->ops.size(); ++k) {
       Operand& o = in->ops[k];
       auto it = F.local_off.find(o.name);
-      if (it == F.local_off.end() || (o.kind != Operand::SYMBOL && !(o.kind == Operand::ADDR && !o.base_is_reg)))
+      if (it == F.local_off.end() ||
+          (o.kind != Operand::SYMBOL && !(o.kind == Operand::ADDR && !o.base_is_reg)))
         continue;
       if (o.kind == Operand::ADDR) {
         o.name = F.depot_reg;
@@ -713,8 +721,8 @@ class Inliner {
         continue;
       }
       if (in->opcode != "mov" || k != 1 || in->ops[0].kind != Operand::REG) {
-        d_->error(o.pos, ".local variable " + quote(o.name.substr(F.rn.tag.size())) + " of recursive function " +
-                             quote(F.f->name) + " used by " + quote(in->full) +
+        d_->error(o.pos, ".local variable " + quote(o.name.substr(F.rn.tag.size())) +
+                             " of recursive function " + quote(F.f->name) + " used by " + quote(in->full) +
                              ": only mov of its address and ld/st.local through it are supported");
         return false;
       }
@@ -737,8 +745,9 @@ class Inliner {
                       std::vector<std::string>* stack) {
     if (in.call_rets.size() != f.rets.size() || in.call_args.size() != f.params.size()) {
       d_->error(in.pos, "call of " + quote(f.name) + " with " + std::to_string(in.call_rets.size()) +
-                            " return and " + std::to_string(in.call_args.size()) + " argument parameters; it has " +
-                            std::to_string(f.rets.size()) + " and " + std::to_string(f.params.size()));
+                            " return and " + std::to_string(in.call_args.size()) +
+                            " argument parameters; it has " + std::to_string(f.rets.size()) + " and " +
+                            std::to_string(f.params.size()));
       return;
     }
     std::vector<int> args, rets;
@@ -767,7 +776,8 @@ class Inliner {
       m.rets = rets;
       m.at = in;
       for (size_t r = 0; r < rets.size(); ++r)
-        for (const auto& [off, sl] : std::map<uint32_t, Slot>(objs_[size_t(region_->fns[size_t(gi)].rets[r])].slots))
+        for (const auto& [off, sl] :
+             std::map<uint32_t, Slot>(objs_[size_t(region_->fns[size_t(gi)].rets[r])].slots))
           slot_reg(rets[r], off, sl.bytes);
       region_->markers.push_back(m);
       emit_marker(in, int(region_->markers.size()) - 1);
@@ -788,7 +798,8 @@ class Inliner {
       for (const auto& [off, sl] : objs_[size_t(from[i])].slots) {
         auto it = objs_[size_t(to[i])].slots.find(off);
         if (it == objs_[size_t(to[i])].slots.end()) continue;
-        emit(at, "mov", {sl.bytes == 8 ? "b64" : "b32"}, {reg_op(it->second.reg, at.pos), reg_op(sl.reg, at.pos)});
+        emit(at, "mov", {sl.bytes == 8 ? "b64" : "b32"},
+             {reg_op(it->second.reg, at.pos), reg_op(sl.reg, at.pos)});
       }
   }
   void bra(const Instruction& at, const std::string& l) { emit(at, "bra", {}, {sym_op(l, at.pos)}); }
@@ -826,8 +837,9 @@ class Inliner {
     std::map<std::string, size_t> labels;
     for (size_t i = 0; i < n; ++i)
       if (body[i].kind == Statement::LABEL) labels[body[i].label] = i;
-    static const std::set<std::string> no_dst = {"st", "red", "bar", "barrier", "bra", "ret", "exit", "trap",
-                                                 "membar", "fence", "prefetch", "prefetchu", "call", "__marker"};
+    static const std::set<std::string> no_dst = {"st",       "red",       "bar",  "barrier", "bra",
+                                                 "ret",      "exit",      "trap", "membar",  "fence",
+                                                 "prefetch", "prefetchu", "call", "__marker"};
     for (size_t i = 0; i < n; ++i) {
       const Statement& st = body[i];
       bool falls = true;
@@ -870,7 +882,8 @@ class Inliner {
       if (falls && i + 1 < n) succ[i].push_back(i + 1);
     }
     const size_t words = (names->size() + 63) / 64;
-    std::vector<std::vector<uint64_t>> in_(n, std::vector<uint64_t>(words)), out(n, std::vector<uint64_t>(words));
+    std::vector<std::vector<uint64_t>> in_(n, std::vector<uint64_t>(words)),
+        out(n, std::vector<uint64_t>(words));
     for (bool changed = true; changed;) {
       changed = false;
       for (size_t i = n; i-- > 0;) {
@@ -897,8 +910,8 @@ class Inliner {
   // way out of the region); the bodies with each call saving the registers
   // live across it and its return-site id on the thread's call stack and
   // each return popping the id and branching to the head.
-  void region(const Instruction& in, const Kernel& f, const std::vector<int>& args, const std::vector<int>& rets,
-              std::vector<std::string>* stack) {
+  void region(const Instruction& in, const Kernel& f, const std::vector<int>& args,
+              const std::vector<int>& rets, std::vector<std::string>* stack) {
     Region R;
     R.scc = scc_.at(f.name);
     R.tag = "__r" + std::to_string(++regions_) + "_";
@@ -914,7 +927,8 @@ class Inliner {
       if (!R.fns[i].depot_reg.empty()) {
         const Instruction at = at_pos(R.fns[i].f->pos);
         emit(at, "mov", {"b32"}, {reg_op(R.fns[i].depot_reg, at.pos), reg_op("%__fp", at.pos)});
-        emit(at, "add", {"u32"}, {reg_op("%__fp", at.pos), reg_op("%__fp", at.pos), imm_op(R.fns[i].depot_bytes)});
+        emit(at, "add", {"u32"},
+             {reg_op("%__fp", at.pos), reg_op("%__fp", at.pos), imm_op(R.fns[i].depot_bytes)});
         stack_check(at, "%__fp", imm_op(kCallStackBytes + kDepotStackBytes));
       }
       const Kernel* fk = R.fns[i].f;
@@ -956,7 +970,8 @@ class Inliner {
       for (int k = 1; k <= R.sites; ++k) targets.push_back(R.tag + "site" + std::to_string(k));
       for (const FnInst& F : R.fns) targets.push_back(F.entry);
       for (size_t k = 0; k + 1 < targets.size(); ++k) {
-        emit(at, "setp", {"eq", "u32"}, {reg_op("%__pd", at.pos), reg_op("%__state", at.pos), imm_op(int64_t(k) + 1)});
+        emit(at, "setp", {"eq", "u32"},
+             {reg_op("%__pd", at.pos), reg_op("%__state", at.pos), imm_op(int64_t(k) + 1)});
         emit(g, "bra", {}, {sym_op(targets[k], at.pos)});
       }
       if (!targets.empty()) bra(at, targets.back());
@@ -1006,7 +1021,12 @@ class Inliner {
             emit(a, "selp", {"u32"}, {reg_op("%__sv", p), imm_op(1), imm_op(0), reg_op(r, p)});
             emit(a, "st", {"local", "u32"}, {to, reg_op("%__sv", p)});
           } else {
-            emit(a, "st", {"local", w == 64 ? "b64" : w == 16 ? "b16" : t == "f32" ? "f32" : "b32"}, {to, reg_op(r, p)});
+            emit(a, "st",
+                 {"local", w == 64      ? "b64"
+                           : w == 16    ? "b16"
+                           : t == "f32" ? "f32"
+                                        : "b32"},
+                 {to, reg_op(r, p)});
           }
         }
         emit(a, "mov", {"u32"}, {reg_op("%__sv", p), imm_op(m.site)});
@@ -1030,7 +1050,11 @@ class Inliner {
             emit(a, "ld", {"local", "u32"}, {reg_op("%__sv", p), addr_op(kCallStackReg, 4 * k, p)});
             emit(a, "setp", {"ne", "u32"}, {reg_op(r, p), reg_op("%__sv", p), imm_op(0)});
           } else {
-            emit(a, "ld", {"local", w == 64 ? "b64" : w == 16 ? "b16" : t == "f32" ? "f32" : "b32"},
+            emit(a, "ld",
+                 {"local", w == 64      ? "b64"
+                           : w == 16    ? "b16"
+                           : t == "f32" ? "f32"
+                                        : "b32"},
                  {reg_op(r, p), addr_op(kCallStackReg, 4 * k, p)});
           }
         }
@@ -1057,8 +1081,10 @@ class Inliner {
                    std::vector<std::string>* stack) {
     const Operand& target = in.ops.empty() ? Operand{} : in.ops[0];
     if (in.ops.empty() || target.kind != Operand::SYMBOL || in.call_prototype) {
-      d_->error(in.pos, "PTX instruction " + quote(in.full) +
-                            " is an indirect call (a function pointer): not supported, a call must name its function");
+      d_->error(
+          in.pos,
+          "PTX instruction " + quote(in.full) +
+              " is an indirect call (a function pointer): not supported, a call must name its function");
       return;
     }
     auto fit = funcs_.find(target.name);

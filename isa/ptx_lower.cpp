@@ -1164,7 +1164,8 @@ class Lowerer {
     const Operand& s = op(1);
     // The call stack's pointer set to a .local variable: its device address
     // in this thread's interleaved frame (local_address above).
-    if (op(0).kind == Operand::REG && op(0).name == kCallStackReg && s.kind == Operand::SYMBOL && local_.count(s.name))
+    if (op(0).kind == Operand::REG && op(0).name == kCallStackReg && s.kind == Operand::SYMBOL &&
+        local_.count(s.name))
       return guarded("IADD", {dst(op(0), 32), MOperand::v(frame()), MOperand::i(symbol_offset(s) * 32)});
     if (bits == 64 && is_wide(op(0))) {  // both words
       if (s.kind == Operand::REG && s.name == "%clock64") {

@@ -943,8 +943,8 @@ TEST(PtxFeature, RecursionUnderDivergence) {
   std::vector<uint32_t> in(64);
   SplitMix64 rng(35);
   for (uint32_t& v : in) v = rng.u32();
-  in[0] = 15;   // fib's deepest
-  in[32] = 119; // deep's deepest
+  in[0] = 15;    // fib's deepest
+  in[32] = 119;  // deep's deepest
   auto fib = [](uint32_t n) {
     uint32_t a = 0, b = 1;
     for (uint32_t i = 0; i < n; ++i) {
@@ -962,7 +962,8 @@ TEST(PtxFeature, RecursionUnderDivergence) {
   for (uint32_t depth : {16u, 4u}) {
     cq::ModelDeviceConfig cfg;
     cfg.stack_depth = depth;
-    const FeatureRun r = run_feature("recursion", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(64, 0xCCCCCCCC), cfg);
+    const FeatureRun r =
+        run_feature("recursion", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(64, 0xCCCCCCCC), cfg);
     ASSERT_EQ(r.out.size(), 64u);
     for (uint32_t t = 0; t < 32; ++t) {
       EXPECT_EQ(r.out[2 * t], fib(in[t] % 16)) << "D " << depth << " thread " << t;
