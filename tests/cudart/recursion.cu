@@ -6,7 +6,8 @@
 // (three functions in one cycle), a recursive function with a local array
 // live across its call, 64-bit and struct parameters and a struct result,
 // recursion inside a divergent branch and from two call sites of one
-// kernel. The results are checked against the host's; every output word is
+// kernel, one cycle's recursion inside another's, a float and a short live
+// across a call. The results are checked against the host's; every output word is
 // hashed. `recursion overflow` recurses past the call stack (a fault, not a
 // wrong answer).
 #include <cstdint>
@@ -42,8 +43,12 @@ HD int with_array(int n, unsigned seed) {
   int s = a[seed & 7];
   if (n > 0) s += with_array(n - 1, (unsigned)a[(n + seed) & 7] * 2654435761u);
   for (int i = 0; i < 8; ++i) s ^= a[(s + i) & 7] + i;
-  return s;
+  return s + fib(n & 7);  // another cycle's recursion inside this one
 }
+
+// A float and a short live across the call.
+HD float fpow(float x, int n) { return n == 0 ? 1.0f : fpow(x * 1.0625f, n - 1) * x; }
+HD short twist(short v, int n) { return n == 0 ? v : (short)(twist((short)(v * 3 + 1), n - 1) ^ v); }
 
 struct Acc {
   int a;
@@ -87,6 +92,11 @@ __global__ void k_diverge(int* out) {
   if (t % 3 == 0) r = fib(t % 11);
   else if (t % 3 == 1) r = fib(t % 7) * 100;
   out[t] = r;
+}
+__global__ void k_narrow(float* f, short* h) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  f[t] = fpow(1.0f + t / 64.0f, t % 10);
+  h[t] = twist((short)(t * 977), t % 12);
 }
 __global__ void k_deep(int* out, int n) { out[threadIdx.x] = fib(n + (int)threadIdx.x); }
 
@@ -172,6 +182,26 @@ int main(int argc, char** argv) {
   for (int t = 0; t < n; ++t) want[t] = t % 3 == 0 ? fib(t % 11) : t % 3 == 1 ? fib(t % 7) * 100 : -1;
   total += compare("diverge", hint, want, n);
   h = fnv(hint, sizeof hint, h);
+
+  float *dflt, hflt[96], wflt[96];
+  short *dsh, hsh[96], wsh[96];
+  CHECK(cudaMalloc(&dflt, sizeof hflt));
+  CHECK(cudaMalloc(&dsh, sizeof hsh));
+  k_narrow<<<blocks, threads>>>(dflt, dsh);
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemcpy(hflt, dflt, sizeof hflt, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hsh, dsh, sizeof hsh, cudaMemcpyDeviceToHost));
+  for (int t = 0; t < n; ++t) {
+    wflt[t] = fpow(1.0f + t / 64.0f, t % 10);
+    wsh[t] = twist((short)(t * 977), t % 12);
+  }
+  int fbad = 0;
+  for (int t = 0; t < n; ++t) fbad += std::memcmp(&hflt[t], &wflt[t], 4) != 0;
+  std::printf("%-8s %d of %d as the host computes them (bit for bit)\n", "float", n - fbad, n);
+  total += fbad;
+  total += compare("short", hsh, wsh, n);
+  h = fnv(hflt, sizeof hflt, h);
+  h = fnv(hsh, sizeof hsh, h);
 
   std::printf("samples: fact[20]=%llu diverge[3]=%d fold[7]=%d,%lld\n", hfact[20], hint[3], (int)hfold[14],
               hfold[15]);
