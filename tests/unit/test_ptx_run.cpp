@@ -976,3 +976,23 @@ TEST(PtxFeature, RecursionUnderDivergence) {
       run_feature("recursion", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(64, 0xCCCCCCCC), cfg, false);
   EXPECT_EQ(r.fault.kind, iss::FaultKind::STACK_OVERFLOW) << r.fault.describe();
 }
+
+// Recursion written by hand (tests/ptx/recursion_guarded.ptx): a guarded
+// ret and st.param, a guarded call read under its guard, a predicate live
+// across both calls (saved as a word and set again), a guarded call of the
+// cycle from the kernel.
+TEST(PtxFeature, RecursionGuardedCallsAndPredicates) {
+  std::vector<uint32_t> in(32);
+  SplitMix64 rng(36);
+  for (uint32_t& v : in) v = rng.u32();
+  in[0] = 13;
+  std::function<uint32_t(uint32_t)> f = [&](uint32_t n) -> uint32_t {
+    if (n < 2) return n + 1;
+    const bool odd = n & 1;
+    const uint32_t x = n * 3, a = odd ? f(n - 1) : 7u, b = f(n - 2);
+    return odd ? (a ^ x) + b : a + b + x;
+  };
+  const FeatureRun r = run_feature("recursion_guarded", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 32u);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], t < 28 ? f(in[t] % 14) : 0xCCCCCCCCu) << "thread " << t;
+}
