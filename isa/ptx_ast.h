@@ -12,6 +12,11 @@
 
 namespace baresm::isa::ptx {
 
+// The register that holds the call stack pointer of recursive device
+// functions (ptx_inline.cpp writes it, ptx_lower.cpp addresses through it:
+// docs/ptx.md "Recursion").
+inline constexpr const char* kCallStackReg = "%__sp";
+
 struct Pos {
   int line = 0, col = 0;  // 1-based
 };

@@ -859,6 +859,13 @@ class Lowerer {
     }
     const RegInfo& r = reg(o);
     if (r.bits != 32 && r.bits != 64) fail(o.pos, "a local address is a 32- or 64-bit register");
+    // The call stack of recursive functions (ptx_inline.cpp, docs/ptx.md
+    // "Recursion"): %__sp holds the device address of the stack's top word
+    // itself (frame + 32 t), so [%__sp + 4k] is word k above it, 128 k bytes on.
+    if (o.name == kCallStackReg) {
+      if (off % 4) fail(o.pos, "call stack offset " + std::to_string(off) + " is not a multiple of 4");
+      return MOperand::mem(r.vreg, int32_t(off * 32));
+    }
     int t = r.vreg;
     int32_t rest = int32_t(off);
     if (off % 4) {  // a multiple of 4 folds into the offset (it leaves t & 3 alone)
@@ -1155,6 +1162,11 @@ class Lowerer {
     const int bits = value_bits(t);
     if (t == "f64") unsupported(".f64");
     const Operand& s = op(1);
+    // The call stack's pointer set to a .local variable: its device address
+    // in this thread's interleaved frame (local_address above).
+    if (op(0).kind == Operand::REG && op(0).name == kCallStackReg && s.kind == Operand::SYMBOL &&
+        local_.count(s.name))
+      return guarded("IADD", {dst(op(0), 32), MOperand::v(frame()), MOperand::i(symbol_offset(s) * 32)});
     if (bits == 64 && is_wide(op(0))) {  // both words
       if (s.kind == Operand::REG && s.name == "%clock64") {
         // The two halves are read one after the other: the high word may

@@ -20,6 +20,7 @@ set -x
 "$NVCC" $FLAGS "$here/symbols.cu" -o "$here/bin/symbols"
 "$NVCC" $FLAGS "$here/int64.cu" -o "$here/bin/int64"
 "$NVCC" $FLAGS "$here/calls.cu" -o "$here/bin/calls"
+"$NVCC" $FLAGS "$here/recursion.cu" -o "$here/bin/recursion"
 "$here/mathlib/build.sh" "$NVCC"
 # the same program with an uncompressed fatbinary (the reader's other path)
 "$NVCC" $FLAGS -Xfatbin -compress=false "$root/examples/cuda_app/vec_add.cu" -o "$here/bin/vec_add_uncompressed"

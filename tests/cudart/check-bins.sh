@@ -43,6 +43,7 @@ check "$here/bin/api2" "$here/api2.cu $here/api2_b.cu"
 check "$here/bin/symbols" "$here/symbols.cu"
 check "$here/bin/int64" "$here/int64.cu"
 check "$here/bin/calls" "$here/calls.cu"
+check "$here/bin/recursion" "$here/recursion.cu"
 m=$here/mathlib
 units="$m/main.cu"
 for fa in expf:1 logf:1 powf:2 sinf:1 cosf:1 tanhf:1 sqrtf:1 rsqrtf:1 fmaf:3 floorf:1 erff:1; do

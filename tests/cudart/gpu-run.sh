@@ -1,7 +1,7 @@
 #!/bin/bash
 # Makes the GPU references of tests/cudart (ref/) on a machine with an NVIDIA
 # GPU and NVIDIA's libcudart.so.13: the committed binaries as they are.
-#   tests/cudart/gpu-run.sh OUTDIR [NAME...]      (default: calls mathlib mathlib_fast symbols int64 fma)
+#   tests/cudart/gpu-run.sh OUTDIR [NAME...]      (default: calls recursion mathlib mathlib_fast symbols int64 fma)
 # writes OUTDIR/NAME.gpu.txt (stdout+stderr), OUTDIR/mathlib*.gpu.bin (every
 # result word) and OUTDIR/device.txt (nvidia-smi, the runtime that was loaded).
 set -u
@@ -14,7 +14,7 @@ if ! ldconfig -p | grep -q 'libcudart.so.13 '; then
 fi
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; ldd "$here/bin/calls" | grep cudart; } > "$out/device.txt" 2>&1
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(calls mathlib mathlib_fast symbols int64 fma)
+[ ${#names[@]} -gt 0 ] || names=(calls recursion mathlib mathlib_fast symbols int64 fma)
 for n in "${names[@]}"; do
   case $n in
     mathlib*) "$here/bin/$n" -w "$out/$n.gpu.bin" > "$out/$n.gpu.txt" 2>&1 ;;

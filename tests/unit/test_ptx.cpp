@@ -168,11 +168,12 @@ TEST(PtxErrors, UnsupportedDirectivesAndEveryErrorOfTheFile) {
       "t.ptx:13:2: PTX instruction 'foo.bar' is not supported (no PTX instruction 'foo' is translated)");
 }
 
-// Device functions are inlined (ptx_inline.h): what cannot be inlined
-// exactly is refused by name at its line and column -- recursion, direct and
-// through another function (once, though two call sites reach it), a
-// function without a body (vprintf), an indirect call, a parameter read
-// with another width than it was written, a parameter's address.
+// Device functions are inlined (ptx_inline.h), recursive ones emitted once
+// with a call stack: what cannot be translated exactly is refused by name at
+// its line and column -- a function without a body (vprintf), an indirect
+// call, a parameter read with another width than it was written, a
+// parameter's address. (f and g call each other: that is recursion, which
+// translates.)
 TEST(PtxErrors, CallsThatCannotBeInlinedAreRefusedByName) {
   const std::string src = std::string(kHead) +
                           ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"  // 4
@@ -203,12 +204,49 @@ TEST(PtxErrors, CallsThatCannotBeInlinedAreRefusedByName) {
                           "\tld.param.b64 %rd1, [a0+0]; }\n"                                                   // 37
                           "\tret;\n}\n";
   const auto e = errors_of(src);
-  ASSERT_EQ(e.size(), 5u) << ::testing::PrintToString(e);
-  EXPECT_EQ(e[0], "t.ptx:20:17: recursive call of 'f' (k -> f -> g -> f): device functions are inlined, so recursion is not supported");
-  EXPECT_EQ(e[1].rfind("t.ptx:33:17: call of 'vprintf', a function declared without a body", 0), 0u) << e[1];
-  EXPECT_EQ(e[2].rfind("t.ptx:34:2: PTX instruction 'call.uni' is an indirect call", 0), 0u) << e[2];
-  EXPECT_EQ(e[3].rfind("t.ptx:35:16: call parameter 'a0' used by 'mov.u64': only ld.param and st.param", 0), 0u) << e[3];
-  EXPECT_EQ(e[4].rfind("t.ptx:37:2: 'ld.param.b64' reads 8 bytes at 'a0'+0, which were written as 4 bytes", 0), 0u) << e[4];
+  ASSERT_EQ(e.size(), 4u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0].rfind("t.ptx:33:17: call of 'vprintf', a function declared without a body", 0), 0u) << e[0];
+  EXPECT_EQ(e[1].rfind("t.ptx:34:2: PTX instruction 'call.uni' is an indirect call", 0), 0u) << e[1];
+  EXPECT_EQ(e[2].rfind("t.ptx:35:16: call parameter 'a0' used by 'mov.u64': only ld.param and st.param", 0), 0u) << e[2];
+  EXPECT_EQ(e[3].rfind("t.ptx:37:2: 'ld.param.b64' reads 8 bytes at 'a0'+0, which were written as 4 bytes", 0), 0u) << e[3];
+}
+
+// Recursive functions (docs/ptx.md "Recursion"): what cannot run with the
+// threads of a warp at different depths, or cannot be laid out once for
+// every activation, is refused by name at its line and column: a barrier
+// and a shuffle inside the cycle, a .local variable's address used other
+// than by mov and ld/st.local, a parameter written with another width at a
+// second call.
+TEST(PtxErrors, RecursionRefusedWhereItCannotRun) {
+  const std::string src = std::string(kHead) +
+                          ".func (.param .b32 r) f(.param .b32 a)\n"                                          // 4
+                          "{\n\t.local .align 4 .b8 __local_depot0[8];\n"                                    // 5-6
+                          "\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<3>;\n"                                         // 7-8
+                          "\tld.param.u32 %r1, [a];\n"                                                         // 9
+                          "\tbar.sync 0;\n"                                                                   // 10
+                          "\tshfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;\n"                                       // 11
+                          "\tadd.u64 %rd1, __local_depot0, 4;\n"                                              // 12
+                          "\t{ .param .b32 q0; st.param.b32 [q0+0], %r1; .param .b32 q1;\n"                    // 13
+                          "\tcall.uni (q1), f, (q0);\n"                                                        // 14
+                          "\tld.param.b32 %r2, [q1+0]; }\n"                                                    // 15
+                          "\t{ .param .b64 q0; st.param.b64 [q0+0], %rd1; .param .b32 q1;\n"                   // 16
+                          "\tcall.uni (q1), f, (q0);\n"                                                        // 17
+                          "\tld.param.b32 %r4, [q1+0]; }\n"                                                    // 18
+                          "\tst.param.b32 [r+0], %r2;\n\tret;\n}\n"                                             // 19-21
+                          ".visible .entry k(.param .u64 p)\n"                                                // 22
+                          "{\n\t.reg .b32 %r<4>;\n"                                                           // 23-24
+                          "\t{ .param .b32 a0; st.param.b32 [a0+0], 1; .param .b32 r0;\n"                     // 25
+                          "\tcall.uni (r0), f, (a0);\n"                                                        // 26
+                          "\tld.param.b32 %r1, [r0+0]; }\n"                                                    // 27
+                          "\tret;\n}\n";
+  const auto e = errors_of(src);
+  ASSERT_EQ(e.size(), 4u) << ::testing::PrintToString(e);
+  EXPECT_EQ(e[0].rfind("t.ptx:10:2: PTX instruction 'bar.sync' inside recursive function 'f'", 0), 0u) << e[0];
+  EXPECT_EQ(e[1].rfind("t.ptx:11:2: PTX instruction 'shfl.sync.bfly.b32' inside recursive function 'f'", 0), 0u) << e[1];
+  EXPECT_EQ(e[2], "t.ptx:12:16: .local variable '__local_depot0' of recursive function 'f' used by 'add.u64': only mov "
+                  "of its address and ld/st.local through it are supported");
+  EXPECT_EQ(e[3], "t.ptx:17:2: call of recursive function 'f': parameter 'a' is written with other offsets or widths "
+                  "than at its first call");
 }
 
 // __device__ and __constant__ variables a kernel uses are refused by name

@@ -71,12 +71,13 @@ struct FeatureRun {
 // Translates tests/ptx/NAME.ptx, launches kernel NAME with (in, out) on the
 // model and returns out. Fails the test on any error.
 FeatureRun run_feature(const std::string& name, drv::Dim3 grid, drv::Dim3 block,
-                       const std::vector<uint32_t>& in, const std::vector<uint32_t>& out_init) {
+                       const std::vector<uint32_t>& in, const std::vector<uint32_t>& out_init,
+                       const cq::ModelDeviceConfig& model = {}, bool expect_ok = true) {
   FeatureRun r;
   r.ptx = isa::translate_ptx_file(feature_path(name));
   EXPECT_TRUE(r.ptx.ok()) << r.ptx.format_errors();
   if (!r.ptx.ok()) return r;
-  auto d = model_device();
+  auto d = model_device(model);
   drv::Device& dev = d->device;
   drv::Context ctx;
   EXPECT_EQ(dev.ctx_create(&ctx), drv::Status::OK);
@@ -99,7 +100,7 @@ FeatureRun run_feature(const std::string& name, drv::Dim3 grid, drv::Dim3 block,
   cfg.windows = wins;
   cfg.num_windows = 2;
   r.report = launch_and_wait(dev, ctx, m, name.c_str(), cfg, {ptr_arg(bin, &pin), ptr_arg(bout, &pout)}, &r.fault);
-  EXPECT_TRUE(r.fault.ok()) << r.fault.describe();
+  if (expect_ok) EXPECT_TRUE(r.fault.ok()) << r.fault.describe();
   r.out.resize(out_init.size());
   EXPECT_EQ(dev.memcpy_dtoh(ctx, r.out.data(), bout, out_bytes), drv::Status::OK);
   return r;
@@ -930,4 +931,68 @@ TEST(PtxFeature, LocalArrays) {
     const std::vector<uint32_t> got(r.out.begin() + 8 * t, r.out.begin() + 8 * t + 8);
     ASSERT_EQ(got, want) << "thread " << t;
   }
+}
+
+// Recursion (docs/ptx.md "Recursion"): fib and a 120-deep chain with every
+// lane at its own depth, so the warp diverges inside the recursion. Every
+// call and return goes through the region's dispatch head, where the
+// reconvergence stack is back to where it was: it needs the same few
+// entries whatever the recursion depth (this kernel runs with D = 4 and
+// faults with D = 3, a STACK_OVERFLOW, never a wrong answer).
+TEST(PtxFeature, RecursionUnderDivergence) {
+  std::vector<uint32_t> in(64);
+  SplitMix64 rng(35);
+  for (uint32_t& v : in) v = rng.u32();
+  in[0] = 15;    // fib's deepest
+  in[32] = 119;  // deep's deepest
+  auto fib = [](uint32_t n) {
+    uint32_t a = 0, b = 1;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t c = a + b;
+      a = b;
+      b = c;
+    }
+    return a;
+  };
+  auto deep = [](uint32_t n) {
+    uint32_t v = 1;
+    for (uint32_t i = 1; i <= n; ++i) v = v * 3u + i;
+    return v;
+  };
+  for (uint32_t depth : {16u, 4u}) {
+    cq::ModelDeviceConfig cfg;
+    cfg.stack_depth = depth;
+    const FeatureRun r =
+        run_feature("recursion", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(64, 0xCCCCCCCC), cfg);
+    ASSERT_EQ(r.out.size(), 64u);
+    for (uint32_t t = 0; t < 32; ++t) {
+      EXPECT_EQ(r.out[2 * t], fib(in[t] % 16)) << "D " << depth << " thread " << t;
+      EXPECT_EQ(r.out[2 * t + 1], deep(in[32 + t] % 120)) << "D " << depth << " thread " << t;
+    }
+  }
+  cq::ModelDeviceConfig cfg;
+  cfg.stack_depth = 3;
+  const FeatureRun r =
+      run_feature("recursion", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(64, 0xCCCCCCCC), cfg, false);
+  EXPECT_EQ(r.fault.kind, iss::FaultKind::STACK_OVERFLOW) << r.fault.describe();
+}
+
+// Recursion written by hand (tests/ptx/recursion_guarded.ptx): a guarded
+// ret and st.param, a guarded call read under its guard, a predicate live
+// across both calls (saved as a word and set again), a guarded call of the
+// cycle from the kernel.
+TEST(PtxFeature, RecursionGuardedCallsAndPredicates) {
+  std::vector<uint32_t> in(32);
+  SplitMix64 rng(36);
+  for (uint32_t& v : in) v = rng.u32();
+  in[0] = 13;
+  std::function<uint32_t(uint32_t)> f = [&](uint32_t n) -> uint32_t {
+    if (n < 2) return n + 1;
+    const bool odd = n & 1;
+    const uint32_t x = n * 3, a = odd ? f(n - 1) : 7u, b = f(n - 2);
+    return odd ? (a ^ x) + b : a + b + x;
+  };
+  const FeatureRun r = run_feature("recursion_guarded", {1, 1, 1}, {32, 1, 1}, in, std::vector<uint32_t>(32, 0xCCCCCCCC));
+  ASSERT_EQ(r.out.size(), 32u);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], t < 28 ? f(in[t] % 14) : 0xCCCCCCCCu) << "thread " << t;
 }
