@@ -110,6 +110,20 @@ module baresm_top #(
   logic [31:0] sm_fault_waiting;
   logic [7:0] sm_fault_warp;
   logic [4:0] sm_fault_lane;
+  // The SM's fault report (rtl/prim/baresm_report_types.svh): the SM's
+  // fault_*_o, field by field there, packed for the command processor.
+  baresm_sm_fault_t sm_fault;
+  always_comb begin
+    sm_fault.kind = sm_fault_kind;
+    sm_fault.cta_x = sm_fault_cta_x;
+    sm_fault.cta_y = sm_fault_cta_y;
+    sm_fault.cta_z = sm_fault_cta_z;
+    sm_fault.warp = sm_fault_warp;
+    sm_fault.lane = sm_fault_lane;
+    sm_fault.pc = sm_fault_pc;
+    sm_fault.addr = sm_fault_addr;
+    sm_fault.waiting = sm_fault_waiting;
+  end
   // The SM's report of the launch's counters (rtl/prim/baresm_report_types.svh):
   // the command processor reads it a word at a time into the completion entry.
   baresm_rpt_req_t sm_rpt_req;
@@ -153,15 +167,7 @@ module baresm_top #(
     .launch_o          (launch),
     .sm_done_i         (sm_done),
     .sm_cfg_error_i    (sm_cfg_error),
-    .sm_fault_kind_i   (sm_fault_kind),
-    .sm_fault_cta_x_i  (sm_fault_cta_x),
-    .sm_fault_cta_y_i  (sm_fault_cta_y),
-    .sm_fault_cta_z_i  (sm_fault_cta_z),
-    .sm_fault_warp_i   (sm_fault_warp),
-    .sm_fault_lane_i   (sm_fault_lane),
-    .sm_fault_pc_i     (sm_fault_pc),
-    .sm_fault_addr_i   (sm_fault_addr),
-    .sm_fault_waiting_i(sm_fault_waiting),
+    .sm_fault_i        (sm_fault),
     .rpt_req_o         (sm_rpt_req),
     .rpt_rsp_i         (sm_rpt_rsp),
     .state_o           (cp_state_o),

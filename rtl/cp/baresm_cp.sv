@@ -65,15 +65,7 @@ module baresm_cp #(
   launch_o,
   sm_done_i,
   sm_cfg_error_i,
-  sm_fault_kind_i,
-  sm_fault_cta_x_i,
-  sm_fault_cta_y_i,
-  sm_fault_cta_z_i,
-  sm_fault_warp_i,
-  sm_fault_lane_i,
-  sm_fault_pc_i,
-  sm_fault_addr_i,
-  sm_fault_waiting_i,
+  sm_fault_i,
   rpt_req_o,
   rpt_rsp_i,
   state_o,
@@ -113,15 +105,7 @@ module baresm_cp #(
   output baresm_launch_t               launch_o;
   input  logic                         sm_done_i;
   input  logic                         sm_cfg_error_i;
-  input  logic [3:0]                   sm_fault_kind_i;
-  input  logic [31:0]                  sm_fault_cta_x_i;
-  input  logic [31:0]                  sm_fault_cta_y_i;
-  input  logic [31:0]                  sm_fault_cta_z_i;
-  input  logic [7:0]                   sm_fault_warp_i;
-  input  logic [4:0]                   sm_fault_lane_i;
-  input  logic [31:0]                  sm_fault_pc_i;
-  input  logic [31:0]                  sm_fault_addr_i;
-  input  logic [31:0]                  sm_fault_waiting_i;
+  input  baresm_sm_fault_t             sm_fault_i;         // the SM's fault report (baresm_report_types.svh)
   // The SM's report (rtl/prim/baresm_report_types.svh): the launch's
   // counters a word at a time, asked for by completion-entry word index
   // while the entry is written; the live warp-instruction and CTA counts.
@@ -446,7 +430,7 @@ module baresm_cp #(
   // The SM's fault, as a completion: the fault table's error code
   // (contract/faults.def, baresm_state_pkg::fault_error).
   logic [7:0]  f_error;
-  assign f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_kind_i);
+  assign f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_i.kind);
   // The faulting CTA's linear index (baresm_cp_fault_cta, a serial
   // multiplier): E_BUILD waits for it when the SM reports a fault.
   logic        f_cta_req, f_cta_done, build_wait;
@@ -457,9 +441,9 @@ module baresm_cp #(
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .req_i   (f_cta_req),
-    .cta_x_i (sm_fault_cta_x_i),
-    .cta_y_i (sm_fault_cta_y_i),
-    .cta_z_i (sm_fault_cta_z_i),
+    .cta_x_i (sm_fault_i.cta_x),
+    .cta_y_i (sm_fault_i.cta_y),
+    .cta_z_i (sm_fault_i.cta_z),
     .grid_x_i(d_grid_x),
     .grid_y_i(d_grid_y),
     .done_o  (f_cta_done),
@@ -1104,12 +1088,12 @@ module baresm_cp #(
       end else begin
         c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
         if (!sm_cfg_error_i) begin
-          c_warp_d = sm_fault_warp_i;
-          c_lane_d = 8'(sm_fault_lane_i);
-          c_pc_d = sm_fault_pc_i;
+          c_warp_d = sm_fault_i.warp;
+          c_lane_d = 8'(sm_fault_i.lane);
+          c_pc_d = sm_fault_i.pc;
           // A barrier deadlock names the waiting warps where an address would be.
-          c_addr_d = (sm_fault_kind_i == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
-                     sm_fault_waiting_i : sm_fault_addr_i;
+          c_addr_d = (sm_fault_i.kind == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
+                     sm_fault_i.waiting : sm_fault_i.addr;
           c_cta_d = f_cta;
           c_ctas_d = f_cta;  // as the functional model: the CTAs before the faulting one
         end

@@ -41,15 +41,7 @@ module fv_cp #(
   input logic              launch_ready_i,
   input logic              sm_done_i,
   input logic              sm_cfg_error_i,
-  input logic [3:0]        sm_fault_kind_i,
-  input logic [31:0]       sm_fault_cta_x_i,
-  input logic [31:0]       sm_fault_cta_y_i,
-  input logic [31:0]       sm_fault_cta_z_i,
-  input logic [7:0]        sm_fault_warp_i,
-  input logic [4:0]        sm_fault_lane_i,
-  input logic [31:0]       sm_fault_pc_i,
-  input logic [31:0]       sm_fault_addr_i,
-  input logic [31:0]       sm_fault_waiting_i,
+  input baresm_sm_fault_t  sm_fault_i,
   input baresm_rpt_rsp_t   rpt_rsp_i
 );
   baresm_rpt_req_t rpt_req_o;
