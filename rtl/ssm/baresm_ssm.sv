@@ -204,20 +204,16 @@ module baresm_ssm #(
   typedef `BARESM_MEM1_RSP_T(MemLineBytes) mem_rsp_t;
   mem_req_t mem_req;
   mem_rsp_t mem_rsp;
-  always_comb begin
-    mem_req_valid_o = mem_req.valid;
-    mem_req_id_o = mem_req.id;
-    mem_req_addr_o = mem_req.addr;
-    mem_req_op_o = mem_req.op;
-    mem_req_amo_o = mem_req.amo;
-    mem_req_wdata_o = mem_req.wdata;
-    mem_req_wstrb_o = mem_req.wstrb;
-  end
-  always_comb begin
-    mem_rsp.valid = mem_rsp_valid_i;
-    mem_rsp.rdata = mem_rsp_rdata_i;
-    mem_rsp.err = mem_rsp_err_i;
-  end
+  assign mem_req_valid_o = mem_req.valid;
+  assign mem_req_id_o = mem_req.id;
+  assign mem_req_addr_o = mem_req.addr;
+  assign mem_req_op_o = mem_req.op;
+  assign mem_req_amo_o = mem_req.amo;
+  assign mem_req_wdata_o = mem_req.wdata;
+  assign mem_req_wstrb_o = mem_req.wstrb;
+  assign mem_rsp.valid = mem_rsp_valid_i;
+  assign mem_rsp.rdata = mem_rsp_rdata_i;
+  assign mem_rsp.err = mem_rsp_err_i;
 
   baresm_ssm_seq #(
     .NumWarps(NumWarps),
