@@ -113,17 +113,15 @@ module baresm_top #(
   // The SM's fault report (rtl/prim/baresm_report_types.svh): the SM's
   // fault_*_o, field by field there, packed for the command processor.
   baresm_sm_fault_t sm_fault;
-  always_comb begin
-    sm_fault.kind = sm_fault_kind;
-    sm_fault.cta_x = sm_fault_cta_x;
-    sm_fault.cta_y = sm_fault_cta_y;
-    sm_fault.cta_z = sm_fault_cta_z;
-    sm_fault.warp = sm_fault_warp;
-    sm_fault.lane = sm_fault_lane;
-    sm_fault.pc = sm_fault_pc;
-    sm_fault.addr = sm_fault_addr;
-    sm_fault.waiting = sm_fault_waiting;
-  end
+  assign sm_fault.kind = sm_fault_kind;
+  assign sm_fault.cta_x = sm_fault_cta_x;
+  assign sm_fault.cta_y = sm_fault_cta_y;
+  assign sm_fault.cta_z = sm_fault_cta_z;
+  assign sm_fault.warp = sm_fault_warp;
+  assign sm_fault.lane = sm_fault_lane;
+  assign sm_fault.pc = sm_fault_pc;
+  assign sm_fault.addr = sm_fault_addr;
+  assign sm_fault.waiting = sm_fault_waiting;
   // The SM's report of the launch's counters (rtl/prim/baresm_report_types.svh):
   // the command processor reads it a word at a time into the completion entry.
   baresm_rpt_req_t sm_rpt_req;
@@ -192,15 +190,13 @@ module baresm_top #(
   logic [MemLineBytes-1:0] sm_req_wstrb;
   sm_req_t sm_req;
   sm_rsp_t sm_rsp;
-  always_comb begin
-    sm_req.valid = sm_req_valid;
-    sm_req.id = sm_req_id;
-    sm_req.addr = sm_req_addr;
-    sm_req.op = sm_req_op;
-    sm_req.amo = sm_req_amo;
-    sm_req.wdata = sm_req_wdata;
-    sm_req.wstrb = sm_req_wstrb;
-  end
+  assign sm_req.valid = sm_req_valid;
+  assign sm_req.id = sm_req_id;
+  assign sm_req.addr = sm_req_addr;
+  assign sm_req.op = sm_req_op;
+  assign sm_req.amo = sm_req_amo;
+  assign sm_req.wdata = sm_req_wdata;
+  assign sm_req.wstrb = sm_req_wstrb;
   assign sm_rsp_valid = sm_rsp.valid;
   assign sm_rsp_id = sm_rsp.id;
   assign sm_rsp_rdata = sm_rsp.rdata;
@@ -336,21 +332,17 @@ module baresm_top #(
   logic [SmIdWidth+1:0] outstanding;
   mem_req_t mem_req;
   mem_rsp_t mem_rsp;
-  always_comb begin
-    mem_req_valid_o = mem_req.valid;
-    mem_req_id_o = mem_req.id;
-    mem_req_addr_o = mem_req.addr;
-    mem_req_op_o = mem_req.op;
-    mem_req_amo_o = mem_req.amo;
-    mem_req_wdata_o = mem_req.wdata;
-    mem_req_wstrb_o = mem_req.wstrb;
-  end
-  always_comb begin
-    mem_rsp.valid = mem_rsp_valid_i;
-    mem_rsp.id = mem_rsp_id_i;
-    mem_rsp.rdata = mem_rsp_rdata_i;
-    mem_rsp.err = mem_rsp_err_i;
-  end
+  assign mem_req_valid_o = mem_req.valid;
+  assign mem_req_id_o = mem_req.id;
+  assign mem_req_addr_o = mem_req.addr;
+  assign mem_req_op_o = mem_req.op;
+  assign mem_req_amo_o = mem_req.amo;
+  assign mem_req_wdata_o = mem_req.wdata;
+  assign mem_req_wstrb_o = mem_req.wstrb;
+  assign mem_rsp.valid = mem_rsp_valid_i;
+  assign mem_rsp.id = mem_rsp_id_i;
+  assign mem_rsp.rdata = mem_rsp_rdata_i;
+  assign mem_rsp.err = mem_rsp_err_i;
   baresm_cp_memarb #(
     .LineBytes(MemLineBytes),
     .SmIdWidth(SmIdWidth)

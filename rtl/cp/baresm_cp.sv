@@ -296,13 +296,11 @@ module baresm_cp #(
   logic                      mbusy, mdone;
   assign mbusy = mreq_valid_q || mwait_q;
   assign mdone = mwait_q && mem_rsp_i.valid;
-  always_comb begin
-    mem_req_o.valid = mreq_valid_q;
-    mem_req_o.addr = mreq_addr_q;
-    mem_req_o.op = mreq_op_q;
-    mem_req_o.wdata = mreq_wdata_q;
-    mem_req_o.wstrb = mreq_wstrb_q;
-  end
+  assign mem_req_o.valid = mreq_valid_q;
+  assign mem_req_o.addr = mreq_addr_q;
+  assign mem_req_o.op = mreq_op_q;
+  assign mem_req_o.wdata = mreq_wdata_q;
+  assign mem_req_o.wstrb = mreq_wstrb_q;
 
   // Descriptor fields.
   logic [31:0] d_grid_x, d_grid_y, d_window_table, d_watchdog;

@@ -77,10 +77,13 @@ module baresm_cp_memarb #(
   assign sm_valid = sm_req_i.valid && !sm_hold_i;
 
   sm_req_t sm_req;   // the SM's request, withdrawn while it is held
-  always_comb begin
-    sm_req = sm_req_i;
-    sm_req.valid = sm_valid;
-  end
+  assign sm_req.valid = sm_valid;
+  assign sm_req.id = sm_req_i.id;
+  assign sm_req.addr = sm_req_i.addr;
+  assign sm_req.op = sm_req_i.op;
+  assign sm_req.amo = sm_req_i.amo;
+  assign sm_req.wdata = sm_req_i.wdata;
+  assign sm_req.wstrb = sm_req_i.wstrb;
 
   logic sm_ready;
   baresm_mem_arb #(
@@ -102,15 +105,13 @@ module baresm_cp_memarb #(
   logic rsp_cp;
   assign rsp_cp = mem_rsp_i.id[SmIdWidth];
   assign mem_rsp_ready_o = rsp_cp || sm_hold_i || sm_rsp_ready_i;
-  always_comb begin
-    cp_rsp_o.valid = mem_rsp_i.valid && rsp_cp;
-    cp_rsp_o.rdata = mem_rsp_i.rdata;
-    cp_rsp_o.err = mem_rsp_i.err;
-    sm_rsp_o.valid = mem_rsp_i.valid && !rsp_cp && !sm_hold_i;
-    sm_rsp_o.id = mem_rsp_i.id[SmIdWidth-1:0];
-    sm_rsp_o.rdata = mem_rsp_i.rdata;
-    sm_rsp_o.err = mem_rsp_i.err;
-  end
+  assign cp_rsp_o.valid = mem_rsp_i.valid && rsp_cp;
+  assign cp_rsp_o.rdata = mem_rsp_i.rdata;
+  assign cp_rsp_o.err = mem_rsp_i.err;
+  assign sm_rsp_o.valid = mem_rsp_i.valid && !rsp_cp && !sm_hold_i;
+  assign sm_rsp_o.id = mem_rsp_i.id[SmIdWidth-1:0];
+  assign sm_rsp_o.rdata = mem_rsp_i.rdata;
+  assign sm_rsp_o.err = mem_rsp_i.err;
 
   // Outstanding requests per source.
   logic [SmIdWidth:0] cp_out_q, sm_out_q;

@@ -125,15 +125,13 @@ module baresm_fpga_board #(
   typedef `BARESM_MEM_RSP_T(MemIdWidth, MemLineBytes) mem_rsp_t;
   mem_req_t mem_req;
   mem_rsp_t mem_rsp;
-  always_comb begin
-    mem_req.valid = mem_req_valid;
-    mem_req.id = mem_req_id;
-    mem_req.addr = mem_req_addr;
-    mem_req.op = mem_req_op;
-    mem_req.amo = mem_req_amo;
-    mem_req.wdata = mem_req_wdata;
-    mem_req.wstrb = mem_req_wstrb;
-  end
+  assign mem_req.valid = mem_req_valid;
+  assign mem_req.id = mem_req_id;
+  assign mem_req.addr = mem_req_addr;
+  assign mem_req.op = mem_req_op;
+  assign mem_req.amo = mem_req_amo;
+  assign mem_req.wdata = mem_req_wdata;
+  assign mem_req.wstrb = mem_req_wstrb;
   assign mem_rsp_valid = mem_rsp.valid;
   assign mem_rsp_id = mem_rsp.id;
   assign mem_rsp_rdata = mem_rsp.rdata;

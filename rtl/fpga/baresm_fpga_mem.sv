@@ -230,16 +230,12 @@ module baresm_fpga_mem #(
     end
   end
 
-  always_comb begin
-    rsp_o.valid = (st_q == M_TRSP);
-    rsp_o.id = id_q;
-    rsp_o.rdata = line_q;
-    rsp_o.err = err_q;
-  end
-  always_comb begin
-    brsp_o.valid = (st_q == M_BRSP);
-    brsp_o.rdata = ram_rdata[bsel_q*8 +: 8];
-  end
+  assign rsp_o.valid = (st_q == M_TRSP);
+  assign rsp_o.id = id_q;
+  assign rsp_o.rdata = line_q;
+  assign rsp_o.err = err_q;
+  assign brsp_o.valid = (st_q == M_BRSP);
+  assign brsp_o.rdata = ram_rdata[bsel_q*8 +: 8];
 
   // ---- assertions -------------------------------------------------------------------
   `BARESM_ASSERT_HELD(a_req_held_mem, req_i.valid, req_ready_o,

@@ -465,12 +465,10 @@ module baresm_uart_bridge #(
   end
 
   // ---- memory port: MEM_WRITE bytes (executor) or MEM_READ bytes (transmitter) ----
-  always_comb begin
-    mem_req_o.valid = (xst_q == X_MW_REQ) || (tst_q == T_FETCH);
-    mem_req_o.write = (xst_q == X_MW_REQ);
-    mem_req_o.addr = (xst_q == X_MW_REQ) ? r_addr_q : t_addr_q;
-    mem_req_o.wdata = mw_data;
-  end
+  assign mem_req_o.valid = (xst_q == X_MW_REQ) || (tst_q == T_FETCH);
+  assign mem_req_o.write = (xst_q == X_MW_REQ);
+  assign mem_req_o.addr = (xst_q == X_MW_REQ) ? r_addr_q : t_addr_q;
+  assign mem_req_o.wdata = mw_data;
 
   assign frames_ok_o = ok_q;
   assign frames_bad_o = bad_q;

@@ -1187,15 +1187,13 @@ module baresm_lsu #(
   assign cpl_fault_addr_o = d_faddr_q;
   assign cpl_pc_o = d_pc_q;
 
-  always_comb begin
-    mem_req_o.valid = mreq_valid_q;
-    mem_req_o.id = mreq_id_q;
-    mem_req_o.addr = mreq_addr_q;
-    mem_req_o.op = mreq_op_q;
-    mem_req_o.amo = mreq_amo_q;
-    mem_req_o.wdata = mreq_wdata_q;
-    mem_req_o.wstrb = mreq_wstrb_q;
-  end
+  assign mem_req_o.valid = mreq_valid_q;
+  assign mem_req_o.id = mreq_id_q;
+  assign mem_req_o.addr = mreq_addr_q;
+  assign mem_req_o.op = mreq_op_q;
+  assign mem_req_o.amo = mreq_amo_q;
+  assign mem_req_o.wdata = mreq_wdata_q;
+  assign mem_req_o.wstrb = mreq_wstrb_q;
 
   assign idle_o = !a_valid_q && !d_valid_q && sl_valid_q == '0;
   assign smem_pass_o = pass_en;

@@ -55,15 +55,13 @@ module baresm_mem_arb #(
     else sel_a = a_req_i.valid;
   end
 
-  always_comb begin
-    mem_req_o.valid = sel_a ? a_req_i.valid : b_req_i.valid;
-    mem_req_o.id = sel_a ? {1'b1, IdW'(0)} : {1'b0, b_req_i.id};
-    mem_req_o.addr = sel_a ? a_req_i.addr : b_req_i.addr;
-    mem_req_o.op = sel_a ? a_req_i.op : b_req_i.op;
-    mem_req_o.amo = sel_a ? 5'd0 : b_req_i.amo;
-    mem_req_o.wdata = sel_a ? a_req_i.wdata : b_req_i.wdata;
-    mem_req_o.wstrb = sel_a ? a_req_i.wstrb : b_req_i.wstrb;
-  end
+  assign mem_req_o.valid = sel_a ? a_req_i.valid : b_req_i.valid;
+  assign mem_req_o.id = sel_a ? {1'b1, IdW'(0)} : {1'b0, b_req_i.id};
+  assign mem_req_o.addr = sel_a ? a_req_i.addr : b_req_i.addr;
+  assign mem_req_o.op = sel_a ? a_req_i.op : b_req_i.op;
+  assign mem_req_o.amo = sel_a ? 5'd0 : b_req_i.amo;
+  assign mem_req_o.wdata = sel_a ? a_req_i.wdata : b_req_i.wdata;
+  assign mem_req_o.wstrb = sel_a ? a_req_i.wstrb : b_req_i.wstrb;
   assign a_req_ready_o = sel_a && mem_req_ready_i;
   assign b_req_ready_o = !sel_a && mem_req_ready_i;
 

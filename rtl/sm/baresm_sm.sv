@@ -861,26 +861,22 @@ module baresm_sm #(
     .mem_req_o      (mem_req),
     .mem_req_ready_i
   );
-  always_comb begin
-    if_req = '0;                 // line READs (op 0)
-    if_req.valid = if_req_valid;
-    if_req.addr = if_req_addr;
-  end
-  always_comb begin
-    mem_req_valid_o = mem_req.valid;
-    mem_req_id_o = mem_req.id;
-    mem_req_addr_o = mem_req.addr;
-    mem_req_op_o = mem_req.op;
-    mem_req_amo_o = mem_req.amo;
-    mem_req_wdata_o = mem_req.wdata;
-    mem_req_wstrb_o = mem_req.wstrb;
-  end
-  always_comb begin
-    ls_rsp.valid = mem_rsp_valid_i && !mem_rsp_id_i[LsuIdWidth];
-    ls_rsp.id = mem_rsp_id_i[LsuIdWidth-1:0];
-    ls_rsp.rdata = mem_rsp_rdata_i;
-    ls_rsp.err = mem_rsp_err_i;
-  end
+  assign if_req.valid = if_req_valid;
+  assign if_req.addr = if_req_addr;
+  assign if_req.op = 2'd0;              // line READs
+  assign if_req.wdata = '0;
+  assign if_req.wstrb = '0;
+  assign mem_req_valid_o = mem_req.valid;
+  assign mem_req_id_o = mem_req.id;
+  assign mem_req_addr_o = mem_req.addr;
+  assign mem_req_op_o = mem_req.op;
+  assign mem_req_amo_o = mem_req.amo;
+  assign mem_req_wdata_o = mem_req.wdata;
+  assign mem_req_wstrb_o = mem_req.wstrb;
+  assign ls_rsp.valid = mem_rsp_valid_i && !mem_rsp_id_i[LsuIdWidth];
+  assign ls_rsp.id = mem_rsp_id_i[LsuIdWidth-1:0];
+  assign ls_rsp.rdata = mem_rsp_rdata_i;
+  assign ls_rsp.err = mem_rsp_err_i;
   assign if_rsp_valid = mem_rsp_valid_i && mem_rsp_id_i[LsuIdWidth];
   // The fetch unit takes its responses at once.
   assign mem_rsp_ready_o = mem_rsp_id_i[LsuIdWidth] || ls_rsp_ready;

@@ -1334,15 +1334,13 @@ module baresm_ssm_seq #(
   end
 
   // ---- outputs ----------------------------------------------------------------------------------------------
-  always_comb begin
-    mem_req_o.valid = req_q;
-    mem_req_o.id = '0;
-    mem_req_o.addr = req_addr_q;
-    mem_req_o.op = req_op_q;
-    mem_req_o.amo = in_q.mod[4:0];
-    mem_req_o.wdata = req_wdata_q;
-    mem_req_o.wstrb = req_wstrb_q;
-  end
+  assign mem_req_o.valid = req_q;
+  assign mem_req_o.id = '0;
+  assign mem_req_o.addr = req_addr_q;
+  assign mem_req_o.op = req_op_q;
+  assign mem_req_o.amo = in_q.mod[4:0];
+  assign mem_req_o.wdata = req_wdata_q;
+  assign mem_req_o.wstrb = req_wstrb_q;
   assign mem_rsp_ready_o = 1'b1;
 
   assign grid_done_o = st_q == S_STOP && !fault_q;
