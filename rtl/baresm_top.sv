@@ -14,6 +14,7 @@
 // a soft reset (CONTROL.SOFT_RESET) holds the SM in reset while the arbiter
 // drains and drops every response of the aborted launch.
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
 `default_nettype none
@@ -85,11 +86,21 @@ module baresm_top #(
   localparam int SmIdWidth = LsuIdWidth + 1;
 
   // ---- command processor ------------------------------------------------------------
-  logic cp_req_valid, cp_req_ready, cp_rsp_valid, cp_idle, sm_idle;
-  logic [31:0] cp_req_addr;
-  logic [1:0] cp_req_op;
-  logic [MemLineBytes*8-1:0] cp_req_wdata;
-  logic [MemLineBytes-1:0] cp_req_wstrb;
+  // The memory ports inside the device (rtl/prim/baresm_mem_types.svh): the
+  // command processor's single-master port and the SM's line port meet in
+  // u_memarb, which drives the device's line port (one more id bit). The
+  // device's own port and the SM's stay field by field: the verilated top
+  // (sim/systemc) and the verilated SM (sim/harness) are driven port by port.
+  typedef `BARESM_MEM1_REQ_T(MemLineBytes) cp_req_t;
+  typedef `BARESM_MEM1_RSP_T(MemLineBytes) cp_rsp_t;
+  typedef `BARESM_MEM_REQ_T(SmIdWidth, MemLineBytes) sm_req_t;
+  typedef `BARESM_MEM_RSP_T(SmIdWidth, MemLineBytes) sm_rsp_t;
+  typedef `BARESM_MEM_REQ_T(MemIdWidth, MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM_RSP_T(MemIdWidth, MemLineBytes) mem_rsp_t;
+
+  cp_req_t cp_req;
+  cp_rsp_t cp_rsp;
+  logic cp_req_ready, cp_idle, sm_idle;
 
   logic sm_hold, launch_valid, launch_ready;
   baresm_launch_t launch;
@@ -99,6 +110,18 @@ module baresm_top #(
   logic [31:0] sm_fault_waiting;
   logic [7:0] sm_fault_warp;
   logic [4:0] sm_fault_lane;
+  // The SM's fault report (rtl/prim/baresm_report_types.svh): the SM's
+  // fault_*_o, field by field there, packed for the command processor.
+  baresm_sm_fault_t sm_fault;
+  assign sm_fault.kind = sm_fault_kind;
+  assign sm_fault.cta_x = sm_fault_cta_x;
+  assign sm_fault.cta_y = sm_fault_cta_y;
+  assign sm_fault.cta_z = sm_fault_cta_z;
+  assign sm_fault.warp = sm_fault_warp;
+  assign sm_fault.lane = sm_fault_lane;
+  assign sm_fault.pc = sm_fault_pc;
+  assign sm_fault.addr = sm_fault_addr;
+  assign sm_fault.waiting = sm_fault_waiting;
   // The SM's report of the launch's counters (rtl/prim/baresm_report_types.svh):
   // the command processor reads it a word at a time into the completion entry.
   baresm_rpt_req_t sm_rpt_req;
@@ -131,15 +154,9 @@ module baresm_top #(
     .mmio_rsp_valid_o,
     .mmio_rsp_rdata_o,
     .irq_o,
-    .mem_req_valid_o   (cp_req_valid),
+    .mem_req_o         (cp_req),
     .mem_req_ready_i   (cp_req_ready),
-    .mem_req_addr_o    (cp_req_addr),
-    .mem_req_op_o      (cp_req_op),
-    .mem_req_wdata_o   (cp_req_wdata),
-    .mem_req_wstrb_o   (cp_req_wstrb),
-    .mem_rsp_valid_i   (cp_rsp_valid),
-    .mem_rsp_rdata_i   (mem_rsp_rdata_i),
-    .mem_rsp_err_i     (mem_rsp_err_i),
+    .mem_rsp_i         (cp_rsp),
     .mem_cp_idle_i     (cp_idle),
     .mem_sm_idle_i     (sm_idle),
     .sm_hold_o         (sm_hold),
@@ -148,15 +165,7 @@ module baresm_top #(
     .launch_o          (launch),
     .sm_done_i         (sm_done),
     .sm_cfg_error_i    (sm_cfg_error),
-    .sm_fault_kind_i   (sm_fault_kind),
-    .sm_fault_cta_x_i  (sm_fault_cta_x),
-    .sm_fault_cta_y_i  (sm_fault_cta_y),
-    .sm_fault_cta_z_i  (sm_fault_cta_z),
-    .sm_fault_warp_i   (sm_fault_warp),
-    .sm_fault_lane_i   (sm_fault_lane),
-    .sm_fault_pc_i     (sm_fault_pc),
-    .sm_fault_addr_i   (sm_fault_addr),
-    .sm_fault_waiting_i(sm_fault_waiting),
+    .sm_fault_i        (sm_fault),
     .rpt_req_o         (sm_rpt_req),
     .rpt_rsp_i         (sm_rpt_rsp),
     .state_o           (cp_state_o),
@@ -171,13 +180,27 @@ module baresm_top #(
   logic sm_rst_n;
   assign sm_rst_n = rst_ni && !sm_hold;
 
-  logic sm_req_valid, sm_req_ready, sm_rsp_valid, sm_rsp_ready;
-  logic [SmIdWidth-1:0] sm_req_id;
+  // The SM's port, field by field, and as the arbiter's line port.
+  logic sm_req_valid, sm_req_ready, sm_rsp_valid, sm_rsp_ready, sm_rsp_err;
+  logic [SmIdWidth-1:0] sm_req_id, sm_rsp_id;
   logic [31:0] sm_req_addr;
   logic [1:0] sm_req_op;
   logic [4:0] sm_req_amo;
-  logic [MemLineBytes*8-1:0] sm_req_wdata;
+  logic [MemLineBytes*8-1:0] sm_req_wdata, sm_rsp_rdata;
   logic [MemLineBytes-1:0] sm_req_wstrb;
+  sm_req_t sm_req;
+  sm_rsp_t sm_rsp;
+  assign sm_req.valid = sm_req_valid;
+  assign sm_req.id = sm_req_id;
+  assign sm_req.addr = sm_req_addr;
+  assign sm_req.op = sm_req_op;
+  assign sm_req.amo = sm_req_amo;
+  assign sm_req.wdata = sm_req_wdata;
+  assign sm_req.wstrb = sm_req_wstrb;
+  assign sm_rsp_valid = sm_rsp.valid;
+  assign sm_rsp_id = sm_rsp.id;
+  assign sm_rsp_rdata = sm_rsp.rdata;
+  assign sm_rsp_err = sm_rsp.err;
   logic [8*32-1:0] sm_config;
 
 `ifndef SYNTHESIS
@@ -235,9 +258,9 @@ module baresm_top #(
     .mem_req_wstrb_o  (sm_req_wstrb), \
     .mem_rsp_valid_i  (sm_rsp_valid), \
     .mem_rsp_ready_o  (sm_rsp_ready), \
-    .mem_rsp_id_i     (mem_rsp_id_i[SmIdWidth-1:0]), \
-    .mem_rsp_rdata_i  (mem_rsp_rdata_i), \
-    .mem_rsp_err_i    (mem_rsp_err_i), \
+    .mem_rsp_id_i     (sm_rsp_id), \
+    .mem_rsp_rdata_i  (sm_rsp_rdata), \
+    .mem_rsp_err_i    (sm_rsp_err), \
     .warp_state_o     (warp_state), \
     .rpt_req_i        (sm_rpt_req), \
     .rpt_rsp_o        (sm_rpt_rsp), \
@@ -307,41 +330,37 @@ module baresm_top #(
 
   // ---- memory arbiter -----------------------------------------------------------------
   logic [SmIdWidth+1:0] outstanding;
+  mem_req_t mem_req;
+  mem_rsp_t mem_rsp;
+  assign mem_req_valid_o = mem_req.valid;
+  assign mem_req_id_o = mem_req.id;
+  assign mem_req_addr_o = mem_req.addr;
+  assign mem_req_op_o = mem_req.op;
+  assign mem_req_amo_o = mem_req.amo;
+  assign mem_req_wdata_o = mem_req.wdata;
+  assign mem_req_wstrb_o = mem_req.wstrb;
+  assign mem_rsp.valid = mem_rsp_valid_i;
+  assign mem_rsp.id = mem_rsp_id_i;
+  assign mem_rsp.rdata = mem_rsp_rdata_i;
+  assign mem_rsp.err = mem_rsp_err_i;
   baresm_cp_memarb #(
     .LineBytes(MemLineBytes),
     .SmIdWidth(SmIdWidth)
   ) u_memarb (
     .clk_i,
     .rst_ni,
-    .cp_req_valid_i (cp_req_valid),
+    .cp_req_i       (cp_req),
     .cp_req_ready_o (cp_req_ready),
-    .cp_req_addr_i  (cp_req_addr),
-    .cp_req_op_i    (cp_req_op),
-    .cp_req_wdata_i (cp_req_wdata),
-    .cp_req_wstrb_i (cp_req_wstrb),
-    .cp_rsp_valid_o (cp_rsp_valid),
+    .cp_rsp_o       (cp_rsp),
     .sm_hold_i      (sm_hold),
-    .sm_req_valid_i (sm_req_valid),
+    .sm_req_i       (sm_req),
     .sm_req_ready_o (sm_req_ready),
-    .sm_req_id_i    (sm_req_id),
-    .sm_req_addr_i  (sm_req_addr),
-    .sm_req_op_i    (sm_req_op),
-    .sm_req_amo_i   (sm_req_amo),
-    .sm_req_wdata_i (sm_req_wdata),
-    .sm_req_wstrb_i (sm_req_wstrb),
-    .sm_rsp_valid_o (sm_rsp_valid),
+    .sm_rsp_o       (sm_rsp),
     .sm_rsp_ready_i (sm_rsp_ready),
-    .mem_req_valid_o,
+    .mem_req_o      (mem_req),
     .mem_req_ready_i,
-    .mem_req_id_o,
-    .mem_req_addr_o,
-    .mem_req_op_o,
-    .mem_req_amo_o,
-    .mem_req_wdata_o,
-    .mem_req_wstrb_o,
-    .mem_rsp_valid_i,
+    .mem_rsp_i      (mem_rsp),
     .mem_rsp_ready_o,
-    .mem_rsp_id_i,
     .cp_idle_o      (cp_idle),
     .sm_idle_o      (sm_idle),
     .outstanding_o  (outstanding)

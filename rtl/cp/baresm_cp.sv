@@ -20,6 +20,7 @@
 // the memory arbiter reports no request of the SM or of the engine left in
 // flight, so nothing stale can come back later.
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
 `default_nettype none
@@ -43,59 +44,78 @@ module baresm_cp #(
   parameter int NumWindows = 4,         // CONFIG1.MAX_WINDOWS (the SM's NumWindows)
   parameter bit HasFpu = 1'b1           // CONFIG6.HAS_FPU
 ) (
-  input  logic                         clk_i,
-  input  logic                         rst_ni,
+  clk_i,
+  rst_ni,
+  mmio_req_valid_i,
+  mmio_req_ready_o,
+  mmio_req_addr_i,
+  mmio_req_write_i,
+  mmio_req_wdata_i,
+  mmio_rsp_valid_o,
+  mmio_rsp_rdata_o,
+  irq_o,
+  mem_req_o,
+  mem_req_ready_i,
+  mem_rsp_i,
+  mem_cp_idle_i,
+  mem_sm_idle_i,
+  sm_hold_o,
+  launch_valid_o,
+  launch_ready_i,
+  launch_o,
+  sm_done_i,
+  sm_cfg_error_i,
+  sm_fault_i,
+  rpt_req_o,
+  rpt_rsp_i,
+  state_o,
+  queue_o,
+  status_o
+);
+
+  // The memory master's types (rtl/prim/baresm_mem_types.svh): a
+  // single-master port (one request in flight, no ids, no atomics).
+  typedef `BARESM_MEM1_REQ_T(MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM1_RSP_T(MemLineBytes) mem_rsp_t;
+
+  input  logic                         clk_i;
+  input  logic                         rst_ni;
 
   // ---- MMIO slave: one request per cycle, response the next cycle -----------
-  input  logic                         mmio_req_valid_i,
-  output logic                         mmio_req_ready_o,
-  input  logic [9:0]                   mmio_req_addr_i,    // byte offset
-  input  logic                         mmio_req_write_i,
-  input  logic [31:0]                  mmio_req_wdata_i,
-  output logic                         mmio_rsp_valid_o,   // reads and writes both answer
-  output logic [31:0]                  mmio_rsp_rdata_o,
-  output logic                         irq_o,
+  input  logic                         mmio_req_valid_i;
+  output logic                         mmio_req_ready_o;
+  input  logic [9:0]                   mmio_req_addr_i;    // byte offset
+  input  logic                         mmio_req_write_i;
+  input  logic [31:0]                  mmio_req_wdata_i;
+  output logic                         mmio_rsp_valid_o;   // reads and writes both answer
+  output logic [31:0]                  mmio_rsp_rdata_o;
+  output logic                         irq_o;
 
   // ---- memory master (through baresm_cp_memarb) ---------------------------------
-  output logic                         mem_req_valid_o,
-  input  logic                         mem_req_ready_i,
-  output logic [31:0]                  mem_req_addr_o,
-  output logic [1:0]                   mem_req_op_o,       // 0 READ, 1 WRITE
-  output logic [MemLineBytes*8-1:0]    mem_req_wdata_o,
-  output logic [MemLineBytes-1:0]      mem_req_wstrb_o,
-  input  logic                         mem_rsp_valid_i,
-  input  logic [MemLineBytes*8-1:0]    mem_rsp_rdata_i,
-  input  logic                         mem_rsp_err_i,      // the access failed (bus/ECC error)
-  input  logic                         mem_cp_idle_i,      // no engine request in flight
-  input  logic                         mem_sm_idle_i,      // no SM request in flight
+  output mem_req_t                     mem_req_o;
+  input  logic                         mem_req_ready_i;
+  input  mem_rsp_t                     mem_rsp_i;
+  input  logic                         mem_cp_idle_i;      // no engine request in flight
+  input  logic                         mem_sm_idle_i;      // no SM request in flight
 
   // ---- SM ---------------------------------------------------------------------
-  output logic                         sm_hold_o,          // hold the SM in reset
-  output logic                         launch_valid_o,
-  input  logic                         launch_ready_i,
-  output baresm_launch_t               launch_o,
-  input  logic                         sm_done_i,
-  input  logic                         sm_cfg_error_i,
-  input  logic [3:0]                   sm_fault_kind_i,
-  input  logic [31:0]                  sm_fault_cta_x_i,
-  input  logic [31:0]                  sm_fault_cta_y_i,
-  input  logic [31:0]                  sm_fault_cta_z_i,
-  input  logic [7:0]                   sm_fault_warp_i,
-  input  logic [4:0]                   sm_fault_lane_i,
-  input  logic [31:0]                  sm_fault_pc_i,
-  input  logic [31:0]                  sm_fault_addr_i,
-  input  logic [31:0]                  sm_fault_waiting_i,
+  output logic                         sm_hold_o;          // hold the SM in reset
+  output logic                         launch_valid_o;
+  input  logic                         launch_ready_i;
+  output baresm_launch_t               launch_o;
+  input  logic                         sm_done_i;
+  input  logic                         sm_cfg_error_i;
+  input  baresm_sm_fault_t             sm_fault_i;         // the SM's fault report (baresm_report_types.svh)
   // The SM's report (rtl/prim/baresm_report_types.svh): the launch's
   // counters a word at a time, asked for by completion-entry word index
   // while the entry is written; the live warp-instruction and CTA counts.
-  output baresm_rpt_req_t              rpt_req_o,
-  input  baresm_rpt_rsp_t              rpt_rsp_i,
+  output baresm_rpt_req_t              rpt_req_o;
+  input  baresm_rpt_rsp_t              rpt_rsp_i;
 
   // ---- status (tracing, board LEDs) -------------------------------------------
-  output logic [3:0]                   state_o,            // engine state (E_*)
-  output logic [2:0]                   queue_o,            // queue of the launch in flight
-  output logic [31:0]                  status_o            // the STATUS register
-);
+  output logic [3:0]                   state_o;            // engine state (E_*)
+  output logic [2:0]                   queue_o;            // queue of the launch in flight
+  output logic [31:0]                  status_o;           // the STATUS register
 
   // ===========================================================================
   // Constants
@@ -275,12 +295,12 @@ module baresm_cp #(
   logic [MemLineBytes-1:0]   mreq_wstrb_q;
   logic                      mbusy, mdone;
   assign mbusy = mreq_valid_q || mwait_q;
-  assign mdone = mwait_q && mem_rsp_valid_i;
-  assign mem_req_valid_o = mreq_valid_q;
-  assign mem_req_addr_o = mreq_addr_q;
-  assign mem_req_op_o = mreq_op_q;
-  assign mem_req_wdata_o = mreq_wdata_q;
-  assign mem_req_wstrb_o = mreq_wstrb_q;
+  assign mdone = mwait_q && mem_rsp_i.valid;
+  assign mem_req_o.valid = mreq_valid_q;
+  assign mem_req_o.addr = mreq_addr_q;
+  assign mem_req_o.op = mreq_op_q;
+  assign mem_req_o.wdata = mreq_wdata_q;
+  assign mem_req_o.wstrb = mreq_wstrb_q;
 
   // Descriptor fields.
   logic [31:0] d_grid_x, d_grid_y, d_window_table, d_watchdog;
@@ -321,12 +341,14 @@ module baresm_cp #(
   logic [31:0]        beat_addr;
   logic [31:0]        beat_pos;
   logic [CHUNK*8-1:0] rsp_chunk;
+  logic [MemLineBytes*8-1:0] rsp_rdata;  // a plain vector: Icarus 11 takes no
+  assign rsp_rdata = mem_rsp_i.rdata;     // variable part select of a struct member
   assign beat_addr = rec_addr_q + 32'(beat_q) * 32'(CHUNK);
   assign beat_pos = (beat_addr & ~LINE_MASK) >> CW;
   always_comb begin
     rsp_chunk = '0;
     for (int p = 0; p < POS; p++) begin
-      if (beat_pos == 32'(p)) rsp_chunk = mem_rsp_rdata_i[p*CHUNK*8 +: CHUNK*8];
+      if (beat_pos == 32'(p)) rsp_chunk = rsp_rdata[p*CHUNK*8 +: CHUNK*8];
     end
   end
 
@@ -406,7 +428,7 @@ module baresm_cp #(
   // The SM's fault, as a completion: the fault table's error code
   // (contract/faults.def, baresm_state_pkg::fault_error).
   logic [7:0]  f_error;
-  assign f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_kind_i);
+  assign f_error = sm_cfg_error_i ? baresm_ring_pkg::ERR_INTERNAL : baresm_state_pkg::fault_error(sm_fault_i.kind);
   // The faulting CTA's linear index (baresm_cp_fault_cta, a serial
   // multiplier): E_BUILD waits for it when the SM reports a fault.
   logic        f_cta_req, f_cta_done, build_wait;
@@ -417,9 +439,9 @@ module baresm_cp #(
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .req_i   (f_cta_req),
-    .cta_x_i (sm_fault_cta_x_i),
-    .cta_y_i (sm_fault_cta_y_i),
-    .cta_z_i (sm_fault_cta_z_i),
+    .cta_x_i (sm_fault_i.cta_x),
+    .cta_y_i (sm_fault_i.cta_y),
+    .cta_z_i (sm_fault_i.cta_z),
     .grid_x_i(d_grid_x),
     .grid_y_i(d_grid_y),
     .done_o  (f_cta_done),
@@ -433,9 +455,9 @@ module baresm_cp #(
 
   // Interrupt causes set this cycle (irq_set, cleared by the host in baresm_cp_regs).
   logic        finish;   // the phase word was written: the entry is complete
-  assign finish = state_q == E_WPHASE && mdone && !mem_rsp_err_i;
+  assign finish = state_q == E_WPHASE && mdone && !mem_rsp_i.err;
   logic        ring_halt;  // a completion-entry write failed: the engine stops here
-  assign ring_halt = (state_q == E_WBODY || state_q == E_WPHASE) && mdone && mem_rsp_err_i;
+  assign ring_halt = (state_q == E_WBODY || state_q == E_WPHASE) && mdone && mem_rsp_i.err;
 
   // ===========================================================================
   // Queue pairs: ring registers and indices, the pick, the launch in flight
@@ -510,7 +532,7 @@ module baresm_cp #(
   assign ev_win_ok = !soft_reset && state_q == E_WIN && went_hit &&
                      64'(went_base) + 64'(went_size) <= MEM_END;
   assign ev_win_bad = !soft_reset && state_q == E_WIN && went_hit && !ev_win_ok;
-  assign ev_win_err = !soft_reset && state_q == E_WIN && mdone && mem_rsp_err_i;
+  assign ev_win_err = !soft_reset && state_q == E_WIN && mdone && mem_rsp_i.err;
   assign ev_launch = !soft_reset && state_q == E_LAUNCH && launch_ready_i;
   assign ev_sm_done = !soft_reset && state_q == E_RUN && sm_done_i;
   assign ev_backstop = !soft_reset && state_q == E_RUN && !sm_done_i && budget_q != 32'd0 &&
@@ -584,7 +606,7 @@ module baresm_cp #(
         end
         E_FETCH: if (mdone) begin
           desc_we = 1'b1;
-          if (mem_rsp_err_i && !rerr_q) begin
+          if (mem_rsp_i.err && !rerr_q) begin
             rerr_d = 1'b1;
             rerr_addr_d = mreq_addr_q;
           end
@@ -713,7 +735,7 @@ module baresm_cp #(
   always_ff @(posedge clk_i) begin
     for (int b = 0; b < BEATS; b++) begin
       if (desc_we && 32'(beat_q) == 32'(b)) begin
-        if (mem_rsp_err_i) desc_q[b*CHUNK*8 +: CHUNK*8] <= '0;  // an unreadable descriptor reads as zeros
+        if (mem_rsp_i.err) desc_q[b*CHUNK*8 +: CHUNK*8] <= '0;  // an unreadable descriptor reads as zeros
         else desc_q[b*CHUNK*8 +: CHUNK*8] <= rsp_chunk;
       end
     end
@@ -732,7 +754,7 @@ module baresm_cp #(
       line_q <= '0;
       line_addr_q <= '0;
     end else if (line_we) begin
-      line_q <= mem_rsp_rdata_i;
+      line_q <= mem_rsp_i.rdata;
       line_addr_q <= mreq_addr_q;
     end
   end
@@ -1076,12 +1098,12 @@ module baresm_cp #(
       end else begin
         c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
         if (!sm_cfg_error_i) begin
-          c_warp_d = sm_fault_warp_i;
-          c_lane_d = 8'(sm_fault_lane_i);
-          c_pc_d = sm_fault_pc_i;
+          c_warp_d = sm_fault_i.warp;
+          c_lane_d = 8'(sm_fault_i.lane);
+          c_pc_d = sm_fault_i.pc;
           // A barrier deadlock names the waiting warps where an address would be.
-          c_addr_d = (sm_fault_kind_i == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
-                     sm_fault_waiting_i : sm_fault_addr_i;
+          c_addr_d = (sm_fault_i.kind == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
+                     sm_fault_i.waiting : sm_fault_i.addr;
           c_cta_d = f_cta;
           c_ctas_d = f_cta;  // as the functional model: the CTAs before the faulting one
         end
@@ -1177,9 +1199,9 @@ module baresm_cp #(
   // only for the awaited transaction (or, during a soft reset, for the one
   // it abandoned).
   `BARESM_ASSERT(a_one_mem_txn, !(mreq_valid_q && mwait_q))
-  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i || soft_reset,
-                      {mem_req_addr_o, mem_req_op_o, mem_req_wstrb_o, mem_req_wdata_o})
-  `BARESM_ASSUME(m_rsp_expected, !mem_rsp_valid_i || mwait_q || state_q == E_RESET)
+  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_o.valid, mem_req_ready_i || soft_reset,
+                      {mem_req_o.addr, mem_req_o.op, mem_req_o.wstrb, mem_req_o.wdata})
+  `BARESM_ASSUME(m_rsp_expected, !mem_rsp_i.valid || mwait_q || state_q == E_RESET)
   // The writer asks for a word of the SM's report only while it fills a
   // chunk, never while a request holds the write data past this edge.
   `BARESM_ASSERT(a_rpt_when_filling, !rpt_req_o.valid || ((state_q == E_BUILD || state_q == E_WBODY) &&

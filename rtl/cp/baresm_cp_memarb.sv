@@ -12,58 +12,78 @@
 //   never reach the SM after it restarts: the command processor keeps it in
 //   reset until sm_idle_o says nothing of it is left at the memory.
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_cp_memarb #(
   parameter int LineBytes = 128,
   parameter int SmIdWidth = 5      // the SM port's id width (LsuIdWidth + 1)
 ) (
-  input  logic                      clk_i,
-  input  logic                      rst_ni,
-
-  // ---- command processor (one request in flight, id 0) -------------------
-  input  logic                      cp_req_valid_i,
-  output logic                      cp_req_ready_o,
-  input  logic [31:0]               cp_req_addr_i,
-  input  logic [1:0]                cp_req_op_i,
-  input  logic [LineBytes*8-1:0]    cp_req_wdata_i,
-  input  logic [LineBytes-1:0]      cp_req_wstrb_i,
-  output logic                      cp_rsp_valid_o,
-
-  // ---- SM -------------------------------------------------------------------
-  input  logic                      sm_hold_i,
-  input  logic                      sm_req_valid_i,
-  output logic                      sm_req_ready_o,
-  input  logic [SmIdWidth-1:0]      sm_req_id_i,
-  input  logic [31:0]               sm_req_addr_i,
-  input  logic [1:0]                sm_req_op_i,
-  input  logic [4:0]                sm_req_amo_i,
-  input  logic [LineBytes*8-1:0]    sm_req_wdata_i,
-  input  logic [LineBytes-1:0]      sm_req_wstrb_i,
-  output logic                      sm_rsp_valid_o,
-  input  logic                      sm_rsp_ready_i,
-
-  // ---- external port --------------------------------------------------------
-  output logic                      mem_req_valid_o,
-  input  logic                      mem_req_ready_i,
-  output logic [SmIdWidth:0]        mem_req_id_o,
-  output logic [31:0]               mem_req_addr_o,
-  output logic [1:0]                mem_req_op_o,
-  output logic [4:0]                mem_req_amo_o,
-  output logic [LineBytes*8-1:0]    mem_req_wdata_o,
-  output logic [LineBytes-1:0]      mem_req_wstrb_o,
-  input  logic                      mem_rsp_valid_i,
-  output logic                      mem_rsp_ready_o,
-  input  logic [SmIdWidth:0]        mem_rsp_id_i,
-
-  // ---- status ---------------------------------------------------------------
-  output logic                      cp_idle_o,   // no CP request outstanding
-  output logic                      sm_idle_o,   // no SM request outstanding
-  output logic [SmIdWidth+1:0]      outstanding_o
+  clk_i,
+  rst_ni,
+  cp_req_i,
+  cp_req_ready_o,
+  cp_rsp_o,
+  sm_hold_i,
+  sm_req_i,
+  sm_req_ready_o,
+  sm_rsp_o,
+  sm_rsp_ready_i,
+  mem_req_o,
+  mem_req_ready_i,
+  mem_rsp_i,
+  mem_rsp_ready_o,
+  cp_idle_o,
+  sm_idle_o,
+  outstanding_o
 );
 
+  // rtl/prim/baresm_mem_types.svh: the command processor's single-master
+  // port, the SM's line port, and the external line port (one more id bit).
+  typedef `BARESM_MEM1_REQ_T(LineBytes) cp_req_t;
+  typedef `BARESM_MEM1_RSP_T(LineBytes) cp_rsp_t;
+  typedef `BARESM_MEM_REQ_T(SmIdWidth, LineBytes) sm_req_t;
+  typedef `BARESM_MEM_RSP_T(SmIdWidth, LineBytes) sm_rsp_t;
+  typedef `BARESM_MEM_REQ_T(SmIdWidth + 1, LineBytes) mem_req_t;
+  typedef `BARESM_MEM_RSP_T(SmIdWidth + 1, LineBytes) mem_rsp_t;
+
+  input  logic                      clk_i;
+  input  logic                      rst_ni;
+
+  // ---- command processor (one request in flight, id 0) -------------------
+  input  cp_req_t                   cp_req_i;
+  output logic                      cp_req_ready_o;
+  output cp_rsp_t                   cp_rsp_o;        // always taken
+
+  // ---- SM -------------------------------------------------------------------
+  input  logic                      sm_hold_i;
+  input  sm_req_t                   sm_req_i;
+  output logic                      sm_req_ready_o;
+  output sm_rsp_t                   sm_rsp_o;
+  input  logic                      sm_rsp_ready_i;
+
+  // ---- external port --------------------------------------------------------
+  output mem_req_t                  mem_req_o;
+  input  logic                      mem_req_ready_i;
+  input  mem_rsp_t                  mem_rsp_i;
+  output logic                      mem_rsp_ready_o;
+
+  // ---- status ---------------------------------------------------------------
+  output logic                      cp_idle_o;   // no CP request outstanding
+  output logic                      sm_idle_o;   // no SM request outstanding
+  output logic [SmIdWidth+1:0]      outstanding_o;
+
   logic sm_valid;
-  assign sm_valid = sm_req_valid_i && !sm_hold_i;
+  assign sm_valid = sm_req_i.valid && !sm_hold_i;
+
+  sm_req_t sm_req;   // the SM's request, withdrawn while it is held
+  assign sm_req.valid = sm_valid;
+  assign sm_req.id = sm_req_i.id;
+  assign sm_req.addr = sm_req_i.addr;
+  assign sm_req.op = sm_req_i.op;
+  assign sm_req.amo = sm_req_i.amo;
+  assign sm_req.wdata = sm_req_i.wdata;
+  assign sm_req.wstrb = sm_req_i.wstrb;
 
   logic sm_ready;
   baresm_mem_arb #(
@@ -72,45 +92,34 @@ module baresm_cp_memarb #(
   ) u_arb (
     .clk_i,
     .rst_ni,
-    .a_req_valid_i  (cp_req_valid_i),
+    .a_req_i        (cp_req_i),
     .a_req_ready_o  (cp_req_ready_o),
-    .a_req_addr_i   (cp_req_addr_i),
-    .a_req_op_i     (cp_req_op_i),
-    .a_req_wdata_i  (cp_req_wdata_i),
-    .a_req_wstrb_i  (cp_req_wstrb_i),
-    .b_req_valid_i  (sm_valid),
+    .b_req_i        (sm_req),
     .b_req_ready_o  (sm_ready),
-    .b_req_id_i     (sm_req_id_i),
-    .b_req_addr_i   (sm_req_addr_i),
-    .b_req_op_i     (sm_req_op_i),
-    .b_req_amo_i    (sm_req_amo_i),
-    .b_req_wdata_i  (sm_req_wdata_i),
-    .b_req_wstrb_i  (sm_req_wstrb_i),
-    .mem_req_valid_o,
-    .mem_req_ready_i,
-    .mem_req_id_o,
-    .mem_req_addr_o,
-    .mem_req_op_o,
-    .mem_req_amo_o,
-    .mem_req_wdata_o,
-    .mem_req_wstrb_o
+    .mem_req_o,
+    .mem_req_ready_i
   );
   assign sm_req_ready_o = sm_ready && !sm_hold_i;
 
   // Responses.
   logic rsp_cp;
-  assign rsp_cp = mem_rsp_id_i[SmIdWidth];
+  assign rsp_cp = mem_rsp_i.id[SmIdWidth];
   assign mem_rsp_ready_o = rsp_cp || sm_hold_i || sm_rsp_ready_i;
-  assign cp_rsp_valid_o = mem_rsp_valid_i && rsp_cp;
-  assign sm_rsp_valid_o = mem_rsp_valid_i && !rsp_cp && !sm_hold_i;
+  assign cp_rsp_o.valid = mem_rsp_i.valid && rsp_cp;
+  assign cp_rsp_o.rdata = mem_rsp_i.rdata;
+  assign cp_rsp_o.err = mem_rsp_i.err;
+  assign sm_rsp_o.valid = mem_rsp_i.valid && !rsp_cp && !sm_hold_i;
+  assign sm_rsp_o.id = mem_rsp_i.id[SmIdWidth-1:0];
+  assign sm_rsp_o.rdata = mem_rsp_i.rdata;
+  assign sm_rsp_o.err = mem_rsp_i.err;
 
   // Outstanding requests per source.
   logic [SmIdWidth:0] cp_out_q, sm_out_q;
   logic cp_acc, sm_acc, cp_ret, sm_ret;
-  assign cp_acc = cp_req_valid_i && cp_req_ready_o;
+  assign cp_acc = cp_req_i.valid && cp_req_ready_o;
   assign sm_acc = sm_valid && sm_ready;
-  assign cp_ret = mem_rsp_valid_i && mem_rsp_ready_o && rsp_cp;
-  assign sm_ret = mem_rsp_valid_i && mem_rsp_ready_o && !rsp_cp;
+  assign cp_ret = mem_rsp_i.valid && mem_rsp_ready_o && rsp_cp;
+  assign sm_ret = mem_rsp_i.valid && mem_rsp_ready_o && !rsp_cp;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -137,7 +146,7 @@ module baresm_cp_memarb #(
   `BARESM_ASSUME(a_cp_out_bound, cp_out_q <= (SmIdWidth + 1)'(1))
   `BARESM_ASSUME(a_sm_out_bound, 32'(sm_out_q) <= (1 << (SmIdWidth - 1)) + 1)
   // While the SM is held in reset it offers no request (its flops are reset).
-  `BARESM_ASSUME(a_hold_quiet, !(sm_hold_i && sm_req_valid_i))
+  `BARESM_ASSUME(a_hold_quiet, !(sm_hold_i && sm_req_i.valid))
 
 endmodule
 

@@ -22,6 +22,7 @@
 //   led_error_o  a frame was answered with ERROR in the last LedHoldMs
 //   led_act_o    a frame was executed in the last LedHoldMs (link activity)
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_fpga_board #(
@@ -73,9 +74,9 @@ module baresm_fpga_board #(
   logic mmio_req_valid, mmio_req_ready, mmio_req_write, mmio_rsp_valid, irq;
   logic [9:0] mmio_req_addr;
   logic [31:0] mmio_req_wdata, mmio_rsp_rdata;
-  logic breq_valid, breq_ready, breq_write, brsp_valid;
-  logic [31:0] breq_addr;
-  logic [7:0] breq_wdata, brsp_rdata;
+  baresm_byte_req_t breq;   // the bridge's byte port (rtl/prim/baresm_mem_types.svh)
+  baresm_byte_rsp_t brsp;
+  logic breq_ready;
   logic frame_ok_led, frame_bad_led;
 
   baresm_fpga_link #(
@@ -97,13 +98,9 @@ module baresm_fpga_board #(
     .mmio_rsp_valid_i(mmio_rsp_valid),
     .mmio_rsp_rdata_i(mmio_rsp_rdata),
     .irq_i           (irq),
-    .mem_req_valid_o (breq_valid),
+    .mem_req_o       (breq),
     .mem_req_ready_i (breq_ready),
-    .mem_req_write_o (breq_write),
-    .mem_req_addr_o  (breq_addr),
-    .mem_req_wdata_o (breq_wdata),
-    .mem_rsp_valid_i (brsp_valid),
-    .mem_rsp_rdata_i (brsp_rdata),
+    .mem_rsp_i       (brsp),
     .frame_ok_led_o  (frame_ok_led),
     .frame_bad_led_o (frame_bad_led)
   );
@@ -121,6 +118,24 @@ module baresm_fpga_board #(
   logic [2:0] cp_queue;
   logic sm_busy;
   logic [NumWarps*3-1:0] warp_state;
+  // baresm_top's memory port, field by field (sim/systemc drives the verilated
+  // top port by port), as the typed line port of baresm_fpga_mem
+  // (rtl/prim/baresm_mem_types.svh).
+  typedef `BARESM_MEM_REQ_T(MemIdWidth, MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM_RSP_T(MemIdWidth, MemLineBytes) mem_rsp_t;
+  mem_req_t mem_req;
+  mem_rsp_t mem_rsp;
+  assign mem_req.valid = mem_req_valid;
+  assign mem_req.id = mem_req_id;
+  assign mem_req.addr = mem_req_addr;
+  assign mem_req.op = mem_req_op;
+  assign mem_req.amo = mem_req_amo;
+  assign mem_req.wdata = mem_req_wdata;
+  assign mem_req.wstrb = mem_req_wstrb;
+  assign mem_rsp_valid = mem_rsp.valid;
+  assign mem_rsp_id = mem_rsp.id;
+  assign mem_rsp_rdata = mem_rsp.rdata;
+  assign mem_rsp_err = mem_rsp.err;
   logic [MemIdWidth:0] mem_outstanding;
 
   baresm_top #(
@@ -185,26 +200,13 @@ module baresm_fpga_board #(
   ) u_mem (
     .clk_i,
     .rst_ni      (rst_n),
-    .req_valid_i (mem_req_valid),
+    .req_i       (mem_req),
     .req_ready_o (mem_req_ready),
-    .req_id_i    (mem_req_id),
-    .req_addr_i  (mem_req_addr),
-    .req_op_i    (mem_req_op),
-    .req_amo_i   (mem_req_amo),
-    .req_wdata_i (mem_req_wdata),
-    .req_wstrb_i (mem_req_wstrb),
-    .rsp_valid_o (mem_rsp_valid),
+    .rsp_o       (mem_rsp),
     .rsp_ready_i (mem_rsp_ready),
-    .rsp_id_o    (mem_rsp_id),
-    .rsp_rdata_o (mem_rsp_rdata),
-    .rsp_err_o   (mem_rsp_err),
-    .breq_valid_i(breq_valid),
+    .breq_i      (breq),
     .breq_ready_o(breq_ready),
-    .breq_write_i(breq_write),
-    .breq_addr_i (breq_addr),
-    .breq_wdata_i(breq_wdata),
-    .brsp_valid_o(brsp_valid),
-    .brsp_rdata_o(brsp_rdata)
+    .brsp_o      (brsp)
   );
 
   // ---- LEDs ---------------------------------------------------------------------------------

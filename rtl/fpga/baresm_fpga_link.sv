@@ -7,6 +7,7 @@
 //   uart_rx_i -> baresm_uart_rx -> baresm_uart_bridge -> baresm_uart_tx -> uart_tx_o
 //                                    | mmio_*, irq_i  | mem_* (bytes)
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_fpga_link #(
@@ -32,13 +33,9 @@ module baresm_fpga_link #(
   input  logic        irq_i,
 
   // ---- device memory, a byte at a time -------------------------------------------
-  output logic        mem_req_valid_o,
-  input  logic        mem_req_ready_i,
-  output logic        mem_req_write_o,
-  output logic [31:0] mem_req_addr_o,
-  output logic [7:0]  mem_req_wdata_o,
-  input  logic        mem_rsp_valid_i,
-  input  logic [7:0]  mem_rsp_rdata_i,
+  output baresm_byte_req_t mem_req_o,
+  input  logic             mem_req_ready_i,
+  input  baresm_byte_rsp_t mem_rsp_i,
 
   output logic        frame_ok_led_o,  // a frame was executed in the last LedHoldCycles
   output logic        frame_bad_led_o  // a frame was answered with ERROR in the last LedHoldCycles
@@ -96,13 +93,9 @@ module baresm_fpga_link #(
     .mmio_rsp_valid_i,
     .mmio_rsp_rdata_i,
     .irq_i,
-    .mem_req_valid_o,
+    .mem_req_o,
     .mem_req_ready_i,
-    .mem_req_write_o,
-    .mem_req_addr_o,
-    .mem_req_wdata_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_rdata_i,
+    .mem_rsp_i,
     .frames_ok_o     (frames_ok),
     .frames_bad_o    (frames_bad)
   );

@@ -5,7 +5,7 @@
 //   device port  baresm_top's memory port (docs/lsu.md "Memory port"): line
 //                READ / WRITE (LineBytes per request, strobed) and 32-bit
 //                ATOMIC (baresm_lsu_amo, the SM's own ALU) with ids; one
-//                response per request, mem_rsp_err_o for an address outside
+//                response per request, rsp_o.err for an address outside
 //                memory (nothing is accessed then). The request is used while
 //                it is held (the top drives it from flops and holds it until
 //                accepted) and accepted in the cycle its last word is
@@ -16,6 +16,7 @@
 // Timing: a line read takes 2 cycles per 64-bit word plus the response, a
 // line write 1 per word, an atomic 2; a bridge byte 3 cycles.
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_fpga_mem #(
@@ -24,33 +25,41 @@ module baresm_fpga_mem #(
   parameter int IdWidth = 4,
   parameter bit BlockRam = 1'b0     // 1: baresm_bram (block RAM) instead of baresm_spram
 ) (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
+  clk_i,
+  rst_ni,
+  req_i,
+  req_ready_o,
+  rsp_o,
+  rsp_ready_i,
+  breq_i,
+  breq_ready_o,
+  brsp_o
+);
+
+  // The device port's types (rtl/prim/baresm_mem_types.svh): a line port.
+  typedef `BARESM_MEM_REQ_T(IdWidth, LineBytes) mem_req_t;
+  typedef `BARESM_MEM_RSP_T(IdWidth, LineBytes) mem_rsp_t;
+
+  input  logic                   clk_i;
+  input  logic                   rst_ni;
 
   // ---- device port (baresm_top mem_*) --------------------------------------------------
-  input  logic                   req_valid_i,
-  output logic                   req_ready_o,
-  input  logic [IdWidth-1:0]     req_id_i,
-  input  logic [31:0]            req_addr_i,
-  input  logic [1:0]             req_op_i,
-  input  logic [4:0]             req_amo_i,
-  input  logic [LineBytes*8-1:0] req_wdata_i,
-  input  logic [LineBytes-1:0]   req_wstrb_i,
-  output logic                   rsp_valid_o,
-  input  logic                   rsp_ready_i,
-  output logic [IdWidth-1:0]     rsp_id_o,
-  output logic [LineBytes*8-1:0] rsp_rdata_o,
-  output logic                   rsp_err_o,
+  input  mem_req_t               req_i;
+  output logic                   req_ready_o;
+  output mem_rsp_t               rsp_o;
+  input  logic                   rsp_ready_i;
 
   // ---- bridge port (one byte) ----------------------------------------------------------
-  input  logic                   breq_valid_i,
-  output logic                   breq_ready_o,
-  input  logic                   breq_write_i,
-  input  logic [31:0]            breq_addr_i,
-  input  logic [7:0]             breq_wdata_i,
-  output logic                   brsp_valid_o,
-  output logic [7:0]             brsp_rdata_o
-);
+  input  baresm_byte_req_t       breq_i;
+  output logic                   breq_ready_o;
+  output baresm_byte_rsp_t       brsp_o;
+
+  // The request's line as plain vectors: Icarus 11 takes no variable part
+  // select of a struct member.
+  logic [LineBytes*8-1:0] req_wdata;
+  logic [LineBytes-1:0]   req_wstrb;
+  assign req_wdata = req_i.wdata;
+  assign req_wstrb = req_i.wstrb;
 
   localparam int Depth = MemBytes / 8;
   localparam int AddrW = $clog2(Depth);
@@ -105,21 +114,21 @@ module baresm_fpga_mem #(
 
   // The atomic's word and its new value.
   logic [31:0] amo_old, amo_new;
-  assign amo_old = req_addr_i[2] ? ram_rdata[63:32] : ram_rdata[31:0];
+  assign amo_old = req_i.addr[2] ? ram_rdata[63:32] : ram_rdata[31:0];
   baresm_lsu_amo u_amo (
-    .amo_i(req_amo_i),
+    .amo_i(req_i.amo),
     .old_i(amo_old),
-    .b_i  (req_wdata_i[31:0]),
-    .c_i  (req_wdata_i[63:32]),
+    .b_i  (req_wdata[31:0]),
+    .c_i  (req_wdata[63:32]),
     .new_o(amo_new)
   );
 
   logic in_range;
-  assign in_range = req_addr_i < 32'(MemBytes);
+  assign in_range = req_i.addr < 32'(MemBytes);
   logic [AddrW-1:0] line_word;   // the word of beat beat_q
-  assign line_word = req_addr_i[AddrW+2:3] + AddrW'(beat_q);
+  assign line_word = req_i.addr[AddrW+2:3] + AddrW'(beat_q);
   logic pick_bridge;
-  assign pick_bridge = breq_valid_i && (last_top_q || !req_valid_i);
+  assign pick_bridge = breq_i.valid && (last_top_q || !req_i.valid);
 
   always_comb begin
     ram_en = 1'b0;
@@ -132,7 +141,7 @@ module baresm_fpga_mem #(
     unique case (st_q)
       M_IDLE: begin
         breq_ready_o = pick_bridge;
-        req_ready_o = !pick_bridge && req_valid_i && !in_range;   // nothing to access
+        req_ready_o = !pick_bridge && req_i.valid && !in_range;   // nothing to access
       end
       M_BACC: begin
         ram_en = 1'b1;
@@ -146,15 +155,15 @@ module baresm_fpga_mem #(
       M_TWR: begin
         ram_en = 1'b1;
         ram_we = 1'b1;
-        ram_wstrb = req_wstrb_i[beat_q*8 +: 8];
-        ram_wdata = req_wdata_i[beat_q*64 +: 64];
+        ram_wstrb = req_wstrb[beat_q*8 +: 8];
+        ram_wdata = req_wdata[beat_q*64 +: 64];
         req_ready_o = (32'(beat_q) == Beats - 1);
       end
       M_AWR: begin
         ram_en = 1'b1;
         ram_we = 1'b1;
-        ram_addr = req_addr_i[AddrW+2:3];
-        ram_wstrb = req_addr_i[2] ? 8'hF0 : 8'h0F;
+        ram_addr = req_i.addr[AddrW+2:3];
+        ram_wstrb = req_i.addr[2] ? 8'hF0 : 8'h0F;
         ram_wdata = {amo_new, amo_new};
         req_ready_o = 1'b1;
       end
@@ -180,24 +189,24 @@ module baresm_fpga_mem #(
           beat_q <= '0;
           if (pick_bridge) begin
             last_top_q <= 1'b0;
-            b_write_q <= breq_write_i;
-            b_word_q <= breq_addr_i[AddrW+2:3];
-            b_wdata_q <= breq_wdata_i;
-            bsel_q <= breq_addr_i[2:0];
+            b_write_q <= breq_i.write;
+            b_word_q <= breq_i.addr[AddrW+2:3];
+            b_wdata_q <= breq_i.wdata;
+            bsel_q <= breq_i.addr[2:0];
             st_q <= M_BACC;
-          end else if (req_valid_i) begin
+          end else if (req_i.valid) begin
             last_top_q <= 1'b1;
-            id_q <= req_id_i;
+            id_q <= req_i.id;
             err_q <= !in_range;
             line_q <= '0;
             if (!in_range) st_q <= M_TRSP;          // accepted below, nothing accessed
-            else if (req_op_i == OP_WRITE) st_q <= M_TWR;
+            else if (req_i.op == OP_WRITE) st_q <= M_TWR;
             else st_q <= M_TRD;                     // READ, and ATOMIC's read
           end
         end
         M_BACC: st_q <= M_BRSP;
         M_BRSP: st_q <= M_IDLE;
-        M_TRD: st_q <= (req_op_i == OP_ATOMIC) ? M_AWR : M_TRDW;
+        M_TRD: st_q <= (req_i.op == OP_ATOMIC) ? M_AWR : M_TRDW;
         M_TRDW: begin
           line_q[beat_q*64 +: 64] <= ram_rdata;
           if (32'(beat_q) == Beats - 1) begin
@@ -221,19 +230,19 @@ module baresm_fpga_mem #(
     end
   end
 
-  assign rsp_valid_o = (st_q == M_TRSP);
-  assign rsp_id_o = id_q;
-  assign rsp_rdata_o = line_q;
-  assign rsp_err_o = err_q;
-  assign brsp_valid_o = (st_q == M_BRSP);
-  assign brsp_rdata_o = ram_rdata[bsel_q*8 +: 8];
+  assign rsp_o.valid = (st_q == M_TRSP);
+  assign rsp_o.id = id_q;
+  assign rsp_o.rdata = line_q;
+  assign rsp_o.err = err_q;
+  assign brsp_o.valid = (st_q == M_BRSP);
+  assign brsp_o.rdata = ram_rdata[bsel_q*8 +: 8];
 
   // ---- assertions -------------------------------------------------------------------
-  `BARESM_ASSERT_HELD(a_req_held_mem, req_valid_i, req_ready_o,
-                      {req_id_i, req_addr_i, req_op_i, req_amo_i, req_wdata_i, req_wstrb_i})
-  `BARESM_ASSERT(a_bridge_in_range, !breq_ready_o || !breq_valid_i || breq_addr_i < 32'(MemBytes))
-  `BARESM_ASSERT(a_line_aligned, !(req_valid_i && req_op_i != OP_ATOMIC) ||
-                 req_addr_i[$clog2(LineBytes)-1:0] == '0)
+  `BARESM_ASSERT_HELD(a_req_held_mem, req_i.valid, req_ready_o,
+                      {req_i.id, req_i.addr, req_i.op, req_i.amo, req_wdata, req_wstrb})
+  `BARESM_ASSERT(a_bridge_in_range, !breq_ready_o || !breq_i.valid || breq_i.addr < 32'(MemBytes))
+  `BARESM_ASSERT(a_line_aligned, !(req_i.valid && req_i.op != OP_ATOMIC) ||
+                 req_i.addr[$clog2(LineBytes)-1:0] == '0)
 
 endmodule
 

@@ -27,6 +27,7 @@
 // off) showing that the bitstream runs. The simulation (sim/serial) takes
 // LedActiveLow = 0 and a short LedHoldBits: it sleeps while idle && !busy.
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_icebreaker_link_top #(
@@ -52,9 +53,9 @@ module baresm_icebreaker_link_top #(
   logic mmio_req_valid, mmio_req_write, mmio_rsp_valid, irq;
   logic [9:0] mmio_req_addr;
   logic [31:0] mmio_req_wdata, mmio_rsp_rdata;
-  logic breq_valid, breq_ready, breq_write, brsp_valid;
-  logic [31:0] breq_addr;
-  logic [7:0] breq_wdata, brsp_rdata;
+  baresm_byte_req_t breq;   // the bridge's byte port (rtl/prim/baresm_mem_types.svh)
+  baresm_byte_rsp_t brsp;
+  logic breq_ready;
   logic frame_ok_led, frame_bad_led;
 
   baresm_fpga_link #(
@@ -76,13 +77,9 @@ module baresm_icebreaker_link_top #(
     .mmio_rsp_valid_i(mmio_rsp_valid),
     .mmio_rsp_rdata_i(mmio_rsp_rdata),
     .irq_i           (irq),
-    .mem_req_valid_o (breq_valid),
+    .mem_req_o       (breq),
     .mem_req_ready_i (breq_ready),
-    .mem_req_write_o (breq_write),
-    .mem_req_addr_o  (breq_addr),
-    .mem_req_wdata_o (breq_wdata),
-    .mem_rsp_valid_i (brsp_valid),
-    .mem_rsp_rdata_i (brsp_rdata),
+    .mem_rsp_i       (brsp),
     .frame_ok_led_o  (frame_ok_led),
     .frame_bad_led_o (frame_bad_led)
   );
@@ -165,9 +162,12 @@ module baresm_icebreaker_link_top #(
   end
 
   // ---- device memory: the bridge's port only ------------------------------------------------
-  logic mem_req_ready, mem_rsp_valid, mem_rsp_err;
-  logic [3:0] mem_rsp_id;
-  logic [127:0] mem_rsp_rdata;
+  typedef `BARESM_MEM_REQ_T(4, 16) mem_req_t;
+  typedef `BARESM_MEM_RSP_T(4, 16) mem_rsp_t;
+  logic mem_req_ready;
+  mem_req_t mem_req;
+  mem_rsp_t mem_rsp;
+  assign mem_req = '0;             // no SM
 
   baresm_fpga_mem #(
     .MemBytes(MemBytes),
@@ -176,26 +176,13 @@ module baresm_icebreaker_link_top #(
   ) u_mem (
     .clk_i,
     .rst_ni      (rst_n),
-    .req_valid_i (1'b0),            // no SM
+    .req_i       (mem_req),
     .req_ready_o (mem_req_ready),
-    .req_id_i    (4'd0),
-    .req_addr_i  (32'd0),
-    .req_op_i    (2'd0),
-    .req_amo_i   (5'd0),
-    .req_wdata_i (128'd0),
-    .req_wstrb_i (16'd0),
-    .rsp_valid_o (mem_rsp_valid),
+    .rsp_o       (mem_rsp),
     .rsp_ready_i (1'b1),
-    .rsp_id_o    (mem_rsp_id),
-    .rsp_rdata_o (mem_rsp_rdata),
-    .rsp_err_o   (mem_rsp_err),
-    .breq_valid_i(breq_valid),
+    .breq_i      (breq),
     .breq_ready_o(breq_ready),
-    .breq_write_i(breq_write),
-    .breq_addr_i (breq_addr),
-    .breq_wdata_i(breq_wdata),
-    .brsp_valid_o(brsp_valid),
-    .brsp_rdata_o(brsp_rdata)
+    .brsp_o      (brsp)
   );
 
   // ---- LEDs ---------------------------------------------------------------------------------
@@ -206,7 +193,7 @@ module baresm_icebreaker_link_top #(
 
   logic unused;
   assign unused = ^{watchdog, scratch, prot_base, prot_size, qp_wr, qp_q, qp_off,
-                    mem_req_ready, mem_rsp_valid, mem_rsp_err, mem_rsp_id, mem_rsp_rdata};
+                    mem_req_ready, mem_rsp};
 
 endmodule
 

@@ -23,6 +23,7 @@
 //             byte ahead of the UART) or an IRQ event whenever the interrupt
 //             line has changed since the last one it sent; answers first.
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_uart_bridge #(
@@ -50,13 +51,9 @@ module baresm_uart_bridge #(
   input  logic        irq_i,
 
   // ---- device memory, one byte per access (baresm_fpga_mem's bridge port) -----------
-  output logic        mem_req_valid_o,
-  input  logic        mem_req_ready_i,
-  output logic        mem_req_write_o,
-  output logic [31:0] mem_req_addr_o,
-  output logic [7:0]  mem_req_wdata_o,
-  input  logic        mem_rsp_valid_i,
-  input  logic [7:0]  mem_rsp_rdata_i,
+  output baresm_byte_req_t mem_req_o,
+  input  logic             mem_req_ready_i,
+  input  baresm_byte_rsp_t mem_rsp_i,
 
   // ---- counters (LEDs, debugging) ----------------------------------------------------
   output logic [15:0] frames_ok_o,        // frames executed
@@ -320,7 +317,7 @@ module baresm_uart_bridge #(
         end
         X_MW_READ: xst_q <= X_MW_REQ;           // buffer byte x_idx_q on the next cycle
         X_MW_REQ: if (mem_req_ready_i) xst_q <= X_MW_ACK;
-        X_MW_ACK: if (mem_rsp_valid_i) begin
+        X_MW_ACK: if (mem_rsp_i.valid) begin
           r_addr_q <= r_addr_q + 32'd1;
           x_idx_q <= x_idx_q + 8'd1;
           xst_q <= (x_idx_q + 8'd1 == len_q) ? X_SEND : X_MW_READ;
@@ -441,8 +438,8 @@ module baresm_uart_bridge #(
           end
         end
         T_FETCH: if (mem_req_ready_i) tst_q <= T_FWAIT;
-        T_FWAIT: if (mem_rsp_valid_i) begin
-          t_byte_q <= mem_rsp_rdata_i;
+        T_FWAIT: if (mem_rsp_i.valid) begin
+          t_byte_q <= mem_rsp_i.rdata;
           t_addr_q <= t_addr_q + 32'd1;
           tst_q <= T_PAY;
         end
@@ -468,10 +465,10 @@ module baresm_uart_bridge #(
   end
 
   // ---- memory port: MEM_WRITE bytes (executor) or MEM_READ bytes (transmitter) ----
-  assign mem_req_valid_o = (xst_q == X_MW_REQ) || (tst_q == T_FETCH);
-  assign mem_req_write_o = (xst_q == X_MW_REQ);
-  assign mem_req_addr_o = (xst_q == X_MW_REQ) ? r_addr_q : t_addr_q;
-  assign mem_req_wdata_o = mw_data;
+  assign mem_req_o.valid = (xst_q == X_MW_REQ) || (tst_q == T_FETCH);
+  assign mem_req_o.write = (xst_q == X_MW_REQ);
+  assign mem_req_o.addr = (xst_q == X_MW_REQ) ? r_addr_q : t_addr_q;
+  assign mem_req_o.wdata = mw_data;
 
   assign frames_ok_o = ok_q;
   assign frames_bad_o = bad_q;
@@ -480,13 +477,13 @@ module baresm_uart_bridge #(
   // The executor and the transmitter never use the memory port at once.
   `BARESM_ASSERT(a_mem_one_user, !((xst_q == X_MW_REQ) && (tst_q == T_FETCH)))
   // Bursts stay inside device memory (checked before the first byte).
-  `BARESM_ASSERT(a_mem_in_range, !mem_req_valid_o || mem_req_addr_o < 32'(MemBytes))
+  `BARESM_ASSERT(a_mem_in_range, !mem_req_o.valid || mem_req_o.addr < 32'(MemBytes))
   // An answer is only sent for a frame the receiver holds.
   `BARESM_ASSERT(a_answer_held, xst_q == X_IDLE || rst_q == R_HOLD)
   `BARESM_ASSERT_HELD(a_mmio_held, mmio_req_valid_o, mmio_req_ready_i,
                       {mmio_req_addr_o, mmio_req_write_o, mmio_req_wdata_o})
-  `BARESM_ASSERT_HELD(a_mem_held, mem_req_valid_o, mem_req_ready_i,
-                      {mem_req_write_o, mem_req_addr_o, mem_req_wdata_o})
+  `BARESM_ASSERT_HELD(a_mem_held, mem_req_o.valid, mem_req_ready_i,
+                      {mem_req_o.write, mem_req_o.addr, mem_req_o.wdata})
   `BARESM_ASSERT_HELD(a_tx_held, tx_valid_o, tx_ready_i, tx_data_o)
   `BARESM_ASSERT(a_pay_bound, t_cnt_q <= MAX_PAYLOAD)
 

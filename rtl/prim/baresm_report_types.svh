@@ -19,4 +19,20 @@ typedef struct packed {
   logic [31:0] word;    // the word asked for in the previous cycle (held otherwise)
 } baresm_rpt_rsp_t;
 
+// The SM's fault report (baresm_sm / baresm_ssm fault_*_o, field by field on
+// the SM: the verilated SM is a top that C++ drives; baresm_top packs them
+// into this for the command processor's sm_fault_i). What it means:
+// docs/microarchitecture.md "Completion"; valid from the SM's done on.
+typedef struct packed {
+  logic [3:0]  kind;     // iss::FaultKind numbering, 0 = none
+  logic [31:0] cta_x;    // the faulting CTA
+  logic [31:0] cta_y;
+  logic [31:0] cta_z;
+  logic [7:0]  warp;     // warp index inside the CTA
+  logic [4:0]  lane;
+  logic [31:0] pc;
+  logic [31:0] addr;     // OUT_OF_WINDOW / MISALIGNED / MEMORY_ERROR: the address
+  logic [31:0] waiting;  // BARRIER_DEADLOCK: bit w = warp w of the CTA waits
+} baresm_sm_fault_t;
+
 `endif

@@ -35,16 +35,17 @@
 //   4 MISALIGNED), cpl_fault_lane_o the lowest faulting lane, and
 //   cpl_fault_addr_o its effective address. The completion of a store is
 //   sent only after every write of it has been acknowledged by memory.
-//   A memory error (mem_rsp_err_i on a response) is the exception to "no
+//   A memory error (mem_rsp_i.err on a response) is the exception to "no
 //   effect at all": the instruction's other requests may have been carried
 //   out. It completes, once every response is back, as MEMORY_ERROR (10)
 //   naming the lowest lane served by a failed request and that lane's address.
-// Memory port (mem_req_*/mem_rsp_*): valid/ready on both channels.
-//   op 0 READ  : mem_req_addr_o line-aligned; response rdata = the line.
+// Memory port (mem_req_o/mem_rsp_i, rtl/prim/baresm_mem_types.svh; with
+//   mem_req_ready_i/mem_rsp_ready_o): valid/ready on both channels.
+//   op 0 READ  : mem_req_o.addr line-aligned; response rdata = the line.
 //   op 1 WRITE : line-aligned; write the bytes whose wstrb bit is set;
 //                the response (rdata ignored) acknowledges it.
-//   op 2 ATOMIC: mem_req_addr_o is the 4-byte aligned word address;
-//                mem_req_amo_o = ATOM mod[4:0], b = wdata[31:0],
+//   op 2 ATOMIC: mem_req_o.addr is the 4-byte aligned word address;
+//                mem_req_o.amo = ATOM mod[4:0], b = wdata[31:0],
 //                c = wdata[63:32]; response rdata[31:0] = the old value.
 //   Exactly one response per request, in any order, matched by id. Requests
 //   take effect in the order they are accepted (atomics of one instruction
@@ -65,6 +66,7 @@
 //   NumLanes == 32 (one beat) the unit is cycle for cycle what it was with
 //   32 lanes per cycle: mem_rsp_ready_o is then always 1.
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_lsu #(
@@ -79,71 +81,110 @@ module baresm_lsu #(
   parameter int WarpIdW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int BeatW        = (NumLanes < 32) ? $clog2(32 / NumLanes) : 1   // a beat number
 ) (
-  input  logic                        clk_i,
-  input  logic                        rst_ni,
+  clk_i,
+  rst_ni,
+  req_valid_i,
+  req_ready_o,
+  req_op_i,
+  req_mod_i,
+  req_warp_i,
+  req_rd_i,
+  req_mask_i,
+  req_smem_base_i,
+  req_smem_size_i,
+  req_pc_i,
+  opnd_beat_o,
+  opnd_addr_i,
+  opnd_data_i,
+  opnd_swap_i,
+  opnd_done_o,
+  param_base_i,
+  param_size_i,
+  win_base_i,
+  win_size_i,
+  prot_base_i,
+  prot_size_i,
+  cpl_valid_o,
+  cpl_ready_i,
+  cpl_warp_o,
+  cpl_rd_o,
+  cpl_mask_o,
+  cpl_we_o,
+  cpl_data_o,
+  cpl_fault_o,
+  cpl_fault_kind_o,
+  cpl_fault_lane_o,
+  cpl_fault_addr_o,
+  cpl_pc_o,
+  mem_req_o,
+  mem_req_ready_i,
+  mem_rsp_i,
+  mem_rsp_ready_o,
+  idle_o,
+  smem_pass_o,
+  smem_passes_o,
+  gmem_reqs_o
+);
+
+  // The memory port's types (rtl/prim/baresm_mem_types.svh): a line port.
+  typedef `BARESM_MEM_REQ_T(MemIdWidth, MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM_RSP_T(MemIdWidth, MemLineBytes) mem_rsp_t;
+
+  input  logic                        clk_i;
+  input  logic                        rst_ni;
 
   // ---- issue --------------------------------------------------------------
-  input  logic                        req_valid_i,
-  output logic                             req_ready_o,
-  input  logic [6:0]                  req_op_i,
-  input  logic [7:0]                  req_mod_i,
-  input  logic [WarpIdW-1:0]          req_warp_i,
-  input  logic [5:0]                  req_rd_i,
-  input  logic [31:0]                 req_mask_i,
-  input  logic [31:0]                 req_smem_base_i,
-  input  logic [31:0]                 req_smem_size_i,
-  input  logic [31:0]                 req_pc_i,        // returned with the completion (fault reports)
+  input  logic                        req_valid_i;
+  output logic                             req_ready_o;
+  input  logic [6:0]                  req_op_i;
+  input  logic [7:0]                  req_mod_i;
+  input  logic [WarpIdW-1:0]          req_warp_i;
+  input  logic [5:0]                  req_rd_i;
+  input  logic [31:0]                 req_mask_i;
+  input  logic [31:0]                 req_smem_base_i;
+  input  logic [31:0]                 req_smem_size_i;
+  input  logic [31:0]                 req_pc_i;        // returned with the completion (fault reports)
 
   // ---- operands of the instruction in stage A (the issuer's gather buffer) --
-  output logic [BeatW-1:0]            opnd_beat_o,
-  input  logic [32*NumLanes-1:0]      opnd_addr_i,
-  input  logic [32*NumLanes-1:0]      opnd_data_i,
-  input  logic [32*NumLanes-1:0]      opnd_swap_i,
-  output logic                        opnd_done_o,
+  output logic [BeatW-1:0]            opnd_beat_o;
+  input  logic [32*NumLanes-1:0]      opnd_addr_i;
+  input  logic [32*NumLanes-1:0]      opnd_data_i;
+  input  logic [32*NumLanes-1:0]      opnd_swap_i;
+  output logic                        opnd_done_o;
 
   // ---- launch context -----------------------------------------------------
-  input  logic [31:0]                 param_base_i,
-  input  logic [31:0]                 param_size_i,
-  input  logic [32*NumWindows-1:0]    win_base_i,
-  input  logic [32*NumWindows-1:0]    win_size_i,
-  input  logic [31:0]                 prot_base_i,   // protected range: out of every window
-  input  logic [31:0]                 prot_size_i,
+  input  logic [31:0]                 param_base_i;
+  input  logic [31:0]                 param_size_i;
+  input  logic [32*NumWindows-1:0]    win_base_i;
+  input  logic [32*NumWindows-1:0]    win_size_i;
+  input  logic [31:0]                 prot_base_i;   // protected range: out of every window
+  input  logic [31:0]                 prot_size_i;
 
   // ---- completion / writeback --------------------------------------------
-  output logic                             cpl_valid_o,
-  input  logic                        cpl_ready_i,
-  output logic [WarpIdW-1:0]               cpl_warp_o,
-  output logic [5:0]                       cpl_rd_o,
-  output logic [31:0]                      cpl_mask_o,
-  output logic                             cpl_we_o,
-  output logic [32*32-1:0]                 cpl_data_o,
-  output logic                             cpl_fault_o,
-  output logic [3:0]                       cpl_fault_kind_o,
-  output logic [4:0]                       cpl_fault_lane_o,
-  output logic [31:0]                      cpl_fault_addr_o,
-  output logic [31:0]                      cpl_pc_o,
+  output logic                             cpl_valid_o;
+  input  logic                        cpl_ready_i;
+  output logic [WarpIdW-1:0]               cpl_warp_o;
+  output logic [5:0]                       cpl_rd_o;
+  output logic [31:0]                      cpl_mask_o;
+  output logic                             cpl_we_o;
+  output logic [32*32-1:0]                 cpl_data_o;
+  output logic                             cpl_fault_o;
+  output logic [3:0]                       cpl_fault_kind_o;
+  output logic [4:0]                       cpl_fault_lane_o;
+  output logic [31:0]                      cpl_fault_addr_o;
+  output logic [31:0]                      cpl_pc_o;
 
   // ---- device-memory port -------------------------------------------------
-  output logic                             mem_req_valid_o,
-  input  logic                        mem_req_ready_i,
-  output logic [MemIdWidth-1:0]            mem_req_id_o,
-  output logic [31:0]                      mem_req_addr_o,
-  output logic [1:0]                       mem_req_op_o,
-  output logic [4:0]                       mem_req_amo_o,
-  output logic [MemLineBytes*8-1:0]        mem_req_wdata_o,
-  output logic [MemLineBytes-1:0]          mem_req_wstrb_o,
-  input  logic                        mem_rsp_valid_i,
-  output logic                             mem_rsp_ready_o,  // 1 when NumLanes == 32
-  input  logic [MemIdWidth-1:0]       mem_rsp_id_i,
-  input  logic [MemLineBytes*8-1:0]   mem_rsp_rdata_i,
-  input  logic                        mem_rsp_err_i,   // the request failed (bus/ECC error): no data, no effect
+  output mem_req_t                         mem_req_o;
+  input  logic                             mem_req_ready_i;
+  input  mem_rsp_t                         mem_rsp_i;
+  output logic                             mem_rsp_ready_o;  // 1 when NumLanes == 32
 
   // ---- status and counters ------------------------------------------------
-  output logic                             idle_o,        // nothing accepted and unfinished
-  output logic                             smem_pass_o,   // a shared-memory pass this cycle
-  output logic [31:0]                      smem_passes_o, // shared-memory passes, cumulative
-  output logic [31:0]                      gmem_reqs_o    // memory requests issued, cumulative
-);
+  output logic                             idle_o;        // nothing accepted and unfinished
+  output logic                             smem_pass_o;   // a shared-memory pass this cycle
+  output logic [31:0]                      smem_passes_o; // shared-memory passes, cumulative
+  output logic [31:0]                      gmem_reqs_o;    // memory requests issued, cumulative
 
   localparam int BankW = $clog2(NumBanks);
   localparam int Rows = SharedBytes / (4 * NumBanks);
@@ -570,7 +611,7 @@ module baresm_lsu #(
   // held in flops until accepted; ids index the table of outstanding
   // requests (which lanes each one serves).
   // With several beats a line request is formed in the request flops before
-  // it is offered (form_q, mem_req_valid_o low): it starts from the access
+  // it is offered (form_q, mem_req_o.valid low): it starts from the access
   // beat's leader and absorbs the lanes of the following beats that fall in
   // its line, one beat per cycle; it is offered (closed) as soon as a beat
   // has pending lanes outside the line, or nothing is left pending, or at
@@ -654,7 +695,7 @@ module baresm_lsu #(
   logic                     g_go;       // global lanes pending, the check passed
   logic                     g_start;    // a new request starts in the request flops
   logic                     g_absorb;   // the request being formed takes this beat's lanes
-  logic                     g_close;    // ... and is offered (mem_req_valid_o next cycle)
+  logic                     g_close;    // ... and is offered (mem_req_o.valid next cycle)
   logic                     form_flush; // the request being formed is offered as it is
   logic                     rsp_hit;    // a response of an outstanding request
   logic [31:0]              rsp_lanes;
@@ -704,17 +745,21 @@ module baresm_lsu #(
   // cycle, the lowest first; the response is taken in the cycle of its last
   // beat (mem_rsp_ready_o low before). Write acknowledgements, atomics (one
   // lane) and errors take one cycle. With one beat: always one cycle.
-  assign rsp_hit = mem_rsp_valid_i && busy_q[mem_rsp_id_i];
-  assign rsp_lanes = id_lanes_q[32*mem_rsp_id_i +: 32];
+  // The response's line as a plain vector: Icarus 11 takes no variable part
+  // select of a struct member.
+  logic [MemLineBytes*8-1:0] rsp_rdata;
+  assign rsp_rdata = mem_rsp_i.rdata;
+  assign rsp_hit = mem_rsp_i.valid && busy_q[mem_rsp_i.id];
+  assign rsp_lanes = id_lanes_q[32*mem_rsp_i.id +: 32];
   assign rsp_left = rsp_lanes & ~rsp_done_q;
   assign rsp_beat = beat_of(baresm_sm_pkg::lowest_lane(rsp_left));
   assign rsp_blanes = beat_lanes(rsp_beat);
-  assign rsp_a = id_own_q[mem_rsp_id_i] == OWN_A;
-  assign rsp_slot = SlotW'(id_own_q[mem_rsp_id_i]);
-  assign rsp_data = !(rsp_a && a_stg) && !mem_rsp_err_i;
+  assign rsp_a = id_own_q[mem_rsp_i.id] == OWN_A;
+  assign rsp_slot = SlotW'(id_own_q[mem_rsp_i.id]);
+  assign rsp_data = !(rsp_a && a_stg) && !mem_rsp_i.err;
   assign rsp_last = !rsp_data || (rsp_a && a_atomg) || ((rsp_left & ~rsp_blanes) == 32'd0);
   assign rsp_take = rsp_hit && rsp_last;
-  assign mem_rsp_ready_o = !busy_q[mem_rsp_id_i] || rsp_last;
+  assign mem_rsp_ready_o = !busy_q[mem_rsp_i.id] || rsp_last;
 
   // A request being formed: this beat's bytes over the earlier beats' (the
   // higher lanes win, as within a beat).
@@ -742,12 +787,12 @@ module baresm_lsu #(
   logic [31:0] rsp_low_addr;
   logic        merr_new;
   assign rsp_low_lane = baresm_sm_pkg::lowest_lane(rsp_lanes);
-  assign merr_new = rsp_hit && rsp_a && mem_rsp_err_i && (!merr_q || rsp_low_lane < merr_lane_q);
+  assign merr_new = rsp_hit && rsp_a && mem_rsp_i.err && (!merr_q || rsp_low_lane < merr_lane_q);
 
   always_comb begin
     busy_d = busy_q;
     id_lanes_d = id_lanes_q;
-    if (rsp_take) busy_d[mem_rsp_id_i] = 1'b0;
+    if (rsp_take) busy_d[mem_rsp_i.id] = 1'b0;
     if (g_start) begin
       busy_d[free_id] = 1'b1;
       id_lanes_d[32*free_id +: 32] = co_match;
@@ -760,7 +805,7 @@ module baresm_lsu #(
   logic [32*NumLanes-1:0] rsp_val;
   slot_load_t rl;  // the responding slot's load
   assign rl = sl_load_q[rsp_slot];
-  assign rsp_low_addr = id_addr_q[mem_rsp_id_i];
+  assign rsp_low_addr = id_addr_q[mem_rsp_i.id];
   always_comb begin
     logic [LineW*NumLanes-1:0] ra;  // the beat's lanes' address bits LineW-1:0
     logic [LineW-1:0]          off, base;
@@ -784,8 +829,8 @@ module baresm_lsu #(
       end
       for (int i = 0; i < NumLanes; i++) begin
         off = ra[LineW*i +: LineW] + base;  // the lane's physical line offset
-        rsp_val[32*i +: 32] = (rsp_a && a_atomg) ? mem_rsp_rdata_i[31:0]
-                                                 : load_extend(mem_rsp_rdata_i[32*off[LineW-1:2] +: 32],
+        rsp_val[32*i +: 32] = (rsp_a && a_atomg) ? rsp_rdata[31:0]
+                                                 : load_extend(rsp_rdata[32*off[LineW-1:2] +: 32],
                                                                off[1:0], size, sign);
       end
     end
@@ -837,7 +882,7 @@ module baresm_lsu #(
     end
   end
   assign a_move = a_valid_q && (a_ldg || a_ldc) && a_pend_q == 32'd0 && !form_q && a_busy && have_slot;
-  assign sl_merr_new = rsp_hit && !rsp_a && mem_rsp_err_i &&
+  assign sl_merr_new = rsp_hit && !rsp_a && mem_rsp_i.err &&
                        (!sl_merr_q[rsp_slot] || rsp_low_lane < sl_merr_lane_q[rsp_slot]);
 
   // ==========================================================================
@@ -1029,7 +1074,7 @@ module baresm_lsu #(
         if (d_move) d_valid_q <= 1'b0;
       end
       if (pass_en) passes_q <= passes_q + 32'd1;
-      if (mem_req_valid_o && mem_req_ready_i) greqs_q <= greqs_q + 32'd1;
+      if (mem_req_o.valid && mem_req_ready_i) greqs_q <= greqs_q + 32'd1;
     end
   end
 
@@ -1142,13 +1187,13 @@ module baresm_lsu #(
   assign cpl_fault_addr_o = d_faddr_q;
   assign cpl_pc_o = d_pc_q;
 
-  assign mem_req_valid_o = mreq_valid_q;
-  assign mem_req_id_o = mreq_id_q;
-  assign mem_req_addr_o = mreq_addr_q;
-  assign mem_req_op_o = mreq_op_q;
-  assign mem_req_amo_o = mreq_amo_q;
-  assign mem_req_wdata_o = mreq_wdata_q;
-  assign mem_req_wstrb_o = mreq_wstrb_q;
+  assign mem_req_o.valid = mreq_valid_q;
+  assign mem_req_o.id = mreq_id_q;
+  assign mem_req_o.addr = mreq_addr_q;
+  assign mem_req_o.op = mreq_op_q;
+  assign mem_req_o.amo = mreq_amo_q;
+  assign mem_req_o.wdata = mreq_wdata_q;
+  assign mem_req_o.wstrb = mreq_wstrb_q;
 
   assign idle_o = !a_valid_q && !d_valid_q && sl_valid_q == '0;
   assign smem_pass_o = pass_en;
@@ -1162,9 +1207,9 @@ module baresm_lsu #(
   // ---- assertions (rtl/prim/baresm_assert.svh) -----------------------------------------
   // Both output handshakes hold their offer until taken (the memory request
   // from its flops, the completion in stage D).
-  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i,
-                      {mem_req_id_o, mem_req_addr_o, mem_req_op_o, mem_req_amo_o,
-                       mem_req_wstrb_o, mem_req_wdata_o})
+  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_o.valid, mem_req_ready_i,
+                      {mem_req_o.id, mem_req_o.addr, mem_req_o.op, mem_req_o.amo,
+                       mem_req_o.wstrb, mem_req_o.wdata})
   `BARESM_ASSERT_HELD(a_cpl_held, cpl_valid_o, cpl_ready_i,
                       {cpl_warp_o, cpl_rd_o, cpl_mask_o, cpl_we_o, cpl_fault_o, cpl_fault_kind_o,
                        cpl_fault_lane_o, cpl_fault_addr_o, cpl_data_o, cpl_pc_o})
@@ -1201,9 +1246,9 @@ module baresm_lsu #(
   `BARESM_ASSERT(a_rsp_ready_one_beat, Beats > 1 || mem_rsp_ready_o)
   // An error response is taken in its first cycle, whose beat holds its
   // lowest lane (the one reported, with its id's address).
-  `BARESM_ASSERT(a_err_low_lane_in_beat, !(rsp_hit && mem_rsp_err_i) || rsp_blanes[rsp_low_lane])
-  `BARESM_ASSUME_HELD(a_rsp_held, mem_rsp_valid_i, mem_rsp_ready_o,
-                      {mem_rsp_id_i, mem_rsp_err_i, mem_rsp_rdata_i})
+  `BARESM_ASSERT(a_err_low_lane_in_beat, !(rsp_hit && mem_rsp_i.err) || rsp_blanes[rsp_low_lane])
+  `BARESM_ASSUME_HELD(a_rsp_held, mem_rsp_i.valid, mem_rsp_ready_o,
+                      {mem_rsp_i.id, mem_rsp_i.err, mem_rsp_i.rdata})
   // Exactly one completion per accepted instruction: a count of accepted and
   // not yet completed instructions (never underflowing) always equals the
   // instructions held in stages A, D and C and in the load slots.

@@ -9,40 +9,40 @@
 //   The responses, which may return in any order, are routed by that bit in
 //   the parent, which knows whether and when its sources take them.
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_mem_arb #(
   parameter int LineBytes = 128,
   parameter int IdW = 4              // source B's id width
 ) (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
-
-  input  logic                   a_req_valid_i,
-  output logic                   a_req_ready_o,
-  input  logic [31:0]            a_req_addr_i,
-  input  logic [1:0]             a_req_op_i,
-  input  logic [LineBytes*8-1:0] a_req_wdata_i,
-  input  logic [LineBytes-1:0]   a_req_wstrb_i,
-
-  input  logic                   b_req_valid_i,
-  output logic                   b_req_ready_o,
-  input  logic [IdW-1:0]         b_req_id_i,
-  input  logic [31:0]            b_req_addr_i,
-  input  logic [1:0]             b_req_op_i,
-  input  logic [4:0]             b_req_amo_i,
-  input  logic [LineBytes*8-1:0] b_req_wdata_i,
-  input  logic [LineBytes-1:0]   b_req_wstrb_i,
-
-  output logic                   mem_req_valid_o,
-  input  logic                   mem_req_ready_i,
-  output logic [IdW:0]           mem_req_id_o,
-  output logic [31:0]            mem_req_addr_o,
-  output logic [1:0]             mem_req_op_o,
-  output logic [4:0]             mem_req_amo_o,
-  output logic [LineBytes*8-1:0] mem_req_wdata_o,
-  output logic [LineBytes-1:0]   mem_req_wstrb_o
+  clk_i,
+  rst_ni,
+  a_req_i,
+  a_req_ready_o,
+  b_req_i,
+  b_req_ready_o,
+  mem_req_o,
+  mem_req_ready_i
 );
+
+  // rtl/prim/baresm_mem_types.svh: A is a single-master port, B and the
+  // memory side line ports, the memory side's id one bit wider.
+  typedef `BARESM_MEM1_REQ_T(LineBytes) a_req_t;
+  typedef `BARESM_MEM_REQ_T(IdW, LineBytes) b_req_t;
+  typedef `BARESM_MEM_REQ_T(IdW + 1, LineBytes) mem_req_t;
+
+  input  logic     clk_i;
+  input  logic     rst_ni;
+
+  input  a_req_t   a_req_i;
+  output logic     a_req_ready_o;
+
+  input  b_req_t   b_req_i;
+  output logic     b_req_ready_o;
+
+  output mem_req_t mem_req_o;
+  input  logic     mem_req_ready_i;
 
   logic last_a_q;   // the last accepted request was A's
   logic lock_q;     // a request was offered and not taken: keep its source
@@ -51,17 +51,17 @@ module baresm_mem_arb #(
   logic sel_a;
   always_comb begin
     if (lock_q) sel_a = lock_a_q;
-    else if (a_req_valid_i && b_req_valid_i) sel_a = !last_a_q;
-    else sel_a = a_req_valid_i;
+    else if (a_req_i.valid && b_req_i.valid) sel_a = !last_a_q;
+    else sel_a = a_req_i.valid;
   end
 
-  assign mem_req_valid_o = sel_a ? a_req_valid_i : b_req_valid_i;
-  assign mem_req_id_o = sel_a ? {1'b1, IdW'(0)} : {1'b0, b_req_id_i};
-  assign mem_req_addr_o = sel_a ? a_req_addr_i : b_req_addr_i;
-  assign mem_req_op_o = sel_a ? a_req_op_i : b_req_op_i;
-  assign mem_req_amo_o = sel_a ? 5'd0 : b_req_amo_i;
-  assign mem_req_wdata_o = sel_a ? a_req_wdata_i : b_req_wdata_i;
-  assign mem_req_wstrb_o = sel_a ? a_req_wstrb_i : b_req_wstrb_i;
+  assign mem_req_o.valid = sel_a ? a_req_i.valid : b_req_i.valid;
+  assign mem_req_o.id = sel_a ? {1'b1, IdW'(0)} : {1'b0, b_req_i.id};
+  assign mem_req_o.addr = sel_a ? a_req_i.addr : b_req_i.addr;
+  assign mem_req_o.op = sel_a ? a_req_i.op : b_req_i.op;
+  assign mem_req_o.amo = sel_a ? 5'd0 : b_req_i.amo;
+  assign mem_req_o.wdata = sel_a ? a_req_i.wdata : b_req_i.wdata;
+  assign mem_req_o.wstrb = sel_a ? a_req_i.wstrb : b_req_i.wstrb;
   assign a_req_ready_o = sel_a && mem_req_ready_i;
   assign b_req_ready_o = !sel_a && mem_req_ready_i;
 
@@ -71,8 +71,8 @@ module baresm_mem_arb #(
       lock_q <= 1'b0;
       lock_a_q <= 1'b0;
     end else begin
-      if (mem_req_valid_o && mem_req_ready_i) last_a_q <= sel_a;
-      lock_q <= mem_req_valid_o && !mem_req_ready_i;
+      if (mem_req_o.valid && mem_req_ready_i) last_a_q <= sel_a;
+      lock_q <= mem_req_o.valid && !mem_req_ready_i;
       lock_a_q <= sel_a;
     end
   end

@@ -23,6 +23,7 @@
 // cannot run on this SM (nothing executed).
 `default_nettype none
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
 
@@ -774,14 +775,17 @@ module baresm_sm #(
     .trace_rf_data_o (trc_rf_data)
 `endif
   );
-  logic ls_mreq_valid, ls_mreq_ready, ls_rsp_valid;
-  logic [LsuIdWidth-1:0] ls_mreq_id;
-  logic [31:0] ls_mreq_addr;
-  logic [1:0] ls_mreq_op;
-  logic [4:0] ls_mreq_amo;
-  logic [MemLineBytes*8-1:0] ls_mreq_wdata;
-  logic [MemLineBytes-1:0] ls_mreq_wstrb;
-  logic ls_rsp_ready;
+  // The memory port inside the SM (rtl/prim/baresm_mem_types.svh): the LSU's
+  // line port and the fetch unit's single-master one meet in u_memarb. The
+  // SM's own port stays field by field (mem_req_*_o, mem_rsp_*_i): the
+  // verilated SM is a top that the C++ harness drives port by port.
+  typedef `BARESM_MEM1_REQ_T(MemLineBytes) if_req_t;
+  typedef `BARESM_MEM_REQ_T(LsuIdWidth, MemLineBytes) ls_req_t;
+  typedef `BARESM_MEM_RSP_T(LsuIdWidth, MemLineBytes) ls_rsp_t;
+  typedef `BARESM_MEM_REQ_T(LsuIdWidth + 1, MemLineBytes) mem_req_t;
+  ls_req_t ls_mreq;
+  ls_rsp_t ls_rsp;
+  logic ls_mreq_ready, ls_rsp_ready;
   logic [31:0] smem_passes, gmem_reqs;
   logic        smem_pass;
 
@@ -830,19 +834,10 @@ module baresm_sm #(
     .cpl_fault_lane_o(cpl_flane),
     .cpl_fault_addr_o(cpl_faddr),
     .cpl_pc_o        (cpl_pc),
-    .mem_req_valid_o (ls_mreq_valid),
+    .mem_req_o       (ls_mreq),
     .mem_req_ready_i (ls_mreq_ready),
-    .mem_req_id_o    (ls_mreq_id),
-    .mem_req_addr_o  (ls_mreq_addr),
-    .mem_req_op_o    (ls_mreq_op),
-    .mem_req_amo_o   (ls_mreq_amo),
-    .mem_req_wdata_o (ls_mreq_wdata),
-    .mem_req_wstrb_o (ls_mreq_wstrb),
-    .mem_rsp_valid_i (ls_rsp_valid),
+    .mem_rsp_i       (ls_rsp),
     .mem_rsp_ready_o (ls_rsp_ready),
-    .mem_rsp_id_i    (mem_rsp_id_i[LsuIdWidth-1:0]),
-    .mem_rsp_rdata_i (mem_rsp_rdata_i),
-    .mem_rsp_err_i   (mem_rsp_err_i),
     .idle_o          (lsu_idle),
     .smem_pass_o     (smem_pass),
     .smem_passes_o   (smem_passes),
@@ -851,37 +846,38 @@ module baresm_sm #(
 
   // Fetch (source A: line reads, one at a time) and the LSU share the port;
   // responses are routed by the top id bit.
+  if_req_t if_req;
+  mem_req_t mem_req;
   baresm_mem_arb #(
     .LineBytes(MemLineBytes),
     .IdW(LsuIdWidth)
   ) u_memarb (
     .clk_i,
     .rst_ni,
-    .a_req_valid_i  (if_req_valid),
+    .a_req_i        (if_req),
     .a_req_ready_o  (if_req_ready),
-    .a_req_addr_i   (if_req_addr),
-    .a_req_op_i     (2'd0),
-    .a_req_wdata_i  ('0),
-    .a_req_wstrb_i  ('0),
-    .b_req_valid_i  (ls_mreq_valid),
+    .b_req_i        (ls_mreq),
     .b_req_ready_o  (ls_mreq_ready),
-    .b_req_id_i     (ls_mreq_id),
-    .b_req_addr_i   (ls_mreq_addr),
-    .b_req_op_i     (ls_mreq_op),
-    .b_req_amo_i    (ls_mreq_amo),
-    .b_req_wdata_i  (ls_mreq_wdata),
-    .b_req_wstrb_i  (ls_mreq_wstrb),
-    .mem_req_valid_o(mem_req_valid_o),
-    .mem_req_ready_i(mem_req_ready_i),
-    .mem_req_id_o   (mem_req_id_o),
-    .mem_req_addr_o (mem_req_addr_o),
-    .mem_req_op_o   (mem_req_op_o),
-    .mem_req_amo_o  (mem_req_amo_o),
-    .mem_req_wdata_o(mem_req_wdata_o),
-    .mem_req_wstrb_o(mem_req_wstrb_o)
+    .mem_req_o      (mem_req),
+    .mem_req_ready_i
   );
+  assign if_req.valid = if_req_valid;
+  assign if_req.addr = if_req_addr;
+  assign if_req.op = 2'd0;              // line READs
+  assign if_req.wdata = '0;
+  assign if_req.wstrb = '0;
+  assign mem_req_valid_o = mem_req.valid;
+  assign mem_req_id_o = mem_req.id;
+  assign mem_req_addr_o = mem_req.addr;
+  assign mem_req_op_o = mem_req.op;
+  assign mem_req_amo_o = mem_req.amo;
+  assign mem_req_wdata_o = mem_req.wdata;
+  assign mem_req_wstrb_o = mem_req.wstrb;
+  assign ls_rsp.valid = mem_rsp_valid_i && !mem_rsp_id_i[LsuIdWidth];
+  assign ls_rsp.id = mem_rsp_id_i[LsuIdWidth-1:0];
+  assign ls_rsp.rdata = mem_rsp_rdata_i;
+  assign ls_rsp.err = mem_rsp_err_i;
   assign if_rsp_valid = mem_rsp_valid_i && mem_rsp_id_i[LsuIdWidth];
-  assign ls_rsp_valid = mem_rsp_valid_i && !mem_rsp_id_i[LsuIdWidth];
   // The fetch unit takes its responses at once.
   assign mem_rsp_ready_o = mem_rsp_id_i[LsuIdWidth] || ls_rsp_ready;
 
@@ -969,7 +965,7 @@ module baresm_sm #(
     .cta_retire_i   (cta_retire),
     .ifill_i        (if_req_valid && if_req_ready),
     .smem_pass_i    (smem_pass),
-    .gmem_req_i     (ls_mreq_valid && ls_mreq_ready),
+    .gmem_req_i     (ls_mreq.valid && ls_mreq_ready),
     .warp_state_o,
     .cycles_o       (cyc_q),
     .clock_o        (cyc_total_q),

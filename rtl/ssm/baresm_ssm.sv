@@ -6,6 +6,7 @@
 // (baresm_ssm_status keeps them in a RAM).
 `default_nettype none
 `include "baresm_assert.svh"
+`include "baresm_mem_types.svh"
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
 
@@ -197,6 +198,25 @@ module baresm_ssm #(
   logic [2:0] pw_pd;
   logic [63:0] cycles, clock;
 
+  // The sequencer's memory port (rtl/prim/baresm_mem_types.svh); the SM's own
+  // stays field by field (mem_req_*_o, mem_rsp_*_i): the verilated SM is a
+  // top that the C++ harness drives port by port. One request is in flight:
+  // the response's id is not looked at.
+  typedef `BARESM_MEM_REQ_T(LsuIdWidth + 1, MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM1_RSP_T(MemLineBytes) mem_rsp_t;
+  mem_req_t mem_req;
+  mem_rsp_t mem_rsp;
+  assign mem_req_valid_o = mem_req.valid;
+  assign mem_req_id_o = mem_req.id;
+  assign mem_req_addr_o = mem_req.addr;
+  assign mem_req_op_o = mem_req.op;
+  assign mem_req_amo_o = mem_req.amo;
+  assign mem_req_wdata_o = mem_req.wdata;
+  assign mem_req_wstrb_o = mem_req.wstrb;
+  assign mem_rsp.valid = mem_rsp_valid_i;
+  assign mem_rsp.rdata = mem_rsp_rdata_i;
+  assign mem_rsp.err = mem_rsp_err_i;
+
   baresm_ssm_seq #(
     .NumWarps(NumWarps),
     .NumRegs(NumRegs),
@@ -236,18 +256,10 @@ module baresm_ssm #(
     .warps_per_cta_i(warps_per_cta),
     .cycles_i       (cycles),
     .clock_i        (clock),
-    .mem_req_valid_o,
+    .mem_req_o      (mem_req),
     .mem_req_ready_i,
-    .mem_req_id_o,
-    .mem_req_addr_o,
-    .mem_req_op_o,
-    .mem_req_amo_o,
-    .mem_req_wdata_o,
-    .mem_req_wstrb_o,
-    .mem_rsp_valid_i,
+    .mem_rsp_i      (mem_rsp),
     .mem_rsp_ready_o,
-    .mem_rsp_rdata_i,
-    .mem_rsp_err_i,
     .grid_done_o    (grid_done),
     .any_cta_o      (any_cta),
     .mem_idle_o     (mem_idle),

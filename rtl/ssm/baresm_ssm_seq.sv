@@ -23,6 +23,7 @@
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_ssm_types.svh"
+`include "baresm_mem_types.svh"
 
 module baresm_ssm_seq #(
   parameter int NumWarps = 4,
@@ -38,96 +39,165 @@ module baresm_ssm_seq #(
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int AddrW = (RfDepth > 1) ? $clog2(RfDepth) : 1
 ) (
-  input  logic                          clk_i,
-  input  logic                          rst_ni,
-  input  logic                          clear_i,        // a launch was accepted
-  input  logic                          start_i,        // it checked good: run the grid
+  clk_i,
+  rst_ni,
+  clear_i,
+  start_i,
+  entry_i,
+  code_base_i,
+  code_size_i,
+  grid_x_i,
+  grid_y_i,
+  grid_z_i,
+  block_x_i,
+  block_y_i,
+  block_z_i,
+  regs_i,
+  smid_i,
+  param_addr_i,
+  param_size_i,
+  shared_i,
+  watchdog_i,
+  win_base_i,
+  win_size_i,
+  prot_base_i,
+  prot_size_i,
+  threads_i,
+  warps_per_cta_i,
+  cycles_i,
+  clock_i,
+  mem_req_o,
+  mem_req_ready_i,
+  mem_rsp_i,
+  mem_rsp_ready_o,
+  grid_done_o,
+  any_cta_o,
+  mem_idle_o,
+  fault_o,
+  fault_kind_o,
+  fault_cta_x_o,
+  fault_cta_y_o,
+  fault_cta_z_o,
+  fault_warp_o,
+  fault_lane_o,
+  fault_pc_o,
+  fault_addr_o,
+  fault_waiting_o,
+  used_o,
+  exited_o,
+  bar_wait_o,
+  ready_o,
+  wait_mem_o,
+  issue_o,
+  issue_fault_o,
+  issue_warp_o,
+  issue_pc_o,
+  issue_tmask_o,
+  issue_exec_o,
+  cta_x_o,
+  cta_y_o,
+  cta_z_o,
+  diverge_o,
+  bar_release_o,
+  cta_retire_o,
+  ifill_o,
+  smem_access_o,
+  gmem_req_o,
+  rf_we_o,
+  rf_waddr_o,
+  rf_wdata_o,
+  pw_valid_o,
+  pw_pd_o,
+  pw_mask_o,
+  pw_bits_o
+);
+
+  // The memory port's types (rtl/prim/baresm_mem_types.svh): a line request
+  // (its id always 0) and, one request being in flight, a response without id.
+  typedef `BARESM_MEM_REQ_T(LsuIdWidth + 1, MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM1_RSP_T(MemLineBytes) mem_rsp_t;
+
+  input  logic                          clk_i;
+  input  logic                          rst_ni;
+  input  logic                          clear_i;        // a launch was accepted
+  input  logic                          start_i;        // it checked good: run the grid
 
   // ---- the launch (baresm_sm_launch) ------------------------------------------
-  input  logic [31:0]                   entry_i,
-  input  logic [31:0]                   code_base_i,
-  input  logic [31:0]                   code_size_i,
-  input  logic [31:0]                   grid_x_i,
-  input  logic [31:0]                   grid_y_i,
-  input  logic [31:0]                   grid_z_i,
-  input  logic [15:0]                   block_x_i,
-  input  logic [15:0]                   block_y_i,
-  input  logic [15:0]                   block_z_i,
-  input  logic [7:0]                    regs_i,
-  input  logic [7:0]                    smid_i,
-  input  logic [31:0]                   param_addr_i,
-  input  logic [31:0]                   param_size_i,
-  input  logic [31:0]                   shared_i,
-  input  logic [63:0]                   watchdog_i,
-  input  logic [32*NumWindows-1:0]      win_base_i,
-  input  logic [32*NumWindows-1:0]      win_size_i,
-  input  logic [31:0]                   prot_base_i,
-  input  logic [31:0]                   prot_size_i,
-  input  logic [10:0]                   threads_i,
-  input  logic [5:0]                    warps_per_cta_i,
-  input  logic [63:0]                   cycles_i,       // cycles of this launch (watchdog)
-  input  logic [63:0]                   clock_i,        // S2R CLOCK
+  input  logic [31:0]                   entry_i;
+  input  logic [31:0]                   code_base_i;
+  input  logic [31:0]                   code_size_i;
+  input  logic [31:0]                   grid_x_i;
+  input  logic [31:0]                   grid_y_i;
+  input  logic [31:0]                   grid_z_i;
+  input  logic [15:0]                   block_x_i;
+  input  logic [15:0]                   block_y_i;
+  input  logic [15:0]                   block_z_i;
+  input  logic [7:0]                    regs_i;
+  input  logic [7:0]                    smid_i;
+  input  logic [31:0]                   param_addr_i;
+  input  logic [31:0]                   param_size_i;
+  input  logic [31:0]                   shared_i;
+  input  logic [63:0]                   watchdog_i;
+  input  logic [32*NumWindows-1:0]      win_base_i;
+  input  logic [32*NumWindows-1:0]      win_size_i;
+  input  logic [31:0]                   prot_base_i;
+  input  logic [31:0]                   prot_size_i;
+  input  logic [10:0]                   threads_i;
+  input  logic [5:0]                    warps_per_cta_i;
+  input  logic [63:0]                   cycles_i;       // cycles of this launch (watchdog)
+  input  logic [63:0]                   clock_i;        // S2R CLOCK
 
   // ---- memory port (one request in flight) --------------------------------------
-  output logic                          mem_req_valid_o,
-  input  logic                          mem_req_ready_i,
-  output logic [LsuIdWidth:0]           mem_req_id_o,
-  output logic [31:0]                   mem_req_addr_o,
-  output logic [1:0]                    mem_req_op_o,
-  output logic [4:0]                    mem_req_amo_o,
-  output logic [MemLineBytes*8-1:0]     mem_req_wdata_o,
-  output logic [MemLineBytes-1:0]       mem_req_wstrb_o,
-  input  logic                          mem_rsp_valid_i,
-  output logic                          mem_rsp_ready_o,
-  input  logic [MemLineBytes*8-1:0]     mem_rsp_rdata_i,
-  input  logic                          mem_rsp_err_i,
+  output mem_req_t                      mem_req_o;
+  input  logic                          mem_req_ready_i;
+  input  mem_rsp_t                      mem_rsp_i;      // one request in flight: no id
+  output logic                          mem_rsp_ready_o;
 
   // ---- progress and faults ---------------------------------------------------------
-  output logic                          grid_done_o,    // every CTA of the grid ran to the end
-  output logic                          any_cta_o,      // a CTA is resident
-  output logic                          mem_idle_o,     // no memory request in flight
-  output logic                          fault_o,        // a fault is held
-  output logic [3:0]                    fault_kind_o,
-  output logic [31:0]                   fault_cta_x_o,
-  output logic [31:0]                   fault_cta_y_o,
-  output logic [31:0]                   fault_cta_z_o,
-  output logic [7:0]                    fault_warp_o,
-  output logic [4:0]                    fault_lane_o,
-  output logic [31:0]                   fault_pc_o,
-  output logic [31:0]                   fault_addr_o,
-  output logic [31:0]                   fault_waiting_o,
+  output logic                          grid_done_o;    // every CTA of the grid ran to the end
+  output logic                          any_cta_o;      // a CTA is resident
+  output logic                          mem_idle_o;     // no memory request in flight
+  output logic                          fault_o;        // a fault is held
+  output logic [3:0]                    fault_kind_o;
+  output logic [31:0]                   fault_cta_x_o;
+  output logic [31:0]                   fault_cta_y_o;
+  output logic [31:0]                   fault_cta_z_o;
+  output logic [7:0]                    fault_warp_o;
+  output logic [4:0]                    fault_lane_o;
+  output logic [31:0]                   fault_pc_o;
+  output logic [31:0]                   fault_addr_o;
+  output logic [31:0]                   fault_waiting_o;
 
   // ---- status (baresm_sm_status) -----------------------------------------------------
-  output logic [NumWarps-1:0]           used_o,
-  output logic [NumWarps-1:0]           exited_o,
-  output logic [NumWarps-1:0]           bar_wait_o,
-  output logic [NumWarps-1:0]           ready_o,
-  output logic [NumWarps-1:0]           wait_mem_o,
-  output logic                          issue_o,        // a warp-instruction issues
-  output logic                          issue_fault_o,  // ... or faults at issue
-  output logic [WarpW-1:0]              issue_warp_o,
-  output logic [31:0]                   issue_pc_o,
-  output logic [31:0]                   issue_tmask_o,
-  output logic [31:0]                   issue_exec_o,
-  output logic [31:0]                   cta_x_o,
-  output logic [31:0]                   cta_y_o,
-  output logic [31:0]                   cta_z_o,
-  output logic                          diverge_o,
-  output logic                          bar_release_o,
-  output logic                          cta_retire_o,
-  output logic                          ifill_o,
-  output logic                          smem_access_o,
-  output logic                          gmem_req_o,
+  output logic [NumWarps-1:0]           used_o;
+  output logic [NumWarps-1:0]           exited_o;
+  output logic [NumWarps-1:0]           bar_wait_o;
+  output logic [NumWarps-1:0]           ready_o;
+  output logic [NumWarps-1:0]           wait_mem_o;
+  output logic                          issue_o;        // a warp-instruction issues
+  output logic                          issue_fault_o;  // ... or faults at issue
+  output logic [WarpW-1:0]              issue_warp_o;
+  output logic [31:0]                   issue_pc_o;
+  output logic [31:0]                   issue_tmask_o;
+  output logic [31:0]                   issue_exec_o;
+  output logic [31:0]                   cta_x_o;
+  output logic [31:0]                   cta_y_o;
+  output logic [31:0]                   cta_z_o;
+  output logic                          diverge_o;
+  output logic                          bar_release_o;
+  output logic                          cta_retire_o;
+  output logic                          ifill_o;
+  output logic                          smem_access_o;
+  output logic                          gmem_req_o;
 
   // ---- register-file and predicate writes (the lockstep trace) ----------------------
-  output logic                          rf_we_o,
-  output logic [AddrW-1:0]              rf_waddr_o,
-  output logic [31:0]                   rf_wdata_o,
-  output logic                          pw_valid_o,
-  output logic [2:0]                    pw_pd_o,
-  output logic [31:0]                   pw_mask_o,
-  output logic [31:0]                   pw_bits_o
-);
+  output logic                          rf_we_o;
+  output logic [AddrW-1:0]              rf_waddr_o;
+  output logic [31:0]                   rf_wdata_o;
+  output logic                          pw_valid_o;
+  output logic [2:0]                    pw_pd_o;
+  output logic [31:0]                   pw_mask_o;
+  output logic [31:0]                   pw_bits_o;
 
   localparam int LineW = $clog2(MemLineBytes);
   localparam int StackW = (StackDepth > 1) ? $clog2(StackDepth) : 1;
@@ -406,7 +476,9 @@ module baresm_ssm_seq #(
   logic [LineW-1:0] goff;
   assign goff = gaddr[LineW-1:0];
   logic [31:0] line_word;  // the response's word that holds the lane's address
-  assign line_word = mem_rsp_rdata_i[32*goff[LineW-1:2] +: 32];
+  logic [MemLineBytes*8-1:0] rsp_rdata;  // a plain vector: Icarus 11 takes no
+  assign rsp_rdata = mem_rsp_i.rdata;     // variable part select of a struct member
+  assign line_word = rsp_rdata[32*goff[LineW-1:2] +: 32];
 
   logic [31:0] pc_next;  // the next instruction's pc: one adder for every state that moves on
   assign pc_next = top_q.pc + 32'd8;
@@ -519,7 +591,7 @@ module baresm_ssm_seq #(
   assign use_d = uf[0] && in_q.rd != RZ;   // a store's data
 
   logic take_rsp;
-  assign take_rsp = mem_rsp_valid_i && outstanding_q;
+  assign take_rsp = mem_rsp_i.valid && outstanding_q;
   logic [31:0] ld_val;
   logic [31:0] ld_word;
   assign ld_word = is_shared ? sm_rdata : line_word;
@@ -566,7 +638,7 @@ module baresm_ssm_seq #(
         end
       end
       S_FWAIT: begin
-        if (take_rsp && mem_rsp_err_i) begin
+        if (take_rsp && mem_rsp_i.err) begin
           flt = 1'b1;
           flt_kind = baresm_state_pkg::FAULT_FETCH_ERROR;
           flt_addr = top_q.pc;
@@ -616,7 +688,7 @@ module baresm_ssm_seq #(
         flt_issue = 1'b0;
         flt_lane = lane_q;
         flt_addr = maddr_q;
-        if (!is_shared && take_rsp && mem_rsp_err_i) begin
+        if (!is_shared && take_rsp && mem_rsp_i.err) begin
           flt = 1'b1;
           flt_kind = baresm_state_pkg::FAULT_MEMORY_ERROR;
         end
@@ -797,9 +869,9 @@ module baresm_ssm_seq #(
           sm_we = is_atom_i;
           sm_wmask = 4'hF;
           sm_wdata = alu_out;
-        end else if (take_rsp && !mem_rsp_err_i) begin
+        end else if (take_rsp && !mem_rsp_i.err) begin
           rf_we = writes_rd;
-          rf_wdata = is_atom_i ? mem_rsp_rdata_i[31:0] : ld_val;
+          rf_wdata = is_atom_i ? mem_rsp_i.rdata[31:0] : ld_val;
         end
       end
       S_BPUSH: begin
@@ -996,7 +1068,7 @@ module baresm_ssm_seq #(
           S_FETCH: st_q <= S_FWAIT;  // the watchdog and the pc were checked (flt)
           S_FWAIT: begin
             if (take_rsp) begin
-              in_q <= baresm_ssm_pkg::decode(64'(mem_rsp_rdata_i >> {top_q.pc[LineW-1:3], 6'd0}));
+              in_q <= baresm_ssm_pkg::decode(64'(mem_rsp_i.rdata >> {top_q.pc[LineW-1:3], 6'd0}));
               st_q <= S_DEC;
             end
           end
@@ -1262,13 +1334,13 @@ module baresm_ssm_seq #(
   end
 
   // ---- outputs ----------------------------------------------------------------------------------------------
-  assign mem_req_valid_o = req_q;
-  assign mem_req_id_o = '0;
-  assign mem_req_addr_o = req_addr_q;
-  assign mem_req_op_o = req_op_q;
-  assign mem_req_amo_o = in_q.mod[4:0];
-  assign mem_req_wdata_o = req_wdata_q;
-  assign mem_req_wstrb_o = req_wstrb_q;
+  assign mem_req_o.valid = req_q;
+  assign mem_req_o.id = '0;
+  assign mem_req_o.addr = req_addr_q;
+  assign mem_req_o.op = req_op_q;
+  assign mem_req_o.amo = in_q.mod[4:0];
+  assign mem_req_o.wdata = req_wdata_q;
+  assign mem_req_o.wstrb = req_wstrb_q;
   assign mem_rsp_ready_o = 1'b1;
 
   assign grid_done_o = st_q == S_STOP && !fault_q;
@@ -1326,8 +1398,8 @@ module baresm_ssm_seq #(
 
   // Assertions: one memory request in flight; the port's request is held.
   `BARESM_ASSERT(a_one_request, !(mreq && (req_q || outstanding_q)))
-  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_valid_o, mem_req_ready_i,
-                      {mem_req_addr_o, mem_req_op_o, mem_req_wdata_o, mem_req_wstrb_o})
+  `BARESM_ASSERT_HELD(a_mem_req_held, mem_req_o.valid, mem_req_ready_i,
+                      {mem_req_o.addr, mem_req_o.op, mem_req_o.wdata, mem_req_o.wstrb})
 
 endmodule
 

@@ -35,7 +35,7 @@
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) fv_body_acks_q <= '0;
     else if (soft_reset || !fv_writing) fv_body_acks_q <= '0;
-    else if (state_q == E_WBODY && mdone && !mem_rsp_err_i) fv_body_acks_q <= fv_body_acks_q + 8'd1;
+    else if (state_q == E_WBODY && mdone && !mem_rsp_i.err) fv_body_acks_q <= fv_body_acks_q + 8'd1;
   end
 
   // The proof cuts desc_q to a free value (scripts/formal.sh: it is most of

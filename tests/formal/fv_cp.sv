@@ -20,6 +20,7 @@
 //     launch in flight (after its fetch) and 0 otherwise.
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module fv_cp #(
@@ -40,25 +41,23 @@ module fv_cp #(
   input logic              launch_ready_i,
   input logic              sm_done_i,
   input logic              sm_cfg_error_i,
-  input logic [3:0]        sm_fault_kind_i,
-  input logic [31:0]       sm_fault_cta_x_i,
-  input logic [31:0]       sm_fault_cta_y_i,
-  input logic [31:0]       sm_fault_cta_z_i,
-  input logic [7:0]        sm_fault_warp_i,
-  input logic [4:0]        sm_fault_lane_i,
-  input logic [31:0]       sm_fault_pc_i,
-  input logic [31:0]       sm_fault_addr_i,
-  input logic [31:0]       sm_fault_waiting_i,
+  input baresm_sm_fault_t  sm_fault_i,
   input baresm_rpt_rsp_t   rpt_rsp_i
 );
   baresm_rpt_req_t rpt_req_o;
   logic mmio_req_ready_o, mmio_rsp_valid_o, irq_o;
   logic [31:0] mmio_rsp_rdata_o;
-  logic mem_req_valid_o;
-  logic [31:0] mem_req_addr_o;
-  logic [1:0] mem_req_op_o;
-  logic [LB*8-1:0] mem_req_wdata_o;
-  logic [LB-1:0] mem_req_wstrb_o;
+  // The engine's memory port (rtl/prim/baresm_mem_types.svh); the solver
+  // drives the response's fields.
+  typedef `BARESM_MEM1_REQ_T(LB) mem_req_t;
+  typedef `BARESM_MEM1_RSP_T(LB) mem_rsp_t;
+  mem_req_t mem_req_o;
+  mem_rsp_t mem_rsp_i;
+  always_comb begin
+    mem_rsp_i.valid = mem_rsp_valid_i;
+    mem_rsp_i.rdata = mem_rsp_rdata_i;
+    mem_rsp_i.err = mem_rsp_err_i;
+  end
   logic sm_hold_o, launch_valid_o;
   baresm_launch_t launch_o;
   logic [3:0] state_o;
@@ -70,7 +69,7 @@ module fv_cp #(
   logic out_q, mem_cp_idle_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) out_q <= 1'b0;
-    else if (mem_req_valid_o && mem_req_ready_i) out_q <= 1'b1;
+    else if (mem_req_o.valid && mem_req_ready_i) out_q <= 1'b1;
     else if (mem_rsp_valid_i) out_q <= 1'b0;
   end
   assign mem_cp_idle_i = !out_q;

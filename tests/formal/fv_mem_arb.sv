@@ -10,6 +10,7 @@
 //   - the idle flags / outstanding count equal the requests at the memory;
 //   - bounded wait: a waiting source is passed over at most once and is taken
 //     within WaitBound cycles when the memory stalls at most MaxStall cycles.
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module fv_mem_arb #(
@@ -36,7 +37,9 @@ module fv_mem_arb #(
   input logic              sm_rsp_ready_i,
   input logic              mem_req_ready_i,
   input logic              mem_rsp_valid_i,
-  input logic [IDW:0]      mem_rsp_id_i
+  input logic [IDW:0]      mem_rsp_id_i,
+  input logic [LB*8-1:0]   mem_rsp_rdata_i,
+  input logic              mem_rsp_err_i
 );
 
   logic cp_req_ready_o, cp_rsp_valid_o, sm_req_ready_o, sm_rsp_valid_o;
@@ -48,6 +51,48 @@ module fv_mem_arb #(
   logic [LB*8-1:0] mem_req_wdata_o;
   logic [LB-1:0] mem_req_wstrb_o;
   logic [IDW+1:0] outstanding_o;
+
+  // The block's typed ports (rtl/prim/baresm_mem_types.svh), to and from the
+  // fields above that the solver drives and the properties read.
+  typedef `BARESM_MEM1_REQ_T(LB) cp_req_t;
+  typedef `BARESM_MEM1_RSP_T(LB) cp_rsp_t;
+  typedef `BARESM_MEM_REQ_T(IDW, LB) sm_req_t;
+  typedef `BARESM_MEM_RSP_T(IDW, LB) sm_rsp_t;
+  typedef `BARESM_MEM_REQ_T(IDW + 1, LB) mem_req_t;
+  typedef `BARESM_MEM_RSP_T(IDW + 1, LB) mem_rsp_t;
+  cp_req_t cp_req_i;
+  cp_rsp_t cp_rsp_o;
+  sm_req_t sm_req_i;
+  sm_rsp_t sm_rsp_o;
+  mem_req_t mem_req_o;
+  mem_rsp_t mem_rsp_i;
+  always_comb begin
+    cp_req_i.valid = cp_req_valid_i;
+    cp_req_i.addr = cp_req_addr_i;
+    cp_req_i.op = cp_req_op_i;
+    cp_req_i.wdata = cp_req_wdata_i;
+    cp_req_i.wstrb = cp_req_wstrb_i;
+    sm_req_i.valid = sm_req_valid_i;
+    sm_req_i.id = sm_req_id_i;
+    sm_req_i.addr = sm_req_addr_i;
+    sm_req_i.op = sm_req_op_i;
+    sm_req_i.amo = sm_req_amo_i;
+    sm_req_i.wdata = sm_req_wdata_i;
+    sm_req_i.wstrb = sm_req_wstrb_i;
+    mem_rsp_i.valid = mem_rsp_valid_i;
+    mem_rsp_i.id = mem_rsp_id_i;
+    mem_rsp_i.rdata = mem_rsp_rdata_i;
+    mem_rsp_i.err = mem_rsp_err_i;
+  end
+  assign cp_rsp_valid_o = cp_rsp_o.valid;
+  assign sm_rsp_valid_o = sm_rsp_o.valid;
+  assign mem_req_valid_o = mem_req_o.valid;
+  assign mem_req_id_o = mem_req_o.id;
+  assign mem_req_addr_o = mem_req_o.addr;
+  assign mem_req_op_o = mem_req_o.op;
+  assign mem_req_amo_o = mem_req_o.amo;
+  assign mem_req_wdata_o = mem_req_o.wdata;
+  assign mem_req_wstrb_o = mem_req_o.wstrb;
 
   baresm_cp_memarb #(.LineBytes(LB), .SmIdWidth(IDW)) dut (.*);
 
@@ -153,6 +198,10 @@ module fv_mem_arb #(
   always @* if (rst_ni && mem_rsp_valid_i && !rsp_cp && !sm_hold_i)
     assert (!cp_rsp_valid_o && sm_rsp_valid_o && mem_rsp_ready_o == sm_rsp_ready_i);
   always @* if (rst_ni && !mem_rsp_valid_i) assert (!cp_rsp_valid_o && !sm_rsp_valid_o);
+  // ... with the memory's data, error flag and (to the SM) id.
+  always @* if (rst_ni) assert (cp_rsp_o.rdata == mem_rsp_rdata_i && cp_rsp_o.err == mem_rsp_err_i &&
+                                sm_rsp_o.rdata == mem_rsp_rdata_i && sm_rsp_o.err == mem_rsp_err_i &&
+                                sm_rsp_o.id == mem_rsp_id_i[IDW-1:0]);
   // Bounded wait.
   always @* if (rst_ni) assert (cp_over_q <= 2'd1 && sm_over_q <= 2'd1);
   always @* if (rst_ni) assert (cp_wait_q <= 4'(WaitBound) && sm_wait_q <= 4'(WaitBound));

@@ -9,6 +9,7 @@
 // port may be busy are few (ssm_port_inner.svh), so the induction step
 // proves the properties from every state, including those a bounded run
 // from reset never reaches (a CTA's set-up alone takes 32 cycles a warp).
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module fv_ssm_port (
@@ -45,13 +46,18 @@ module fv_ssm_port (
   input logic [127:0]  mem_rsp_rdata_i,
   input logic          mem_rsp_err_i
 );
-  logic mem_req_valid_o, mem_rsp_ready_o, grid_done_o, any_cta_o, mem_idle_o, fault_o;
-  logic [2:0] mem_req_id_o;
-  logic [31:0] mem_req_addr_o;
-  logic [1:0] mem_req_op_o;
-  logic [4:0] mem_req_amo_o;
-  logic [127:0] mem_req_wdata_o;
-  logic [15:0] mem_req_wstrb_o;
+  logic mem_rsp_ready_o, grid_done_o, any_cta_o, mem_idle_o, fault_o;
+  // The sequencer's memory port (rtl/prim/baresm_mem_types.svh): LsuIdWidth 2,
+  // 16-byte lines; the response's fields are free.
+  typedef `BARESM_MEM_REQ_T(3, 16) mem_req_t;
+  typedef `BARESM_MEM1_RSP_T(16) mem_rsp_t;
+  mem_req_t mem_req_o;
+  mem_rsp_t mem_rsp_i;
+  always_comb begin
+    mem_rsp_i.valid = mem_rsp_valid_i;
+    mem_rsp_i.rdata = mem_rsp_rdata_i;
+    mem_rsp_i.err = mem_rsp_err_i;
+  end
   logic [3:0] fault_kind_o;
   logic [31:0] fault_cta_x_o, fault_cta_y_o, fault_cta_z_o, fault_pc_o, fault_addr_o, fault_waiting_o;
   logic [7:0] fault_warp_o;
@@ -78,8 +84,7 @@ module fv_ssm_port (
 `endif
 
   logic unused;
-  assign unused = ^{mem_rsp_ready_o, grid_done_o, any_cta_o, fault_o, mem_req_id_o, mem_req_addr_o,
-                    mem_req_op_o, mem_req_amo_o, mem_req_wdata_o, mem_req_wstrb_o, fault_kind_o,
+  assign unused = ^{mem_rsp_ready_o, grid_done_o, any_cta_o, fault_o, mem_req_o, fault_kind_o,
                     fault_cta_x_o, fault_cta_y_o, fault_cta_z_o, fault_pc_o, fault_addr_o,
                     fault_waiting_o, fault_warp_o, fault_lane_o, used_o, exited_o, bar_wait_o,
                     ready_o, wait_mem_o, issue_o, issue_fault_o, issue_warp_o, diverge_o,

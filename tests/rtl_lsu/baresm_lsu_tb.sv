@@ -6,6 +6,7 @@
 // the accept in three registers that answer those reads so. Once
 // the LSU says it reads them no more (opnd_done_o) they are overwritten with
 // a poison pattern, so a read after that changes the results and fails a test.
+`include "baresm_mem_types.svh"
 `default_nettype none
 
 module baresm_lsu_tb #(
@@ -92,6 +93,28 @@ module baresm_lsu_tb #(
     end
   end
 
+  // The LSU's memory port (rtl/prim/baresm_mem_types.svh), field by field on
+  // this top's ports for the C++ test.
+  typedef `BARESM_MEM_REQ_T(MemIdWidth, MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM_RSP_T(MemIdWidth, MemLineBytes) mem_rsp_t;
+  mem_req_t mem_req;
+  mem_rsp_t mem_rsp;
+  always_comb begin
+    mem_req_valid_o = mem_req.valid;
+    mem_req_id_o = mem_req.id;
+    mem_req_addr_o = mem_req.addr;
+    mem_req_op_o = mem_req.op;
+    mem_req_amo_o = mem_req.amo;
+    mem_req_wdata_o = mem_req.wdata;
+    mem_req_wstrb_o = mem_req.wstrb;
+  end
+  always_comb begin
+    mem_rsp.valid = mem_rsp_valid_i;
+    mem_rsp.id = mem_rsp_id_i;
+    mem_rsp.rdata = mem_rsp_rdata_i;
+    mem_rsp.err = mem_rsp_err_i;
+  end
+
   baresm_lsu #(
     .NumLanes    (NumLanes),
     .NumWarps    (NumWarps),
@@ -137,19 +160,10 @@ module baresm_lsu_tb #(
     .cpl_fault_lane_o,
     .cpl_fault_addr_o,
     .cpl_pc_o,
-    .mem_req_valid_o,
+    .mem_req_o       (mem_req),
     .mem_req_ready_i,
-    .mem_req_id_o,
-    .mem_req_addr_o,
-    .mem_req_op_o,
-    .mem_req_amo_o,
-    .mem_req_wdata_o,
-    .mem_req_wstrb_o,
-    .mem_rsp_valid_i,
+    .mem_rsp_i       (mem_rsp),
     .mem_rsp_ready_o,
-    .mem_rsp_id_i,
-    .mem_rsp_rdata_i,
-    .mem_rsp_err_i,
     .idle_o,
     .smem_pass_o,
     .smem_passes_o,
