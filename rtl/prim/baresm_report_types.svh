@@ -1,5 +1,5 @@
 // The SM's report port (baresm_sm / baresm_ssm rpt_req_i, rpt_rsp_o; answered
-// by baresm_sm_status): the command processor asks for one 32-bit word of
+// by baresm_sm_status / baresm_ssm_status): the command processor asks for one 32-bit word of
 // the launch's counters by its word index in the completion entry
 // (baresm_state_pkg::RPT_*, generated from contract/sm_report.def), and the
 // SM answers it in rpt_rsp_o.word the next cycle. Besides the word, the
@@ -16,7 +16,7 @@ typedef struct packed {
 typedef struct packed {
   logic [7:0]  ctas;    // CTAs the SM counted as completed in the previous cycle
   logic        issued;  // a warp-instruction was counted in the previous cycle
-  logic [31:0] word;    // the word asked for in the previous cycle (held otherwise)
+  logic [31:0] word;    // the word asked for in the previous cycle (valid that cycle only)
 } baresm_rpt_rsp_t;
 
 // The SM's fault report (baresm_sm / baresm_ssm fault_*_o, field by field on

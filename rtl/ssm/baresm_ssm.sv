@@ -72,7 +72,7 @@ module baresm_ssm #(
   // ---- status ------------------------------------------------------------------
   output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_state_pkg::WS_*
   input  baresm_rpt_req_t               rpt_req_i,      // the launch's counters, a word a cycle:
-  output baresm_rpt_rsp_t               rpt_rsp_o,      // baresm_sm_status, contract/sm_report.def
+  output baresm_rpt_rsp_t               rpt_rsp_o,      // baresm_ssm_status, contract/sm_report.def
   output logic [8*32-1:0]               config_o        // ID/CONFIG words, see docs
 `ifndef SYNTHESIS
   ,
