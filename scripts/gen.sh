@@ -8,7 +8,7 @@
 # generated_files_current runs the check.
 #
 #   table (contract/, its README)  generator         generated files
-#   contract/opcodes.def           gen_isa_pkg       rtl/sm/baresm_isa_pkg.sv
+#   contract/opcodes.def           gen_isa_pkg       rtl/sm/baresm_isa_pkg.sv fw/include/baresm_isa.h
 #   contract/regmap.def            gen_regs          rtl/cp/baresm_regs_pkg.sv docs/registers.md
 #                                                    rtl/cp/baresm_cp_regs.sv (the CP's register block)
 #   contract/rings.def             gen_rings         rtl/cp/baresm_ring_pkg.sv docs/ring-formats.md
@@ -33,7 +33,7 @@ if [ $check = 1 ]; then
 else
   OUT=$ROOT
 fi
-mkdir -p "$OUT/rtl/sm" "$OUT/rtl/prim" "$OUT/rtl/cp" "$OUT/rtl/fpga" "$OUT/host_driver" "$OUT/docs" "$OUT/sim/gtkw/filters"
+mkdir -p "$OUT/fw/include" "$OUT/rtl/sm" "$OUT/rtl/prim" "$OUT/rtl/cp" "$OUT/rtl/fpga" "$OUT/host_driver" "$OUT/docs" "$OUT/sim/gtkw/filters"
 
 run() {  # run GENERATOR ARGS...: one line naming the generator when it fails
   if ! "$T/$1" "${@:2}"; then
@@ -41,7 +41,7 @@ run() {  # run GENERATOR ARGS...: one line naming the generator when it fails
     exit 1
   fi
 }
-run gen_isa_pkg "$OUT/rtl/sm/baresm_isa_pkg.sv"
+run gen_isa_pkg "$OUT/rtl/sm/baresm_isa_pkg.sv" "$OUT/fw/include/baresm_isa.h"
 run gen_regs "$OUT/rtl/cp/baresm_regs_pkg.sv" "$OUT/docs/registers.md" "$OUT/rtl/cp/baresm_cp_regs.sv"
 run gen_rings "$OUT/rtl/cp/baresm_ring_pkg.sv" "$OUT/docs/ring-formats.md"
 run gen_states "$OUT/rtl/sm/baresm_state_pkg.sv"

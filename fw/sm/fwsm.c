@@ -1,0 +1,697 @@
+/* The SM's control as firmware (docs/microarchitecture.md, "The choice
+   revisited again"): the thread-serial SM's sequencer (rtl/ssm/
+   baresm_ssm_seq.sv) written as a program for the control core. The same
+   order of checks, the same faults and the same lanes named; the
+   per-thread work goes to the lane engine (fwsm_hal.h). The functional model
+   (isa/iss_exec.cpp) is the specification.
+
+   Per launch: the checks of baresm_sm_launch (a refused launch runs
+   nothing), then the grid one CTA at a time (x fastest). Per CTA: the warps'
+   first stack entries, predicates cleared, shared memory cleared; then
+   warp-instructions, round robin over the runnable warps, until none is
+   left or the first fault. */
+#include "fw/include/baresm_isa.h"
+#include "fw/sm/fwsm_hal.h"
+
+/* The board's SM (rtl/configs.txt `serial`). */
+#define NUM_WARPS 4
+#define NUM_REGS 16
+#define SHARED_BYTES 2048
+#define STACK_DEPTH 4
+#define NUM_WINDOWS 4
+#define RF_DEPTH (NUM_WARPS * NUM_REGS * 32)
+#define HAS_FPU 0
+#define PC_NONE 0xFFFFFFFFu
+
+enum {
+#define BSM_FAULT(name, iss, cuda, field, desc) FAULT_##name,
+#define BSM_ERR_STATUS(name, cuda)
+#include "contract/faults.def"
+#undef BSM_FAULT
+#undef BSM_ERR_STATUS
+};
+
+typedef struct {
+  uint32_t pc, rpc, mask;
+} entry_t;
+
+typedef struct {
+  uint32_t op, bimm, pg, pg_neg, rd, ra, mod, rb, rc, imm;
+} instr_t;
+
+/* Per warp. */
+static entry_t stack[NUM_WARPS][STACK_DEPTH];
+static uint32_t depth[NUM_WARPS];
+static uint32_t pred[NUM_WARPS][7];
+static uint32_t bar_pc[NUM_WARPS], bar_id[NUM_WARPS], bar_cnt[NUM_WARPS];
+static uint32_t reg_written[NUM_WARPS];            /* bit r: written in this CTA */
+static uint32_t tid0[NUM_WARPS][3];                /* lane 0's thread id */
+static uint32_t used, exited, waiting, bar_first;  /* bit w */
+
+static fw_launch_t L;
+static uint32_t threads, nw;
+static uint32_t cta[3];
+static uint32_t cw;  /* the current warp */
+static fw_fault_t fault;
+static uint32_t faulted;
+
+static uint32_t lowest_lane(uint32_t m) {
+  uint32_t l = 0;
+  if (!m) return 0;
+  while (!(m & 1u)) {
+    m >>= 1;
+    l++;
+  }
+  return l;
+}
+
+static uint32_t popc(uint32_t m) {
+  uint32_t n = 0;
+  while (m) {
+    m &= m - 1;
+    n++;
+  }
+  return n;
+}
+
+static void status(uint32_t in_instr, uint32_t wait_mem) {
+  hal_warps(used, exited, waiting, cw, in_instr, wait_mem);
+}
+
+/* The first fault ends the launch. pc: the instruction's. */
+static void take_fault(uint32_t kind, uint32_t lane, uint32_t addr, uint32_t pc) {
+  faulted = 1;
+  fault.kind = kind;
+  fault.cta[0] = cta[0];
+  fault.cta[1] = cta[1];
+  fault.cta[2] = cta[2];
+  fault.warp = cw;
+  fault.lane = lane;
+  fault.pc = pc;
+  fault.addr = addr;
+  fault.waiting = 0;
+}
+
+static uint32_t warp_mask(uint32_t w) {
+  uint32_t rem = threads - 32 * w;
+  return rem >= 32 ? 0xFFFFFFFFu : ((1u << rem) - 1);
+}
+
+static void tid_next(uint32_t t[3]) {
+  if (++t[0] >= L.block[0]) {
+    t[0] = 0;
+    if (++t[1] >= L.block[1]) {
+      t[1] = 0;
+      t[2]++;
+    }
+  }
+}
+
+static void decode(uint32_t lo, uint32_t hi, instr_t* in) {
+  in->op = lo & 0x7Fu;
+  in->bimm = (lo >> ISA_BIMM_BIT) & 1u;
+  in->pg = (lo >> ISA_PG_LSB) & 7u;
+  in->pg_neg = (lo >> ISA_PG_NEG_BIT) & 1u;
+  in->rd = (lo >> ISA_RD_LSB) & 63u;
+  in->ra = (lo >> ISA_RA_LSB) & 63u;
+  in->mod = (lo >> ISA_MOD_LSB) & 0xFFu;
+  if (in->bimm) {
+    in->imm = hi;
+    in->rb = ISA_REG_ZERO;
+    in->rc = ISA_REG_ZERO;
+  } else {
+    in->rb = (hi >> (ISA_RB_LSB - 32)) & 63u;
+    in->rc = (hi >> (ISA_RC_LSB - 32)) & 63u;
+    in->imm = hi >> (ISA_IMM20_LSB - 32);
+    if (in->imm & 0x80000u) in->imm |= 0xFFF00000u;
+  }
+}
+
+static uint32_t is_atom(uint32_t op) { return op == OP_ATOMG || op == OP_ATOMS; }
+
+/* The register fields an instruction reads or writes, {rc, rb, ra, rd}. */
+static uint32_t used_fields(const instr_t* in) {
+  const uint32_t f = isa_op_info[in->op];
+  uint32_t u = 0;
+  if (in->op == OP_VOTE) return (in->mod & 3u) == VOTE_BALLOT ? 1u : 0u;
+  if (f & (F_WRD | F_RRD)) u |= 1u;
+  if (f & F_RA) u |= 2u;
+  if ((f & F_RB) && !in->bimm) u |= 4u;
+  if ((f & F_RC) && (!is_atom(in->op) || (in->mod & 15u) == ATOM_CAS)) u |= 8u;
+  return u;
+}
+
+static uint32_t illegal(const instr_t* in) {
+  const uint32_t i = isa_op_info[in->op];
+  const uint32_t fields[4] = {in->rd, in->ra, in->rb, in->rc};
+  uint32_t u, k;
+  if (!ISA_INFO_LEGAL(i)) return 1;
+  if (!((isa_mod_ok[ISA_INFO_MODMAP(i)][in->mod >> 5] >> (in->mod & 31u)) & 1u)) return 1;
+  if (in->bimm && !(i & (F_BIMM_OK | F_BIMM_ALWAYS))) return 1;
+  if (!in->bimm && (i & F_BIMM_ALWAYS)) return 1;
+  if (!HAS_FPU && ISA_INFO_UNIT(i) == UNIT_FPU) return 1;
+  u = used_fields(in);
+  for (k = 0; k < 4; k++)
+    if (((u >> k) & 1u) && fields[k] != ISA_REG_ZERO && fields[k] >= L.regs) return 1;
+  return 0;
+}
+
+static uint32_t access_size(const instr_t* in) {
+  const uint32_t m = in->mod & 7u;
+  if (is_atom(in->op) || m == LDW_32) return 4;
+  if (m >= LDW_U16) return 2;
+  return 1;
+}
+
+static uint32_t load_extend(uint32_t mod, uint32_t v) {
+  switch (mod & 7u) {
+    case LDW_U8: return v & 0xFFu;
+    case LDW_S8: return (v & 0x80u) ? (v | 0xFFFFFF00u) : (v & 0xFFu);
+    case LDW_U16: return v & 0xFFFFu;
+    case LDW_S16: return (v & 0x8000u) ? (v | 0xFFFF0000u) : (v & 0xFFFFu);
+    default: return v;
+  }
+}
+
+static uint32_t shfl_src(uint32_t mod, uint32_t lane, uint32_t b) {
+  const uint32_t width = 1u << ((mod >> 2) & 7u);
+  const uint32_t base = lane & ~(width - 1);
+  switch (mod & 3u) {
+    case SHFL_IDX: return (base + (b & (width - 1))) & 63u;
+    case SHFL_UP: return b > lane - base ? lane : (lane - (b & 63u)) & 63u;
+    case SHFL_DOWN: return (uint64_t)lane + b >= base + width ? lane : (lane + (b & 63u)) & 63u;
+    default: return lane ^ (b & (width - 1));
+  }
+}
+
+/* A predicate as the file holds it (PT: every lane). */
+static uint32_t pred_word(uint32_t w, uint32_t idx) { return idx == ISA_PRED_TRUE ? 0xFFFFFFFFu : pred[w][idx]; }
+
+/* A register read: RZ and registers this CTA has not written are 0. */
+static uint32_t reg_zero(uint32_t w, uint32_t r) { return r == ISA_REG_ZERO || !((reg_written[w] >> r) & 1u); }
+static uint32_t reg_read(uint32_t w, uint32_t r, uint32_t lane) {
+  return reg_zero(w, r) ? 0 : hal_rf_read(w, r, lane);
+}
+
+/* ---- launch checks (baresm_sm_launch: what this SM refuses) ------------------ */
+static uint32_t launch_bad(void) {
+  const uint64_t full = (uint64_t)L.block[0] * L.block[1] * L.block[2];
+  uint32_t usable = 0, w, k;
+  const uint32_t per_warp = L.regs * 32;
+  for (w = 0; w < NUM_WARPS; w++)
+    if ((w + 1) * per_warp <= RF_DEPTH) usable++;
+  for (k = NUM_WINDOWS; k < 8; k++)
+    if (L.win_size[k]) return 1;
+  if (L.regs == 0 || L.regs > NUM_REGS || full == 0 || full > 1024) return 1;
+  if (L.grid[0] == 0 || L.grid[1] == 0 || L.grid[2] == 0) return 1;
+  if (((full + 31) >> 5) > usable || L.shared > SHARED_BYTES) return 1;
+  return 0;
+}
+
+/* ---- one CTA ---------------------------------------------------------------- */
+static void cta_start(void) {
+  uint32_t t[3] = {0, 0, 0}, w, l, k;
+  for (w = 0; w < NUM_WARPS; w++) {
+    depth[w] = 1;
+    reg_written[w] = 0;
+    bar_cnt[w] = 0;
+    bar_id[w] = 0;
+    if (w < nw) {
+      tid0[w][0] = t[0];
+      tid0[w][1] = t[1];
+      tid0[w][2] = t[2];
+      stack[w][0].pc = L.entry;
+      stack[w][0].rpc = PC_NONE;
+      stack[w][0].mask = warp_mask(w);
+      for (k = 0; k < 7; k++) pred[w][k] = 0;
+      for (l = 0; l < 32; l++) tid_next(t);
+    }
+  }
+  used = nw >= 32 ? 0xFFFFFFFFu : (1u << nw) - 1;
+  exited = waiting = bar_first = 0;
+  {
+    uint32_t words = (L.shared + 3) >> 2, i;
+    if (words > SHARED_BYTES / 4) words = SHARED_BYTES / 4;
+    if (words == 0) words = 1;  /* the hardware clears at least one word */
+    for (i = 0; i < words; i++) hal_smem_write(i, 0, 0xF);
+  }
+  cw = NUM_WARPS - 1;
+  status(0, 0);
+}
+
+/* ---- the memory instructions: every lane checked, then accessed ---------------- */
+static uint32_t window_ok(uint32_t a, uint32_t size) {
+  const uint64_t hi = (uint64_t)a + size;
+  uint32_t k, ok = 0;
+  for (k = 0; k < NUM_WINDOWS; k++)
+    if (L.win_size[k] && a >= L.win_base[k] && hi <= (uint64_t)L.win_base[k] + L.win_size[k]) ok = 1;
+  if (L.prot_size && (uint64_t)a < (uint64_t)L.prot_base + L.prot_size && hi > L.prot_base) ok = 0;
+  return ok;
+}
+
+static void exec_mem(const instr_t* in, const entry_t* top, uint32_t exec) {
+  const uint32_t size = access_size(in);
+  const uint32_t global = in->op == OP_LDG || in->op == OP_STG || in->op == OP_ATOMG;
+  const uint32_t shared = in->op == OP_LDS || in->op == OP_STS || in->op == OP_ATOMS;
+  const uint32_t store = in->op == OP_STG || in->op == OP_STS;
+  const uint32_t atom = is_atom(in->op);
+  const uint32_t wr = (isa_op_info[in->op] & F_WRD) && in->rd != ISA_REG_ZERO;
+  const uint32_t fill = wr && !((reg_written[cw] >> in->rd) & 1u);
+  uint32_t l;
+  /* Pass 1: misaligned, then the range, lane by lane; nothing happens on a fault. */
+  for (l = 0; l < 32; l++) {
+    uint32_t a;
+    if (!((exec >> l) & 1u)) continue;
+    a = reg_read(cw, in->ra, l) + in->imm;
+    if (a & (size - 1)) return take_fault(FAULT_MISALIGNED, l, a, top->pc);
+    if (global) {
+      if (!window_ok(a, size)) return take_fault(FAULT_OUT_OF_WINDOW, l, a, top->pc);
+    } else if ((uint64_t)a + size > (shared ? L.shared : L.param_size)) {
+      return take_fault(FAULT_OUT_OF_WINDOW, l, a, top->pc);
+    }
+  }
+  /* Pass 2: one lane at a time, in lane order. */
+  for (l = 0; l < 32; l++) {
+    uint32_t a, data, v = 0, b, c;
+    if (!((exec >> l) & 1u)) {
+      if (fill) hal_rf_write(cw, in->rd, l, 0, 0);
+      continue;
+    }
+    a = reg_read(cw, in->ra, l) + in->imm;
+    data = reg_read(cw, store ? in->rd : in->rb, l);
+    c = reg_read(cw, in->rc, l);
+    b = data;
+    if (shared) {
+      const uint32_t word = a >> 2, sh = (a & 3u) * 8;
+      const uint32_t bm = (size == 4 ? 0xFu : size == 2 ? 0x3u : 0x1u) << (a & 3u);
+      hal_event(EV_SMEM_ACCESS);
+      if (store) {
+        const uint32_t rep = size == 4 ? data : size == 2 ? (data & 0xFFFFu) * 0x10001u : (data & 0xFFu) * 0x01010101u;
+        hal_smem_write(word, rep, bm);
+      } else {
+        const uint32_t old = hal_smem_read(word);
+        if (atom) {
+          hal_smem_write(word, hal_amo_alu(in->mod & 31u, old, b, c), 0xF);
+          v = old;
+        } else {
+          v = load_extend(in->mod, old >> sh);
+        }
+        if (wr) hal_rf_write(cw, in->rd, l, v, 1);
+      }
+    } else {
+      const uint32_t ga = in->op == OP_LDC ? L.param_addr + a : a;
+      const uint32_t line = ga & ~(uint32_t)(FWSM_LINE_BYTES - 1);
+      const uint32_t off = ga & (FWSM_LINE_BYTES - 1);
+      uint8_t buf[FWSM_LINE_BYTES];
+      uint32_t err, k;
+      status(1, 1);
+      if (atom) {
+        err = hal_mem_atomic(ga & ~3u, in->mod & 31u, b, c, &v);
+      } else if (store) {
+        for (k = 0; k < FWSM_LINE_BYTES; k++) buf[k] = (uint8_t)(data >> (8 * (k & (size == 4 ? 3u : size == 2 ? 1u : 0u))));
+        err = hal_mem_write_line(line, buf, (size == 4 ? 0xFu : size == 2 ? 0x3u : 0x1u) << off);
+      } else {
+        err = hal_mem_read_line(line, buf, 0);
+        if (!err) {
+          const uint32_t wo = off & ~3u;
+          const uint32_t word = buf[wo] | (uint32_t)buf[wo + 1] << 8 | (uint32_t)buf[wo + 2] << 16 | (uint32_t)buf[wo + 3] << 24;
+          v = load_extend(in->mod, word >> ((ga & 3u) * 8));
+        }
+      }
+      status(1, 0);
+      if (err) return take_fault(FAULT_MEMORY_ERROR, l, a, top->pc);
+      if (wr && !store) hal_rf_write(cw, in->rd, l, v, 1);
+    }
+  }
+  if (wr) reg_written[cw] |= 1u << in->rd;
+}
+
+/* ---- BRA: isa/iss_exec.cpp exec_bra ------------------------------------------- */
+/* Returns 1 when the warp's stack emptied (it exited). */
+static uint32_t exec_bra(const instr_t* in, entry_t* top, uint32_t exec) {
+  const uint32_t dtop = depth[cw] - 1;
+  const uint32_t imm_lo = in->imm & 0xFFFFu, imm_hi = in->imm >> 16;
+  const uint32_t t = top->pc + (((imm_lo & 0x8000u) ? (imm_lo | 0xFFFF0000u) : imm_lo) << 3);
+  const uint32_t r = imm_hi == 0 ? PC_NONE : top->pc + (((imm_hi & 0x8000u) ? (imm_hi | 0xFFFF0000u) : imm_hi) << 3);
+  const uint32_t f = top->pc + 8;
+  const uint32_t rest = top->mask & ~exec;
+  entry_t e[3];
+  uint32_t n = 0, d = dtop, k;
+  if (rest == 0) {
+    top->pc = t;
+    return 0;
+  }
+  if (exec == 0) {
+    top->pc = f;
+    return 0;
+  }
+  /* Divergent: the old top's slot, then the pushes. */
+  if (r == top->rpc) {
+    if (f != r) {
+      e[n].pc = f;
+      e[n].rpc = r;
+      e[n].mask = rest;
+      n++;
+    }
+  } else {
+    e[n].pc = r;
+    e[n].rpc = top->rpc;
+    e[n].mask = top->mask;
+    n++;
+    if (f != r) {
+      e[n].pc = f;
+      e[n].rpc = r;
+      e[n].mask = rest;
+      n++;
+    }
+  }
+  if (t != r) {
+    e[n].pc = t;
+    e[n].rpc = r;
+    e[n].mask = exec;
+    n++;
+  }
+  for (k = 0; k < n; k++) stack[cw][d + k] = e[k];
+  if (n) {
+    depth[cw] = d + n;
+    *top = e[n - 1];
+    return 0;
+  }
+  /* No entry written: the old top went. */
+  depth[cw] = d;
+  if (!d) return 1;
+  *top = stack[cw][d - 1];
+  return 0;
+}
+
+/* The stack depth a divergent branch needs (the overflow check at issue). */
+static uint32_t bra_overflows(const instr_t* in, const entry_t* top) {
+  const uint32_t dtop = depth[cw] - 1;
+  const uint32_t imm_lo = in->imm & 0xFFFFu, imm_hi = in->imm >> 16;
+  const uint32_t t = top->pc + (((imm_lo & 0x8000u) ? (imm_lo | 0xFFFF0000u) : imm_lo) << 3);
+  const uint32_t r = imm_hi == 0 ? PC_NONE : top->pc + (((imm_hi & 0x8000u) ? (imm_hi | 0xFFFF0000u) : imm_hi) << 3);
+  const uint32_t f = top->pc + 8;
+  const uint32_t same = r == top->rpc;
+  uint32_t keep = (same && f == r) ? dtop : dtop + 1;
+  uint32_t need = keep + (!same && f != r) + (t != r);
+  return need > STACK_DEPTH;
+}
+
+/* ---- barriers: any id whose arrivals are complete releases ------------------------ */
+static void barrier_scan(void) {
+  uint32_t s, w;
+  const uint32_t live = used & ~exited;
+  const uint32_t nlive = popc(live);
+  for (s = 0; s < NUM_WARPS; s++) {
+    uint32_t arrived = 0, same = 0, expect;
+    if (!((waiting >> s) & 1u) || !((bar_first >> s) & 1u)) continue;
+    for (w = 0; w < NUM_WARPS; w++)
+      if (((waiting >> w) & 1u) && bar_id[w] == bar_id[s]) {
+        same |= 1u << w;
+        arrived++;
+      }
+    expect = bar_cnt[s] == 0 ? nlive : (bar_cnt[s] + 31) >> 5;
+    if (arrived >= expect) {
+      waiting &= ~same;
+      hal_event(EV_BAR_RELEASE);
+    }
+  }
+}
+
+/* 1 when every live warp waits at a barrier that cannot release (a fault). */
+static uint32_t deadlock(void) {
+  const uint32_t live = used & ~exited;
+  if (live && !(live & ~waiting)) {
+    const uint32_t w = lowest_lane(waiting);
+    cw = w;
+    take_fault(FAULT_BARRIER_DEADLOCK, 0, 0, bar_pc[w]);
+    fault.waiting = waiting;
+    return 1;
+  }
+  return 0;
+}
+
+/* ---- one warp-instruction of warp cw ----------------------------------------------- */
+static void step(void) {
+  entry_t top = stack[cw][depth[cw] - 1];
+  instr_t in;
+  uint32_t exec, p2 = 0xFFFFFFFFu, p2_idx = ISA_PRED_TRUE, p2_neg = 0, g;
+  uint8_t line[FWSM_LINE_BYTES];
+  uint32_t lo, hi, o, next = 1;
+
+  status(1, 0);
+  if (L.watchdog && hal_cycles() >= L.watchdog) return take_fault(FAULT_WATCHDOG, lowest_lane(top.mask), 0, top.pc);
+  if ((top.pc & 7u) || top.pc < L.code_base || (uint64_t)top.pc + 8 > (uint64_t)L.code_base + L.code_size) {
+    hal_issue_fault(cw, top.pc, top.mask, cta);
+    return take_fault(FAULT_INVALID_PC, lowest_lane(top.mask), 0, top.pc);
+  }
+  status(1, 1);
+  if (hal_mem_read_line(top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1), line, 1)) {
+    status(1, 0);
+    hal_issue_fault(cw, top.pc, top.mask, cta);
+    return take_fault(FAULT_FETCH_ERROR, lowest_lane(top.mask), top.pc, top.pc);
+  }
+  status(1, 0);
+  o = top.pc & (FWSM_LINE_BYTES - 1) & ~7u;
+  lo = line[o] | (uint32_t)line[o + 1] << 8 | (uint32_t)line[o + 2] << 16 | (uint32_t)line[o + 3] << 24;
+  hi = line[o + 4] | (uint32_t)line[o + 5] << 8 | (uint32_t)line[o + 6] << 16 | (uint32_t)line[o + 7] << 24;
+  decode(lo, hi, &in);
+  if (illegal(&in)) {
+    hal_issue_fault(cw, top.pc, top.mask, cta);
+    return take_fault(FAULT_ILLEGAL_INSTR, lowest_lane(top.mask), 0, top.pc);
+  }
+  g = pred_word(cw, in.pg);
+#ifdef FWSM_PLANTED_BUG
+  exec = top.mask & g; /* the self-test's build: the guard's negation forgotten (tests/rtl_sm must fail) */
+#else
+  exec = top.mask & (in.pg_neg ? ~g : g);
+#endif
+  if (in.op == OP_ISETP) {
+    p2_idx = in.rd >> 3;
+    p2_neg = (in.mod >> 6) & 1u;
+  } else if (in.op == OP_SEL) {
+    p2_idx = in.mod & 7u;
+    p2_neg = (in.mod >> 3) & 1u;
+  } else if (in.op == OP_VOTE) {
+    p2_idx = in.ra & 7u;
+    p2_neg = (in.ra >> 3) & 1u;
+  }
+  p2 = pred_word(cw, p2_idx);
+  if (p2_neg) p2 = ~p2;
+
+  /* Faults at issue. */
+  if (in.op == OP_TRAP && exec) {
+    hal_issue_fault(cw, top.pc, top.mask, cta);
+    return take_fault(FAULT_TRAP, lowest_lane(exec), 0, top.pc);
+  }
+  if (in.op == OP_BRA && (top.mask & ~exec) && exec && bra_overflows(&in, &top)) {
+    hal_issue_fault(cw, top.pc, top.mask, cta);
+    return take_fault(FAULT_STACK_OVERFLOW, lowest_lane(top.mask), 0, top.pc);
+  }
+  hal_issue(cw, top.pc, top.mask, exec, cta, in.op == OP_BRA && (top.mask & ~exec) && exec);
+
+  switch (in.op) {
+    case OP_TRAP: break;
+    case OP_BRA:
+      next = 0;
+      if (exec_bra(&in, &top, exec)) {
+        exited |= 1u << cw;
+        status(0, 0);
+        return;
+      }
+      break;
+    case OP_EXIT:
+      /* The lanes leave every entry below the top too. */
+      if (exec) {
+        uint32_t k;
+        for (k = 0; k + 1 < depth[cw]; k++) stack[cw][k].mask &= ~exec;
+      }
+      top.mask &= ~exec;
+      next = top.mask != 0;
+      break;
+    case OP_BAR:
+      if (exec) {
+        uint32_t w, seen = 0;
+        for (w = 0; w < NUM_WARPS; w++)
+          if (((waiting >> w) & 1u) && bar_id[w] == (in.imm & 15u)) seen = 1;
+        bar_pc[cw] = top.pc;
+        waiting |= 1u << cw;
+        bar_id[cw] = in.imm & 15u;
+        bar_cnt[cw] = in.imm >> 16;
+        if (seen) bar_first &= ~(1u << cw);
+        else bar_first |= 1u << cw;
+      }
+      break;
+    default: {
+      const uint32_t is_vote = in.op == OP_VOTE, ballot = is_vote && (in.mod & 3u) == VOTE_BALLOT;
+      const uint32_t wr = ((isa_op_info[in.op] & F_WRD) || ballot) && in.rd != ISA_REG_ZERO;
+      if (in.op == OP_NOP || !exec) break;
+      if (is_vote && !ballot) {
+        const uint32_t yes = exec & p2;
+        const uint32_t r = (in.mod & 3u) == VOTE_ANY ? yes != 0 : yes == exec;
+        const uint32_t pd = in.rd & 7u;
+        if (pd != ISA_PRED_TRUE) {
+          pred[cw][pd] = (pred[cw][pd] & ~exec) | ((r ? 0xFFFFFFFFu : 0) & exec);
+          hal_pred_write(cw, pd, exec, r ? 0xFFFFFFFFu : 0);
+        }
+      } else if (in.op == OP_SHFL) {
+        uint32_t src[32], l;
+        const uint32_t fill = wr && !((reg_written[cw] >> in.rd) & 1u);
+        for (l = 0; l < 32; l++)
+          if ((exec >> l) & 1u) {
+            const uint32_t b = in.bimm ? in.imm : reg_read(cw, in.rb, l);
+            src[l] = reg_read(cw, in.ra, shfl_src(in.mod & 31u, l, b) & 31u);
+          }
+        for (l = 0; l < 32; l++) {
+          if ((exec >> l) & 1u) {
+            if (wr) hal_rf_write(cw, in.rd, l, src[l], 1);
+          } else if (fill) {
+            hal_rf_write(cw, in.rd, l, 0, 0);
+          }
+        }
+        if (wr) reg_written[cw] |= 1u << in.rd;
+      } else if (isa_op_info[in.op] & F_MEM) {
+        exec_mem(&in, &top, exec);
+        if (faulted) return;
+      } else if (in.op == OP_S2R) {
+        uint32_t t[3], l;
+        const uint32_t fill = wr && !((reg_written[cw] >> in.rd) & 1u);
+        t[0] = tid0[cw][0];
+        t[1] = tid0[cw][1];
+        t[2] = tid0[cw][2];
+        for (l = 0; l < 32; l++) {
+          if ((exec >> l) & 1u) {
+            uint32_t v = 0;
+            switch (in.mod) {
+              case SR_TID_X: v = t[0]; break;
+              case SR_TID_Y: v = t[1]; break;
+              case SR_TID_Z: v = t[2]; break;
+              case SR_NTID_X: v = L.block[0]; break;
+              case SR_NTID_Y: v = L.block[1]; break;
+              case SR_NTID_Z: v = L.block[2]; break;
+              case SR_CTAID_X: v = cta[0]; break;
+              case SR_CTAID_Y: v = cta[1]; break;
+              case SR_CTAID_Z: v = cta[2]; break;
+              case SR_NCTAID_X: v = L.grid[0]; break;
+              case SR_NCTAID_Y: v = L.grid[1]; break;
+              case SR_NCTAID_Z: v = L.grid[2]; break;
+              case SR_LANEID: v = l; break;
+              case SR_WARPID: v = cw; break;
+              case SR_SMID: v = L.smid; break;
+              case SR_CLOCK: v = (uint32_t)hal_clock(); break;
+              case SR_CLOCKHI: v = (uint32_t)(hal_clock() >> 32); break;
+              default: break;
+            }
+            if (wr) hal_rf_write(cw, in.rd, l, v, 1);
+          } else if (fill) {
+            hal_rf_write(cw, in.rd, l, 0, 0);
+          }
+          tid_next(t);
+        }
+        if (wr) reg_written[cw] |= 1u << in.rd;
+      } else {
+        /* The lane engine: ALU, SEL, ISETP, VOTE.BALLOT. */
+        fw_lane_op_t op;
+        uint32_t bits;
+        op.op = in.op;
+        op.mod = in.mod;
+        op.warp = cw;
+        op.ra = in.ra;
+        op.rb = in.rb;
+        op.rc = in.rc;
+        op.rd = in.rd;
+        op.bimm = in.bimm || ballot;
+        op.imm = ballot ? (exec & p2) : in.imm;
+        op.exec = exec;
+        op.sel = p2;
+        op.zero_a = reg_zero(cw, in.ra);
+        op.zero_b = reg_zero(cw, in.rb);
+        op.zero_c = reg_zero(cw, in.rc);
+        op.write_rd = wr;
+        op.zero_fill = wr && !((reg_written[cw] >> in.rd) & 1u);
+        bits = hal_lane_alu(&op);
+        if (in.op == OP_ISETP) {
+          const uint32_t pd = in.rd & 7u;
+          if (pd != ISA_PRED_TRUE) {
+            pred[cw][pd] = (pred[cw][pd] & ~exec) | (bits & exec);
+            hal_pred_write(cw, pd, exec, bits);
+          }
+        }
+        if (wr) reg_written[cw] |= 1u << in.rd;
+      }
+      break;
+    }
+  }
+  if (next) top.pc += 8;
+
+  /* The top written back; finished entries popped. */
+  for (;;) {
+    if (top.mask != 0 && top.pc != top.rpc) {
+      stack[cw][depth[cw] - 1] = top;
+      break;
+    }
+    depth[cw]--;
+    if (depth[cw] == 0) {
+      exited |= 1u << cw;
+      break;
+    }
+    top = stack[cw][depth[cw] - 1];
+  }
+  status(0, 0);
+}
+
+static void run_grid(void) {
+  cta[0] = cta[1] = cta[2] = 0;
+  for (;;) {
+    cta_start();
+    for (;;) {
+      const uint32_t runnable = used & ~exited & ~waiting;
+      uint32_t k, pick = cw, ok = 0;
+      for (k = 1; k <= NUM_WARPS; k++)
+        if ((runnable >> ((cw + k) % NUM_WARPS)) & 1u) {
+          pick = (cw + k) % NUM_WARPS;
+          ok = 1;
+          break;
+        }
+      if (!ok) break;
+      cw = pick;
+      step();
+      if (faulted) return;
+      barrier_scan();
+      status(0, 0);
+      if (deadlock()) return;
+    }
+    used = 0;
+    status(0, 0);
+    hal_event(EV_CTA_RETIRE);
+    if (++cta[0] == L.grid[0]) {
+      cta[0] = 0;
+      if (++cta[1] == L.grid[1]) {
+        cta[1] = 0;
+        if (++cta[2] == L.grid[2]) return;
+      }
+    }
+  }
+}
+
+void fwsm_main(void) {
+  for (;;) {
+    hal_wait_launch(&L);
+    faulted = 0;
+    fault.kind = FAULT_NONE;
+    used = exited = waiting = 0;
+    if (launch_bad()) {
+      hal_done(1, &fault);
+      continue;
+    }
+    threads = L.block[0] * L.block[1] * L.block[2];
+    nw = (threads + 31) >> 5;
+    run_grid();
+    if (!faulted) {
+      fault.kind = FAULT_NONE;
+      fault.cta[0] = fault.cta[1] = fault.cta[2] = 0;
+      fault.warp = fault.lane = fault.pc = fault.addr = fault.waiting = 0;
+    }
+    hal_done(0, &fault);
+  }
+}

@@ -1,0 +1,93 @@
+/* The hardware the SM firmware drives (docs/microarchitecture.md, "The choice
+   revisited again"): what the control core reaches through its I/O registers
+   on the board, and what sim/fwsm models natively. Each call is one
+   hardware operation; the per-thread ones (the lane loop) run in the lane
+   engine, everything else is the firmware's. */
+#ifndef BARESM_FWSM_HAL_H
+#define BARESM_FWSM_HAL_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The launch record's fields the SM uses (contract/launch.def). */
+typedef struct {
+  uint32_t entry, code_base, code_size;
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t regs, smid;
+  uint32_t param_addr, param_size, shared;
+  uint64_t watchdog;
+  uint32_t win_base[8], win_size[8];  /* MAX_WINDOWS; the SM checks NUM_WINDOWS of them */
+  uint32_t prot_base, prot_size;
+} fw_launch_t;
+
+/* The launch's end: FAULT_NONE or the first fault (iss::FaultKind). */
+typedef struct {
+  uint32_t kind, cta[3], warp, lane, pc, addr, waiting;
+} fw_fault_t;
+
+/* One warp-instruction of the ALU class for the lane engine: for every lane
+   of exec, operands a (ra), b (rb or imm), c (rc) from the warp's registers
+   (a register marked zero reads 0), the ALU, and the result into rd; with
+   zero_fill, rd's lanes outside exec are written 0 (the register's first
+   write in the CTA: a register not yet written reads 0). sel: each lane's
+   second predicate.
+   Returns ISETP's predicate bit per executing lane. */
+typedef struct {
+  uint32_t op, mod, warp, ra, rb, rc, rd;
+  uint32_t bimm, imm;
+  uint32_t exec, sel;
+  uint32_t zero_a, zero_b, zero_c;
+  uint32_t write_rd, zero_fill;
+} fw_lane_op_t;
+
+/* Blocks until the next launch is accepted; fills *l. */
+void hal_wait_launch(fw_launch_t* l);
+/* The launch ended: a refused launch (cfg_error), a fault, or the grid's end. */
+void hal_done(uint32_t cfg_error, const fw_fault_t* f);
+
+/* Cycles of this launch (the watchdog) and the device clock (S2R CLOCK). */
+uint64_t hal_cycles(void);
+uint64_t hal_clock(void);
+
+/* The SM's memory port, one request at a time (returns 1 on a memory error:
+   no data, no effect). Lines are FWSM_LINE_BYTES, line-aligned. */
+#define FWSM_LINE_BYTES 16
+uint32_t hal_mem_read_line(uint32_t line_addr, uint8_t* line, uint32_t is_fetch);
+uint32_t hal_mem_write_line(uint32_t line_addr, const uint8_t* line, uint32_t strb);
+uint32_t hal_mem_atomic(uint32_t addr, uint32_t amo, uint32_t b, uint32_t c, uint32_t* old);
+
+/* The register file: lane `lane` of register r of warp w. traced: the write
+   is a thread's result (the lockstep trace shows it). */
+uint32_t hal_rf_read(uint32_t w, uint32_t r, uint32_t lane);
+void hal_rf_write(uint32_t w, uint32_t r, uint32_t lane, uint32_t v, uint32_t traced);
+uint32_t hal_lane_alu(const fw_lane_op_t* op);
+/* An atomic's new word from the old one (ATOM mod[4:0]), through the same ALU. */
+uint32_t hal_amo_alu(uint32_t amo, uint32_t old, uint32_t b, uint32_t c);
+
+/* Shared memory, 32-bit words, byte-masked writes. */
+uint32_t hal_smem_read(uint32_t word);
+void hal_smem_write(uint32_t word, uint32_t v, uint32_t byte_mask);
+
+/* Status and trace. The warps' masks and the current warp drive the warp
+   states each cycle; the events drive the counters and the trace. */
+void hal_warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr,
+               uint32_t wait_mem);
+void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, const uint32_t cta[3],
+               uint32_t diverge);
+void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask, const uint32_t cta[3]);
+void hal_pred_write(uint32_t warp, uint32_t pd, uint32_t mask, uint32_t bits);
+enum { EV_BAR_RELEASE, EV_CTA_RETIRE, EV_SMEM_ACCESS };
+void hal_event(uint32_t ev);
+
+/* The firmware's entry: never returns. */
+void fwsm_main(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
