@@ -103,7 +103,7 @@ module baresm_mcu_core #(
       OPC_STORE:  legal = !f3[2] && f3[1:0] != 2'b11;
       OPC_MISC:   legal = f3 == 3'b000;                      // FENCE (not FENCE.I)
       OPC_OPIMM:  legal = f3[1:0] != 2'b01 || (f7 == 7'b0000000) || (f3[2] && f7 == 7'b0100000);
-      OPC_OP:     legal = f7 == 7'b0000000 || (f7 == 7'b0100000 && f3[1:0] == 2'b00);
+      OPC_OP:     legal = f7 == 7'b0000000 || (f7 == 7'b0100000 && (f3 == 3'b000 || f3 == 3'b101));
       OPC_SYSTEM: legal = is_ecall || is_ebreak;
       default:    legal = 1'b0;
     endcase
