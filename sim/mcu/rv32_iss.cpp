@@ -4,13 +4,20 @@ namespace baresm::rv32 {
 
 const char* cause_name(Cause c) {
   switch (c) {
-    case Cause::kRunning: return "running";
-    case Cause::kEcall: return "ecall";
-    case Cause::kEbreak: return "ebreak";
-    case Cause::kIllegal: return "illegal";
-    case Cause::kFetchMisaligned: return "fetch-misaligned";
-    case Cause::kLoadMisaligned: return "load-misaligned";
-    case Cause::kStoreMisaligned: return "store-misaligned";
+    case Cause::kRunning:
+      return "running";
+    case Cause::kEcall:
+      return "ecall";
+    case Cause::kEbreak:
+      return "ebreak";
+    case Cause::kIllegal:
+      return "illegal";
+    case Cause::kFetchMisaligned:
+      return "fetch-misaligned";
+    case Cause::kLoadMisaligned:
+      return "load-misaligned";
+    case Cause::kStoreMisaligned:
+      return "store-misaligned";
   }
   return "?";
 }
@@ -20,13 +27,17 @@ int32_t sext(uint32_t v, unsigned bits) {
   uint32_t m = 1u << (bits - 1);
   return static_cast<int32_t>((v ^ m) - m);
 }
-uint32_t bits(uint32_t v, unsigned hi, unsigned lo) { return (v >> lo) & ((1u << (hi - lo + 1)) - 1); }
+uint32_t bits(uint32_t v, unsigned hi, unsigned lo) {
+  return (v >> lo) & ((1u << (hi - lo + 1)) - 1);
+}
 }  // namespace
 
 Iss::Iss(std::vector<uint32_t>* mem, uint32_t reset_pc)
     : mem_(mem), mask_(static_cast<uint32_t>(mem->size()) - 1), pc_(reset_pc) {}
 
-uint32_t Iss::load_word(uint32_t byte_addr) const { return (*mem_)[(byte_addr >> 2) & mask_]; }
+uint32_t Iss::load_word(uint32_t byte_addr) const {
+  return (*mem_)[(byte_addr >> 2) & mask_];
+}
 
 bool Iss::step(Retire* r) {
   if (halted()) return false;
@@ -40,9 +51,9 @@ bool Iss::step(Retire* r) {
   const uint32_t a = x_[rs1], b = x_[rs2];
   const int32_t imm_i = sext(bits(in, 31, 20), 12);
   const int32_t imm_s = sext((bits(in, 31, 25) << 5) | bits(in, 11, 7), 12);
-  const int32_t imm_b = sext((bits(in, 31, 31) << 12) | (bits(in, 7, 7) << 11) | (bits(in, 30, 25) << 5) |
-                                 (bits(in, 11, 8) << 1),
-                             13);
+  const int32_t imm_b = sext(
+      (bits(in, 31, 31) << 12) | (bits(in, 7, 7) << 11) | (bits(in, 30, 25) << 5) | (bits(in, 11, 8) << 1),
+      13);
   const uint32_t imm_u = in & 0xfffff000u;
   const int32_t imm_j = sext((bits(in, 31, 31) << 20) | (bits(in, 19, 12) << 12) | (bits(in, 20, 20) << 11) |
                                  (bits(in, 30, 21) << 1),
@@ -53,18 +64,35 @@ bool Iss::step(Retire* r) {
 
   auto alu = [&](uint32_t op_b, bool is_op) -> bool {  // false: illegal
     const bool alt = f7 == 0x20;
-    if (is_op ? !(f7 == 0 || (alt && (f3 == 0 || f3 == 5))) : (f3 == 1 && f7 != 0) || (f3 == 5 && f7 != 0 && !alt))
+    if (is_op ? !(f7 == 0 || (alt && (f3 == 0 || f3 == 5)))
+              : (f3 == 1 && f7 != 0) || (f3 == 5 && f7 != 0 && !alt))
       return false;
     const uint32_t sh = op_b & 31;
     switch (f3) {
-      case 0: val = (is_op && alt) ? a - op_b : a + op_b; break;
-      case 1: val = a << sh; break;
-      case 2: val = static_cast<int32_t>(a) < static_cast<int32_t>(op_b); break;
-      case 3: val = a < op_b; break;
-      case 4: val = a ^ op_b; break;
-      case 5: val = alt ? static_cast<uint32_t>(static_cast<int32_t>(a) >> sh) : a >> sh; break;
-      case 6: val = a | op_b; break;
-      default: val = a & op_b; break;
+      case 0:
+        val = (is_op && alt) ? a - op_b : a + op_b;
+        break;
+      case 1:
+        val = a << sh;
+        break;
+      case 2:
+        val = static_cast<int32_t>(a) < static_cast<int32_t>(op_b);
+        break;
+      case 3:
+        val = a < op_b;
+        break;
+      case 4:
+        val = a ^ op_b;
+        break;
+      case 5:
+        val = alt ? static_cast<uint32_t>(static_cast<int32_t>(a) >> sh) : a >> sh;
+        break;
+      case 6:
+        val = a | op_b;
+        break;
+      default:
+        val = a & op_b;
+        break;
     }
     wr = true;
     return true;
@@ -72,10 +100,14 @@ bool Iss::step(Retire* r) {
 
   if ((in & 3) != 3) return halt(Cause::kIllegal);
   switch (opc) {
-    case 0x37: wr = true, val = imm_u; break;                                  // LUI
-    case 0x17: wr = true, val = pc_ + imm_u; break;                            // AUIPC
-    case 0x6f:                                                                 // JAL
-    case 0x67: {                                                               // JALR
+    case 0x37:
+      wr = true, val = imm_u;
+      break;  // LUI
+    case 0x17:
+      wr = true, val = pc_ + imm_u;
+      break;      // AUIPC
+    case 0x6f:    // JAL
+    case 0x67: {  // JALR
       if (opc == 0x67 && f3 != 0) return halt(Cause::kIllegal);
       const uint32_t t = opc == 0x6f ? pc_ + imm_j : (a + imm_i) & ~1u;
       if (t & 3) return halt(Cause::kFetchMisaligned);
@@ -85,13 +117,26 @@ bool Iss::step(Retire* r) {
     case 0x63: {  // branches
       bool c;
       switch (f3) {
-        case 0: c = a == b; break;
-        case 1: c = a != b; break;
-        case 4: c = static_cast<int32_t>(a) < static_cast<int32_t>(b); break;
-        case 5: c = static_cast<int32_t>(a) >= static_cast<int32_t>(b); break;
-        case 6: c = a < b; break;
-        case 7: c = a >= b; break;
-        default: return halt(Cause::kIllegal);
+        case 0:
+          c = a == b;
+          break;
+        case 1:
+          c = a != b;
+          break;
+        case 4:
+          c = static_cast<int32_t>(a) < static_cast<int32_t>(b);
+          break;
+        case 5:
+          c = static_cast<int32_t>(a) >= static_cast<int32_t>(b);
+          break;
+        case 6:
+          c = a < b;
+          break;
+        case 7:
+          c = a >= b;
+          break;
+        default:
+          return halt(Cause::kIllegal);
       }
       if (c) {
         const uint32_t t = pc_ + imm_b;
@@ -105,9 +150,12 @@ bool Iss::step(Retire* r) {
       const uint32_t ad = a + imm_i, size = 1u << (f3 & 3);
       if (ad & (size - 1)) return halt(Cause::kLoadMisaligned);
       const uint32_t w = load_word(ad) >> (8 * (ad & 3));
-      if (size == 4) val = w;
-      else if (size == 2) val = (f3 & 4) ? (w & 0xffff) : static_cast<uint32_t>(sext(w & 0xffff, 16));
-      else val = (f3 & 4) ? (w & 0xff) : static_cast<uint32_t>(sext(w & 0xff, 8));
+      if (size == 4)
+        val = w;
+      else if (size == 2)
+        val = (f3 & 4) ? (w & 0xffff) : static_cast<uint32_t>(sext(w & 0xffff, 16));
+      else
+        val = (f3 & 4) ? (w & 0xff) : static_cast<uint32_t>(sext(w & 0xff, 8));
       wr = true;
       break;
     }
@@ -126,14 +174,21 @@ bool Iss::step(Retire* r) {
       r->st_strb = ((1u << size) - 1) << (ad & 3);
       break;
     }
-    case 0x13: if (!alu(static_cast<uint32_t>(imm_i), false)) return halt(Cause::kIllegal); break;
-    case 0x33: if (!alu(b, true)) return halt(Cause::kIllegal); break;
-    case 0x0f: if (f3 != 0) return halt(Cause::kIllegal); break;  // FENCE: a no-op
+    case 0x13:
+      if (!alu(static_cast<uint32_t>(imm_i), false)) return halt(Cause::kIllegal);
+      break;
+    case 0x33:
+      if (!alu(b, true)) return halt(Cause::kIllegal);
+      break;
+    case 0x0f:
+      if (f3 != 0) return halt(Cause::kIllegal);
+      break;  // FENCE: a no-op
     case 0x73:
       if (in == 0x00000073) return halt(Cause::kEcall);
       if (in == 0x00100073) return halt(Cause::kEbreak);
       return halt(Cause::kIllegal);
-    default: return halt(Cause::kIllegal);
+    default:
+      return halt(Cause::kIllegal);
   }
   if (wr && rd != 0) {
     x_[rd] = val;
@@ -150,8 +205,8 @@ uint32_t r(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, ui
   return (f7 << 25) | ((rs2 & 31) << 20) | ((rs1 & 31) << 15) | ((f3 & 7) << 12) | ((rd & 31) << 7) | opc;
 }
 uint32_t i(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t opc) {
-  return ((static_cast<uint32_t>(imm) & 0xfff) << 20) | ((rs1 & 31) << 15) | ((f3 & 7) << 12) | ((rd & 31) << 7) |
-         opc;
+  return ((static_cast<uint32_t>(imm) & 0xfff) << 20) | ((rs1 & 31) << 15) | ((f3 & 7) << 12) |
+         ((rd & 31) << 7) | opc;
 }
 uint32_t s(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t opc) {
   const uint32_t v = static_cast<uint32_t>(imm);
@@ -163,11 +218,13 @@ uint32_t b(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t opc) {
   return (bits(v, 12, 12) << 31) | (bits(v, 10, 5) << 25) | ((rs2 & 31) << 20) | ((rs1 & 31) << 15) |
          ((f3 & 7) << 12) | (bits(v, 4, 1) << 8) | (bits(v, 11, 11) << 7) | opc;
 }
-uint32_t u(uint32_t imm20, uint32_t rd, uint32_t opc) { return (imm20 << 12) | ((rd & 31) << 7) | opc; }
+uint32_t u(uint32_t imm20, uint32_t rd, uint32_t opc) {
+  return (imm20 << 12) | ((rd & 31) << 7) | opc;
+}
 uint32_t j(int32_t imm, uint32_t rd, uint32_t opc) {
   const uint32_t v = static_cast<uint32_t>(imm);
-  return (bits(v, 20, 20) << 31) | (bits(v, 10, 1) << 21) | (bits(v, 11, 11) << 20) | (bits(v, 19, 12) << 12) |
-         ((rd & 31) << 7) | opc;
+  return (bits(v, 20, 20) << 31) | (bits(v, 10, 1) << 21) | (bits(v, 11, 11) << 20) |
+         (bits(v, 19, 12) << 12) | ((rd & 31) << 7) | opc;
 }
 }  // namespace enc
 

@@ -30,7 +30,7 @@ struct Retire {
   bool rd_we = false;  // wrote rd (rd != 0)
   uint32_t rd = 0;
   uint32_t rd_val = 0;
-  bool st_we = false;  // a store: the bytes of st_strb at word st_addr
+  bool st_we = false;    // a store: the bytes of st_strb at word st_addr
   uint32_t st_addr = 0;  // word address
   uint32_t st_data = 0;  // the stored bytes in their lanes, 0 elsewhere
   uint32_t st_strb = 0;

@@ -35,7 +35,7 @@ using baresm::rv32::Iss;
 using baresm::rv32::Retire;
 namespace enc = baresm::rv32::enc;
 
-constexpr uint32_t kMemWords = 16384;  // 64 KB, the core's PcW = 16
+constexpr uint32_t kMemWords = 16384;   // 64 KB, the core's PcW = 16
 constexpr uint32_t kDataBase = 0x8000;  // the random programs' data region
 constexpr uint32_t kDataBytes = 512;
 
@@ -171,14 +171,14 @@ RunResult run_lockstep(const std::vector<uint32_t>& image, const std::vector<uin
     if (st.halted) {
       Retire r;
       if (iss.step(&r)) {
-        fail("the core halted (" + std::string(cause_name(static_cast<Cause>(st.cause))) + " at " + hex(st.pc) +
-             ") where the ISS retires " + describe(r));
+        fail("the core halted (" + std::string(cause_name(static_cast<Cause>(st.cause))) + " at " +
+             hex(st.pc) + ") where the ISS retires " + describe(r));
         return res;
       }
       if (static_cast<uint32_t>(iss.cause()) != st.cause || iss.pc() != st.pc || iss.insn() != st.insn) {
         fail("halt: core " + std::string(cause_name(static_cast<Cause>(st.cause))) + " at " + hex(st.pc) +
-             " insn " + hex(st.insn) + ", ISS " + cause_name(iss.cause()) + " at " + hex(iss.pc()) + " insn " +
-             hex(iss.insn()));
+             " insn " + hex(st.insn) + ", ISS " + cause_name(iss.cause()) + " at " + hex(iss.pc()) +
+             " insn " + hex(iss.insn()));
         return res;
       }
       res.cause = iss.cause();
@@ -191,15 +191,14 @@ RunResult run_lockstep(const std::vector<uint32_t>& image, const std::vector<uin
       ++res.retired;
       Retire want;
       if (!iss.step(&want)) {
-        fail("the core retired " + describe(got) + " where the ISS halts (" + cause_name(iss.cause()) + " at " +
-             hex(iss.pc()) + ")");
+        fail("the core retired " + describe(got) + " where the ISS halts (" + cause_name(iss.cause()) +
+             " at " + hex(iss.pc()) + ")");
         return res;
       }
       const uint32_t m = strb_mask(got.st_strb);
       const bool same = got.pc == want.pc && got.insn == want.insn && got.rd_we == want.rd_we &&
                         (!want.rd_we || (got.rd == want.rd && got.rd_val == want.rd_val)) &&
-                        got.st_we == want.st_we &&
-                        (!want.st_we || got.st_addr == want.st_addr) &&
+                        got.st_we == want.st_we && (!want.st_we || got.st_addr == want.st_addr) &&
                         (!want.st_we || (got.st_strb == want.st_strb && (got.st_data & m) == want.st_data));
       if (!same) {
         fail("retired " + describe(got) + ", the ISS " + describe(want));
@@ -255,8 +254,19 @@ RunResult run_lockstep(const std::vector<uint32_t>& image, const std::vector<uin
 }
 
 // ---- random programs ------------------------------------------------------------------
-enum Op : uint32_t { LOAD = 0x03, MISC = 0x0f, OPIMM = 0x13, AUIPC = 0x17, STORE = 0x23, OP = 0x33,
-                     LUI = 0x37, BRANCH = 0x63, JALR = 0x67, JAL = 0x6f, SYSTEM = 0x73 };
+enum Op : uint32_t {
+  LOAD = 0x03,
+  MISC = 0x0f,
+  OPIMM = 0x13,
+  AUIPC = 0x17,
+  STORE = 0x23,
+  OP = 0x33,
+  LUI = 0x37,
+  BRANCH = 0x63,
+  JALR = 0x67,
+  JAL = 0x6f,
+  SYSTEM = 0x73
+};
 
 struct Gen {
   std::mt19937_64 rng;
@@ -265,17 +275,24 @@ struct Gen {
   uint32_t reg() { return u(8) == 0 ? 0 : 1 + u(31); }
   int32_t simm12() {
     switch (u(4)) {
-      case 0: return static_cast<int32_t>(u(32)) - 16;
-      case 1: return u(2) ? 2047 : -2048;
-      default: return static_cast<int32_t>(u(4096)) - 2048;
+      case 0:
+        return static_cast<int32_t>(u(32)) - 16;
+      case 1:
+        return u(2) ? 2047 : -2048;
+      default:
+        return static_cast<int32_t>(u(4096)) - 2048;
     }
   }
   uint32_t value() {
     switch (u(6)) {
-      case 0: return u(64);
-      case 1: return 0x80000000u >> u(32);
-      case 2: return 0xffffffffu - u(4);
-      default: return static_cast<uint32_t>(rng());
+      case 0:
+        return u(64);
+      case 1:
+        return 0x80000000u >> u(32);
+      case 2:
+        return 0xffffffffu - u(4);
+      default:
+        return static_cast<uint32_t>(rng());
     }
   }
 };
@@ -316,8 +333,8 @@ Program random_program(uint64_t seed, unsigned groups) {
     Group x;
     const uint32_t k = g.u(100);
     if (k < 25) {  // OP
-      static const uint32_t kOps[][2] = {{0, 0}, {0x20, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4},
-                                         {0, 5}, {0x20, 5}, {0, 6}, {0, 7}};
+      static const uint32_t kOps[][2] = {{0, 0}, {0x20, 0}, {0, 1},    {0, 2}, {0, 3},
+                                         {0, 4}, {0, 5},    {0x20, 5}, {0, 6}, {0, 7}};
       const auto* o = kOps[g.u(10)];
       x.w.push_back(enc::r(o[0], g.reg(), g.reg(), o[1], g.reg(), OP));
     } else if (k < 45) {  // OP-IMM
@@ -397,10 +414,14 @@ Program random_program(uint64_t seed, unsigned groups) {
 
 BusConfig random_bus(uint64_t seed) {
   switch (seed % 4) {
-    case 0: return {100, 1};  // no wait states
-    case 1: return {50, 4};
-    case 2: return {20, 9};
-    default: return {80, 2};
+    case 0:
+      return {100, 1};  // no wait states
+    case 1:
+      return {50, 4};
+    case 2:
+      return {20, 9};
+    default:
+      return {80, 2};
   }
 }
 
@@ -423,23 +444,23 @@ TEST(Random, LockstepManySeeds) {
 TEST(Iss, KnownAnswers) {
   std::vector<uint32_t> mem(1024, 0);
   const std::vector<uint32_t> prog = {
-      enc::u(0x80000, 1, LUI),               // x1 = 0x80000000
-      enc::i(-16, 0, 0, 2, OPIMM),           // x2 = -16
+      enc::u(0x80000, 1, LUI),                      // x1 = 0x80000000
+      enc::i(-16, 0, 0, 2, OPIMM),                  // x2 = -16
       enc::r(0x20, 0, 1, 5, 3, OPIMM) | (4 << 20),  // x3 = SRAI x1, 4 = 0xf8000000
       enc::r(0, 0, 1, 5, 4, OPIMM) | (4 << 20),     // x4 = SRLI x1, 4 = 0x08000000
-      enc::r(0, 2, 1, 3, 5, OP),             // x5 = SLTU x1, x2 = 1 (0x80000000 < 0xfffffff0)
-      enc::r(0, 2, 1, 2, 6, OP),             // x6 = SLT x1, x2 = 1 (INT_MIN < -16)
-      enc::r(0, 1, 2, 2, 7, OP),             // x7 = SLT x2, x1 = 0
-      enc::r(0x20, 2, 0, 0, 8, OP),          // x8 = 0 - x2 = 16
-      enc::r(0, 8, 2, 1, 9, OP),             // x9 = x2 << 16 = 0xfff00000
-      enc::i(-1, 0, 3, 10, OPIMM),           // x10 = SLTIU 0, -1 = 1
-      enc::s(0x100, 2, 0, 0),                // [0x100] byte = 0xf0
-      enc::i(0x100, 0, 0, 11, LOAD),         // x11 = LB = -16
-      enc::i(0x100, 0, 4, 12, LOAD),         // x12 = LBU = 0xf0
-      enc::b(8, 2, 1, 6),                    // BLTU x1, x2: taken, skips the next
-      enc::i(1, 0, 0, 13, OPIMM),            // (skipped)
-      enc::j(8, 14),                         // JAL x14 (= pc + 4), skips the next
-      enc::i(1, 0, 0, 13, OPIMM),            // (skipped)
+      enc::r(0, 2, 1, 3, 5, OP),                    // x5 = SLTU x1, x2 = 1 (0x80000000 < 0xfffffff0)
+      enc::r(0, 2, 1, 2, 6, OP),                    // x6 = SLT x1, x2 = 1 (INT_MIN < -16)
+      enc::r(0, 1, 2, 2, 7, OP),                    // x7 = SLT x2, x1 = 0
+      enc::r(0x20, 2, 0, 0, 8, OP),                 // x8 = 0 - x2 = 16
+      enc::r(0, 8, 2, 1, 9, OP),                    // x9 = x2 << 16 = 0xfff00000
+      enc::i(-1, 0, 3, 10, OPIMM),                  // x10 = SLTIU 0, -1 = 1
+      enc::s(0x100, 2, 0, 0),                       // [0x100] byte = 0xf0
+      enc::i(0x100, 0, 0, 11, LOAD),                // x11 = LB = -16
+      enc::i(0x100, 0, 4, 12, LOAD),                // x12 = LBU = 0xf0
+      enc::b(8, 2, 1, 6),                           // BLTU x1, x2: taken, skips the next
+      enc::i(1, 0, 0, 13, OPIMM),                   // (skipped)
+      enc::j(8, 14),                                // JAL x14 (= pc + 4), skips the next
+      enc::i(1, 0, 0, 13, OPIMM),                   // (skipped)
       0x00000073};
   for (size_t i = 0; i < prog.size(); ++i) mem[i] = prog[i];
   Iss iss(&mem, 0);
@@ -447,8 +468,8 @@ TEST(Iss, KnownAnswers) {
   while (iss.step(&r)) {
   }
   EXPECT_EQ(iss.cause(), Cause::kEcall);
-  const uint32_t want[] = {0, 0x80000000u, 0xfffffff0u, 0xf8000000u, 0x08000000u, 1, 1, 0, 16,
-                           0xfff00000u, 1, 0xfffffff0u, 0xf0, 0, 4 * 16};
+  const uint32_t want[] = {0,  0x80000000u, 0xfffffff0u, 0xf8000000u, 0x08000000u, 1, 1,     0,
+                           16, 0xfff00000u, 1,           0xfffffff0u, 0xf0,        0, 4 * 16};
   for (unsigned i = 0; i < 15; ++i) EXPECT_EQ(iss.reg(i), want[i]) << "x" << i;
 }
 
@@ -498,8 +519,10 @@ TEST(Directed, EveryStopCause) {
       {"OP funct7 0x20 SLTU", {enc::r(0x20, 5, 5, 3, 1, OP)}, Cause::kIllegal, 0},
       {"OP funct7 0x20 XOR", {enc::r(0x20, 5, 5, 4, 1, OP)}, Cause::kIllegal, 0},
       {"OP funct7 0x20 OR", {enc::r(0x20, 5, 5, 6, 1, OP)}, Cause::kIllegal, 0},
-      {"SUB and SRA are legal, then EBREAK", {enc::r(0x20, 5, 7, 0, 1, OP), enc::r(0x20, 5, 7, 5, 2, OP), 0x00100073},
-       Cause::kEbreak, 2},
+      {"SUB and SRA are legal, then EBREAK",
+       {enc::r(0x20, 5, 7, 0, 1, OP), enc::r(0x20, 5, 7, 5, 2, OP), 0x00100073},
+       Cause::kEbreak,
+       2},
       {"OP funct7 0x40", {enc::r(0x40, 5, 5, 0, 1, OP)}, Cause::kIllegal, 0},
       {"FENCE.I", {enc::i(0, 0, 1, 0, MISC)}, Cause::kIllegal, 0},
       {"MISC-MEM funct3 2", {enc::i(0, 0, 2, 0, MISC)}, Cause::kIllegal, 0},
@@ -526,17 +549,24 @@ TEST(Directed, EveryStopCause) {
       {"SH at +3", {enc::s(3, 5, 6, 1)}, Cause::kStoreMisaligned, 0},
       {"LB, LBU, SB anywhere; then SH at +1",
        {enc::i(3, 6, 0, 1, LOAD), enc::i(1, 6, 4, 2, LOAD), enc::s(3, 5, 6, 0), enc::s(1, 5, 6, 1)},
-       Cause::kStoreMisaligned, 3},
+       Cause::kStoreMisaligned,
+       3},
       {"JAL to +6", {enc::j(6, 1)}, Cause::kFetchMisaligned, 0},
       {"JAL to -2", {enc::i(1, 5, 0, 5, OPIMM), enc::j(-2, 1)}, Cause::kFetchMisaligned, 1},
       {"JALR to +6", {enc::u(0, 8, AUIPC), enc::i(6, 8, 0, 1, JALR)}, Cause::kFetchMisaligned, 1},
-      {"JALR to +7 (bit 0 cleared, bit 1 set)", {enc::u(0, 8, AUIPC), enc::i(7, 8, 0, 1, JALR)},
-       Cause::kFetchMisaligned, 1},
+      {"JALR to +7 (bit 0 cleared, bit 1 set)",
+       {enc::u(0, 8, AUIPC), enc::i(7, 8, 0, 1, JALR)},
+       Cause::kFetchMisaligned,
+       1},
       {"JALR to +13 (bit 0 cleared: aligned), then EBREAK",
-       {enc::u(0, 8, AUIPC), enc::i(13, 8, 0, 8, JALR), 0xffffffff, 0x00100073}, Cause::kEbreak, 3},
+       {enc::u(0, 8, AUIPC), enc::i(13, 8, 0, 8, JALR), 0xffffffff, 0x00100073},
+       Cause::kEbreak,
+       3},
       {"taken BEQ to +6", {enc::b(6, 5, 5, 0)}, Cause::kFetchMisaligned, 0},
       {"not-taken BNE to +6 goes on, then taken BLTU to -2",
-       {enc::b(6, 5, 5, 1), enc::b(-2, 7, 5, 6)}, Cause::kFetchMisaligned, 1},
+       {enc::b(6, 5, 5, 1), enc::b(-2, 7, 5, 6)},
+       Cause::kFetchMisaligned,
+       1},
   };
   for (const Stop& c : cases) {
     const std::vector<uint32_t> img = with_prologue(c.prog);
@@ -603,10 +633,11 @@ TEST(Firmware, SelftestSortCrc) {
     EXPECT_EQ(out[4], upper);
     EXPECT_EQ(out[5], prod);
     for (int i = 0; i < 64; ++i) EXPECT_EQ(out[8 + i], data[i]) << i;
-    std::printf("fw/mcu_selftest (%s), bus ready %u%%, read latency 1..%u: %llu instructions, %llu cycles, "
-                "CPI %.3f\n",
-                path.c_str(), bus.ready_pct, bus.max_delay, static_cast<unsigned long long>(r.retired),
-                static_cast<unsigned long long>(r.cycles), double(r.cycles) / double(r.retired));
+    std::printf(
+        "fw/mcu_selftest (%s), bus ready %u%%, read latency 1..%u: %llu instructions, %llu cycles, "
+        "CPI %.3f\n",
+        path.c_str(), bus.ready_pct, bus.max_delay, static_cast<unsigned long long>(r.retired),
+        static_cast<unsigned long long>(r.cycles), double(r.cycles) / double(r.retired));
   }
 }
 #else
