@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds a control-core firmware image (docs/mcu.md): clang for rv32i, ld.lld
+# with fw/common/link.ld, llvm-objcopy to a flat binary, then one 32-bit word
+# per line in hex ($readmemh and tests/rtl_mcu read it).
+#   fw/build.sh PROGRAM OUT_DIR   fw/PROGRAM/*.c + fw/common -> OUT_DIR/PROGRAM.{elf,bin,hex}
+# The committed image is fw/PROGRAM/PROGRAM.hex (`make mcu_fw_update` copies a new one there).
+set -euo pipefail
+fw="$(cd "$(dirname "$0")" && pwd)"
+prog="$1"; out="$2"
+CLANG=${CLANG:-clang}; LLD=${LLD:-ld.lld}; OBJCOPY=${OBJCOPY:-llvm-objcopy}
+mkdir -p "$out"
+flags=(--target=riscv32 -march=rv32i -mabi=ilp32 -O2 -ffreestanding -nostdlib -fno-pic -Wall -Werror)
+objs=()
+for src in "$fw/common/crt0.S" "$fw/common/mini.c" "$fw/$prog"/*.c; do
+  o="$out/$(basename "$src").o"
+  "$CLANG" "${flags[@]}" -c "$src" -o "$o"
+  objs+=("$o")
+done
+"$LLD" -T "$fw/common/link.ld" --no-relax -o "$out/$prog.elf" "${objs[@]}"
+"$OBJCOPY" -O binary "$out/$prog.elf" "$out/$prog.bin"
+# Pad to whole words, then one little-endian word per line.
+size=$(stat -c %s "$out/$prog.bin")
+pad=$(( (4 - size % 4) % 4 ))
+head -c "$pad" /dev/zero >> "$out/$prog.bin"
+od -An -v -tx4 -w4 "$out/$prog.bin" | tr -d ' ' > "$out/$prog.hex"
+echo "fw/$prog: $(wc -l < "$out/$prog.hex") words -> $out/$prog.hex"

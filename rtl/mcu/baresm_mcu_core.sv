@@ -1,0 +1,378 @@
+// baresm_mcu_core: a small multi-cycle RV32I core for the board's firmware
+// (docs/mcu.md): the command processor and the narrow SM's control written in
+// C, next to the hardware lanes. Built for the smallest iCE40 area, not speed.
+//
+//   ISA      the whole RV32I base: LUI AUIPC JAL JALR, branches, loads,
+//            stores, OP-IMM, OP; FENCE is a no-op. No CSRs, no interrupts.
+//   stops    ECALL, EBREAK, an encoding outside RV32I, a jump or taken branch
+//            to an address that is not 4-aligned, a misaligned load or store:
+//            the core halts (status_o.halted) with status_o.cause
+//            (baresm_mcu_cause_e) and the pc and word of that instruction,
+//            which does not retire. Only a reset starts it again.
+//   bus      one bus for fetch and data (baresm_mcu_types.svh): any number of
+//            wait states before a request is taken and before a read's
+//            response. Nothing in req_o depends combinationally on an input.
+//   datapath x1..x31 in a RAM (baresm_ram_1r1w, 32 x 32: iCE40 EBR), read
+//            through its one read port, rs1 and then rs2 in consecutive
+//            cycles; x0 is RAM word 0, written with zero once after reset.
+//            One 32-bit adder for ADD/SUB/SLT, compares, addresses and
+//            jump/branch targets; a PC incrementer for pc + 4; a shifter of
+//            4 or 1 bits a cycle; no multiplier. The pc keeps PcW bits
+//            (addresses wrap modulo 2^PcW).
+//   cycles   with a bus that takes each request at once and answers a read
+//            the next cycle: 4 for every instruction (fetch request, fetch
+//            response, rs1, execute), 5 for a taken branch and for a load,
+//            5 + floor(s/4) + s%4 for a shift by s.
+//   trace_o  one retired instruction a cycle at most (for tests and debug).
+`include "baresm_assert.svh"
+`include "baresm_mcu_types.svh"
+`default_nettype none
+
+module baresm_mcu_core #(
+  parameter int ResetPc = 0,   // the first instruction's byte address (4-aligned)
+  parameter int PcW     = 16   // pc bits kept, 3..32
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  output baresm_mcu_req_t    req_o,
+  input  logic               req_ready_i,
+  input  baresm_mcu_rsp_t    rsp_i,
+  output baresm_mcu_status_t status_o,
+  output baresm_mcu_trace_t  trace_o
+);
+
+  localparam logic [31:0] RESET_PC = 32'(ResetPc);
+
+  // ---- state --------------------------------------------------------------
+  typedef enum logic [3:0] {
+    S_INIT,    // write x0 = 0 (RAM word 0), once after reset
+    S_FETCH,   // offer the fetch request
+    S_WAIT,    // wait for the instruction; read rs1 as it arrives
+    S_RS1,     // a_q <= rs1; read rs2
+    S_EXEC,    // execute (rs2 on the RAM's output); loads/stores offer their request
+    S_SHIFT,   // shift a_q by 4 or 1 bits a cycle, then write it
+    S_BRANCH,  // taken branch: pc <= pc + imm
+    S_LOAD,    // wait for the load's response, write rd
+    S_HALT
+  } state_e;
+
+  state_e          state_q, state_d;
+  logic [PcW-1:2]  pc_q, pc_d;      // word pc
+  logic [31:0]     ir_q;            // the instruction
+  logic [31:0]     a_q;             // rs1, then the shifter's operand
+  logic [4:0]      cnt_q;           // shift amount left
+  logic [2:0]      cause_q, cause_d;
+
+  // ---- decode (from ir_q) -----------------------------------------------------
+  localparam logic [4:0] OPC_LOAD = 5'b00000, OPC_MISC = 5'b00011, OPC_OPIMM = 5'b00100,
+                         OPC_AUIPC = 5'b00101, OPC_STORE = 5'b01000, OPC_OP = 5'b01100,
+                         OPC_LUI = 5'b01101, OPC_BRANCH = 5'b11000, OPC_JALR = 5'b11001,
+                         OPC_JAL = 5'b11011, OPC_SYSTEM = 5'b11100;
+
+  logic [4:0] opc;
+  logic [2:0] f3;
+  logic [6:0] f7;
+  assign opc = ir_q[6:2];
+  assign f3  = ir_q[14:12];
+  assign f7  = ir_q[31:25];
+
+  logic is_load, is_store, is_opimm, is_op, is_lui, is_auipc, is_branch, is_jal, is_jalr;
+  logic is_alu, is_shift, is_ecall, is_ebreak, legal, writes_rd;
+  assign is_load   = opc == OPC_LOAD;
+  assign is_store  = opc == OPC_STORE;
+  assign is_opimm  = opc == OPC_OPIMM;
+  assign is_op     = opc == OPC_OP;
+  assign is_lui    = opc == OPC_LUI;
+  assign is_auipc  = opc == OPC_AUIPC;
+  assign is_branch = opc == OPC_BRANCH;
+  assign is_jal    = opc == OPC_JAL;
+  assign is_jalr   = opc == OPC_JALR;
+  assign is_alu    = is_op || is_opimm;
+  assign is_shift  = is_alu && f3[1:0] == 2'b01;
+  assign is_ecall  = ir_q == 32'h0000_0073;
+  assign is_ebreak = ir_q == 32'h0010_0073;
+  assign writes_rd = is_alu || is_load || is_lui || is_auipc || is_jal || is_jalr;
+
+  always_comb begin
+    legal = 1'b0;
+    unique case (opc)
+      OPC_LUI, OPC_AUIPC, OPC_JAL: legal = 1'b1;
+      OPC_JALR:   legal = f3 == 3'b000;
+      OPC_BRANCH: legal = f3[2:1] != 2'b01;
+      OPC_LOAD:   legal = f3 != 3'b011 && f3[2:1] != 2'b11;
+      OPC_STORE:  legal = !f3[2] && f3[1:0] != 2'b11;
+      OPC_MISC:   legal = f3 == 3'b000;                      // FENCE (not FENCE.I)
+      OPC_OPIMM:  legal = f3[1:0] != 2'b01 || (f7 == 7'b0000000) || (f3[2] && f7 == 7'b0100000);
+      OPC_OP:     legal = f7 == 7'b0000000 || (f7 == 7'b0100000 && (f3 == 3'b000 || f3 == 3'b101));
+      OPC_SYSTEM: legal = is_ecall || is_ebreak;
+      default:    legal = 1'b0;
+    endcase
+    if (ir_q[1:0] != 2'b11) legal = 1'b0;
+  end
+
+  // Immediates: the format follows the opcode.
+  logic [31:0] imm;
+  always_comb begin
+    if (is_store)                 imm = {{20{ir_q[31]}}, ir_q[31:25], ir_q[11:7]};
+    else if (is_branch)           imm = {{20{ir_q[31]}}, ir_q[7], ir_q[30:25], ir_q[11:8], 1'b0};
+    else if (is_lui || is_auipc)  imm = {ir_q[31:12], 12'b0};
+    else if (is_jal)              imm = {{12{ir_q[31]}}, ir_q[19:12], ir_q[20], ir_q[30:21], 1'b0};
+    else                          imm = {{20{ir_q[31]}}, ir_q[31:20]};
+  end
+
+  // ---- register file -----------------------------------------------------------
+  logic        rf_re, rf_we;
+  logic [4:0]  rf_raddr;
+  logic [31:0] rf_rdata, rf_wdata;
+  // rs1 is read as the instruction arrives, rs2 the cycle after; the RAM's
+  // output then holds rs2 until the next instruction.
+  assign rf_re    = (state_q == S_WAIT && rsp_i.valid) || state_q == S_RS1;
+  assign rf_raddr = (state_q == S_WAIT) ? rsp_i.rdata[19:15] : ir_q[24:20];
+
+  baresm_ram_1r1w #(.Depth(32), .Width(32), .MaskW(1)) u_rf (
+    .clk_i,
+    .re_i   (rf_re),
+    .raddr_i(rf_raddr),
+    .rdata_o(rf_rdata),
+    .we_i   (rf_we),
+    .waddr_i(ir_q[11:7]),   // 0 in S_INIT: ir_q resets to 0
+    .wmask_i(1'b1),
+    .wdata_i(rf_wdata)
+  );
+
+  // ---- the adder ---------------------------------------------------------------
+  logic [31:0] pc_full, op_a, op_b;
+  logic        sub;
+  logic [33:0] sum34;
+  logic [31:0] sum;
+  logic        carry, eq, lt, ltu, taken;
+  assign pc_full = 32'({pc_q, 2'b00});
+
+  always_comb begin
+    op_a = a_q;
+    if (state_q == S_BRANCH || (state_q == S_EXEC && (is_auipc || is_jal))) op_a = pc_full;
+    if (state_q == S_INIT || (state_q == S_EXEC && is_lui)) op_a = '0;   // S_INIT: 0 + imm(0) = 0 for x0
+  end
+  assign op_b  = ((is_op || is_branch) && state_q == S_EXEC) ? rf_rdata : imm;
+  assign sub   = state_q == S_EXEC && (is_branch || (is_alu && f3[2:1] == 2'b01) ||
+                                       (is_op && f3 == 3'b000 && ir_q[30]));
+  // {a, 1} + {b ^ sub, sub}: the carry-in rides in bit 0, one adder.
+  assign sum34 = {1'b0, op_a, 1'b1} + {1'b0, op_b ^ {32{sub}}, sub};
+  assign sum   = sum34[32:1];
+  assign carry = sum34[33];
+  assign eq    = sum == 32'd0;
+  assign ltu   = !carry;
+  assign lt    = (op_a[31] != op_b[31]) ? op_a[31] : sum[31];
+  logic cond;
+  always_comb begin
+`ifdef BARESM_MCU_PLANT_BLTU
+    cond = f3[2] ? ((f3[1] && f3[0]) ? ltu : lt) : eq;   // planted bug: BLTU compares signed
+`else
+    cond = f3[2] ? (f3[1] ? ltu : lt) : eq;
+`endif
+    taken = cond ^ f3[0];
+  end
+
+  // ---- logic ops, SLT ------------------------------------------------------------
+  logic [31:0] logic_res;
+  always_comb begin
+    unique case (f3)
+      3'b100:  logic_res = a_q ^ op_b;
+      3'b110:  logic_res = a_q | op_b;
+      3'b010:  logic_res = {31'b0, lt};
+      3'b011:  logic_res = {31'b0, ltu};
+      default: logic_res = a_q & op_b;
+    endcase
+  end
+
+  // ---- shifter: 4 bits a cycle while 4 or more are left, then 1 -------------------
+  logic        sh_big, sh_fill, sh_fill4;
+  logic [31:0] sh_res;
+  assign sh_big  = cnt_q[4:2] != 3'b000;
+  assign sh_fill = ir_q[30] && a_q[31];   // SRA/SRAI
+`ifdef BARESM_MCU_PLANT_SRA4
+  assign sh_fill4 = 1'b0;                 // planted bug: the 4-bit step of SRA fills zeros
+`else
+  assign sh_fill4 = sh_fill;
+`endif
+  always_comb begin
+    if (!f3[2]) sh_res = sh_big ? {a_q[27:0], 4'b0} : {a_q[30:0], 1'b0};
+    else        sh_res = sh_big ? {{4{sh_fill4}}, a_q[31:4]} : {sh_fill, a_q[31:1]};
+  end
+
+  // ---- loads and stores ------------------------------------------------------------
+  logic [1:0]  off;
+  logic        misaligned;
+  logic [7:0]  ld_byte;
+  logic        ld_sign;
+  logic [31:0] ld_res, st_data;
+  logic [3:0]  strb;
+  assign off = sum[1:0];
+  assign misaligned = f3[1] ? off != 2'b00 : (f3[0] && off[0]);
+  always_comb begin
+    unique case (off)
+      2'd0: ld_byte = rsp_i.rdata[7:0];
+      2'd1: ld_byte = rsp_i.rdata[15:8];
+      2'd2: ld_byte = rsp_i.rdata[23:16];
+      default: ld_byte = rsp_i.rdata[31:24];
+    endcase
+    // LW has off = 0 and LH off[0] = 0: their low byte is ld_byte too.
+    ld_sign = !f3[2] && (f3[0] ? (off[1] ? rsp_i.rdata[31] : rsp_i.rdata[15]) : ld_byte[7]);
+    ld_res[7:0]   = ld_byte;
+    ld_res[15:8]  = (f3[1:0] == 2'b00) ? {8{ld_sign}} : (off[1] ? rsp_i.rdata[31:24] : rsp_i.rdata[15:8]);
+    ld_res[31:16] = f3[1] ? rsp_i.rdata[31:16] : {16{ld_sign}};
+    // Stores: the data in every lane it may go to, the strobes pick.
+    st_data = f3[1] ? rf_rdata : (f3[0] ? {2{rf_rdata[15:0]}} : {4{rf_rdata[7:0]}});
+    if (f3[1])      strb = 4'b1111;
+    else if (f3[0]) strb = off[1] ? 4'b1100 : 4'b0011;
+    else            strb = 4'b0001 << off;
+  end
+
+  // ---- the bus -------------------------------------------------------------------
+  logic mem_go;   // a legal, aligned load or store offers its request in S_EXEC
+  assign mem_go = state_q == S_EXEC && (is_load || is_store) && legal && !misaligned;
+  always_comb begin
+    req_o       = '0;
+    req_o.valid = state_q == S_FETCH || mem_go;
+    req_o.we    = state_q == S_EXEC && is_store;
+    req_o.addr  = (state_q == S_FETCH) ? pc_full[31:2] : sum[31:2];
+    req_o.wdata = st_data;
+    req_o.strb  = (state_q == S_FETCH) ? 4'b1111 : strb;
+  end
+
+  // ---- what rd gets --------------------------------------------------------------------
+  logic [PcW-1:2] pc_inc;
+  assign pc_inc = pc_q + 1'b1;
+  always_comb begin
+    if (state_q == S_LOAD)           rf_wdata = ld_res;
+    else if (state_q == S_SHIFT)     rf_wdata = a_q;
+    else if (is_jal || is_jalr)      rf_wdata = 32'({pc_inc, 2'b00});
+    else if (is_alu && f3 != 3'b000) rf_wdata = logic_res;
+    else                             rf_wdata = sum;   // LUI AUIPC ADD SUB ADDI (and 0 in S_INIT)
+  end
+
+  // ---- control -------------------------------------------------------------------------
+  logic retire;
+  always_comb begin
+    state_d = state_q;
+    pc_d    = pc_q;
+    cause_d = cause_q;
+    retire  = 1'b0;
+    unique case (state_q)
+      S_INIT:  state_d = S_FETCH;
+      S_FETCH: if (req_ready_i) state_d = S_WAIT;
+      S_WAIT:  if (rsp_i.valid) state_d = S_RS1;
+      S_RS1:   state_d = S_EXEC;
+      S_EXEC: begin
+        if (!legal) begin
+          state_d = S_HALT;
+          cause_d = MCU_ILLEGAL;
+        end else if (is_ecall || is_ebreak) begin
+          state_d = S_HALT;
+          cause_d = is_ecall ? MCU_ECALL : MCU_EBREAK;
+        end else if (is_shift) begin
+          state_d = S_SHIFT;
+        end else if (is_jal || is_jalr) begin
+          if (sum[1]) begin
+            state_d = S_HALT;
+            cause_d = MCU_FETCH_MISALIGNED;
+          end else begin
+            retire  = 1'b1;
+            pc_d    = sum[PcW-1:2];
+            state_d = S_FETCH;
+          end
+        end else if (is_branch && taken) begin
+          state_d = S_BRANCH;
+        end else if ((is_load || is_store) && misaligned) begin
+          state_d = S_HALT;
+          cause_d = is_load ? MCU_LOAD_MISALIGNED : MCU_STORE_MISALIGNED;
+        end else if (is_load || is_store) begin
+          if (req_ready_i) begin
+            retire  = is_store;
+            pc_d    = is_store ? pc_inc : pc_q;
+            if (is_store) state_d = S_FETCH;
+            else          state_d = S_LOAD;
+          end
+        end else begin   // LUI AUIPC OP OP-IMM FENCE, branch not taken
+          retire  = 1'b1;
+          pc_d    = pc_inc;
+          state_d = S_FETCH;
+        end
+      end
+      S_SHIFT: if (cnt_q == 5'd0) begin
+        retire  = 1'b1;
+        pc_d    = pc_inc;
+        state_d = S_FETCH;
+      end
+      S_BRANCH: begin
+        if (sum[1]) begin
+          state_d = S_HALT;
+          cause_d = MCU_FETCH_MISALIGNED;
+        end else begin
+          retire  = 1'b1;
+          pc_d    = sum[PcW-1:2];
+          state_d = S_FETCH;
+        end
+      end
+      S_LOAD: if (rsp_i.valid) begin
+        retire  = 1'b1;
+        pc_d    = pc_inc;
+        state_d = S_FETCH;
+      end
+      default: state_d = S_HALT;
+    endcase
+  end
+
+  assign rf_we = state_q == S_INIT || (retire && writes_rd && ir_q[11:7] != 5'd0);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= S_INIT;
+      pc_q    <= RESET_PC[PcW-1:2];
+      ir_q    <= '0;
+      cause_q <= MCU_RUNNING;
+    end else begin
+      state_q <= state_d;
+      pc_q    <= pc_d;
+      cause_q <= cause_d;
+      if (state_q == S_WAIT && rsp_i.valid) ir_q <= rsp_i.rdata;
+    end
+  end
+
+  // The datapath's registers need no reset.
+  always_ff @(posedge clk_i) begin
+    if (state_q == S_RS1) a_q <= rf_rdata;
+    else if (state_q == S_SHIFT && cnt_q != 5'd0) a_q <= sh_res;
+    if (state_q == S_EXEC) cnt_q <= is_op ? rf_rdata[4:0] : ir_q[24:20];
+    else if (state_q == S_SHIFT && cnt_q != 5'd0) cnt_q <= cnt_q - (sh_big ? 5'd4 : 5'd1);
+  end
+
+  // ---- status, trace --------------------------------------------------------------
+  always_comb begin
+    status_o        = '0;
+    status_o.halted = state_q == S_HALT;
+    status_o.cause  = cause_q;
+    status_o.pc     = pc_full;
+    status_o.insn   = ir_q;
+
+    trace_o         = '0;
+    trace_o.valid   = retire;
+    trace_o.pc      = pc_full;
+    trace_o.insn    = ir_q;
+    trace_o.rd_we   = rf_we && state_q != S_INIT;
+    trace_o.rd      = ir_q[11:7];
+    trace_o.rd_val  = rf_wdata;
+    trace_o.st_we   = retire && is_store;
+    trace_o.st_addr = req_o.addr;
+    trace_o.st_data = req_o.wdata;
+    trace_o.st_strb = req_o.strb;
+  end
+
+  // ---- checks --------------------------------------------------------------------------
+  `BARESM_ASSERT_HELD(a_req_held, req_o.valid, req_ready_i, req_o)
+  `BARESM_ASSUME(a_rsp_awaited, !rsp_i.valid || state_q == S_WAIT || state_q == S_LOAD)
+  `BARESM_ASSERT(a_x0_zero, state_q != S_INIT || rf_wdata == 32'd0)
+
+endmodule
+
+`default_nettype wire
