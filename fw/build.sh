@@ -3,20 +3,23 @@
 # with fw/common/link.ld, llvm-objcopy to a flat binary, then one 32-bit word
 # per line in hex ($readmemh and tests/rtl_mcu read it).
 #   fw/build.sh PROGRAM OUT_DIR   fw/PROGRAM/*.c + fw/common -> OUT_DIR/PROGRAM.{elf,bin,hex}
+# fw/PROGRAM/link.ld, when there, replaces fw/common/link.ld.
 # The committed image is fw/PROGRAM/PROGRAM.hex (`make mcu_fw_update` copies a new one there).
 set -euo pipefail
 fw="$(cd "$(dirname "$0")" && pwd)"
 prog="$1"; out="$2"
 CLANG=${CLANG:-clang}; LLD=${LLD:-ld.lld}; OBJCOPY=${OBJCOPY:-llvm-objcopy}
 mkdir -p "$out"
-flags=(--target=riscv32 -march=rv32i -mabi=ilp32 -O2 -ffreestanding -nostdlib -fno-pic -Wall -Werror)
+flags=(--target=riscv32 -march=rv32i -mabi=ilp32 -O2 -flto -ffreestanding -nostdlib -fno-pic -Wall -Werror -I"$fw/..")
 objs=()
 for src in "$fw/common/crt0.S" "$fw/common/mini.c" "$fw/$prog"/*.c; do
   o="$out/$(basename "$src").o"
   "$CLANG" "${flags[@]}" -c "$src" -o "$o"
   objs+=("$o")
 done
-"$LLD" -T "$fw/common/link.ld" --no-relax -o "$out/$prog.elf" "${objs[@]}"
+ld="$fw/common/link.ld"
+[ -f "$fw/$prog/link.ld" ] && ld="$fw/$prog/link.ld"   # a program's own memory map
+"$LLD" -T "$ld" --no-relax -o "$out/$prog.elf" "${objs[@]}"
 "$OBJCOPY" -O binary "$out/$prog.elf" "$out/$prog.bin"
 # Pad to whole words, then one little-endian word per line.
 size=$(stat -c %s "$out/$prog.bin")

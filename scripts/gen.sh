@@ -17,6 +17,7 @@
 #   contract/sm_report.def         gen_states        rtl/sm/baresm_state_pkg.sv
 #   contract/launch.def            gen_launch        rtl/sm/baresm_launch_pkg.sv docs/launch-descriptor.md
 #                                                    rtl/prim/baresm_launch_types.svh
+#   contract/msm_io.def            gen_msm_io        rtl/msm/baresm_msm_io_pkg.sv
 #   contract/sm_config.def         gen_sm_config     rtl/sm/baresm_smcfg_pkg.sv docs/sm-config.md
 #   contract/serial_protocol.def   gen_serial        rtl/fpga/baresm_serial_pkg.sv host_driver/serial_protocol.h
 #   states, faults, rings, opcodes gen_gtkw_filters  sim/gtkw/filters/*.txt
@@ -33,7 +34,7 @@ if [ $check = 1 ]; then
 else
   OUT=$ROOT
 fi
-mkdir -p "$OUT/fw/include" "$OUT/rtl/sm" "$OUT/rtl/prim" "$OUT/rtl/cp" "$OUT/rtl/fpga" "$OUT/host_driver" "$OUT/docs" "$OUT/sim/gtkw/filters"
+mkdir -p "$OUT/fw/include" "$OUT/rtl/msm" "$OUT/rtl/sm" "$OUT/rtl/prim" "$OUT/rtl/cp" "$OUT/rtl/fpga" "$OUT/host_driver" "$OUT/docs" "$OUT/sim/gtkw/filters"
 
 run() {  # run GENERATOR ARGS...: one line naming the generator when it fails
   if ! "$T/$1" "${@:2}"; then
@@ -47,6 +48,7 @@ run gen_rings "$OUT/rtl/cp/baresm_ring_pkg.sv" "$OUT/docs/ring-formats.md"
 run gen_states "$OUT/rtl/sm/baresm_state_pkg.sv"
 run gen_launch "$OUT/rtl/sm/baresm_launch_pkg.sv" "$OUT/rtl/prim/baresm_launch_types.svh" "$OUT/docs/launch-descriptor.md"
 run gen_sm_config "$OUT/rtl/sm/baresm_smcfg_pkg.sv" "$OUT/docs/sm-config.md"
+run gen_msm_io "$OUT/rtl/msm/baresm_msm_io_pkg.sv"
 run gen_serial "$OUT/rtl/fpga/baresm_serial_pkg.sv" "$OUT/host_driver/serial_protocol.h"
 run gen_gtkw_filters "$OUT/sim/gtkw/filters"
 

@@ -5,7 +5,8 @@
 #                                  in the list's order
 #   scripts/rtl-files.sh --check   fails when an entry does not exist, or an
 #                                  .sv file under rtl/ is not in the list (nor
-#                                  in rtl/mcu/mcu.f, the control core's own list)
+#                                  in rtl/mcu/mcu.f or rtl/msm/msm.f, the lists
+#                                  of the blocks not yet in the device)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 entries() {
@@ -18,13 +19,13 @@ if [ "${1:-}" = "--check" ]; then
   done < <(entries)
   dups=$(entries | sort | uniq -d)
   [ -z "$dups" ] || { echo "rtl/baresm.f: listed twice: $dups" >&2; status=1; }
-  mcu=$(sed -e 's|//.*||' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' rtl/mcu/mcu.f | grep -v -e '^$' -e '^+')
+  mcu=$(sed -e 's|//.*||' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' rtl/mcu/mcu.f rtl/msm/msm.f | grep -v -e '^$' -e '^+')
   while read -r f; do
-    [ -f "$f" ] || { echo "rtl/mcu/mcu.f: $f does not exist" >&2; status=1; }
+    [ -f "$f" ] || { echo "rtl/mcu/mcu.f or rtl/msm/msm.f: $f does not exist" >&2; status=1; }
   done <<<"$mcu"
   while read -r f; do
     entries | grep -qxF "$f" || grep -qxF "$f" <<<"$mcu" ||
-      { echo "rtl/baresm.f: $f is not in the list (nor in rtl/mcu/mcu.f)" >&2; status=1; }
+      { echo "rtl/baresm.f: $f is not in the list (nor in rtl/mcu/mcu.f, rtl/msm/msm.f)" >&2; status=1; }
   done < <(find rtl -name '*.sv' | sort)
   [ $status -eq 0 ] && echo "rtl/baresm.f: $(entries | wc -l) files, every .sv under rtl/ listed"
   exit $status

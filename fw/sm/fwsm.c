@@ -32,7 +32,7 @@ enum {
 };
 
 typedef struct {
-  uint32_t pc, rpc, mask;
+  uint32_t pc, rpc, mask, pad; /* 16 bytes: rv32i has no multiplier, so every array stride is a power of two */
 } entry_t;
 
 typedef struct {
@@ -42,10 +42,10 @@ typedef struct {
 /* Per warp. */
 static entry_t stack[NUM_WARPS][STACK_DEPTH];
 static uint32_t depth[NUM_WARPS];
-static uint32_t pred[NUM_WARPS][7];
+static uint32_t pred[NUM_WARPS][8];
 static uint32_t bar_pc[NUM_WARPS], bar_id[NUM_WARPS], bar_cnt[NUM_WARPS];
 static uint32_t reg_written[NUM_WARPS];            /* bit r: written in this CTA */
-static uint32_t tid0[NUM_WARPS][3];                /* lane 0's thread id */
+static uint32_t tid0[NUM_WARPS][4];                /* lane 0's thread id (x, y, z) */
 static uint32_t used, exited, waiting, bar_first;  /* bit w */
 
 static fw_launch_t L;
@@ -74,9 +74,12 @@ static uint32_t popc(uint32_t m) {
   return n;
 }
 
-static void status(uint32_t in_instr, uint32_t wait_mem) {
-  hal_warps(used, exited, waiting, cw, in_instr, wait_mem);
-}
+static void status(uint32_t in_instr) { hal_warps(used, exited, waiting, cw, in_instr); }
+
+/* The last line fetched. Code cannot change while a launch runs (it lies in
+   the protected range, where a store faults), so the line is kept until the
+   next launch. */
+static uint32_t fetch_line_addr = 1, fetch_words[FWSM_LINE_BYTES / 4];
 
 /* The first fault ends the launch. pc: the instruction's. */
 static void take_fault(uint32_t kind, uint32_t lane, uint32_t addr, uint32_t pc) {
@@ -97,9 +100,11 @@ static uint32_t warp_mask(uint32_t w) {
   return rem >= 32 ? 0xFFFFFFFFu : ((1u << rem) - 1);
 }
 
-static void tid_next(uint32_t t[3]) {
-  if (++t[0] >= L.block[0]) {
-    t[0] = 0;
+/* The thread id 32 threads on (the next warp's lane 0), without dividing. */
+static void tid_step32(uint32_t t[3]) {
+  t[0] += 32;
+  while (t[0] >= L.block[0]) {
+    t[0] -= L.block[0];
     if (++t[1] >= L.block[1]) {
       t[1] = 0;
       t[2]++;
@@ -156,23 +161,6 @@ static uint32_t illegal(const instr_t* in) {
   return 0;
 }
 
-static uint32_t access_size(const instr_t* in) {
-  const uint32_t m = in->mod & 7u;
-  if (is_atom(in->op) || m == LDW_32) return 4;
-  if (m >= LDW_U16) return 2;
-  return 1;
-}
-
-static uint32_t load_extend(uint32_t mod, uint32_t v) {
-  switch (mod & 7u) {
-    case LDW_U8: return v & 0xFFu;
-    case LDW_S8: return (v & 0x80u) ? (v | 0xFFFFFF00u) : (v & 0xFFu);
-    case LDW_U16: return v & 0xFFFFu;
-    case LDW_S16: return (v & 0x8000u) ? (v | 0xFFFF0000u) : (v & 0xFFFFu);
-    default: return v;
-  }
-}
-
 static uint32_t shfl_src(uint32_t mod, uint32_t lane, uint32_t b) {
   const uint32_t width = 1u << ((mod >> 2) & 7u);
   const uint32_t base = lane & ~(width - 1);
@@ -195,11 +183,14 @@ static uint32_t reg_read(uint32_t w, uint32_t r, uint32_t lane) {
 
 /* ---- launch checks (baresm_sm_launch: what this SM refuses) ------------------ */
 static uint32_t launch_bad(void) {
-  const uint64_t full = (uint64_t)L.block[0] * L.block[1] * L.block[2];
-  uint32_t usable = 0, w, k;
-  const uint32_t per_warp = L.regs * 32;
-  for (w = 0; w < NUM_WARPS; w++)
-    if ((w + 1) * per_warp <= RF_DEPTH) usable++;
+  /* The block's threads, without a 64-bit multiply: x * y fits 32 bits. */
+  const uint32_t xy = L.block[0] * L.block[1];
+  const uint32_t full = xy > 1024 ? 1025 : xy * L.block[2];
+  uint32_t usable = 0, w, k, need = 0;
+  for (w = 0; w < NUM_WARPS; w++) {
+    need += L.regs << 5; /* register-file entries of warps 0..w */
+    if (need <= RF_DEPTH) usable++;
+  }
   for (k = NUM_WINDOWS; k < 8; k++)
     if (L.win_size[k]) return 1;
   if (L.regs == 0 || L.regs > NUM_REGS || full == 0 || full > 1024) return 1;
@@ -210,7 +201,7 @@ static uint32_t launch_bad(void) {
 
 /* ---- one CTA ---------------------------------------------------------------- */
 static void cta_start(void) {
-  uint32_t t[3] = {0, 0, 0}, w, l, k;
+  uint32_t t[3] = {0, 0, 0}, w, k;
   for (w = 0; w < NUM_WARPS; w++) {
     depth[w] = 1;
     reg_written[w] = 0;
@@ -224,105 +215,52 @@ static void cta_start(void) {
       stack[w][0].rpc = PC_NONE;
       stack[w][0].mask = warp_mask(w);
       for (k = 0; k < 7; k++) pred[w][k] = 0;
-      for (l = 0; l < 32; l++) tid_next(t);
+      tid_step32(t);
     }
   }
   used = nw >= 32 ? 0xFFFFFFFFu : (1u << nw) - 1;
   exited = waiting = bar_first = 0;
   {
-    uint32_t words = (L.shared + 3) >> 2, i;
+    uint32_t words = (L.shared + 3) >> 2;
     if (words > SHARED_BYTES / 4) words = SHARED_BYTES / 4;
     if (words == 0) words = 1;  /* the hardware clears at least one word */
-    for (i = 0; i < words; i++) hal_smem_write(i, 0, 0xF);
+    hal_smem_clear(words);
   }
   cw = NUM_WARPS - 1;
-  status(0, 0);
+  status(0);
 }
 
-/* ---- the memory instructions: every lane checked, then accessed ---------------- */
-static uint32_t window_ok(uint32_t a, uint32_t size) {
-  const uint64_t hi = (uint64_t)a + size;
-  uint32_t k, ok = 0;
-  for (k = 0; k < NUM_WINDOWS; k++)
-    if (L.win_size[k] && a >= L.win_base[k] && hi <= (uint64_t)L.win_base[k] + L.win_size[k]) ok = 1;
-  if (L.prot_size && (uint64_t)a < (uint64_t)L.prot_base + L.prot_size && hi > L.prot_base) ok = 0;
-  return ok;
+/* ---- the memory instructions: the lane engine's memory loop --------------------- */
+static void lane_op_init(fw_lane_op_t* op, const instr_t* in, uint32_t exec, uint32_t wr) {
+  op->op = in->op;
+  op->mod = in->mod;
+  op->warp = cw;
+  op->ra = in->ra;
+  op->rb = in->rb;
+  op->rc = in->rc;
+  op->rd = in->rd;
+  op->bimm = in->bimm;
+  op->imm = in->imm;
+  op->exec = exec;
+  op->sel = 0;
+  op->zero_a = reg_zero(cw, in->ra);
+  op->zero_b = reg_zero(cw, in->rb);
+  op->zero_c = reg_zero(cw, in->rc);
+  op->write_rd = wr;
+  op->zero_fill = wr && !((reg_written[cw] >> in->rd) & 1u);
+  op->tid[0] = tid0[cw][0];
+  op->tid[1] = tid0[cw][1];
+  op->tid[2] = tid0[cw][2];
 }
 
 static void exec_mem(const instr_t* in, const entry_t* top, uint32_t exec) {
-  const uint32_t size = access_size(in);
-  const uint32_t global = in->op == OP_LDG || in->op == OP_STG || in->op == OP_ATOMG;
-  const uint32_t shared = in->op == OP_LDS || in->op == OP_STS || in->op == OP_ATOMS;
   const uint32_t store = in->op == OP_STG || in->op == OP_STS;
-  const uint32_t atom = is_atom(in->op);
   const uint32_t wr = (isa_op_info[in->op] & F_WRD) && in->rd != ISA_REG_ZERO;
-  const uint32_t fill = wr && !((reg_written[cw] >> in->rd) & 1u);
-  uint32_t l;
-  /* Pass 1: misaligned, then the range, lane by lane; nothing happens on a fault. */
-  for (l = 0; l < 32; l++) {
-    uint32_t a;
-    if (!((exec >> l) & 1u)) continue;
-    a = reg_read(cw, in->ra, l) + in->imm;
-    if (a & (size - 1)) return take_fault(FAULT_MISALIGNED, l, a, top->pc);
-    if (global) {
-      if (!window_ok(a, size)) return take_fault(FAULT_OUT_OF_WINDOW, l, a, top->pc);
-    } else if ((uint64_t)a + size > (shared ? L.shared : L.param_size)) {
-      return take_fault(FAULT_OUT_OF_WINDOW, l, a, top->pc);
-    }
-  }
-  /* Pass 2: one lane at a time, in lane order. */
-  for (l = 0; l < 32; l++) {
-    uint32_t a, data, v = 0, b, c;
-    if (!((exec >> l) & 1u)) {
-      if (fill) hal_rf_write(cw, in->rd, l, 0, 0);
-      continue;
-    }
-    a = reg_read(cw, in->ra, l) + in->imm;
-    data = reg_read(cw, store ? in->rd : in->rb, l);
-    c = reg_read(cw, in->rc, l);
-    b = data;
-    if (shared) {
-      const uint32_t word = a >> 2, sh = (a & 3u) * 8;
-      const uint32_t bm = (size == 4 ? 0xFu : size == 2 ? 0x3u : 0x1u) << (a & 3u);
-      hal_event(EV_SMEM_ACCESS);
-      if (store) {
-        const uint32_t rep = size == 4 ? data : size == 2 ? (data & 0xFFFFu) * 0x10001u : (data & 0xFFu) * 0x01010101u;
-        hal_smem_write(word, rep, bm);
-      } else {
-        const uint32_t old = hal_smem_read(word);
-        if (atom) {
-          hal_smem_write(word, hal_amo_alu(in->mod & 31u, old, b, c), 0xF);
-          v = old;
-        } else {
-          v = load_extend(in->mod, old >> sh);
-        }
-        if (wr) hal_rf_write(cw, in->rd, l, v, 1);
-      }
-    } else {
-      const uint32_t ga = in->op == OP_LDC ? L.param_addr + a : a;
-      const uint32_t line = ga & ~(uint32_t)(FWSM_LINE_BYTES - 1);
-      const uint32_t off = ga & (FWSM_LINE_BYTES - 1);
-      uint8_t buf[FWSM_LINE_BYTES];
-      uint32_t err, k;
-      status(1, 1);
-      if (atom) {
-        err = hal_mem_atomic(ga & ~3u, in->mod & 31u, b, c, &v);
-      } else if (store) {
-        for (k = 0; k < FWSM_LINE_BYTES; k++) buf[k] = (uint8_t)(data >> (8 * (k & (size == 4 ? 3u : size == 2 ? 1u : 0u))));
-        err = hal_mem_write_line(line, buf, (size == 4 ? 0xFu : size == 2 ? 0x3u : 0x1u) << off);
-      } else {
-        err = hal_mem_read_line(line, buf, 0);
-        if (!err) {
-          const uint32_t wo = off & ~3u;
-          const uint32_t word = buf[wo] | (uint32_t)buf[wo + 1] << 8 | (uint32_t)buf[wo + 2] << 16 | (uint32_t)buf[wo + 3] << 24;
-          v = load_extend(in->mod, word >> ((ga & 3u) * 8));
-        }
-      }
-      status(1, 0);
-      if (err) return take_fault(FAULT_MEMORY_ERROR, l, a, top->pc);
-      if (wr && !store) hal_rf_write(cw, in->rd, l, v, 1);
-    }
-  }
+  fw_lane_op_t op;
+  uint32_t kind, lane, addr;
+  lane_op_init(&op, in, exec, wr);
+  op.zero_b = reg_zero(cw, store ? in->rd : in->rb);
+  if (hal_lane_mem(&op, &kind, &lane, &addr)) return take_fault(kind, lane, addr, top->pc);
   if (wr) reg_written[cw] |= 1u << in->rd;
 }
 
@@ -436,25 +374,24 @@ static void step(void) {
   entry_t top = stack[cw][depth[cw] - 1];
   instr_t in;
   uint32_t exec, p2 = 0xFFFFFFFFu, p2_idx = ISA_PRED_TRUE, p2_neg = 0, g;
-  uint8_t line[FWSM_LINE_BYTES];
-  uint32_t lo, hi, o, next = 1;
+  uint32_t lo, hi, next = 1;
 
-  status(1, 0);
-  if (L.watchdog && hal_cycles() >= L.watchdog) return take_fault(FAULT_WATCHDOG, lowest_lane(top.mask), 0, top.pc);
+  status(1);
+  if (hal_watchdog_expired()) return take_fault(FAULT_WATCHDOG, lowest_lane(top.mask), 0, top.pc);
   if ((top.pc & 7u) || top.pc < L.code_base || (uint64_t)top.pc + 8 > (uint64_t)L.code_base + L.code_size) {
     hal_issue_fault(cw, top.pc, top.mask, cta);
     return take_fault(FAULT_INVALID_PC, lowest_lane(top.mask), 0, top.pc);
   }
-  status(1, 1);
-  if (hal_mem_read_line(top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1), line, 1)) {
-    status(1, 0);
-    hal_issue_fault(cw, top.pc, top.mask, cta);
-    return take_fault(FAULT_FETCH_ERROR, lowest_lane(top.mask), top.pc, top.pc);
+  if ((top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1)) != fetch_line_addr) {
+    if (hal_fetch_line(top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1), fetch_words)) {
+      fetch_line_addr = 1;
+      hal_issue_fault(cw, top.pc, top.mask, cta);
+      return take_fault(FAULT_FETCH_ERROR, lowest_lane(top.mask), top.pc, top.pc);
+    }
+    fetch_line_addr = top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1);
   }
-  status(1, 0);
-  o = top.pc & (FWSM_LINE_BYTES - 1) & ~7u;
-  lo = line[o] | (uint32_t)line[o + 1] << 8 | (uint32_t)line[o + 2] << 16 | (uint32_t)line[o + 3] << 24;
-  hi = line[o + 4] | (uint32_t)line[o + 5] << 8 | (uint32_t)line[o + 6] << 16 | (uint32_t)line[o + 7] << 24;
+  lo = fetch_words[(top.pc >> 2) & 3u];
+  hi = fetch_words[((top.pc >> 2) & 3u) + 1];
   decode(lo, hi, &in);
   if (illegal(&in)) {
     hal_issue_fault(cw, top.pc, top.mask, cta);
@@ -496,7 +433,7 @@ static void step(void) {
       next = 0;
       if (exec_bra(&in, &top, exec)) {
         exited |= 1u << cw;
-        status(0, 0);
+        status(0);
         return;
       }
       break;
@@ -553,62 +490,14 @@ static void step(void) {
       } else if (isa_op_info[in.op] & F_MEM) {
         exec_mem(&in, &top, exec);
         if (faulted) return;
-      } else if (in.op == OP_S2R) {
-        uint32_t t[3], l;
-        const uint32_t fill = wr && !((reg_written[cw] >> in.rd) & 1u);
-        t[0] = tid0[cw][0];
-        t[1] = tid0[cw][1];
-        t[2] = tid0[cw][2];
-        for (l = 0; l < 32; l++) {
-          if ((exec >> l) & 1u) {
-            uint32_t v = 0;
-            switch (in.mod) {
-              case SR_TID_X: v = t[0]; break;
-              case SR_TID_Y: v = t[1]; break;
-              case SR_TID_Z: v = t[2]; break;
-              case SR_NTID_X: v = L.block[0]; break;
-              case SR_NTID_Y: v = L.block[1]; break;
-              case SR_NTID_Z: v = L.block[2]; break;
-              case SR_CTAID_X: v = cta[0]; break;
-              case SR_CTAID_Y: v = cta[1]; break;
-              case SR_CTAID_Z: v = cta[2]; break;
-              case SR_NCTAID_X: v = L.grid[0]; break;
-              case SR_NCTAID_Y: v = L.grid[1]; break;
-              case SR_NCTAID_Z: v = L.grid[2]; break;
-              case SR_LANEID: v = l; break;
-              case SR_WARPID: v = cw; break;
-              case SR_SMID: v = L.smid; break;
-              case SR_CLOCK: v = (uint32_t)hal_clock(); break;
-              case SR_CLOCKHI: v = (uint32_t)(hal_clock() >> 32); break;
-              default: break;
-            }
-            if (wr) hal_rf_write(cw, in.rd, l, v, 1);
-          } else if (fill) {
-            hal_rf_write(cw, in.rd, l, 0, 0);
-          }
-          tid_next(t);
-        }
-        if (wr) reg_written[cw] |= 1u << in.rd;
       } else {
-        /* The lane engine: ALU, SEL, ISETP, VOTE.BALLOT. */
+        /* The lane engine: ALU, S2R, SEL, ISETP, VOTE.BALLOT. */
         fw_lane_op_t op;
         uint32_t bits;
-        op.op = in.op;
-        op.mod = in.mod;
-        op.warp = cw;
-        op.ra = in.ra;
-        op.rb = in.rb;
-        op.rc = in.rc;
-        op.rd = in.rd;
+        lane_op_init(&op, &in, exec, wr);
         op.bimm = in.bimm || ballot;
         op.imm = ballot ? (exec & p2) : in.imm;
-        op.exec = exec;
         op.sel = p2;
-        op.zero_a = reg_zero(cw, in.ra);
-        op.zero_b = reg_zero(cw, in.rb);
-        op.zero_c = reg_zero(cw, in.rc);
-        op.write_rd = wr;
-        op.zero_fill = wr && !((reg_written[cw] >> in.rd) & 1u);
         bits = hal_lane_alu(&op);
         if (in.op == OP_ISETP) {
           const uint32_t pd = in.rd & 7u;
@@ -637,7 +526,7 @@ static void step(void) {
     }
     top = stack[cw][depth[cw] - 1];
   }
-  status(0, 0);
+  status(0);
 }
 
 static void run_grid(void) {
@@ -657,12 +546,14 @@ static void run_grid(void) {
       cw = pick;
       step();
       if (faulted) return;
-      barrier_scan();
-      status(0, 0);
+      if (waiting) {
+        barrier_scan();
+        status(0);
+      }
       if (deadlock()) return;
     }
     used = 0;
-    status(0, 0);
+    status(0);
     hal_event(EV_CTA_RETIRE);
     if (++cta[0] == L.grid[0]) {
       cta[0] = 0;
@@ -677,6 +568,7 @@ static void run_grid(void) {
 void fwsm_main(void) {
   for (;;) {
     hal_wait_launch(&L);
+    fetch_line_addr = 1;
     faulted = 0;
     fault.kind = FAULT_NONE;
     used = exited = waiting = 0;

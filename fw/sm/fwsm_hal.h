@@ -42,6 +42,7 @@ typedef struct {
   uint32_t exec, sel;
   uint32_t zero_a, zero_b, zero_c;
   uint32_t write_rd, zero_fill;
+  uint32_t tid[3]; /* S2R: lane 0's thread id; the engine steps it lane by lane */
 } fw_lane_op_t;
 
 /* Blocks until the next launch is accepted; fills *l. */
@@ -49,38 +50,41 @@ void hal_wait_launch(fw_launch_t* l);
 /* The launch ended: a refused launch (cfg_error), a fault, or the grid's end. */
 void hal_done(uint32_t cfg_error, const fw_fault_t* f);
 
-/* Cycles of this launch (the watchdog) and the device clock (S2R CLOCK). */
-uint64_t hal_cycles(void);
-uint64_t hal_clock(void);
+/* The watchdog: 1 once this launch's cycles reached its nonzero budget. */
+uint32_t hal_watchdog_expired(void);
 
-/* The SM's memory port, one request at a time (returns 1 on a memory error:
-   no data, no effect). Lines are FWSM_LINE_BYTES, line-aligned. */
+/* An instruction fetch through the SM's memory port: the line at line_addr
+   (FWSM_LINE_BYTES-aligned) as words. Returns 1 on a memory error. */
 #define FWSM_LINE_BYTES 16
-uint32_t hal_mem_read_line(uint32_t line_addr, uint8_t* line, uint32_t is_fetch);
-uint32_t hal_mem_write_line(uint32_t line_addr, const uint8_t* line, uint32_t strb);
-uint32_t hal_mem_atomic(uint32_t addr, uint32_t amo, uint32_t b, uint32_t c, uint32_t* old);
+uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]);
 
 /* The register file: lane `lane` of register r of warp w. traced: the write
    is a thread's result (the lockstep trace shows it). */
 uint32_t hal_rf_read(uint32_t w, uint32_t r, uint32_t lane);
 void hal_rf_write(uint32_t w, uint32_t r, uint32_t lane, uint32_t v, uint32_t traced);
 uint32_t hal_lane_alu(const fw_lane_op_t* op);
+/* The memory loop of a load, store or atomic (the same record; zero_b flags
+   the data register: rb, or rd of a store): every executing lane checked
+   (misaligned, then the range: shared or parameter size, the windows and
+   the protected range), then accessed in lane order. Returns 0, or 1 with
+   the first fault's kind, lane and address (nothing done on a check fault;
+   a memory error stops at its lane). */
+uint32_t hal_lane_mem(const fw_lane_op_t* op, uint32_t* kind, uint32_t* lane, uint32_t* addr);
 /* An atomic's new word from the old one (ATOM mod[4:0]), through the same ALU. */
 uint32_t hal_amo_alu(uint32_t amo, uint32_t old, uint32_t b, uint32_t c);
 
-/* Shared memory, 32-bit words, byte-masked writes. */
-uint32_t hal_smem_read(uint32_t word);
-void hal_smem_write(uint32_t word, uint32_t v, uint32_t byte_mask);
+/* A CTA's start: shared memory words [0, words) cleared. */
+void hal_smem_clear(uint32_t words);
 
 /* Status and trace. The warps' masks and the current warp drive the warp
-   states each cycle; the events drive the counters and the trace. */
-void hal_warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr,
-               uint32_t wait_mem);
+   states each cycle (the hardware adds which wait for memory); the events
+   drive the counters and the trace. */
+void hal_warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr);
 void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, const uint32_t cta[3],
                uint32_t diverge);
 void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask, const uint32_t cta[3]);
 void hal_pred_write(uint32_t warp, uint32_t pd, uint32_t mask, uint32_t bits);
-enum { EV_BAR_RELEASE, EV_CTA_RETIRE, EV_SMEM_ACCESS };
+enum { EV_BAR_RELEASE, EV_CTA_RETIRE };
 void hal_event(uint32_t ev);
 
 /* The firmware's entry: never returns. */

@@ -29,6 +29,14 @@ namespace {
 
 // The board's SM (rtl/configs.txt `serial`; fw/sm/fwsm.c's constants).
 constexpr uint32_t kWarps = 4, kRegs = 16, kShared = 2048, kLine = FWSM_LINE_BYTES;
+constexpr int NUM_WINDOWS = 4;
+enum {
+#define BSM_FAULT(name, iss, cuda, field, desc) FAULT_##name,
+#define BSM_ERR_STATUS(name, cuda)
+#include "contract/faults.def"
+#undef BSM_FAULT
+#undef BSM_ERR_STATUS
+};
 
 uint64_t field(const std::array<uint32_t, kLaunchWords>& d, launch_layout::Field f, int k = 0) {
   const int bits = launch_layout::kFields[f].bits;
@@ -162,8 +170,9 @@ class FwSm final : public SmDut {
     done_ = true;
     cycles(1);
   }
-  uint64_t launch_cycles() const { return launch_cycles_; }
-  uint64_t device_clock() const { return clock_; }
+  // The count passes every value once from 0 at the accept: it has reached a
+  // nonzero budget exactly when it once equalled it.
+  bool watchdog_expired() const { return launch_.watchdog && launch_cycles_ >= launch_.watchdog; }
   uint32_t mem(MemOp op, uint32_t addr, uint32_t amo, const uint8_t* wdata, uint32_t strb, uint8_t* line,
                bool fetch) {
     req_ = MemRequest{};
@@ -199,8 +208,15 @@ class FwSm final : public SmDut {
   }
   uint32_t lane_alu(const fw_lane_op_t& op) {
     uint32_t bits = 0;
-    for (uint32_t l = 0; l < 32; l++) {
+    uint32_t tid[3] = {op.tid[0], op.tid[1], op.tid[2]};
+    for (uint32_t l = 0; l < 32; l++, tid_next(tid)) {
       if ((op.exec >> l) & 1u) {
+        if (op.op == uint32_t(isa::Op::S2R)) {
+          const uint32_t v = sreg(op.mod, tid, l, op.warp);
+          if (op.write_rd) rf_write(op.warp, op.rd, l, v, true);
+          else cycles(1);
+          continue;
+        }
         const uint32_t a = op.zero_a ? 0 : rf_[rf_index(op.warp, op.ra, l)];
         const uint32_t b = op.bimm ? op.imm : op.zero_b ? 0 : rf_[rf_index(op.warp, op.rb, l)];
         const uint32_t c = op.zero_c ? 0 : rf_[rf_index(op.warp, op.rc, l)];
@@ -218,23 +234,111 @@ class FwSm final : public SmDut {
     }
     return bits;
   }
-  uint32_t smem_read(uint32_t word) {
-    cycles(1);
-    return smem_[word % smem_.size()];
+  // The memory loop (rtl/msm/baresm_msm_lsu.sv): every executing lane checked,
+  // then accessed one at a time in lane order.
+  uint32_t lane_mem(const fw_lane_op_t& op, uint32_t* kind, uint32_t* lane, uint32_t* addr) {
+    using isa::Op;
+    const Op o = Op(op.op);
+    const uint32_t m = op.mod & 7u;
+    const bool atom = o == Op::ATOMG || o == Op::ATOMS;
+    const uint32_t size = atom || m == isa::LDW_32 ? 4 : m >= isa::LDW_U16 ? 2 : 1;
+    const bool global = o == Op::LDG || o == Op::STG || o == Op::ATOMG;
+    const bool shared = o == Op::LDS || o == Op::STS || o == Op::ATOMS;
+    const bool store = o == Op::STG || o == Op::STS;
+    const uint32_t data_reg = store ? op.rd : op.rb;
+    auto reg = [&](bool zero, uint32_t r, uint32_t l) { return zero ? 0u : rf_[rf_index(op.warp, r, l)]; };
+    auto fault = [&](uint32_t k, uint32_t l, uint32_t a) {
+      *kind = k;
+      *lane = l;
+      *addr = a;
+      return 1u;
+    };
+    for (uint32_t l = 0; l < 32; l++) {
+      if (!((op.exec >> l) & 1u)) continue;
+      const uint32_t a = reg(op.zero_a, op.ra, l) + op.imm;
+      cycles(2);
+      if (a & (size - 1)) return fault(FAULT_MISALIGNED, l, a);
+      if (global) {
+        cycles(NUM_WINDOWS + 1);
+        bool ok = false;
+        for (int k = 0; k < NUM_WINDOWS; k++)
+          if (launch_.win_size[k] && a >= launch_.win_base[k] &&
+              uint64_t(a) + size <= uint64_t(launch_.win_base[k]) + launch_.win_size[k])
+            ok = true;
+        if (launch_.prot_size && uint64_t(a) < uint64_t(launch_.prot_base) + launch_.prot_size &&
+            uint64_t(a) + size > launch_.prot_base)
+          ok = false;
+        if (!ok) return fault(FAULT_OUT_OF_WINDOW, l, a);
+      } else if (uint64_t(a) + size > (shared ? launch_.shared : launch_.param_size)) {
+        return fault(FAULT_OUT_OF_WINDOW, l, a);
+      }
+    }
+    for (uint32_t l = 0; l < 32; l++) {
+      if (!((op.exec >> l) & 1u)) {
+        if (op.zero_fill) rf_[rf_index(op.warp, op.rd, l)] = 0;
+        cycles(1);
+        continue;
+      }
+      const uint32_t a = reg(op.zero_a, op.ra, l) + op.imm;
+      const uint32_t data = reg(op.zero_b, data_reg, l);
+      const uint32_t c = reg(op.zero_c, op.rc, l);
+      cycles(3);
+      const uint32_t bm = (size == 4 ? 0xFu : size == 2 ? 0x3u : 0x1u);
+      const uint32_t rep = size == 4 ? data : size == 2 ? (data & 0xFFFFu) * 0x10001u : (data & 0xFFu) * 0x01010101u;
+      uint32_t v = 0;
+      if (shared) {
+        ctr_.smem_passes++;
+        uint32_t& w = smem_[(a >> 2) % smem_.size()];
+        const uint32_t old = w;
+        if (store) {
+          for (int k = 0; k < 4; k++)
+            if (((bm << (a & 3u)) >> k) & 1u) w = (w & ~(0xFFu << (8 * k))) | (rep & (0xFFu << (8 * k)));
+        } else if (atom) {
+          w = amo_alu(op.mod & 31u, old, data, c);
+          v = old;
+        } else {
+          v = load_extend(op.mod, old >> ((a & 3u) * 8));
+        }
+        cycles(1);
+      } else {
+        const uint32_t ga = o == Op::LDC ? launch_.param_addr + a : a;
+        uint8_t line[kLine] = {};
+        uint32_t err;
+        if (atom) {
+          uint8_t w[kLine] = {};
+          std::memcpy(w, &data, 4);
+          std::memcpy(w + 4, &c, 4);
+          err = mem(MemOp::ATOMIC, ga & ~3u, op.mod & 31u, w, 0, line, false);
+          std::memcpy(&v, line, 4);
+        } else if (store) {
+          uint8_t w[kLine];
+          for (uint32_t k = 0; k < kLine; k++) w[k] = uint8_t(rep >> (8 * (k & 3u)));
+          err = mem(MemOp::WRITE, ga & ~(kLine - 1), 0, w, bm << (ga & (kLine - 1)), nullptr, false);
+        } else {
+          err = mem(MemOp::READ, ga & ~(kLine - 1), 0, nullptr, 0, line, false);
+          const uint32_t wo = ga & (kLine - 1) & ~3u;
+          uint32_t word;
+          std::memcpy(&word, line + wo, 4);
+          v = load_extend(op.mod, word >> ((ga & 3u) * 8));
+        }
+        if (err) return fault(FAULT_MEMORY_ERROR, l, a);
+      }
+      if (op.write_rd && !store) rf_write(op.warp, op.rd, l, v, true);
+    }
+    return 0;
   }
-  void smem_write(uint32_t word, uint32_t v, uint32_t mask) {
-    uint32_t& m = smem_[word % smem_.size()];
-    for (int k = 0; k < 4; k++)
-      if ((mask >> k) & 1u) m = (m & ~(0xFFu << (8 * k))) | (v & (0xFFu << (8 * k)));
-    cycles(1);
+
+  void smem_clear(uint32_t words) {
+    const uint32_t n = words < smem_.size() ? words : uint32_t(smem_.size());
+    for (uint32_t i = 0; i < n; i++) smem_[i] = 0;
+    if (n) cycles(int(n));
   }
-  void warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr, uint32_t wait_mem) {
+  void warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr) {
     used_ = used;
     exited_ = exited;
     waiting_ = waiting;
     cur_ = cur;
     in_instr_ = in_instr != 0;
-    wait_mem_ = wait_mem != 0;
   }
   void issue(bool fault, uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, const uint32_t cta[3],
              bool diverge) {
@@ -245,7 +349,7 @@ class FwSm final : public SmDut {
     trace_.pc = pc;
     trace_.tmask = tmask;
     trace_.exec = exec;
-    for (int k = 0; k < 3; k++) trace_.cta[k] = cta[k];
+    for (int k = 0; k < 3; k++) trace_.cta[k] = cta_[k] = cta[k];
     issued_ = !fault;
     if (!fault) {
       ctr_.instrs++;
@@ -266,7 +370,6 @@ class FwSm final : public SmDut {
   void event(uint32_t ev) {
     if (ev == EV_BAR_RELEASE) ctr_.barrier_releases++;
     if (ev == EV_CTA_RETIRE) ctr_.ctas++;
-    if (ev == EV_SMEM_ACCESS) ctr_.smem_passes++;
   }
 
  private:
@@ -284,7 +387,7 @@ class FwSm final : public SmDut {
     busy_ = done_ = cfg_error_ = false;
     fault_ = fw_fault_t{};
     used_ = exited_ = waiting_ = cur_ = 0;
-    in_instr_ = wait_mem_ = issued_ = false;
+    in_instr_ = issued_ = false;
     trace_ = SmTrace{};
     getcontext(&fw_);
     fw_.uc_stack.ss_sp = stack_.data();
@@ -348,11 +451,55 @@ class FwSm final : public SmDut {
     if (waiting) return 5;                        // WS_WAIT_BAR
     if (issued_ && trace_.issue && cur_ == w) return 2;  // WS_ISSUED
     if (ready) return 1;                          // WS_READY
-    if (mine && wait_mem_) return 3;              // WS_WAIT_MEM
+    if (mine && (req_valid_ || outstanding_)) return 3;  // WS_WAIT_MEM
     return 4;                                     // WS_WAIT_SB
   }
 
   static uint32_t rf_index(uint32_t w, uint32_t r, uint32_t lane) { return (w * kRegs + r) * 32 + lane; }
+
+  void tid_next(uint32_t t[3]) const {
+    if (++t[0] >= launch_.block[0]) {
+      t[0] = 0;
+      if (++t[1] >= launch_.block[1]) {
+        t[1] = 0;
+        t[2]++;
+      }
+    }
+  }
+
+  // S2R's special register for lane l (baresm_msm_lane's sreg).
+  uint32_t sreg(uint32_t id, const uint32_t tid[3], uint32_t l, uint32_t warp) const {
+    switch (id) {
+      case isa::SR_TID_X: return tid[0];
+      case isa::SR_TID_Y: return tid[1];
+      case isa::SR_TID_Z: return tid[2];
+      case isa::SR_NTID_X: return launch_.block[0];
+      case isa::SR_NTID_Y: return launch_.block[1];
+      case isa::SR_NTID_Z: return launch_.block[2];
+      case isa::SR_CTAID_X: return cta_[0];
+      case isa::SR_CTAID_Y: return cta_[1];
+      case isa::SR_CTAID_Z: return cta_[2];
+      case isa::SR_NCTAID_X: return launch_.grid[0];
+      case isa::SR_NCTAID_Y: return launch_.grid[1];
+      case isa::SR_NCTAID_Z: return launch_.grid[2];
+      case isa::SR_LANEID: return l;
+      case isa::SR_WARPID: return warp;
+      case isa::SR_SMID: return launch_.smid;
+      case isa::SR_CLOCK: return uint32_t(clock_);
+      case isa::SR_CLOCKHI: return uint32_t(clock_ >> 32);
+      default: return 0;
+    }
+  }
+
+  static uint32_t load_extend(uint32_t mod, uint32_t v) {
+    switch (mod & 7u) {
+      case isa::LDW_U8: return v & 0xFFu;
+      case isa::LDW_S8: return uint32_t(int32_t(int8_t(v)));
+      case isa::LDW_U16: return v & 0xFFFFu;
+      case isa::LDW_S16: return uint32_t(int32_t(int16_t(v)));
+      default: return v;
+    }
+  }
 
   // One lane of baresm_ssm_alu (the lane engine's ALU).
   static uint32_t alu(uint32_t op, uint32_t mod, uint32_t a, uint32_t b, uint32_t c, bool sel, bool* setp) {
@@ -450,10 +597,11 @@ class FwSm final : public SmDut {
   bool busy_ = false, done_ = false, cfg_error_ = false;
   fw_fault_t fault_{};
   uint32_t used_ = 0, exited_ = 0, waiting_ = 0, cur_ = 0;
-  bool in_instr_ = false, wait_mem_ = false, issued_ = false;
+  bool in_instr_ = false, issued_ = false;
   SmTrace trace_;
   SmCounters ctr_;
   uint64_t clock_ = 0, launch_cycles_ = 0;
+  uint32_t cta_[3] = {0, 0, 0};
 };
 
 }  // namespace
@@ -469,21 +617,11 @@ using baresm::sim::MemOp;
 extern "C" {
 void hal_wait_launch(fw_launch_t* l) { g_dut->wait_launch(l); }
 void hal_done(uint32_t cfg_error, const fw_fault_t* f) { g_dut->done(cfg_error, f); }
-uint64_t hal_cycles(void) { return g_dut->launch_cycles(); }
-uint64_t hal_clock(void) { return g_dut->device_clock(); }
-uint32_t hal_mem_read_line(uint32_t line_addr, uint8_t* line, uint32_t is_fetch) {
-  return g_dut->mem(MemOp::READ, line_addr, 0, nullptr, 0, line, is_fetch != 0);
-}
-uint32_t hal_mem_write_line(uint32_t line_addr, const uint8_t* line, uint32_t strb) {
-  return g_dut->mem(MemOp::WRITE, line_addr, 0, line, strb, nullptr, false);
-}
-uint32_t hal_mem_atomic(uint32_t addr, uint32_t amo, uint32_t b, uint32_t c, uint32_t* old) {
-  uint8_t w[FWSM_LINE_BYTES] = {};
-  uint8_t r[FWSM_LINE_BYTES] = {};
-  std::memcpy(w, &b, 4);
-  std::memcpy(w + 4, &c, 4);
-  const uint32_t err = g_dut->mem(MemOp::ATOMIC, addr, amo, w, 0, r, false);
-  std::memcpy(old, r, 4);
+uint32_t hal_watchdog_expired(void) { return g_dut->watchdog_expired() ? 1u : 0u; }
+uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
+  uint8_t line[FWSM_LINE_BYTES];
+  const uint32_t err = g_dut->mem(MemOp::READ, line_addr, 0, nullptr, 0, line, true);
+  std::memcpy(words, line, FWSM_LINE_BYTES);
   return err;
 }
 uint32_t hal_rf_read(uint32_t w, uint32_t r, uint32_t lane) { return g_dut->rf_read(w, r, lane); }
@@ -491,13 +629,12 @@ void hal_rf_write(uint32_t w, uint32_t r, uint32_t lane, uint32_t v, uint32_t tr
   g_dut->rf_write(w, r, lane, v, traced != 0);
 }
 uint32_t hal_lane_alu(const fw_lane_op_t* op) { return g_dut->lane_alu(*op); }
-uint32_t hal_amo_alu(uint32_t amo, uint32_t old, uint32_t b, uint32_t c) {
-  return baresm::sim::FwSm::amo_alu(amo, old, b, c);
+uint32_t hal_lane_mem(const fw_lane_op_t* op, uint32_t* kind, uint32_t* lane, uint32_t* addr) {
+  return g_dut->lane_mem(*op, kind, lane, addr);
 }
-uint32_t hal_smem_read(uint32_t word) { return g_dut->smem_read(word); }
-void hal_smem_write(uint32_t word, uint32_t v, uint32_t byte_mask) { g_dut->smem_write(word, v, byte_mask); }
-void hal_warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr, uint32_t wait_mem) {
-  g_dut->warps(used, exited, waiting, cur, in_instr, wait_mem);
+void hal_smem_clear(uint32_t words) { g_dut->smem_clear(words); }
+void hal_warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr) {
+  g_dut->warps(used, exited, waiting, cur, in_instr);
 }
 void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, const uint32_t cta[3], uint32_t diverge) {
   g_dut->issue(false, warp, pc, tmask, exec, cta, diverge != 0);

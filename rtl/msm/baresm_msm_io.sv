@@ -1,0 +1,423 @@
+// baresm_msm_io: the microprogrammed SM's I/O registers (contract/msm_io.def,
+// offsets from baresm_msm_io_pkg): everything the SM firmware (fw/sm) drives
+// through the control core's bus. The launch handshake and the held record,
+// the launch's end and its fault report, the watchdog, instruction fetches
+// through the memory port, the lane engine's loops (baresm_msm_lane,
+// baresm_msm_lsu: their operation, the memory loop's fault) and its register
+// file window, shared memory's clear, and what the counters and the lockstep
+// trace see: warp states, issues, predicate writes, events.
+// A read is answered the cycle after it is taken; a write does its work in
+// the cycle it is taken.
+`default_nettype none
+`include "baresm_assert.svh"
+`include "baresm_mcu_types.svh"
+`include "baresm_mem_types.svh"
+`include "baresm_launch_types.svh"
+`include "baresm_msm_types.svh"
+
+module baresm_msm_io #(
+  parameter int NumWarps = 4,
+  parameter int NumRegs = 16,
+  parameter int SharedBytes = 2048,
+  parameter int MemLineBytes = 16,
+  parameter int LsuIdWidth = 2,
+  parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  parameter int RfAddrW = WarpW + ((NumRegs > 1) ? $clog2(NumRegs) : 1) + 5,
+  parameter int SmemW = $clog2(SharedBytes / 4)
+) (
+  clk_i, rst_ni,
+  req_i, rsp_o,
+  launch_valid_i, launch_ready_o, launch_i,
+  busy_o, done_o, cfg_error_o, running_o, clear_o,
+  fault_kind_o, fault_cta_x_o, fault_cta_y_o, fault_cta_z_o, fault_warp_o, fault_lane_o, fault_pc_o,
+  fault_addr_o, fault_waiting_o,
+  cycles_i, watchdog_i,
+  mem_req_o, mem_req_ready_i, mem_rsp_i,
+  lane_start_o, lsu_start_o, lane_op_o, lane_busy_i, lane_bits_i,
+  lsu_fault_i, lsu_fault_kind_i, lsu_fault_lane_i, lsu_fault_addr_i, lsu_mem_wait_i,
+  sm_we_o, sm_waddr_o,
+  rf_re_o, rf_raddr_o, rf_rdata_i, rf_we_o, rf_waddr_o, rf_wdata_o, rf_traced_o,
+  used_o, exited_o, bar_wait_o, ready_o, wait_mem_o,
+  issue_o, issue_fault_o, issue_warp_o, issue_pc_o, issue_tmask_o, issue_exec_o, diverge_o,
+  cta_x_o, cta_y_o, cta_z_o,
+  bar_release_o, cta_retire_o, smem_access_o, ifill_o, gmem_req_o,
+  pw_valid_o, pw_warp_o, pw_pd_o, pw_mask_o, pw_bits_o
+);
+
+  typedef `BARESM_MEM_REQ_T(LsuIdWidth + 1, MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM1_RSP_T(MemLineBytes) mem_rsp_t;
+
+  input  logic                 clk_i;
+  input  logic                 rst_ni;
+  // ---- the core's bus, I/O half (req_i.addr: word address; its low 14 bits are the offset) ----
+  input  baresm_mcu_req_t      req_i;
+  output baresm_mcu_rsp_t      rsp_o;
+  // ---- launch ------------------------------------------------------------------------------------
+  input  logic                 launch_valid_i;
+  output logic                 launch_ready_o;
+  input  baresm_launch_t       launch_i;       // held by its source until done_o
+  output logic                 busy_o;
+  output logic                 done_o;
+  output logic                 cfg_error_o;
+  output logic                 running_o;
+  output logic                 clear_o;        // the launch is taken: per-launch counters start
+  output logic [3:0]           fault_kind_o;
+  output logic [31:0]          fault_cta_x_o;
+  output logic [31:0]          fault_cta_y_o;
+  output logic [31:0]          fault_cta_z_o;
+  output logic [7:0]           fault_warp_o;
+  output logic [4:0]           fault_lane_o;
+  output logic [31:0]          fault_pc_o;
+  output logic [31:0]          fault_addr_o;
+  output logic [31:0]          fault_waiting_o;
+  input  logic [63:0]          cycles_i;       // of this launch, from its accept
+  input  logic [63:0]          watchdog_i;     // the launch's budget (0: none)
+  // ---- the SM's memory port --------------------------------------------------------------------------
+  output mem_req_t             mem_req_o;
+  input  logic                 mem_req_ready_i;
+  input  mem_rsp_t             mem_rsp_i;
+  // ---- the lane engine ----------------------------------------------------------------------------
+  output logic                 lane_start_o;   // the ALU loop (baresm_msm_lane)
+  output logic                 lsu_start_o;    // the memory loop (baresm_msm_lsu)
+  output msm_lane_op_t         lane_op_o;
+  input  logic                 lane_busy_i;    // either loop
+  input  logic [31:0]          lane_bits_i;
+  input  logic                 lsu_fault_i;
+  input  logic [3:0]           lsu_fault_kind_i;
+  input  logic [4:0]           lsu_fault_lane_i;
+  input  logic [31:0]          lsu_fault_addr_i;
+  input  logic                 lsu_mem_wait_i;  // the memory loop waits for the memory port
+  // ---- shared memory's clear at a CTA's start (the RAM is the top's; 0 written) ----------------------------
+  output logic                 sm_we_o;
+  output logic [SmemW-1:0]     sm_waddr_o;
+  output logic                 rf_re_o;
+  output logic [RfAddrW-1:0]   rf_raddr_o;
+  input  logic [31:0]          rf_rdata_i;
+  output logic                 rf_we_o;
+  output logic [RfAddrW-1:0]   rf_waddr_o;
+  output logic [31:0]          rf_wdata_o;
+  output logic                 rf_traced_o;    // ... a thread's result (the trace shows it)
+  // ---- what the counters and the trace see ------------------------------------------------------------
+  output logic [NumWarps-1:0]  used_o;
+  output logic [NumWarps-1:0]  exited_o;
+  output logic [NumWarps-1:0]  bar_wait_o;
+  output logic [NumWarps-1:0]  ready_o;
+  output logic [NumWarps-1:0]  wait_mem_o;
+  output logic                 issue_o;
+  output logic                 issue_fault_o;
+  output logic [WarpW-1:0]     issue_warp_o;
+  output logic [31:0]          issue_pc_o;
+  output logic [31:0]          issue_tmask_o;
+  output logic [31:0]          issue_exec_o;
+  output logic                 diverge_o;
+  output logic [31:0]          cta_x_o;
+  output logic [31:0]          cta_y_o;
+  output logic [31:0]          cta_z_o;
+  output logic                 bar_release_o;
+  output logic                 cta_retire_o;
+  output logic                 smem_access_o;
+  output logic                 ifill_o;
+  output logic                 gmem_req_o;
+  output logic                 pw_valid_o;
+  output logic [WarpW-1:0]     pw_warp_o;
+  output logic [2:0]           pw_pd_o;
+  output logic [31:0]          pw_mask_o;
+  output logic [31:0]          pw_bits_o;
+
+  `BARESM_ASSERT(a_line, MemLineBytes == 16)                       // four MEM_DATA words
+  `BARESM_ASSERT(a_rf_window, (4 << RfAddrW) <= 32'(baresm_msm_io_pkg::IO_RF_TRACED) - 32'(baresm_msm_io_pkg::IO_RF))
+
+  // ---- the request ------------------------------------------------------------------------------------
+  logic [15:0] off;
+  logic rd, wr;
+  assign off = {req_i.addr[13:0], 2'b00};
+  assign rd = req_i.valid && !req_i.we;
+  assign wr = req_i.valid && req_i.we;
+  logic in_rf, in_rf_traced;
+  assign in_rf = off >= baresm_msm_io_pkg::IO_RF && off < baresm_msm_io_pkg::IO_RF + 16'(4 << RfAddrW);
+  assign in_rf_traced = off >= baresm_msm_io_pkg::IO_RF_TRACED && off < baresm_msm_io_pkg::IO_RF_TRACED + 16'(4 << RfAddrW);
+  logic [RfAddrW-1:0] rf_index;
+  assign rf_index = in_rf ? RfAddrW'((off - baresm_msm_io_pkg::IO_RF) >> 2) : RfAddrW'((off - baresm_msm_io_pkg::IO_RF_TRACED) >> 2);
+  function automatic logic is_w(input logic [15:0] o, input logic [15:0] r);
+    is_w = wr && o == r;
+  endfunction
+
+  // ---- launch -----------------------------------------------------------------------------------------
+  logic busy_q, done_q, cfg_err_q;
+  logic [3:0] f_kind_q;
+  logic [31:0] f_cta_x_q, f_cta_y_q, f_cta_z_q, f_pc_q, f_addr_q, f_waiting_q;
+  logic [7:0] f_warp_q;
+  logic [4:0] f_lane_q;
+  assign launch_ready_o = is_w(off, baresm_msm_io_pkg::IO_LAUNCH_ACCEPT) && !busy_q;
+  assign clear_o = launch_ready_o && launch_valid_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      done_q <= 1'b0;
+      cfg_err_q <= 1'b0;
+      {f_kind_q, f_cta_x_q, f_cta_y_q, f_cta_z_q, f_warp_q, f_lane_q, f_pc_q, f_addr_q, f_waiting_q} <= '0;
+    end else begin
+      done_q <= 1'b0;
+      if (done_q) busy_q <= 1'b0;
+      if (clear_o) begin
+        busy_q <= 1'b1;
+        cfg_err_q <= 1'b0;
+        {f_kind_q, f_cta_x_q, f_cta_y_q, f_cta_z_q, f_warp_q, f_lane_q, f_pc_q, f_addr_q, f_waiting_q} <= '0;
+      end
+      if (is_w(off, baresm_msm_io_pkg::IO_LAUNCH_DONE) && busy_q) begin
+        done_q <= 1'b1;
+        cfg_err_q <= req_i.wdata[0];
+      end
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_KIND)) f_kind_q <= req_i.wdata[3:0];
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_CTA_X)) f_cta_x_q <= req_i.wdata;
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_CTA_Y)) f_cta_y_q <= req_i.wdata;
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_CTA_Z)) f_cta_z_q <= req_i.wdata;
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_WARP)) f_warp_q <= req_i.wdata[7:0];
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_LANE)) f_lane_q <= req_i.wdata[4:0];
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_PC)) f_pc_q <= req_i.wdata;
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_ADDR)) f_addr_q <= req_i.wdata;
+      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_WAITING)) f_waiting_q <= req_i.wdata;
+    end
+  end
+  assign busy_o = busy_q;
+  assign done_o = done_q;
+  assign cfg_error_o = cfg_err_q;
+  assign running_o = busy_q && !done_q;
+  assign fault_kind_o = f_kind_q;
+  assign fault_cta_x_o = f_cta_x_q;
+  assign fault_cta_y_o = f_cta_y_q;
+  assign fault_cta_z_o = f_cta_z_q;
+  assign fault_warp_o = f_warp_q;
+  assign fault_lane_o = f_lane_q;
+  assign fault_pc_o = f_pc_q;
+  assign fault_addr_o = f_addr_q;
+  assign fault_waiting_o = f_waiting_q;
+
+  // ---- the memory port: an instruction fetch, then its answer ---------------------------------------------
+  logic m_valid_q, m_out_q, m_err_q;
+  logic [31:0] m_addr_q;
+  logic [31:0] m_data_q [4];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      m_valid_q <= 1'b0;
+      m_out_q <= 1'b0;
+      m_err_q <= 1'b0;
+    end else begin
+      if (m_valid_q && mem_req_ready_i) begin
+        m_valid_q <= 1'b0;
+        m_out_q <= 1'b1;
+      end
+      if (m_out_q && mem_rsp_i.valid) begin
+        m_out_q <= 1'b0;
+        m_err_q <= mem_rsp_i.err;
+      end
+      if (is_w(off, baresm_msm_io_pkg::IO_MEM_FETCH)) m_valid_q <= 1'b1;
+    end
+  end
+  logic [127:0] rsp_line;   // a plain vector: Icarus 11 takes no variable part select of a struct member
+  assign rsp_line = mem_rsp_i.rdata;
+  always_ff @(posedge clk_i) begin
+    if (is_w(off, baresm_msm_io_pkg::IO_MEM_FETCH)) m_addr_q <= req_i.wdata;
+    for (int k = 0; k < 4; k++)
+      if (m_out_q && mem_rsp_i.valid && !mem_rsp_i.err) m_data_q[k] <= rsp_line[32*k +: 32];
+  end
+  assign mem_req_o.valid = m_valid_q;
+  assign mem_req_o.id = '0;
+  assign mem_req_o.addr = m_addr_q;
+  assign mem_req_o.op = 2'd0;
+  assign mem_req_o.amo = '0;
+  assign mem_req_o.wdata = '0;
+  assign mem_req_o.wstrb = '0;
+  assign ifill_o = m_valid_q && mem_req_ready_i;
+  assign gmem_req_o = 1'b0;
+
+  // ---- the watchdog: the count passes every value once from 0 at the accept,
+  // so it has reached a nonzero budget exactly when it once equalled it ---------------------
+  logic wd_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wd_q <= 1'b0;
+    else if (clear_o) wd_q <= 1'b0;
+    else if (watchdog_i != 64'd0 && cycles_i == watchdog_i) wd_q <= 1'b1;
+  end
+
+  // ---- the lane engine ------------------------------------------------------------------------------
+  msm_lane_op_t lop_q;
+  always_ff @(posedge clk_i) begin
+    if (is_w(off, baresm_msm_io_pkg::IO_LANE_OP)) begin
+      lop_q.op <= req_i.wdata[6:0];
+      lop_q.mod <= req_i.wdata[14:7];
+      lop_q.warp <= req_i.wdata[19:15];
+      lop_q.bimm <= req_i.wdata[20];
+      lop_q.zero_a <= req_i.wdata[21];
+      lop_q.zero_b <= req_i.wdata[22];
+      lop_q.zero_c <= req_i.wdata[23];
+      lop_q.write_rd <= req_i.wdata[24];
+      lop_q.zero_fill <= req_i.wdata[25];
+    end
+    if (is_w(off, baresm_msm_io_pkg::IO_LANE_REGS)) begin
+      lop_q.ra <= req_i.wdata[5:0];
+      lop_q.rb <= req_i.wdata[11:6];
+      lop_q.rc <= req_i.wdata[17:12];
+      lop_q.rd <= req_i.wdata[23:18];
+    end
+    if (is_w(off, baresm_msm_io_pkg::IO_LANE_IMM)) lop_q.imm <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LANE_EXEC)) lop_q.exec <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LANE_SEL)) lop_q.sel <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LANE_TID_XY)) lop_q.tid0[31:0] <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LANE_TID_Z)) lop_q.tid0[47:32] <= req_i.wdata[15:0];
+  end
+  assign lane_start_o = is_w(off, baresm_msm_io_pkg::IO_LANE_START);
+  assign lsu_start_o = is_w(off, baresm_msm_io_pkg::IO_LANE_MEM_START);
+  assign lane_op_o = lop_q;
+  assign rf_re_o = rd && in_rf;
+  assign rf_raddr_o = rf_index;
+  assign rf_we_o = wr && (in_rf || in_rf_traced);
+  assign rf_waddr_o = rf_index;
+  assign rf_wdata_o = req_i.wdata;
+  assign rf_traced_o = wr && in_rf_traced;
+
+  // ---- shared memory cleared at a CTA's start, a word a cycle ---------------------------------------------
+  logic [SmemW:0] clr_n_q, clr_i_q;
+  logic clr_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) clr_q <= 1'b0;
+    else if (is_w(off, baresm_msm_io_pkg::IO_SMEM_CLEAR)) begin
+      clr_q <= req_i.wdata != 32'd0;
+      clr_n_q <= (req_i.wdata > 32'(SharedBytes / 4)) ? (SmemW + 1)'(SharedBytes / 4) : (SmemW + 1)'(req_i.wdata);
+      clr_i_q <= '0;
+    end else if (clr_q) begin
+      clr_i_q <= clr_i_q + (SmemW + 1)'(1);
+      if (clr_i_q + (SmemW + 1)'(1) == clr_n_q) clr_q <= 1'b0;
+    end
+  end
+  assign sm_we_o = clr_q;
+  assign sm_waddr_o = SmemW'(clr_i_q);
+
+  // ---- warp states, issues, predicate writes, events ----------------------------------------------------
+  logic [NumWarps-1:0] used_q, exited_q, waiting_q;
+  logic [4:0] cur_q;
+  logic in_instr_q;
+  logic issue_q, issue_fault_q, diverge_q, pw_q;
+  logic [WarpW-1:0] issue_warp_q, pw_warp_q;
+  logic [31:0] issue_pc_q, issue_tmask_q, issue_exec_q, cta_x_q, cta_y_q, cta_z_q, pw_mask_q, pw_bits_q;
+  logic [2:0] pw_pd_q;
+  logic [2:0] event_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      used_q <= '0;
+      exited_q <= '0;
+      waiting_q <= '0;
+      in_instr_q <= 1'b0;
+      issue_q <= 1'b0;
+      issue_fault_q <= 1'b0;
+      pw_q <= 1'b0;
+      event_q <= '0;
+    end else begin
+      issue_q <= is_w(off, baresm_msm_io_pkg::IO_ISSUE) && !req_i.wdata[8];
+      issue_fault_q <= is_w(off, baresm_msm_io_pkg::IO_ISSUE) && req_i.wdata[8];
+      pw_q <= is_w(off, baresm_msm_io_pkg::IO_PW);
+      event_q <= '0;
+      if (is_w(off, baresm_msm_io_pkg::IO_EVENT)) event_q <= 3'd1 << req_i.wdata[1:0];   // 2 is not sent: the memory loop counts
+      if (is_w(off, baresm_msm_io_pkg::IO_WARPS)) begin
+        used_q <= req_i.wdata[NumWarps-1:0];
+        exited_q <= req_i.wdata[8 +: NumWarps];
+        waiting_q <= req_i.wdata[16 +: NumWarps];
+        cur_q <= req_i.wdata[28:24];
+        in_instr_q <= req_i.wdata[29];
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (is_w(off, baresm_msm_io_pkg::IO_ISSUE_PC)) issue_pc_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_ISSUE_TMASK)) issue_tmask_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_ISSUE_EXEC)) issue_exec_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_CTA_X)) cta_x_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_CTA_Y)) cta_y_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_CTA_Z)) cta_z_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_ISSUE)) begin
+      issue_warp_q <= req_i.wdata[WarpW-1:0];
+      diverge_q <= req_i.wdata[9];
+    end
+    if (is_w(off, baresm_msm_io_pkg::IO_PW_MASK)) pw_mask_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_PW_BITS)) pw_bits_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_PW)) begin
+      pw_warp_q <= req_i.wdata[WarpW-1:0];
+      pw_pd_q <= req_i.wdata[10:8];
+    end
+  end
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) begin
+      ready_o[w] = used_q[w] && !exited_q[w] && !waiting_q[w] && !(in_instr_q && cur_q == 5'(w));
+      wait_mem_o[w] = in_instr_q && cur_q == 5'(w) && (m_valid_q || m_out_q || lsu_mem_wait_i);
+    end
+  end
+  assign used_o = used_q;
+  assign exited_o = exited_q;
+  assign bar_wait_o = waiting_q;
+  assign issue_o = issue_q;
+  assign issue_fault_o = issue_fault_q;
+  assign issue_warp_o = issue_warp_q;
+  assign issue_pc_o = issue_pc_q;
+  assign issue_tmask_o = issue_tmask_q;
+  assign issue_exec_o = issue_exec_q;
+  assign diverge_o = issue_q && diverge_q;
+  assign cta_x_o = cta_x_q;
+  assign cta_y_o = cta_y_q;
+  assign cta_z_o = cta_z_q;
+  assign bar_release_o = event_q[0];
+  assign cta_retire_o = event_q[1];
+  assign smem_access_o = event_q[2];
+  assign pw_valid_o = pw_q;
+  assign pw_warp_o = pw_warp_q;
+  assign pw_pd_o = pw_pd_q;
+  assign pw_mask_o = pw_mask_q;
+  assign pw_bits_o = pw_bits_q;
+
+  // ---- read answers: the cycle after the request ---------------------------------------------------------
+  // The held record as words (LAUNCH_WORD + 4k: word k).
+  localparam int LaunchWords = (baresm_launch_pkg::LAUNCH_W + 31) / 32;
+  localparam int LaunchWordW = $clog2(LaunchWords);
+  logic [32*LaunchWords-1:0] launch_bits;
+  logic [31:0] launch_word [LaunchWords];
+  assign launch_bits = (32 * LaunchWords)'(launch_i);
+  always_comb for (int k = 0; k < LaunchWords; k++) launch_word[k] = launch_bits[32*k +: 32];
+  logic [31:0] reg_rdata, rdata_q;
+  logic rvalid_q;
+  logic rsrc_q;   // 0 a register, 1 the register file
+  always_comb begin
+    reg_rdata = '0;
+    if (off >= baresm_msm_io_pkg::IO_LAUNCH_WORD && off < baresm_msm_io_pkg::IO_LAUNCH_WORD + 16'(LaunchWords * 4))
+      reg_rdata = launch_word[LaunchWordW'((off - baresm_msm_io_pkg::IO_LAUNCH_WORD) >> 2)];
+    unique case (off)
+      baresm_msm_io_pkg::IO_LAUNCH_OFFERED: reg_rdata = {31'd0, launch_valid_i && !busy_q};
+      baresm_msm_io_pkg::IO_WATCHDOG: reg_rdata = {31'd0, wd_q || (watchdog_i != 64'd0 && cycles_i == watchdog_i)};
+      baresm_msm_io_pkg::IO_MEM_STATUS: reg_rdata = {30'd0, m_err_q, m_valid_q || m_out_q};
+      baresm_msm_io_pkg::IO_MEM_DATA0: reg_rdata = m_data_q[0];
+      baresm_msm_io_pkg::IO_MEM_DATA1: reg_rdata = m_data_q[1];
+      baresm_msm_io_pkg::IO_MEM_DATA2: reg_rdata = m_data_q[2];
+      baresm_msm_io_pkg::IO_MEM_DATA3: reg_rdata = m_data_q[3];
+      baresm_msm_io_pkg::IO_LANE_STATUS: reg_rdata = {31'd0, lane_busy_i || clr_q};
+      baresm_msm_io_pkg::IO_LANE_BITS: reg_rdata = lane_bits_i;
+      baresm_msm_io_pkg::IO_LANE_FAULT: reg_rdata = {19'd0, lsu_fault_lane_i, lsu_fault_kind_i, 3'd0, lsu_fault_i};
+      baresm_msm_io_pkg::IO_LANE_FAULT_ADDR: reg_rdata = lsu_fault_addr_i;
+      default: ;
+    endcase
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rvalid_q <= 1'b0;
+    else rvalid_q <= rd;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rd) begin
+      rdata_q <= reg_rdata;
+      rsrc_q <= in_rf;
+    end
+  end
+  logic unused;   // word-wide registers: the byte strobes say nothing here
+  assign unused = ^req_i.strb;
+  assign rsp_o.valid = rvalid_q;
+  assign rsp_o.rdata = rsrc_q ? rf_rdata_i : rdata_q;
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,344 @@
+// baresm_msm_lsu: the lane engine's memory loop (docs/microarchitecture.md,
+// "The choice revisited again"): a load, store or atomic of one warp, one
+// lane at a time, as the serial SM's sequencer does it (rtl/ssm/
+// baresm_ssm_seq.sv S_MCHK/S_MACC/S_MWAIT; isa/iss_exec.cpp exec_mem is the
+// specification). First every executing lane is checked -- misaligned, then
+// the range: shared memory and parameters against their sizes, a global
+// access against the windows one per cycle and the protected range -- and
+// the first failing lane ends the loop with a fault and no effect. Then each
+// lane accesses: shared memory here, device memory through the SM's memory
+// port (one request in flight), and a load or atomic writes rd. A memory
+// error ends the loop at its lane. The firmware (fw/sm) starts it and reads
+// the fault.
+`default_nettype none
+`include "baresm_mem_types.svh"
+`include "baresm_msm_types.svh"
+
+module baresm_msm_lsu #(
+  parameter int NumWarps = 4,
+  parameter int NumRegs = 16,
+  parameter int SharedBytes = 2048,
+  parameter int MemLineBytes = 16,
+  parameter int LsuIdWidth = 2,
+  parameter int NumWindows = 4,
+  parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  parameter int RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1,
+  parameter int RfAddrW = WarpW + RegW + 5,
+  parameter int SmemW = $clog2(SharedBytes / 4)
+) (
+  clk_i, rst_ni,
+  start_i, op_i, busy_o, fault_o, fault_kind_o, fault_lane_o, fault_addr_o,
+  shared_i, param_addr_i, param_size_i, win_base_i, win_size_i, prot_base_i, prot_size_i,
+  rf_re_o, rf_raddr_o, rf_rdata_i, rf_we_o, rf_waddr_o, rf_wdata_o, rf_traced_o,
+  sm_re_o, sm_raddr_o, sm_rdata_i, sm_we_o, sm_waddr_o, sm_wmask_o, sm_wdata_o,
+  amo_op_o, amo_old_o, amo_b_o, amo_c_o, amo_new_i,
+  mem_req_o, mem_req_ready_i, mem_rsp_i,
+  smem_access_o, gmem_req_o, mem_wait_o
+);
+
+  typedef `BARESM_MEM_REQ_T(LsuIdWidth + 1, MemLineBytes) mem_req_t;
+  typedef `BARESM_MEM1_RSP_T(MemLineBytes) mem_rsp_t;
+  localparam int LineW = $clog2(MemLineBytes);
+
+  input  logic                      clk_i;
+  input  logic                      rst_ni;
+  input  logic                      start_i;
+  input  msm_lane_op_t              op_i;          // zero_b: the data register's (rb, or rd of a store)
+  output logic                      busy_o;
+  output logic                      fault_o;       // the last loop faulted (valid when not busy)
+  output logic [3:0]                fault_kind_o;
+  output logic [4:0]                fault_lane_o;
+  output logic [31:0]               fault_addr_o;
+  input  logic [31:0]               shared_i;
+  input  logic [31:0]               param_addr_i;
+  input  logic [31:0]               param_size_i;
+  input  logic [32*NumWindows-1:0]  win_base_i;
+  input  logic [32*NumWindows-1:0]  win_size_i;
+  input  logic [31:0]               prot_base_i;
+  input  logic [31:0]               prot_size_i;
+  output logic                      rf_re_o;
+  output logic [RfAddrW-1:0]        rf_raddr_o;
+  input  logic [31:0]               rf_rdata_i;
+  output logic                      rf_we_o;
+  output logic [RfAddrW-1:0]        rf_waddr_o;
+  output logic [31:0]               rf_wdata_o;
+  output logic                      rf_traced_o;
+  output logic                      sm_re_o;
+  output logic [SmemW-1:0]          sm_raddr_o;
+  input  logic [31:0]               sm_rdata_i;
+  output logic                      sm_we_o;
+  output logic [SmemW-1:0]          sm_waddr_o;
+  output logic [3:0]                sm_wmask_o;
+  output logic [31:0]               sm_wdata_o;
+  output logic [4:0]                amo_op_o;
+  output logic [31:0]               amo_old_o;
+  output logic [31:0]               amo_b_o;
+  output logic [31:0]               amo_c_o;
+  input  logic [31:0]               amo_new_i;
+  output mem_req_t                  mem_req_o;
+  input  logic                      mem_req_ready_i;
+  input  mem_rsp_t                  mem_rsp_i;
+  output logic                      smem_access_o;
+  output logic                      gmem_req_o;
+  output logic                      mem_wait_o;    // a lane's device-memory access is in flight
+
+  localparam int WinW = $clog2(NumWindows + 1);
+  localparam int WinIdxW = (NumWindows > 1) ? $clog2(NumWindows) : 1;
+
+  typedef enum logic [1:0] { S_IDLE, S_CHECK, S_ACCESS, S_WAIT } state_e;
+  state_e st_q;
+  msm_lane_op_t op_q;
+  logic [4:0] lane_q;
+  logic [2:0] ph_q;
+  logic [31:0] addr_q, data_q;
+  logic [WinW-1:0] win_q;
+  logic win_ok_q;
+  logic fault_q;
+  logic [3:0] f_kind_q;
+  logic [4:0] f_lane_q;
+  logic [31:0] f_addr_q;
+  logic req_q, out_q;
+
+  // ---- the instruction ----------------------------------------------------------
+  logic is_global, is_shared, is_ldc, is_store, is_atom, writes_rd;
+  logic [2:0] msize;
+  assign is_global = op_q.op == baresm_isa_pkg::OP_LDG || op_q.op == baresm_isa_pkg::OP_STG ||
+                     op_q.op == baresm_isa_pkg::OP_ATOMG;
+  assign is_shared = op_q.op == baresm_isa_pkg::OP_LDS || op_q.op == baresm_isa_pkg::OP_STS ||
+                     op_q.op == baresm_isa_pkg::OP_ATOMS;
+  assign is_ldc = op_q.op == baresm_isa_pkg::OP_LDC;
+  assign is_store = op_q.op == baresm_isa_pkg::OP_STG || op_q.op == baresm_isa_pkg::OP_STS;
+  assign is_atom = baresm_ssm_pkg::is_atom(op_q.op);
+  assign writes_rd = op_q.write_rd;
+  assign msize = baresm_ssm_pkg::access_size(op_q.op, op_q.mod[2:0]);
+
+  logic [31:0] exec;   // a plain vector: Icarus 11 takes no variable select of a struct member
+  assign exec = op_q.exec;
+  logic lane_on, last;
+  assign lane_on = exec[lane_q];
+  assign last = lane_q == 5'd31;
+  // verilator lint_off UNUSEDSIGNAL
+  function automatic logic [RfAddrW-1:0] reg_addr(input logic [5:0] r, input logic [4:0] l);
+    reg_addr = {op_q.warp[WarpW-1:0], r[RegW-1:0], l};
+  endfunction
+  // verilator lint_on UNUSEDSIGNAL
+
+  // ---- the lane's address and its checks --------------------------------------------
+  logic [31:0] addr_now;   // in the phase after a's read
+  assign addr_now = (op_q.zero_a ? 32'd0 : rf_rdata_i) + op_q.imm;
+  logic misaligned, range_ok;
+  assign misaligned = (addr_now & {29'd0, msize - 3'd1}) != 32'd0;
+  assign range_ok = {1'b0, addr_now} + 33'(msize) <= {1'b0, is_shared ? shared_i : param_size_i};
+  logic [31:0] win_b, win_s;
+  assign win_b = win_base_i[32*WinIdxW'(win_q) +: 32];
+  assign win_s = win_size_i[32*WinIdxW'(win_q) +: 32];
+  logic [32:0] hi;
+  assign hi = {1'b0, addr_q} + 33'(msize);
+  logic win_hit, prot_hit;
+  assign win_hit = win_s != 32'd0 && addr_q >= win_b && hi <= {1'b0, win_b} + {1'b0, win_s};
+  assign prot_hit = prot_size_i != 32'd0 && {1'b0, addr_q} < {1'b0, prot_base_i} + {1'b0, prot_size_i} &&
+                    hi > {1'b0, prot_base_i};
+
+  // ---- the access -------------------------------------------------------------------------------
+  logic [31:0] gaddr, st_rep, line_word, ld_val, c_now;
+  logic [3:0] byte_strb;
+  assign gaddr = is_ldc ? param_addr_i + addr_q : addr_q;
+  assign st_rep = (msize == 3'd4) ? data_q : (msize == 3'd2) ? {2{data_q[15:0]}} : {4{data_q[7:0]}};
+  assign byte_strb = (msize == 3'd4) ? 4'hF : (msize == 3'd2) ? 4'h3 : 4'h1;
+  logic [MemLineBytes*8-1:0] rsp_rdata;
+  assign rsp_rdata = mem_rsp_i.rdata;
+  assign line_word = rsp_rdata[32*gaddr[LineW-1:2] +: 32];
+  assign ld_val = baresm_ssm_pkg::load_extend(op_q.mod[2:0],
+                                              (is_shared ? sm_rdata_i : line_word) >> {gaddr[1:0], 3'd0});
+  assign c_now = op_q.zero_c ? 32'd0 : rf_rdata_i;
+  logic take_rsp;
+  assign take_rsp = out_q && mem_rsp_i.valid;
+
+  // ---- RAM ports ----------------------------------------------------------------------------------
+  always_comb begin
+    rf_re_o = 1'b0;
+    rf_raddr_o = reg_addr(op_q.ra, lane_q);
+    rf_we_o = 1'b0;
+    rf_waddr_o = reg_addr(op_q.rd, lane_q);
+    rf_wdata_o = 32'd0;
+    rf_traced_o = 1'b0;
+    sm_re_o = 1'b0;
+    sm_raddr_o = SmemW'(addr_q >> 2);
+    sm_we_o = 1'b0;
+    sm_waddr_o = SmemW'(addr_q >> 2);
+    sm_wmask_o = byte_strb << addr_q[1:0];
+    sm_wdata_o = st_rep;
+    unique case (st_q)
+      S_CHECK: rf_re_o = lane_on && ph_q == 3'd0 && !op_q.zero_a;
+      S_ACCESS: begin
+        // ph 0: read a; 1: read the data (rd of a store, b of an atomic); 2: read c; 3: access.
+        if (lane_on) begin
+          unique case (ph_q)
+            3'd0: rf_re_o = !op_q.zero_a;
+            3'd1: begin
+              rf_re_o = !op_q.zero_b;
+              rf_raddr_o = reg_addr(is_store ? op_q.rd : op_q.rb, lane_q);
+            end
+            3'd2: begin
+              rf_re_o = !op_q.zero_c;
+              rf_raddr_o = reg_addr(op_q.rc, lane_q);
+            end
+            default: if (is_shared) begin
+              sm_we_o = is_store;
+              sm_re_o = !is_store;
+            end
+          endcase
+        end else begin
+          rf_we_o = op_q.zero_fill;
+        end
+      end
+      S_WAIT: begin
+        if (is_shared) begin
+          rf_we_o = writes_rd;
+          rf_traced_o = writes_rd;
+          rf_wdata_o = is_atom ? sm_rdata_i : ld_val;
+          sm_we_o = is_atom;
+          sm_wmask_o = 4'hF;
+          sm_wdata_o = amo_new_i;
+        end else if (take_rsp && !mem_rsp_i.err) begin
+          rf_we_o = writes_rd;
+          rf_traced_o = writes_rd;
+          rf_wdata_o = is_atom ? mem_rsp_i.rdata[31:0] : ld_val;
+        end
+      end
+      default: ;
+    endcase
+  end
+  assign amo_op_o = op_q.mod[4:0];
+  assign amo_old_o = sm_rdata_i;
+  assign amo_b_o = data_q;
+  assign amo_c_o = c_now;
+
+  // ---- the loop --------------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= S_IDLE;
+      fault_q <= 1'b0;
+      req_q <= 1'b0;
+      out_q <= 1'b0;
+    end else begin
+      if (req_q && mem_req_ready_i) begin
+        req_q <= 1'b0;
+        out_q <= 1'b1;
+      end
+      if (take_rsp) out_q <= 1'b0;
+      unique case (st_q)
+        S_IDLE: begin
+          if (start_i) begin
+            op_q <= op_i;
+            lane_q <= '0;
+            ph_q <= '0;
+            fault_q <= 1'b0;
+            st_q <= S_CHECK;
+          end
+        end
+        // Every executing lane: ph 0 read a, 1 the address (misaligned; the
+        // shared or parameter range), 2.. one window a cycle (global).
+        S_CHECK: begin
+          if (lane_on && ph_q == 3'd0) ph_q <= 3'd1;
+          else if (lane_on && ph_q == 3'd1) begin
+            addr_q <= addr_now;
+            if (misaligned || (!is_global && !range_ok)) begin
+              fault_q <= 1'b1;
+              f_kind_q <= misaligned ? baresm_state_pkg::FAULT_MISALIGNED : baresm_state_pkg::FAULT_OUT_OF_WINDOW;
+              f_lane_q <= lane_q;
+              f_addr_q <= addr_now;
+              st_q <= S_IDLE;
+            end else if (is_global) begin
+              win_q <= '0;
+              win_ok_q <= 1'b0;
+              ph_q <= 3'd2;
+            end else begin
+              ph_q <= '0;
+              lane_q <= lane_q + 5'd1;
+              if (last) st_q <= S_ACCESS;
+            end
+          end else if (lane_on && ph_q == 3'd2 && 32'(win_q) != NumWindows) begin
+            if (win_hit) win_ok_q <= 1'b1;
+            win_q <= win_q + WinW'(1);
+          end else if (lane_on && ph_q == 3'd2 && (!win_ok_q || prot_hit)) begin
+            fault_q <= 1'b1;
+            f_kind_q <= baresm_state_pkg::FAULT_OUT_OF_WINDOW;
+            f_lane_q <= lane_q;
+            f_addr_q <= addr_q;
+            st_q <= S_IDLE;
+          end else begin
+            ph_q <= '0;
+            lane_q <= lane_q + 5'd1;
+            if (last) st_q <= S_ACCESS;
+          end
+        end
+        S_ACCESS: begin
+          if (lane_on) begin
+            ph_q <= ph_q + 3'd1;
+            if (ph_q == 3'd1) addr_q <= addr_now;
+            if (ph_q == 3'd2) data_q <= op_q.zero_b ? 32'd0 : rf_rdata_i;
+            if (ph_q == 3'd3) begin
+              ph_q <= '0;
+              st_q <= S_WAIT;
+              if (!is_shared) req_q <= 1'b1;
+            end
+          end else begin
+            lane_q <= lane_q + 5'd1;
+            if (last) st_q <= S_IDLE;
+          end
+        end
+        S_WAIT: begin
+          if (is_shared || (take_rsp && !req_q)) begin
+            if (!is_shared && mem_rsp_i.err) begin
+              fault_q <= 1'b1;
+              f_kind_q <= baresm_state_pkg::FAULT_MEMORY_ERROR;
+              f_lane_q <= lane_q;
+              f_addr_q <= addr_q;
+              st_q <= S_IDLE;
+            end else begin
+              lane_q <= lane_q + 5'd1;
+              st_q <= last ? S_IDLE : S_ACCESS;
+            end
+          end
+        end
+        default: st_q <= S_IDLE;
+      endcase
+    end
+  end
+
+  // The request of a lane, held until taken: a line read, a strobed line write, or an atomic at memory.
+  logic [1:0] r_op_q;
+  logic [31:0] r_addr_q;
+  logic [MemLineBytes*8-1:0] r_wdata_q;
+  logic [MemLineBytes-1:0] r_wstrb_q;
+  always_ff @(posedge clk_i) begin
+    if (st_q == S_ACCESS && lane_on && ph_q == 3'd3 && !is_shared) begin
+      r_op_q <= is_atom ? 2'd2 : is_store ? 2'd1 : 2'd0;
+      r_addr_q <= is_atom ? {gaddr[31:2], 2'b00} : {gaddr[31:LineW], LineW'(0)};
+      r_wdata_q <= is_atom ? (MemLineBytes * 8)'({c_now, data_q}) : {(MemLineBytes / 4){st_rep}};
+      r_wstrb_q <= is_store ? MemLineBytes'(byte_strb) << gaddr[LineW-1:0] : '0;
+    end
+  end
+  assign mem_req_o.valid = req_q;
+  assign mem_req_o.id = '0;
+  assign mem_req_o.op = r_op_q;
+  assign mem_req_o.amo = op_q.mod[4:0];
+  assign mem_req_o.addr = r_addr_q;
+  assign mem_req_o.wdata = r_wdata_q;
+  assign mem_req_o.wstrb = r_wstrb_q;
+
+  logic unused;   // the ALU loop's fields
+  assign unused = ^{op_q.tid0, op_q.sel, op_q.bimm, op_q.mod[7:5]};
+  assign busy_o = st_q != S_IDLE;
+  assign fault_o = fault_q;
+  assign fault_kind_o = f_kind_q;
+  assign fault_lane_o = f_lane_q;
+  assign fault_addr_o = f_addr_q;
+  assign smem_access_o = st_q == S_ACCESS && lane_on && ph_q == 3'd3 && is_shared;
+  assign gmem_req_o = req_q && mem_req_ready_i;
+  assign mem_wait_o = st_q == S_WAIT && !is_shared;
+
+endmodule
+
+`default_nettype wire
