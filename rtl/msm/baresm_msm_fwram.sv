@@ -17,7 +17,7 @@ module baresm_msm_fwram #(
   output baresm_mcu_rsp_t rsp_o
 );
 
-  logic [31:0] mem_q [Depth];
+  (* no_rw_check *) logic [31:0] mem_q [Depth];
   logic [31:0] rdata_q;
   logic rvalid_q;
 
@@ -25,14 +25,27 @@ module baresm_msm_fwram #(
     if (InitFile != "") $readmemh(InitFile, mem_q);
   end
 
-  // The byte strobes as a bit mask (Icarus 11 takes no variable part select
-  // of an array word).
-  logic [31:0] bmask;
-  assign bmask = {{8{req_i.strb[3]}}, {8{req_i.strb[2]}}, {8{req_i.strb[1]}}, {8{req_i.strb[0]}}};
+  // Written as baresm_ram_1r1w is, so Yosys maps it to EBR (a write and a
+  // read port, byte lanes) and Icarus takes it: plain vectors, no struct
+  // member as an index.
+  logic [AddrW-1:0] addr;
+  logic [31:0] wdata;
+  logic [3:0] strb;
+  logic we, re;
+  assign addr = req_i.addr[AddrW-1:0];
+  assign wdata = req_i.wdata;
+  assign strb = req_i.strb;
+  assign we = req_i.valid && req_i.we;
+  assign re = req_i.valid && !req_i.we;
   always_ff @(posedge clk_i) begin
-    if (req_i.valid && req_i.we)
-      mem_q[req_i.addr[AddrW-1:0]] <= (mem_q[req_i.addr[AddrW-1:0]] & ~bmask) | (req_i.wdata & bmask);
-    if (req_i.valid && !req_i.we) rdata_q <= mem_q[req_i.addr[AddrW-1:0]];
+    if (we) begin
+      for (int k = 0; k < 4; k++) begin
+        if (strb[k]) mem_q[addr][k*8 +: 8] <= wdata[k*8 +: 8];
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (re) rdata_q <= mem_q[addr];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
