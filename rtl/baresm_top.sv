@@ -15,6 +15,7 @@
 // drains and drops every response of the aborted launch.
 `include "baresm_assert.svh"
 `include "baresm_mem_types.svh"
+`include "baresm_mem_glue.svh"
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
 `default_nettype none
@@ -190,17 +191,8 @@ module baresm_top #(
   logic [MemLineBytes-1:0] sm_req_wstrb;
   sm_req_t sm_req;
   sm_rsp_t sm_rsp;
-  assign sm_req.valid = sm_req_valid;
-  assign sm_req.id = sm_req_id;
-  assign sm_req.addr = sm_req_addr;
-  assign sm_req.op = sm_req_op;
-  assign sm_req.amo = sm_req_amo;
-  assign sm_req.wdata = sm_req_wdata;
-  assign sm_req.wstrb = sm_req_wstrb;
-  assign sm_rsp_valid = sm_rsp.valid;
-  assign sm_rsp_id = sm_rsp.id;
-  assign sm_rsp_rdata = sm_rsp.rdata;
-  assign sm_rsp_err = sm_rsp.err;
+  `BARESM_MEM_REQ_FROM_NETS(sm_req, sm_req_)
+  `BARESM_MEM_RSP_TO_NETS(sm_rsp, sm_rsp_)
   logic [8*32-1:0] sm_config;
 
 `ifndef SYNTHESIS
@@ -332,17 +324,8 @@ module baresm_top #(
   logic [SmIdWidth+1:0] outstanding;
   mem_req_t mem_req;
   mem_rsp_t mem_rsp;
-  assign mem_req_valid_o = mem_req.valid;
-  assign mem_req_id_o = mem_req.id;
-  assign mem_req_addr_o = mem_req.addr;
-  assign mem_req_op_o = mem_req.op;
-  assign mem_req_amo_o = mem_req.amo;
-  assign mem_req_wdata_o = mem_req.wdata;
-  assign mem_req_wstrb_o = mem_req.wstrb;
-  assign mem_rsp.valid = mem_rsp_valid_i;
-  assign mem_rsp.id = mem_rsp_id_i;
-  assign mem_rsp.rdata = mem_rsp_rdata_i;
-  assign mem_rsp.err = mem_rsp_err_i;
+  `BARESM_MEM_REQ_TO_PORTS(mem_req)
+  `BARESM_MEM_RSP_FROM_PORTS(mem_rsp)
   baresm_cp_memarb #(
     .LineBytes(MemLineBytes),
     .SmIdWidth(SmIdWidth)

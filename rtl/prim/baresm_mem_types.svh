@@ -48,13 +48,16 @@
 
 // Line port, response: the request's id; rdata the line (READ) or the old
 // value in [31:0] (ATOMIC); err: the request failed (bus/ECC error, an
-// address outside memory): no data, no effect.
+// address outside memory): no data, no effect. rdata is the lowest field, so
+// that it starts on a 32-bit word: Verilator copies it between the structs
+// (and the verilated tops' field-by-field ports) word by word instead of
+// shifting every word by one bit (docs/cosim.md, simulation speed).
 `define BARESM_MEM_RSP_T(IdW, LineBytes) \
   struct packed { \
     logic                     valid; \
     logic [(IdW)-1:0]         id; \
-    logic [(LineBytes)*8-1:0] rdata; \
     logic                     err; \
+    logic [(LineBytes)*8-1:0] rdata; \
   }
 
 // Single-master port, request: op 0 READ, 1 WRITE, as on the line port.
@@ -71,8 +74,8 @@
 `define BARESM_MEM1_RSP_T(LineBytes) \
   struct packed { \
     logic                     valid; \
-    logic [(LineBytes)*8-1:0] rdata; \
     logic                     err; \
+    logic [(LineBytes)*8-1:0] rdata; \
   }
 
 // Byte port, request: one byte read or written.

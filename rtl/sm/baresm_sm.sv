@@ -24,6 +24,7 @@
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_mem_types.svh"
+`include "baresm_mem_glue.svh"
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
 
@@ -866,13 +867,7 @@ module baresm_sm #(
   assign if_req.op = 2'd0;              // line READs
   assign if_req.wdata = '0;
   assign if_req.wstrb = '0;
-  assign mem_req_valid_o = mem_req.valid;
-  assign mem_req_id_o = mem_req.id;
-  assign mem_req_addr_o = mem_req.addr;
-  assign mem_req_op_o = mem_req.op;
-  assign mem_req_amo_o = mem_req.amo;
-  assign mem_req_wdata_o = mem_req.wdata;
-  assign mem_req_wstrb_o = mem_req.wstrb;
+  `BARESM_MEM_REQ_TO_PORTS(mem_req)
   assign ls_rsp.valid = mem_rsp_valid_i && !mem_rsp_id_i[LsuIdWidth];
   assign ls_rsp.id = mem_rsp_id_i[LsuIdWidth-1:0];
   assign ls_rsp.rdata = mem_rsp_rdata_i;
