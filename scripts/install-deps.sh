@@ -9,7 +9,8 @@ packages=(
   libboost-program-options-dev
   libzstd-dev                # cudart: nvcc 13 compresses the fatbinary's PTX with zstd
   verilator libsystemc-dev
-  clang libclang-rt-14-dev   # scripts/fuzz.sh: clang++ and the libFuzzer runtime
+  clang libclang-rt-14-dev   # scripts/fuzz.sh: clang++ and the libFuzzer runtime; fw/build.sh: clang for rv32i
+  lld llvm                   # fw/build.sh: ld.lld and llvm-objcopy (the control core's firmware images)
   yosys iverilog z3 cvc5
   nextpnr-ice40 fpga-icestorm
   tcl                        # tests/fpga: scripts/vivado-arty.tcl's dry run under tclsh
