@@ -9,6 +9,7 @@
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_mem_types.svh"
+`include "baresm_mem_glue.svh"
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
 `include "baresm_mcu_types.svh"
@@ -154,13 +155,7 @@ module baresm_msm #(
   logic [63:0] cycles, clock;
   mem_req_t mem_req;
   mem_rsp_t mem_rsp;
-  assign mem_req_valid_o = mem_req.valid;
-  assign mem_req_id_o = mem_req.id;
-  assign mem_req_addr_o = mem_req.addr;
-  assign mem_req_op_o = mem_req.op;
-  assign mem_req_amo_o = mem_req.amo;
-  assign mem_req_wdata_o = mem_req.wdata;
-  assign mem_req_wstrb_o = mem_req.wstrb;
+  `BARESM_MEM_REQ_TO_PORTS(mem_req)
   assign mem_rsp.valid = mem_rsp_valid_i;
   assign mem_rsp.rdata = mem_rsp_rdata_i;
   assign mem_rsp.err = mem_rsp_err_i;

@@ -106,28 +106,7 @@ module baresm_msm_lane #(
     .we_i(we), .waddr_i(waddr), .wmask_i(1'b1), .wdata_i(wdata));
 
   logic [31:0] sreg;
-  always_comb begin
-    unique case (op_q.mod)
-      baresm_isa_pkg::SR_TID_X: sreg = {16'd0, tid_q[15:0]};
-      baresm_isa_pkg::SR_TID_Y: sreg = {16'd0, tid_q[31:16]};
-      baresm_isa_pkg::SR_TID_Z: sreg = {16'd0, tid_q[47:32]};
-      baresm_isa_pkg::SR_NTID_X: sreg = {16'd0, block_i[15:0]};
-      baresm_isa_pkg::SR_NTID_Y: sreg = {16'd0, block_i[31:16]};
-      baresm_isa_pkg::SR_NTID_Z: sreg = {16'd0, block_i[47:32]};
-      baresm_isa_pkg::SR_CTAID_X: sreg = cta_i[31:0];
-      baresm_isa_pkg::SR_CTAID_Y: sreg = cta_i[63:32];
-      baresm_isa_pkg::SR_CTAID_Z: sreg = cta_i[95:64];
-      baresm_isa_pkg::SR_NCTAID_X: sreg = grid_i[31:0];
-      baresm_isa_pkg::SR_NCTAID_Y: sreg = grid_i[63:32];
-      baresm_isa_pkg::SR_NCTAID_Z: sreg = grid_i[95:64];
-      baresm_isa_pkg::SR_LANEID: sreg = {27'd0, lane_q};
-      baresm_isa_pkg::SR_WARPID: sreg = 32'(op_q.warp);
-      baresm_isa_pkg::SR_SMID: sreg = {24'd0, smid_i};
-      baresm_isa_pkg::SR_CLOCK: sreg = clock_i[31:0];
-      baresm_isa_pkg::SR_CLOCKHI: sreg = clock_i[63:32];
-      default: sreg = 32'd0;
-    endcase
-  end
+  assign sreg = baresm_ssm_pkg::sreg(op_q.mod, tid_q, block_i, grid_i, cta_i, lane_q, 32'(op_q.warp), smid_i, clock_i);
 
   logic [31:0] c_now, alu_r;
   logic setp;

@@ -102,12 +102,10 @@ module baresm_msm_lsu #(
   // ---- the instruction ----------------------------------------------------------
   logic is_global, is_shared, is_ldc, is_store, is_atom, writes_rd;
   logic [2:0] msize;
-  assign is_global = op_q.op == baresm_isa_pkg::OP_LDG || op_q.op == baresm_isa_pkg::OP_STG ||
-                     op_q.op == baresm_isa_pkg::OP_ATOMG;
-  assign is_shared = op_q.op == baresm_isa_pkg::OP_LDS || op_q.op == baresm_isa_pkg::OP_STS ||
-                     op_q.op == baresm_isa_pkg::OP_ATOMS;
+  assign is_global = baresm_ssm_pkg::is_global(op_q.op);
+  assign is_shared = baresm_ssm_pkg::is_shared(op_q.op);
   assign is_ldc = op_q.op == baresm_isa_pkg::OP_LDC;
-  assign is_store = op_q.op == baresm_isa_pkg::OP_STG || op_q.op == baresm_isa_pkg::OP_STS;
+  assign is_store = baresm_ssm_pkg::is_store(op_q.op);
   assign is_atom = baresm_ssm_pkg::is_atom(op_q.op);
   assign writes_rd = op_q.write_rd;
   assign msize = baresm_ssm_pkg::access_size(op_q.op, op_q.mod[2:0]);

@@ -23,6 +23,44 @@ package baresm_ssm_pkg;
     is_atom = op == baresm_isa_pkg::OP_ATOMG || op == baresm_isa_pkg::OP_ATOMS;
   endfunction
 
+  // The memory instructions by space, and the stores.
+  function automatic logic is_global(input logic [6:0] op);
+    is_global = op == baresm_isa_pkg::OP_LDG || op == baresm_isa_pkg::OP_STG || op == baresm_isa_pkg::OP_ATOMG;
+  endfunction
+  function automatic logic is_shared(input logic [6:0] op);
+    is_shared = op == baresm_isa_pkg::OP_LDS || op == baresm_isa_pkg::OP_STS || op == baresm_isa_pkg::OP_ATOMS;
+  endfunction
+  function automatic logic is_store(input logic [6:0] op);
+    is_store = op == baresm_isa_pkg::OP_STG || op == baresm_isa_pkg::OP_STS;
+  endfunction
+
+  // S2R's special register `id` for one thread (isa/iss_exec.cpp sreg):
+  // tid, block, grid and cta are {z, y, x}; smid the SM's id as reported.
+  function automatic logic [31:0] sreg(input logic [7:0] id, input logic [47:0] tid, input logic [47:0] block,
+                                       input logic [95:0] grid, input logic [95:0] cta, input logic [4:0] lane,
+                                       input logic [31:0] warp, input logic [7:0] smid, input logic [63:0] clock);
+    unique case (id)
+      baresm_isa_pkg::SR_TID_X: sreg = {16'd0, tid[15:0]};
+      baresm_isa_pkg::SR_TID_Y: sreg = {16'd0, tid[31:16]};
+      baresm_isa_pkg::SR_TID_Z: sreg = {16'd0, tid[47:32]};
+      baresm_isa_pkg::SR_NTID_X: sreg = {16'd0, block[15:0]};
+      baresm_isa_pkg::SR_NTID_Y: sreg = {16'd0, block[31:16]};
+      baresm_isa_pkg::SR_NTID_Z: sreg = {16'd0, block[47:32]};
+      baresm_isa_pkg::SR_CTAID_X: sreg = cta[31:0];
+      baresm_isa_pkg::SR_CTAID_Y: sreg = cta[63:32];
+      baresm_isa_pkg::SR_CTAID_Z: sreg = cta[95:64];
+      baresm_isa_pkg::SR_NCTAID_X: sreg = grid[31:0];
+      baresm_isa_pkg::SR_NCTAID_Y: sreg = grid[63:32];
+      baresm_isa_pkg::SR_NCTAID_Z: sreg = grid[95:64];
+      baresm_isa_pkg::SR_LANEID: sreg = {27'd0, lane};
+      baresm_isa_pkg::SR_WARPID: sreg = warp;
+      baresm_isa_pkg::SR_SMID: sreg = {24'd0, smid};
+      baresm_isa_pkg::SR_CLOCK: sreg = clock[31:0];
+      baresm_isa_pkg::SR_CLOCKHI: sreg = clock[63:32];
+      default: sreg = 32'd0;
+    endcase
+  endfunction
+
   // The register fields an instruction uses (isa/iss_exec.cpp used_regs), as
   // a 4-bit mask over {rc, rb, ra, rd}. (Fields, not an instr_t: Yosys 0.23
   // cannot pass a struct to a function.)

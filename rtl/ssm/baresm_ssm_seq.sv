@@ -316,11 +316,9 @@ module baresm_ssm_seq #(
   assign is_shfl = in_q.op == baresm_isa_pkg::OP_SHFL;
   assign is_mem = fl[baresm_isa_pkg::F_MEM];
   assign is_atom_i = baresm_ssm_pkg::is_atom(in_q.op);
-  assign is_store = in_q.op == baresm_isa_pkg::OP_STG || in_q.op == baresm_isa_pkg::OP_STS;
-  assign is_global = in_q.op == baresm_isa_pkg::OP_LDG || in_q.op == baresm_isa_pkg::OP_STG ||
-                     in_q.op == baresm_isa_pkg::OP_ATOMG;
-  assign is_shared = in_q.op == baresm_isa_pkg::OP_LDS || in_q.op == baresm_isa_pkg::OP_STS ||
-                     in_q.op == baresm_isa_pkg::OP_ATOMS;
+  assign is_store = baresm_ssm_pkg::is_store(in_q.op);
+  assign is_global = baresm_ssm_pkg::is_global(in_q.op);
+  assign is_shared = baresm_ssm_pkg::is_shared(in_q.op);
   assign is_ldc = in_q.op == baresm_isa_pkg::OP_LDC;
   assign writes_rd = (fl[baresm_isa_pkg::F_WRD] || is_ballot) && in_q.rd != RZ;
   assign msize = baresm_ssm_pkg::access_size(in_q.op, in_q.mod[2:0]);
@@ -397,28 +395,9 @@ module baresm_ssm_seq #(
   assign rv_cw = rv_q[cw_q];
 
   logic [31:0] sreg;
-  always_comb begin
-    unique case (in_q.mod)
-      baresm_isa_pkg::SR_TID_X: sreg = {16'd0, tid_q[15:0]};
-      baresm_isa_pkg::SR_TID_Y: sreg = {16'd0, tid_q[31:16]};
-      baresm_isa_pkg::SR_TID_Z: sreg = {16'd0, tid_q[47:32]};
-      baresm_isa_pkg::SR_NTID_X: sreg = {16'd0, block_x_i};
-      baresm_isa_pkg::SR_NTID_Y: sreg = {16'd0, block_y_i};
-      baresm_isa_pkg::SR_NTID_Z: sreg = {16'd0, block_z_i};
-      baresm_isa_pkg::SR_CTAID_X: sreg = cta_x_q;
-      baresm_isa_pkg::SR_CTAID_Y: sreg = cta_y_q;
-      baresm_isa_pkg::SR_CTAID_Z: sreg = cta_z_q;
-      baresm_isa_pkg::SR_NCTAID_X: sreg = grid_x_i;
-      baresm_isa_pkg::SR_NCTAID_Y: sreg = grid_y_i;
-      baresm_isa_pkg::SR_NCTAID_Z: sreg = grid_z_i;
-      baresm_isa_pkg::SR_LANEID: sreg = {27'd0, lane_q};
-      baresm_isa_pkg::SR_WARPID: sreg = 32'(cw_q);
-      baresm_isa_pkg::SR_SMID: sreg = (smid_i != 8'd0) ? {24'd0, smid_i} : 32'(SmId);
-      baresm_isa_pkg::SR_CLOCK: sreg = clock_i[31:0];
-      baresm_isa_pkg::SR_CLOCKHI: sreg = clock_i[63:32];
-      default: sreg = 32'd0;
-    endcase
-  end
+  assign sreg = baresm_ssm_pkg::sreg(in_q.mod, tid_q, {block_z_i, block_y_i, block_x_i}, {grid_z_i, grid_y_i, grid_x_i},
+                                     {cta_z_q, cta_y_q, cta_x_q}, lane_q, 32'(cw_q),
+                                     (smid_i != 8'd0) ? smid_i : 8'(SmId), clock_i);
 
   // Operand c arrives from the RAM in the execute step.
   logic [31:0] opc_now, alu_out;
