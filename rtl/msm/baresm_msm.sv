@@ -181,7 +181,7 @@ module baresm_msm #(
   logic [31:0] lsu_sm_wdata, sm_rdata;
   logic [4:0] amo_op;
   logic [31:0] amo_old, amo_b, amo_c, amo_new;
-  logic io_smem_access, io_gmem_req, lsu_smem_access, lsu_gmem_req;
+  logic lsu_smem_access, lsu_gmem_req;
   logic [NumWarps-1:0] used, exited, bar_wait, ready, wait_mem;
   logic issue, issue_fault, diverge, bar_release, cta_retire, ifill, pw_valid;
   logic [WarpW-1:0] issue_warp, pw_warp;
@@ -214,8 +214,7 @@ module baresm_msm #(
     .issue_o(issue), .issue_fault_o(issue_fault), .issue_warp_o(issue_warp), .issue_pc_o(issue_pc),
     .issue_tmask_o(issue_tmask), .issue_exec_o(issue_exec), .diverge_o(diverge),
     .cta_x_o(cta_x), .cta_y_o(cta_y), .cta_z_o(cta_z),
-    .bar_release_o(bar_release), .cta_retire_o(cta_retire), .smem_access_o(io_smem_access),
-    .ifill_o(ifill), .gmem_req_o(io_gmem_req),
+    .bar_release_o(bar_release), .cta_retire_o(cta_retire), .ifill_o(ifill),
     .pw_valid_o(pw_valid), .pw_warp_o(pw_warp), .pw_pd_o(pw_pd), .pw_mask_o(pw_mask), .pw_bits_o(pw_bits)
   );
 
@@ -312,8 +311,8 @@ module baresm_msm #(
     .bar_release_i  (bar_release),
     .cta_retire_i   (cta_retire),
     .ifill_i        (ifill),
-    .smem_pass_i    (io_smem_access || lsu_smem_access),
-    .gmem_req_i     (io_gmem_req || lsu_gmem_req),
+    .smem_pass_i    (lsu_smem_access),
+    .gmem_req_i     (lsu_gmem_req),
     .warp_state_o,
     .cycles_o       (cycles),
     .clock_o        (clock),

@@ -40,7 +40,7 @@ module baresm_msm_io #(
   used_o, exited_o, bar_wait_o, ready_o, wait_mem_o,
   issue_o, issue_fault_o, issue_warp_o, issue_pc_o, issue_tmask_o, issue_exec_o, diverge_o,
   cta_x_o, cta_y_o, cta_z_o,
-  bar_release_o, cta_retire_o, smem_access_o, ifill_o, gmem_req_o,
+  bar_release_o, cta_retire_o, ifill_o,
   pw_valid_o, pw_warp_o, pw_pd_o, pw_mask_o, pw_bits_o
 );
 
@@ -115,9 +115,7 @@ module baresm_msm_io #(
   output logic [31:0]          cta_z_o;
   output logic                 bar_release_o;
   output logic                 cta_retire_o;
-  output logic                 smem_access_o;
   output logic                 ifill_o;
-  output logic                 gmem_req_o;
   output logic                 pw_valid_o;
   output logic [WarpW-1:0]     pw_warp_o;
   output logic [2:0]           pw_pd_o;
@@ -228,8 +226,7 @@ module baresm_msm_io #(
   assign mem_req_o.amo = '0;
   assign mem_req_o.wdata = '0;
   assign mem_req_o.wstrb = '0;
-  assign ifill_o = m_valid_q && mem_req_ready_i;
-  assign gmem_req_o = 1'b0;
+  assign ifill_o = m_valid_q && mem_req_ready_i;   // the only request: device-memory ones are the memory loop's
 
   // ---- the watchdog: the count passes every value once from 0 at the accept,
   // so it has reached a nonzero budget exactly when it once equalled it ---------------------
@@ -301,7 +298,7 @@ module baresm_msm_io #(
   logic [WarpW-1:0] issue_warp_q, pw_warp_q;
   logic [31:0] issue_pc_q, issue_tmask_q, issue_exec_q, cta_x_q, cta_y_q, cta_z_q, pw_mask_q, pw_bits_q;
   logic [2:0] pw_pd_q;
-  logic [2:0] event_q;
+  logic [1:0] event_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       used_q <= '0;
@@ -317,7 +314,7 @@ module baresm_msm_io #(
       issue_fault_q <= is_w(off, baresm_msm_io_pkg::IO_ISSUE) && req_i.wdata[8];
       pw_q <= is_w(off, baresm_msm_io_pkg::IO_PW);
       event_q <= '0;
-      if (is_w(off, baresm_msm_io_pkg::IO_EVENT)) event_q <= 3'd1 << req_i.wdata[1:0];   // 2 is not sent: the memory loop counts
+      if (is_w(off, baresm_msm_io_pkg::IO_EVENT)) event_q <= 2'd1 << req_i.wdata[0];
       if (is_w(off, baresm_msm_io_pkg::IO_WARPS)) begin
         used_q <= req_i.wdata[NumWarps-1:0];
         exited_q <= req_i.wdata[8 +: NumWarps];
@@ -366,7 +363,6 @@ module baresm_msm_io #(
   assign cta_z_o = cta_z_q;
   assign bar_release_o = event_q[0];
   assign cta_retire_o = event_q[1];
-  assign smem_access_o = event_q[2];
   assign pw_valid_o = pw_q;
   assign pw_warp_o = pw_warp_q;
   assign pw_pd_o = pw_pd_q;

@@ -45,7 +45,7 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_PW_MASK = 16'h00E0;  // W: predicate write: lanes
   localparam logic [15:0] IO_PW_BITS = 16'h00E4;  // W: predicate write: values
   localparam logic [15:0] IO_PW = 16'h00E8;  // W: predicate write now: [4:0] warp, [10:8] predicate
-  localparam logic [15:0] IO_EVENT = 16'h00EC;  // W: an event for the counters: 0 barrier release, 1 CTA retired, 2 shared-memory access
+  localparam logic [15:0] IO_EVENT = 16'h00EC;  // W: an event for the counters: 0 a barrier released, 1 a CTA retired
   localparam logic [15:0] IO_LANE_FAULT = 16'h00F0;  // R: memory loop: [0] it faulted, [7:4] the fault kind, [12:8] the lane
   localparam logic [15:0] IO_LANE_FAULT_ADDR = 16'h00F4;  // R: memory loop: the faulting lane's address
   localparam logic [15:0] IO_LAUNCH_WORD = 16'h0100;  // R: the held launch record: word k at LAUNCH_WORD + 4k (contract/launch.def)
