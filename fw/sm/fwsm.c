@@ -227,6 +227,7 @@ static void cta_start(void) {
     hal_smem_clear(words);
   }
   cw = NUM_WARPS - 1;
+  hal_cta(cta);
   status(0);
 }
 
@@ -309,10 +310,14 @@ static uint32_t exec_bra(const instr_t* in, entry_t* top, uint32_t exec) {
     e[n].mask = exec;
     n++;
   }
-  for (k = 0; k < n; k++) stack[cw][d + k] = e[k];
+  for (k = 0; k < n; k++) {
+    stack[cw][d + k].pc = e[k].pc;
+    stack[cw][d + k].rpc = e[k].rpc;
+    stack[cw][d + k].mask = e[k].mask;
+  }
   if (n) {
     depth[cw] = d + n;
-    *top = e[n - 1];
+    *top = stack[cw][d + n - 1];
     return 0;
   }
   /* No entry written: the old top went. */
@@ -379,13 +384,13 @@ static void step(void) {
   status(1);
   if (hal_watchdog_expired()) return take_fault(FAULT_WATCHDOG, lowest_lane(top.mask), 0, top.pc);
   if ((top.pc & 7u) || top.pc < L.code_base || (uint64_t)top.pc + 8 > (uint64_t)L.code_base + L.code_size) {
-    hal_issue_fault(cw, top.pc, top.mask, cta);
+    hal_issue_fault(cw, top.pc, top.mask);
     return take_fault(FAULT_INVALID_PC, lowest_lane(top.mask), 0, top.pc);
   }
   if ((top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1)) != fetch_line_addr) {
     if (hal_fetch_line(top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1), fetch_words)) {
       fetch_line_addr = 1;
-      hal_issue_fault(cw, top.pc, top.mask, cta);
+      hal_issue_fault(cw, top.pc, top.mask);
       return take_fault(FAULT_FETCH_ERROR, lowest_lane(top.mask), top.pc, top.pc);
     }
     fetch_line_addr = top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1);
@@ -394,7 +399,7 @@ static void step(void) {
   hi = fetch_words[((top.pc >> 2) & 3u) + 1];
   decode(lo, hi, &in);
   if (illegal(&in)) {
-    hal_issue_fault(cw, top.pc, top.mask, cta);
+    hal_issue_fault(cw, top.pc, top.mask);
     return take_fault(FAULT_ILLEGAL_INSTR, lowest_lane(top.mask), 0, top.pc);
   }
   g = pred_word(cw, in.pg);
@@ -418,14 +423,14 @@ static void step(void) {
 
   /* Faults at issue. */
   if (in.op == OP_TRAP && exec) {
-    hal_issue_fault(cw, top.pc, top.mask, cta);
+    hal_issue_fault(cw, top.pc, top.mask);
     return take_fault(FAULT_TRAP, lowest_lane(exec), 0, top.pc);
   }
   if (in.op == OP_BRA && (top.mask & ~exec) && exec && bra_overflows(&in, &top)) {
-    hal_issue_fault(cw, top.pc, top.mask, cta);
+    hal_issue_fault(cw, top.pc, top.mask);
     return take_fault(FAULT_STACK_OVERFLOW, lowest_lane(top.mask), 0, top.pc);
   }
-  hal_issue(cw, top.pc, top.mask, exec, cta, in.op == OP_BRA && (top.mask & ~exec) && exec);
+  hal_issue(cw, top.pc, top.mask, exec, in.op == OP_BRA && (top.mask & ~exec) && exec);
 
   switch (in.op) {
     case OP_TRAP: break;

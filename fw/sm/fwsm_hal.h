@@ -80,9 +80,9 @@ void hal_smem_clear(uint32_t words);
    states each cycle (the hardware adds which wait for memory); the events
    drive the counters and the trace. */
 void hal_warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr);
-void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, const uint32_t cta[3],
-               uint32_t diverge);
-void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask, const uint32_t cta[3]);
+void hal_cta(const uint32_t cta[3]); /* the resident CTA, for S2R and the trace */
+void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, uint32_t diverge);
+void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask);
 void hal_pred_write(uint32_t warp, uint32_t pd, uint32_t mask, uint32_t bits);
 enum { EV_BAR_RELEASE, EV_CTA_RETIRE };
 void hal_event(uint32_t ev);

@@ -1,5 +1,6 @@
 /* fw/sm/fwsm_hal.h on the board: each call is a few loads and stores to the
    I/O registers of contract/msm_io.def (rtl/msm/baresm_msm_io.sv). */
+#include "fw/include/baresm_isa.h"
 #include "fw/sm/fwsm_hal.h"
 
 #define MSM_IO_BASE 0x10000u
@@ -125,8 +126,10 @@ static void lane_op_out(const fw_lane_op_t* op) {
   REG(IO_LANE_IMM) = op->imm;
   REG(IO_LANE_EXEC) = op->exec;
   REG(IO_LANE_SEL) = op->sel;
-  REG(IO_LANE_TID_XY) = op->tid[0] | op->tid[1] << 16;
-  REG(IO_LANE_TID_Z) = op->tid[2];
+  if (op->op == OP_S2R) { /* the other loops do not look at the thread id */
+    REG(IO_LANE_TID_XY) = op->tid[0] | op->tid[1] << 16;
+    REG(IO_LANE_TID_Z) = op->tid[2];
+  }
 }
 
 uint32_t hal_lane_alu(const fw_lane_op_t* op) {
@@ -161,25 +164,23 @@ void hal_warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, u
   REG(IO_WARPS) = used | exited << 8 | waiting << 16 | cur << 24 | in_instr << 29;
 }
 
-static void cta_regs(const uint32_t cta[3]) {
+void hal_cta(const uint32_t cta[3]) {
   REG(IO_CTA_X) = cta[0];
   REG(IO_CTA_Y) = cta[1];
   REG(IO_CTA_Z) = cta[2];
 }
 
-void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, const uint32_t cta[3], uint32_t diverge) {
+void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, uint32_t diverge) {
   REG(IO_ISSUE_PC) = pc;
   REG(IO_ISSUE_TMASK) = tmask;
   REG(IO_ISSUE_EXEC) = exec;
-  cta_regs(cta);
   REG(IO_ISSUE) = warp | diverge << 9;
 }
 
-void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask, const uint32_t cta[3]) {
+void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask) {
   REG(IO_ISSUE_PC) = pc;
   REG(IO_ISSUE_TMASK) = tmask;
   REG(IO_ISSUE_EXEC) = 0;
-  cta_regs(cta);
   REG(IO_ISSUE) = warp | 1u << 8;
 }
 

@@ -340,8 +340,10 @@ class FwSm final : public SmDut {
     cur_ = cur;
     in_instr_ = in_instr != 0;
   }
-  void issue(bool fault, uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, const uint32_t cta[3],
-             bool diverge) {
+  void set_cta(const uint32_t cta[3]) {
+    for (int k = 0; k < 3; k++) cta_[k] = cta[k];
+  }
+  void issue(bool fault, uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, bool diverge) {
     trace_.issue = true;
     trace_.issue_fault = fault;
     trace_.slot = warp;
@@ -349,7 +351,7 @@ class FwSm final : public SmDut {
     trace_.pc = pc;
     trace_.tmask = tmask;
     trace_.exec = exec;
-    for (int k = 0; k < 3; k++) trace_.cta[k] = cta_[k] = cta[k];
+    for (int k = 0; k < 3; k++) trace_.cta[k] = cta_[k];
     issued_ = !fault;
     if (!fault) {
       ctr_.instrs++;
@@ -636,12 +638,11 @@ void hal_smem_clear(uint32_t words) { g_dut->smem_clear(words); }
 void hal_warps(uint32_t used, uint32_t exited, uint32_t waiting, uint32_t cur, uint32_t in_instr) {
   g_dut->warps(used, exited, waiting, cur, in_instr);
 }
-void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, const uint32_t cta[3], uint32_t diverge) {
-  g_dut->issue(false, warp, pc, tmask, exec, cta, diverge != 0);
+void hal_cta(const uint32_t cta[3]) { g_dut->set_cta(cta); }
+void hal_issue(uint32_t warp, uint32_t pc, uint32_t tmask, uint32_t exec, uint32_t diverge) {
+  g_dut->issue(false, warp, pc, tmask, exec, diverge != 0);
 }
-void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask, const uint32_t cta[3]) {
-  g_dut->issue(true, warp, pc, tmask, 0, cta, false);
-}
+void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask) { g_dut->issue(true, warp, pc, tmask, 0, false); }
 void hal_pred_write(uint32_t warp, uint32_t pd, uint32_t mask, uint32_t bits) {
   g_dut->pred_write(warp, pd, mask, bits);
 }
