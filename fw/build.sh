@@ -4,7 +4,7 @@
 # per line in hex ($readmemh and tests/rtl_mcu read it).
 #   fw/build.sh PROGRAM OUT_DIR   fw/PROGRAM/*.c + fw/common -> OUT_DIR/PROGRAM.{elf,bin,hex}
 # fw/PROGRAM/link.ld, when there, replaces fw/common/link.ld.
-# The committed image is fw/PROGRAM/PROGRAM.hex (`make mcu_fw_update` copies a new one there).
+# The committed image is fw/PROGRAM/PROGRAM.hex (cmake targets mcu_fw_update and fwsm_image copy a new one there).
 set -euo pipefail
 fw="$(cd "$(dirname "$0")" && pwd)"
 prog="$1"; out="$2"
