@@ -23,6 +23,7 @@
 //   led_act_o    a frame was executed in the last LedHoldMs (link activity)
 `include "baresm_assert.svh"
 `include "baresm_mem_types.svh"
+`include "baresm_mem_glue.svh"
 `default_nettype none
 
 module baresm_fpga_board #(
@@ -125,17 +126,8 @@ module baresm_fpga_board #(
   typedef `BARESM_MEM_RSP_T(MemIdWidth, MemLineBytes) mem_rsp_t;
   mem_req_t mem_req;
   mem_rsp_t mem_rsp;
-  assign mem_req.valid = mem_req_valid;
-  assign mem_req.id = mem_req_id;
-  assign mem_req.addr = mem_req_addr;
-  assign mem_req.op = mem_req_op;
-  assign mem_req.amo = mem_req_amo;
-  assign mem_req.wdata = mem_req_wdata;
-  assign mem_req.wstrb = mem_req_wstrb;
-  assign mem_rsp_valid = mem_rsp.valid;
-  assign mem_rsp_id = mem_rsp.id;
-  assign mem_rsp_rdata = mem_rsp.rdata;
-  assign mem_rsp_err = mem_rsp.err;
+  `BARESM_MEM_REQ_FROM_NETS(mem_req, mem_req_)
+  `BARESM_MEM_RSP_TO_NETS(mem_rsp, mem_rsp_)
   logic [MemIdWidth:0] mem_outstanding;
 
   baresm_top #(

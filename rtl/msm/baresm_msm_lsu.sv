@@ -130,19 +130,16 @@ module baresm_msm_lsu #(
   logic [31:0] win_b, win_s;
   assign win_b = win_base_i[32*WinIdxW'(win_q) +: 32];
   assign win_s = win_size_i[32*WinIdxW'(win_q) +: 32];
-  logic [32:0] hi;
-  assign hi = {1'b0, addr_q} + 33'(msize);
   logic win_hit, prot_hit;
-  assign win_hit = win_s != 32'd0 && addr_q >= win_b && hi <= {1'b0, win_b} + {1'b0, win_s};
-  assign prot_hit = prot_size_i != 32'd0 && {1'b0, addr_q} < {1'b0, prot_base_i} + {1'b0, prot_size_i} &&
-                    hi > {1'b0, prot_base_i};
+  assign win_hit = baresm_ssm_pkg::in_window(addr_q, msize, win_b, win_s);
+  assign prot_hit = baresm_ssm_pkg::in_protected(addr_q, msize, prot_base_i, prot_size_i);
 
   // ---- the access -------------------------------------------------------------------------------
   logic [31:0] gaddr, st_rep, line_word, ld_val, c_now;
   logic [3:0] byte_strb;
   assign gaddr = is_ldc ? param_addr_i + addr_q : addr_q;
-  assign st_rep = (msize == 3'd4) ? data_q : (msize == 3'd2) ? {2{data_q[15:0]}} : {4{data_q[7:0]}};
-  assign byte_strb = (msize == 3'd4) ? 4'hF : (msize == 3'd2) ? 4'h3 : 4'h1;
+  assign st_rep = baresm_ssm_pkg::store_word(msize, data_q);
+  assign byte_strb = baresm_ssm_pkg::store_strb(msize);
   logic [MemLineBytes*8-1:0] rsp_rdata;
   assign rsp_rdata = mem_rsp_i.rdata;
   assign line_word = rsp_rdata[32*gaddr[LineW-1:2] +: 32];

@@ -105,6 +105,26 @@ package baresm_ssm_pkg;
     else access_size = 3'd1;
   endfunction
 
+  // A global access of `size` bytes at a: inside the window {base, wsize}
+  // (a window of size 0 holds nothing), and touching the protected range.
+  function automatic logic in_window(input logic [31:0] a, input logic [2:0] size, input logic [31:0] base,
+                                     input logic [31:0] wsize);
+    in_window = wsize != 32'd0 && a >= base && {1'b0, a} + 33'(size) <= {1'b0, base} + {1'b0, wsize};
+  endfunction
+  function automatic logic in_protected(input logic [31:0] a, input logic [2:0] size, input logic [31:0] base,
+                                        input logic [31:0] psize);
+    in_protected = psize != 32'd0 && {1'b0, a} < {1'b0, base} + {1'b0, psize} && {1'b0, a} + 33'(size) > {1'b0, base};
+  endfunction
+
+  // A store's data repeated over the word, and its byte strobes at offset 0:
+  // the strobes pick the bytes, so nothing is shifted into place.
+  function automatic logic [31:0] store_word(input logic [2:0] size, input logic [31:0] v);
+    store_word = (size == 3'd4) ? v : (size == 3'd2) ? {2{v[15:0]}} : {4{v[7:0]}};
+  endfunction
+  function automatic logic [3:0] store_strb(input logic [2:0] size);
+    store_strb = (size == 3'd4) ? 4'hF : (size == 3'd2) ? 4'h3 : 4'h1;
+  endfunction
+
   // A loaded value, sign- or zero-extended as the modifier says.
   function automatic logic [31:0] load_extend(input logic [2:0] mod, input logic [31:0] v);
     unique case (mod)

@@ -430,12 +430,9 @@ module baresm_ssm_seq #(
   logic [31:0] win_b, win_s;
   assign win_b = win_base_i[32*WinIdxW'(win_q) +: 32];
   assign win_s = win_size_i[32*WinIdxW'(win_q) +: 32];
-  logic [32:0] chk_hi;   // one past the access's last byte (maddr_q: the lane's address)
-  assign chk_hi = {1'b0, maddr_q} + 33'(msize);
-  logic win_hit, prot_hit;
-  assign win_hit = win_s != 32'd0 && maddr_q >= win_b && chk_hi <= {1'b0, win_b} + {1'b0, win_s};
-  assign prot_hit = prot_size_i != 32'd0 && {1'b0, maddr_q} < {1'b0, prot_base_i} + {1'b0, prot_size_i} &&
-                    chk_hi > {1'b0, prot_base_i};
+  logic win_hit, prot_hit;   // maddr_q: the lane's address
+  assign win_hit = baresm_ssm_pkg::in_window(maddr_q, msize, win_b, win_s);
+  assign prot_hit = baresm_ssm_pkg::in_protected(maddr_q, msize, prot_base_i, prot_size_i);
   logic chk_misaligned, chk_range_ok;   // shared memory and parameters: in the phase the address arrives
   always_comb begin
     chk_misaligned = (addr_now & {29'd0, msize - 3'd1}) != 32'd0;
@@ -447,9 +444,9 @@ module baresm_ssm_seq #(
   // A store's data repeated over the word (and the word over the line): the
   // byte strobes pick the bytes, so nothing is shifted into place.
   logic [31:0] st_rep;
-  assign st_rep = (msize == 3'd4) ? opb_q : (msize == 3'd2) ? {2{opb_q[15:0]}} : {4{opb_q[7:0]}};
+  assign st_rep = baresm_ssm_pkg::store_word(msize, opb_q);
   logic [3:0] byte_strb;
-  assign byte_strb = (msize == 3'd4) ? 4'hF : (msize == 3'd2) ? 4'h3 : 4'h1;
+  assign byte_strb = baresm_ssm_pkg::store_strb(msize);
   logic [31:0] gaddr;   // the device address of the lane's access
   assign gaddr = is_ldc ? param_addr_i + maddr_q : maddr_q;
   logic [LineW-1:0] goff;

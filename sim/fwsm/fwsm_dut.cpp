@@ -352,14 +352,12 @@ class FwSm final : public SmDut {
     trace_.tmask = tmask;
     trace_.exec = exec;
     for (int k = 0; k < 3; k++) trace_.cta[k] = cta_[k];
-    issued_ = !fault;
     if (!fault) {
       ctr_.instrs++;
       ctr_.thread_instrs += uint64_t(__builtin_popcount(exec));
       if (diverge) ctr_.divergent_branches++;
     }
     cycles(1);
-    issued_ = false;
   }
   void pred_write(uint32_t warp, uint32_t pd, uint32_t mask, uint32_t bits) {
     trace_.pred_writes = 1;
@@ -389,7 +387,7 @@ class FwSm final : public SmDut {
     busy_ = done_ = cfg_error_ = false;
     fault_ = fw_fault_t{};
     used_ = exited_ = waiting_ = cur_ = 0;
-    in_instr_ = issued_ = false;
+    in_instr_ = false;
     trace_ = SmTrace{};
     getcontext(&fw_);
     fw_.uc_stack.ss_sp = stack_.data();
@@ -451,7 +449,7 @@ class FwSm final : public SmDut {
     if (!used) return 0;                          // WS_IDLE
     if (exited) return 6;                         // WS_EXITED
     if (waiting) return 5;                        // WS_WAIT_BAR
-    if (issued_ && trace_.issue && cur_ == w) return 2;  // WS_ISSUED
+    if (trace_.issue && !trace_.issue_fault && trace_.slot == w) return 2;  // WS_ISSUED
     if (ready) return 1;                          // WS_READY
     if (mine && (req_valid_ || outstanding_)) return 3;  // WS_WAIT_MEM
     return 4;                                     // WS_WAIT_SB
@@ -599,7 +597,7 @@ class FwSm final : public SmDut {
   bool busy_ = false, done_ = false, cfg_error_ = false;
   fw_fault_t fault_{};
   uint32_t used_ = 0, exited_ = 0, waiting_ = 0, cur_ = 0;
-  bool in_instr_ = false, issued_ = false;
+  bool in_instr_ = false;
   SmTrace trace_;
   SmCounters ctr_;
   uint64_t clock_ = 0, launch_cycles_ = 0;
