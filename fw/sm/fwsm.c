@@ -53,7 +53,7 @@ static uint32_t threads, nw;
 static uint32_t cta[3];
 static uint32_t cw;  /* the current warp */
 static fw_fault_t fault;
-static uint32_t faulted;
+static uint32_t faulted, aborted;
 
 static uint32_t lowest_lane(uint32_t m) {
   uint32_t l = 0;
@@ -549,6 +549,10 @@ static void run_grid(void) {
         }
       if (!ok) break;
       cw = pick;
+      if (hal_service()) {
+        aborted = 1;
+        return;
+      }
       step();
       if (faulted) return;
       if (waiting) {
@@ -570,25 +574,30 @@ static void run_grid(void) {
   }
 }
 
-void fwsm_main(void) {
-  for (;;) {
-    hal_wait_launch(&L);
-    fetch_line_addr = 1;
-    faulted = 0;
-    fault.kind = FAULT_NONE;
-    used = exited = waiting = 0;
-    if (launch_bad()) {
-      hal_done(1, &fault);
-      continue;
-    }
-    threads = L.block[0] * L.block[1] * L.block[2];
-    nw = (threads + 31) >> 5;
-    run_grid();
-    if (!faulted) {
-      fault.kind = FAULT_NONE;
-      fault.cta[0] = fault.cta[1] = fault.cta[2] = 0;
-      fault.warp = fault.lane = fault.pc = fault.addr = fault.waiting = 0;
-    }
-    hal_done(0, &fault);
+uint32_t fwsm_run(const fw_launch_t* l, fw_fault_t* f) {
+  L = *l;
+  fetch_line_addr = 1;
+  faulted = 0;
+  aborted = 0;
+  fault.kind = FAULT_NONE;
+  used = exited = waiting = 0;
+  if (launch_bad()) {
+    *f = fault;
+    return FWSM_REFUSED;
   }
+  hal_launch(&L);
+  threads = L.block[0] * L.block[1] * L.block[2];
+  nw = (threads + 31) >> 5;
+  run_grid();
+  if (aborted) {
+    used = exited = waiting = 0;
+    status(0);
+  }
+  if (!faulted) {
+    fault.kind = FAULT_NONE;
+    fault.cta[0] = fault.cta[1] = fault.cta[2] = 0;
+    fault.warp = fault.lane = fault.pc = fault.addr = fault.waiting = 0;
+  }
+  *f = fault;
+  return aborted ? FWSM_ABORTED : FWSM_RAN;
 }

@@ -45,10 +45,19 @@ typedef struct {
   uint32_t tid[3]; /* S2R: lane 0's thread id; the engine steps it lane by lane */
 } fw_lane_op_t;
 
-/* Blocks until the next launch is accepted; fills *l. */
+/* The SM alone (fwsm_main.c: the microprogrammed SM behind the launch port):
+   blocks until the next launch is accepted and fills *l; then reports its end,
+   a refused launch (cfg_error), a fault, or the grid's end. */
 void hal_wait_launch(fw_launch_t* l);
-/* The launch ended: a refused launch (cfg_error), a fault, or the grid's end. */
 void hal_done(uint32_t cfg_error, const fw_fault_t* f);
+
+/* A launch's values the lane engine uses (the windows, the protected range,
+   the parameter buffer, shared memory, the grid and block for S2R), written
+   once before its first CTA. */
+void hal_launch(const fw_launch_t* l);
+/* Between two warp-instructions: the device's other work (fw/dev: the host's
+   register accesses). Nonzero: the launch is aborted (a soft reset). */
+uint32_t hal_service(void);
 
 /* The watchdog: 1 once this launch's cycles reached its nonzero budget. */
 uint32_t hal_watchdog_expired(void);
@@ -87,7 +96,13 @@ void hal_pred_write(uint32_t warp, uint32_t pd, uint32_t mask, uint32_t bits);
 enum { EV_BAR_RELEASE, EV_CTA_RETIRE };
 void hal_event(uint32_t ev);
 
-/* The firmware's entry: never returns. */
+/* One launch: the SM's checks (FWSM_REFUSED: it runs nothing), then the
+   grid, until its end or the first fault (*f: FAULT_NONE or that fault), or
+   until hal_service asks to abort (FWSM_ABORTED). */
+enum { FWSM_RAN, FWSM_REFUSED, FWSM_ABORTED };
+uint32_t fwsm_run(const fw_launch_t* l, fw_fault_t* f);
+
+/* The SM alone: launch after launch through hal_wait_launch/hal_done; never returns. */
 void fwsm_main(void);
 
 #ifdef __cplusplus

@@ -1,101 +1,28 @@
-/* fw/sm/fwsm_hal.h on the board: each call is a few loads and stores to the
-   I/O registers of contract/msm_io.def (rtl/msm/baresm_msm_io.sv). */
+/* fw/sm/fwsm_hal.h on the board, the part the SM alone and the whole device
+   share: each call is a few loads and stores to the I/O registers of
+   contract/msm_io.def (rtl/msm/baresm_msm_io.sv). */
 #include "fw/include/baresm_isa.h"
 #include "fw/sm/fwsm_hal.h"
+#include "fw/sm/msm_io.h"
 
-#define MSM_IO_BASE 0x10000u
-
-enum {
-#define MSM_IO(name, offset, access, desc) IO_##name = MSM_IO_BASE + (offset),
-#include "contract/msm_io.def"
-#undef MSM_IO
-};
-
-#define REG(a) (*(volatile uint32_t*)(uintptr_t)(a))
-
-/* The launch record's fields (contract/launch.def): offsets from the table. */
-enum {
-#define BSM_LAUNCH_FIELD(name, bits, count, desc) LF_##name,
-#include "contract/launch.def"
-#undef BSM_LAUNCH_FIELD
-  LF_COUNT
-};
-static const uint8_t lf_bits[LF_COUNT] = {
-#define BSM_LAUNCH_FIELD(name, bits, count, desc) bits,
-#include "contract/launch.def"
-#undef BSM_LAUNCH_FIELD
-};
-static const uint8_t lf_count[LF_COUNT] = {
-#define BSM_LAUNCH_FIELD(name, bits, count, desc) count,
-#include "contract/launch.def"
-#undef BSM_LAUNCH_FIELD
-};
-
-/* Bits [lsb, lsb + 32) of the held record. */
-static uint32_t record_word(uint32_t lsb) {
-  const uint32_t w = lsb >> 5, s = lsb & 31u;
-  uint32_t v = REG(IO_LAUNCH_WORD + 4 * w) >> s;
-  if (s) v |= REG(IO_LAUNCH_WORD + 4 * (w + 1)) << (32 - s);
-  return v;
-}
-
-/* The record's fields in table order, one pass: value k of field f at
-   vals[first[f] + k], a 64-bit field as two values. */
-enum { LV_COUNT = 2 + 2 * 8 + 17 };
-static uint32_t lv[LV_COUNT];
-static uint8_t lv_first[LF_COUNT];
-
-void hal_wait_launch(fw_launch_t* l) {
-  uint32_t f, k, lsb = 0, n = 0;
-  while (!(REG(IO_LAUNCH_OFFERED) & 1u)) {
-  }
-  REG(IO_LAUNCH_ACCEPT) = 1;
-  for (f = 0; f < LF_COUNT; f++) {
-    const uint32_t bits = lf_bits[f];
-    lv_first[f] = (uint8_t)n;
-    for (k = 0; k < lf_count[f]; k++) {
-      lv[n++] = bits >= 32 ? record_word(lsb) : record_word(lsb) & ((1u << bits) - 1);
-      if (bits == 64) lv[n++] = record_word(lsb + 32);
-      lsb += bits;
-    }
-  }
-  l->entry = lv[lv_first[LF_ENTRY_PC]];
-  l->code_base = lv[lv_first[LF_CODE_BASE]];
-  l->code_size = lv[lv_first[LF_CODE_SIZE]];
-  l->grid[0] = lv[lv_first[LF_GRID_X]];
-  l->grid[1] = lv[lv_first[LF_GRID_Y]];
-  l->grid[2] = lv[lv_first[LF_GRID_Z]];
-  l->block[0] = lv[lv_first[LF_BLOCK_X]];
-  l->block[1] = lv[lv_first[LF_BLOCK_Y]];
-  l->block[2] = lv[lv_first[LF_BLOCK_Z]];
-  l->regs = lv[lv_first[LF_REGS]];
-  l->smid = lv[lv_first[LF_SMID]];
-  l->param_addr = lv[lv_first[LF_PARAM_ADDR]];
-  l->param_size = lv[lv_first[LF_PARAM_SIZE]];
-  l->shared = lv[lv_first[LF_SHARED]];
+void hal_launch(const fw_launch_t* l) {
+  uint32_t k;
+  REG(IO_LP_SHARED) = l->shared;
+  REG(IO_LP_PARAM_ADDR) = l->param_addr;
+  REG(IO_LP_PARAM_SIZE) = l->param_size;
+  REG(IO_LP_PROT_BASE) = l->prot_base;
+  REG(IO_LP_PROT_SIZE) = l->prot_size;
+  REG(IO_LP_GRID_X) = l->grid[0];
+  REG(IO_LP_GRID_Y) = l->grid[1];
+  REG(IO_LP_GRID_Z) = l->grid[2];
+  REG(IO_LP_BLOCK_XY) = l->block[0] | l->block[1] << 16;
+  REG(IO_LP_BLOCK_Z) = l->block[2];
+  REG(IO_LP_SMID) = l->smid | l->regs << 8;
   for (k = 0; k < 8; k++) {
-    l->win_base[k] = lv[lv_first[LF_WIN_BASE] + k];
-    l->win_size[k] = lv[lv_first[LF_WIN_SIZE] + k];
+    REG(IO_LP_WIN_BASE + 4 * k) = l->win_base[k];
+    REG(IO_LP_WIN_SIZE + 4 * k) = l->win_size[k];
   }
-  l->watchdog = (uint64_t)lv[lv_first[LF_WATCHDOG] + 1] << 32 | lv[lv_first[LF_WATCHDOG]];
-  l->prot_base = lv[lv_first[LF_PROT_BASE]];
-  l->prot_size = lv[lv_first[LF_PROT_SIZE]];
 }
-
-void hal_done(uint32_t cfg_error, const fw_fault_t* f) {
-  REG(IO_FAULT_KIND) = f->kind;
-  REG(IO_FAULT_CTA_X) = f->cta[0];
-  REG(IO_FAULT_CTA_Y) = f->cta[1];
-  REG(IO_FAULT_CTA_Z) = f->cta[2];
-  REG(IO_FAULT_WARP) = f->warp;
-  REG(IO_FAULT_LANE) = f->lane;
-  REG(IO_FAULT_PC) = f->pc;
-  REG(IO_FAULT_ADDR) = f->addr;
-  REG(IO_FAULT_WAITING) = f->waiting;
-  REG(IO_LAUNCH_DONE) = cfg_error;
-}
-
-uint32_t hal_watchdog_expired(void) { return REG(IO_WATCHDOG) & 1u; }
 
 uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
   uint32_t s;
@@ -191,8 +118,3 @@ void hal_pred_write(uint32_t warp, uint32_t pd, uint32_t mask, uint32_t bits) {
 }
 
 void hal_event(uint32_t ev) { REG(IO_EVENT) = ev; }
-
-int main(void) {
-  fwsm_main();
-  return 0;
-}

@@ -137,15 +137,21 @@ module baresm_msm #(
     .status_o   (core_status),
     .trace_o    (core_trace)
   );
-  logic to_io;
+  // I/O: the launch port's block at 0x200-0x2FF, the SM's block everywhere else.
+  baresm_mcu_req_t lio_req;
+  baresm_mcu_rsp_t lio_rsp;
+  logic to_io, to_lio;
   assign to_io = core_req.addr[14];   // byte address bit 16
+  assign to_lio = core_req.addr[13:6] == 8'h02;
   always_comb begin
     ram_req = core_req;
     ram_req.valid = core_req.valid && !to_io;
     io_req = core_req;
-    io_req.valid = core_req.valid && to_io;
+    io_req.valid = core_req.valid && to_io && !to_lio;
+    lio_req = core_req;
+    lio_req.valid = core_req.valid && to_io && to_lio;
   end
-  assign core_rsp = ram_rsp.valid ? ram_rsp : io_rsp;
+  assign core_rsp = ram_rsp.valid ? ram_rsp : io_rsp.valid ? io_rsp : lio_rsp;
 
   baresm_msm_fwram #(.Depth(FwWords), .InitFile(FwImage)) u_fwram (
     .clk_i, .rst_ni, .req_i(ram_req), .rsp_o(ram_rsp));
@@ -188,6 +194,17 @@ module baresm_msm #(
   logic [31:0] issue_pc, issue_tmask, issue_exec, cta_x, cta_y, cta_z, pw_mask, pw_bits;
   logic [2:0] pw_pd;
 
+  baresm_msm_launch_io u_launch_io (
+    .clk_i, .rst_ni,
+    .req_i(lio_req), .rsp_o(lio_rsp),
+    .launch_valid_i, .launch_ready_o, .launch_i,
+    .busy_o(busy), .done_o(done), .cfg_error_o(cfg_err), .running_o(running), .clear_o(clear),
+    .fault_kind_o, .fault_cta_x_o, .fault_cta_y_o, .fault_cta_z_o, .fault_warp_o, .fault_lane_o,
+    .fault_pc_o, .fault_addr_o, .fault_waiting_o,
+    .cycles_i(cycles)
+  );
+
+  msm_launch_t lp;
   baresm_msm_io #(
     .NumWarps(NumWarps),
     .NumRegs(NumRegs),
@@ -197,11 +214,7 @@ module baresm_msm #(
   ) u_io (
     .clk_i, .rst_ni,
     .req_i(io_req), .rsp_o(io_rsp),
-    .launch_valid_i, .launch_ready_o, .launch_i,
-    .busy_o(busy), .done_o(done), .cfg_error_o(cfg_err), .running_o(running), .clear_o(clear),
-    .fault_kind_o, .fault_cta_x_o, .fault_cta_y_o, .fault_cta_z_o, .fault_warp_o, .fault_lane_o,
-    .fault_pc_o, .fault_addr_o, .fault_waiting_o,
-    .cycles_i(cycles), .watchdog_i(launch_i.watchdog),
+    .launch_o(lp),
     .mem_req_o(io_mem_req), .mem_req_ready_i, .mem_rsp_i(mem_rsp),
     .lane_start_o(lane_start), .lsu_start_o(lsu_start), .lane_op_o(lane_op), .lane_busy_i(alu_busy || lsu_busy),
     .lane_bits_i(lane_bits),
@@ -229,10 +242,10 @@ module baresm_msm #(
     .wr_we_i(rf_we), .wr_addr_i(rf_waddr), .wr_data_i(rf_wdata),
     .amo_op_i(amo_op), .amo_old_i(amo_old), .amo_b_i(amo_b), .amo_c_i(amo_c), .amo_new_o(amo_new),
     .trace_we_o(lane_trace_we), .trace_addr_o(lane_trace_addr), .trace_data_o(lane_trace_data),
-    .block_i({launch_i.block_z, launch_i.block_y, launch_i.block_x}),
-    .grid_i({launch_i.grid_z, launch_i.grid_y, launch_i.grid_x}),
+    .block_i(lp.block),
+    .grid_i(lp.grid),
     .cta_i({cta_z, cta_y, cta_x}),
-    .smid_i(launch_i.smid != 8'd0 ? launch_i.smid : 8'(SmId)),
+    .smid_i(lp.smid != 8'd0 ? lp.smid : 8'(SmId)),
     .clock_i(clock)
   );
 
@@ -248,9 +261,9 @@ module baresm_msm #(
     .clk_i, .rst_ni,
     .start_i(lsu_start), .op_i(lane_op), .busy_o(lsu_busy), .fault_o(lsu_fault), .fault_kind_o(lsu_fault_kind),
     .fault_lane_o(lsu_fault_lane), .fault_addr_o(lsu_fault_addr),
-    .shared_i(launch_i.shared), .param_addr_i(launch_i.param_addr), .param_size_i(launch_i.param_size),
-    .win_base_i(launch_i.win_base[0 +: 32*NumWindows]), .win_size_i(launch_i.win_size[0 +: 32*NumWindows]),
-    .prot_base_i(launch_i.prot_base), .prot_size_i(launch_i.prot_size),
+    .shared_i(lp.shared), .param_addr_i(lp.param_addr), .param_size_i(lp.param_size),
+    .win_base_i(lp.win_base[0 +: 32*NumWindows]), .win_size_i(lp.win_size[0 +: 32*NumWindows]),
+    .prot_base_i(lp.prot_base), .prot_size_i(lp.prot_size),
     .rf_re_o(lsu_rf_re), .rf_raddr_o(lsu_rf_raddr), .rf_rdata_i(rf_rdata), .rf_we_o(lsu_rf_we),
     .rf_waddr_o(lsu_rf_waddr), .rf_wdata_o(lsu_rf_wdata), .rf_traced_o(lsu_rf_traced),
     .sm_re_o(lsu_sm_re), .sm_raddr_o(lsu_sm_raddr), .sm_rdata_i(sm_rdata), .sm_we_o(lsu_sm_we),
@@ -374,7 +387,7 @@ module baresm_msm #(
   assign t_addr = lane_trace_we ? lane_trace_addr : rf_waddr;
   assign t_data = lane_trace_we ? lane_trace_data : rf_wdata;
   logic [15:0] t_entry;
-  assign t_entry = 16'((32'(t_addr[RfAddrW-1:RegW+5]) * 32'(launch_i.regs) + 32'(t_addr[RegW+4:5])) * 32 + 32'(t_addr[4:0]));
+  assign t_entry = 16'((32'(t_addr[RfAddrW-1:RegW+5]) * 32'(lp.regs) + 32'(t_addr[RegW+4:5])) * 32 + 32'(t_addr[4:0]));
   assign trace_rf_we_o = {2'b00, t_we};
   assign trace_rf_addr_o = {32'd0, t_entry};
   assign trace_rf_mask_o = {2'b00, t_we};

@@ -1,18 +1,18 @@
 // baresm_msm_io: the microprogrammed SM's I/O registers (contract/msm_io.def,
-// offsets from baresm_msm_io_pkg): everything the SM firmware (fw/sm) drives
-// through the control core's bus. The launch handshake and the held record,
-// the launch's end and its fault report, the watchdog, instruction fetches
-// through the memory port, the lane engine's loops (baresm_msm_lane,
+// offsets from baresm_msm_io_pkg), the block both the SM alone (baresm_msm)
+// and the whole device (baresm_mdev) have: the memory port (instruction
+// fetches, the firmware's own line reads and writes), the launch's values
+// the lane engine uses, the lane engine's loops (baresm_msm_lane,
 // baresm_msm_lsu: their operation, the memory loop's fault) and its register
 // file window, shared memory's clear, and what the counters and the lockstep
-// trace see: warp states, issues, predicate writes, events.
+// trace see: warp states, issues, predicate writes, events. The top routes it
+// every access outside the other blocks' ranges.
 // A read is answered the cycle after it is taken; a write does its work in
 // the cycle it is taken.
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_mcu_types.svh"
 `include "baresm_mem_types.svh"
-`include "baresm_launch_types.svh"
 `include "baresm_msm_types.svh"
 
 module baresm_msm_io #(
@@ -27,11 +27,7 @@ module baresm_msm_io #(
 ) (
   clk_i, rst_ni,
   req_i, rsp_o,
-  launch_valid_i, launch_ready_o, launch_i,
-  busy_o, done_o, cfg_error_o, running_o, clear_o,
-  fault_kind_o, fault_cta_x_o, fault_cta_y_o, fault_cta_z_o, fault_warp_o, fault_lane_o, fault_pc_o,
-  fault_addr_o, fault_waiting_o,
-  cycles_i, watchdog_i,
+  launch_o,
   mem_req_o, mem_req_ready_i, mem_rsp_i,
   lane_start_o, lsu_start_o, lane_op_o, lane_busy_i, lane_bits_i,
   lsu_fault_i, lsu_fault_kind_i, lsu_fault_lane_i, lsu_fault_addr_i, lsu_mem_wait_i,
@@ -52,26 +48,8 @@ module baresm_msm_io #(
   // ---- the core's bus, I/O half (req_i.addr: word address; its low 14 bits are the offset) ----
   input  baresm_mcu_req_t      req_i;
   output baresm_mcu_rsp_t      rsp_o;
-  // ---- launch ------------------------------------------------------------------------------------
-  input  logic                 launch_valid_i;
-  output logic                 launch_ready_o;
-  input  baresm_launch_t       launch_i;       // held by its source until done_o
-  output logic                 busy_o;
-  output logic                 done_o;
-  output logic                 cfg_error_o;
-  output logic                 running_o;
-  output logic                 clear_o;        // the launch is taken: per-launch counters start
-  output logic [3:0]           fault_kind_o;
-  output logic [31:0]          fault_cta_x_o;
-  output logic [31:0]          fault_cta_y_o;
-  output logic [31:0]          fault_cta_z_o;
-  output logic [7:0]           fault_warp_o;
-  output logic [4:0]           fault_lane_o;
-  output logic [31:0]          fault_pc_o;
-  output logic [31:0]          fault_addr_o;
-  output logic [31:0]          fault_waiting_o;
-  input  logic [63:0]          cycles_i;       // of this launch, from its accept
-  input  logic [63:0]          watchdog_i;     // the launch's budget (0: none)
+  // ---- the launch's values, for the lane engine ---------------------------------------------------
+  output msm_launch_t          launch_o;
   // ---- the SM's memory port --------------------------------------------------------------------------
   output mem_req_t             mem_req_o;
   input  logic                 mem_req_ready_i;
@@ -140,61 +118,58 @@ module baresm_msm_io #(
     is_w = wr && o == r;
   endfunction
 
-  // ---- launch -----------------------------------------------------------------------------------------
-  logic busy_q, done_q, cfg_err_q;
-  logic [3:0] f_kind_q;
-  logic [31:0] f_cta_x_q, f_cta_y_q, f_cta_z_q, f_pc_q, f_addr_q, f_waiting_q;
-  logic [7:0] f_warp_q;
-  logic [4:0] f_lane_q;
-  assign launch_ready_o = is_w(off, baresm_msm_io_pkg::IO_LAUNCH_ACCEPT) && !busy_q;
-  assign clear_o = launch_ready_o && launch_valid_i;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      busy_q <= 1'b0;
-      done_q <= 1'b0;
-      cfg_err_q <= 1'b0;
-      {f_kind_q, f_cta_x_q, f_cta_y_q, f_cta_z_q, f_warp_q, f_lane_q, f_pc_q, f_addr_q, f_waiting_q} <= '0;
-    end else begin
-      done_q <= 1'b0;
-      if (done_q) busy_q <= 1'b0;
-      if (clear_o) begin
-        busy_q <= 1'b1;
-        cfg_err_q <= 1'b0;
-        {f_kind_q, f_cta_x_q, f_cta_y_q, f_cta_z_q, f_warp_q, f_lane_q, f_pc_q, f_addr_q, f_waiting_q} <= '0;
-      end
-      if (is_w(off, baresm_msm_io_pkg::IO_LAUNCH_DONE) && busy_q) begin
-        done_q <= 1'b1;
-        cfg_err_q <= req_i.wdata[0];
-      end
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_KIND)) f_kind_q <= req_i.wdata[3:0];
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_CTA_X)) f_cta_x_q <= req_i.wdata;
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_CTA_Y)) f_cta_y_q <= req_i.wdata;
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_CTA_Z)) f_cta_z_q <= req_i.wdata;
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_WARP)) f_warp_q <= req_i.wdata[7:0];
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_LANE)) f_lane_q <= req_i.wdata[4:0];
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_PC)) f_pc_q <= req_i.wdata;
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_ADDR)) f_addr_q <= req_i.wdata;
-      if (is_w(off, baresm_msm_io_pkg::IO_FAULT_WAITING)) f_waiting_q <= req_i.wdata;
+  // ---- the launch's values -----------------------------------------------------------------------------
+  // Plain vectors (Icarus 11 assigns no part of a struct member), packed below.
+  logic [31:0] lp_shared_q, lp_param_addr_q, lp_param_size_q, lp_prot_base_q, lp_prot_size_q;
+  logic [31:0] lp_grid_q [3];
+  logic [31:0] lp_block_xy_q;
+  logic [15:0] lp_block_z_q;
+  logic [13:0] lp_smid_q;
+  logic [31:0] lp_win_base_q [8];
+  logic [31:0] lp_win_size_q [8];
+  always_ff @(posedge clk_i) begin
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_SHARED)) lp_shared_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_PARAM_ADDR)) lp_param_addr_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_PARAM_SIZE)) lp_param_size_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_BASE)) lp_prot_base_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_SIZE)) lp_prot_size_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_BLOCK_XY)) lp_block_xy_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_BLOCK_Z)) lp_block_z_q <= req_i.wdata[15:0];
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_SMID)) lp_smid_q <= req_i.wdata[13:0];
+    for (int k = 0; k < 3; k++)
+      if (is_w(off, baresm_msm_io_pkg::IO_LP_GRID_X + 16'(4 * k))) lp_grid_q[k] <= req_i.wdata;
+    for (int k = 0; k < 8; k++) begin
+      if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_BASE + 16'(4 * k))) lp_win_base_q[k] <= req_i.wdata;
+      if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_SIZE + 16'(4 * k))) lp_win_size_q[k] <= req_i.wdata;
     end
   end
-  assign busy_o = busy_q;
-  assign done_o = done_q;
-  assign cfg_error_o = cfg_err_q;
-  assign running_o = busy_q && !done_q;
-  assign fault_kind_o = f_kind_q;
-  assign fault_cta_x_o = f_cta_x_q;
-  assign fault_cta_y_o = f_cta_y_q;
-  assign fault_cta_z_o = f_cta_z_q;
-  assign fault_warp_o = f_warp_q;
-  assign fault_lane_o = f_lane_q;
-  assign fault_pc_o = f_pc_q;
-  assign fault_addr_o = f_addr_q;
-  assign fault_waiting_o = f_waiting_q;
+  logic [32*8-1:0] lp_win_base, lp_win_size;
+  always_comb begin
+    for (int k = 0; k < 8; k++) begin
+      lp_win_base[32*k +: 32] = lp_win_base_q[k];
+      lp_win_size[32*k +: 32] = lp_win_size_q[k];
+    end
+  end
+  assign launch_o.win_base = lp_win_base;
+  assign launch_o.win_size = lp_win_size;
+  assign launch_o.prot_base = lp_prot_base_q;
+  assign launch_o.prot_size = lp_prot_size_q;
+  assign launch_o.param_addr = lp_param_addr_q;
+  assign launch_o.param_size = lp_param_size_q;
+  assign launch_o.shared = lp_shared_q;
+  assign launch_o.grid = {lp_grid_q[2], lp_grid_q[1], lp_grid_q[0]};
+  assign launch_o.block = {lp_block_z_q, lp_block_xy_q};
+  assign launch_o.smid = lp_smid_q[7:0];
+  assign launch_o.regs = lp_smid_q[13:8];
 
-  // ---- the memory port: an instruction fetch, then its answer ---------------------------------------------
-  logic m_valid_q, m_out_q, m_err_q;
+  // ---- the memory port: one request (a fetch, a read or a store), then its answer -------------------------
+  logic m_valid_q, m_out_q, m_err_q, m_store_q, m_fetch_q;
   logic [31:0] m_addr_q;
+  logic [15:0] m_wstrb_q;
   logic [31:0] m_data_q [4];
+  logic m_start;
+  assign m_start = is_w(off, baresm_msm_io_pkg::IO_MEM_FETCH) || is_w(off, baresm_msm_io_pkg::IO_MEM_READ) ||
+                   is_w(off, baresm_msm_io_pkg::IO_MEM_STORE);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       m_valid_q <= 1'b0;
@@ -209,33 +184,31 @@ module baresm_msm_io #(
         m_out_q <= 1'b0;
         m_err_q <= mem_rsp_i.err;
       end
-      if (is_w(off, baresm_msm_io_pkg::IO_MEM_FETCH)) m_valid_q <= 1'b1;
+      if (m_start) m_valid_q <= 1'b1;
     end
   end
   logic [127:0] rsp_line;   // a plain vector: Icarus 11 takes no variable part select of a struct member
   assign rsp_line = mem_rsp_i.rdata;
   always_ff @(posedge clk_i) begin
-    if (is_w(off, baresm_msm_io_pkg::IO_MEM_FETCH)) m_addr_q <= req_i.wdata;
-    for (int k = 0; k < 4; k++)
-      if (m_out_q && mem_rsp_i.valid && !mem_rsp_i.err) m_data_q[k] <= rsp_line[32*k +: 32];
+    if (m_start) begin
+      m_addr_q <= req_i.wdata;
+      m_store_q <= is_w(off, baresm_msm_io_pkg::IO_MEM_STORE);
+      m_fetch_q <= is_w(off, baresm_msm_io_pkg::IO_MEM_FETCH);
+    end
+    if (is_w(off, baresm_msm_io_pkg::IO_MEM_WSTRB)) m_wstrb_q <= req_i.wdata[15:0];
+    for (int k = 0; k < 4; k++) begin
+      if (is_w(off, baresm_msm_io_pkg::IO_MEM_DATA0 + 16'(4 * k))) m_data_q[k] <= req_i.wdata;
+      else if (m_out_q && mem_rsp_i.valid && !mem_rsp_i.err && !m_store_q) m_data_q[k] <= rsp_line[32*k +: 32];
+    end
   end
   assign mem_req_o.valid = m_valid_q;
   assign mem_req_o.id = '0;
   assign mem_req_o.addr = m_addr_q;
-  assign mem_req_o.op = 2'd0;
+  assign mem_req_o.op = {1'b0, m_store_q};
   assign mem_req_o.amo = '0;
-  assign mem_req_o.wdata = '0;
-  assign mem_req_o.wstrb = '0;
-  assign ifill_o = m_valid_q && mem_req_ready_i;   // the only request: device-memory ones are the memory loop's
-
-  // ---- the watchdog: the count passes every value once from 0 at the accept,
-  // so it has reached a nonzero budget exactly when it once equalled it ---------------------
-  logic wd_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) wd_q <= 1'b0;
-    else if (clear_o) wd_q <= 1'b0;
-    else if (watchdog_i != 64'd0 && cycles_i == watchdog_i) wd_q <= 1'b1;
-  end
+  assign mem_req_o.wdata = {m_data_q[3], m_data_q[2], m_data_q[1], m_data_q[0]};
+  assign mem_req_o.wstrb = m_store_q ? m_wstrb_q : 16'd0;
+  assign ifill_o = m_valid_q && mem_req_ready_i && m_fetch_q;   // the memory loop's requests are counted there
 
   // ---- the lane engine ------------------------------------------------------------------------------
   msm_lane_op_t lop_q;
@@ -370,23 +343,12 @@ module baresm_msm_io #(
   assign pw_bits_o = pw_bits_q;
 
   // ---- read answers: the cycle after the request ---------------------------------------------------------
-  // The held record as words (LAUNCH_WORD + 4k: word k).
-  localparam int LaunchWords = (baresm_launch_pkg::LAUNCH_W + 31) / 32;
-  localparam int LaunchWordW = $clog2(LaunchWords);
-  logic [32*LaunchWords-1:0] launch_bits;
-  logic [31:0] launch_word [LaunchWords];
-  assign launch_bits = (32 * LaunchWords)'(launch_i);
-  always_comb for (int k = 0; k < LaunchWords; k++) launch_word[k] = launch_bits[32*k +: 32];
   logic [31:0] reg_rdata, rdata_q;
   logic rvalid_q;
   logic rsrc_q;   // 0 a register, 1 the register file
   always_comb begin
     reg_rdata = '0;
-    if (off >= baresm_msm_io_pkg::IO_LAUNCH_WORD && off < baresm_msm_io_pkg::IO_LAUNCH_WORD + 16'(LaunchWords * 4))
-      reg_rdata = launch_word[LaunchWordW'((off - baresm_msm_io_pkg::IO_LAUNCH_WORD) >> 2)];
     unique case (off)
-      baresm_msm_io_pkg::IO_LAUNCH_OFFERED: reg_rdata = {31'd0, launch_valid_i && !busy_q};
-      baresm_msm_io_pkg::IO_WATCHDOG: reg_rdata = {31'd0, wd_q || (watchdog_i != 64'd0 && cycles_i == watchdog_i)};
       baresm_msm_io_pkg::IO_MEM_STATUS: reg_rdata = {30'd0, m_err_q, m_valid_q || m_out_q};
       baresm_msm_io_pkg::IO_MEM_DATA0: reg_rdata = m_data_q[0];
       baresm_msm_io_pkg::IO_MEM_DATA1: reg_rdata = m_data_q[1];

@@ -8,4 +8,5 @@ rtl/msm/baresm_msm_fwram.sv
 rtl/msm/baresm_msm_lane.sv
 rtl/msm/baresm_msm_lsu.sv
 rtl/msm/baresm_msm_io.sv
+rtl/msm/baresm_msm_launch_io.sv
 rtl/msm/baresm_msm.sv

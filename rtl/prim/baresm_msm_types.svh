@@ -30,4 +30,23 @@ typedef struct packed {
   logic [47:0] tid0;  // S2R: lane 0's thread id {z, y, x}, 16 bits each
 } msm_lane_op_t;
 
+// A launch's values the lane engine uses (fw/sm/fwsm_hal.h hal_launch),
+// written by the firmware before the launch's first CTA: the memory loop's
+// ranges (windows, protected range, parameter buffer, shared memory) and
+// S2R's grid, block and SM id. The memory loop checks the first NumWindows
+// windows (flops of the others are never read, so synthesis drops them).
+typedef struct packed {
+  logic [32*8-1:0] win_base;   // window k at [32k +: 32]
+  logic [32*8-1:0] win_size;
+  logic [31:0]     prot_base;
+  logic [31:0]     prot_size;
+  logic [31:0]     param_addr;
+  logic [31:0]     param_size;
+  logic [31:0]     shared;
+  logic [95:0]     grid;       // {z, y, x}
+  logic [47:0]     block;      // {z, y, x}
+  logic [7:0]      smid;
+  logic [5:0]      regs;       // registers per thread (the trace's register numbering)
+} msm_launch_t;
+
 `endif  // BARESM_MSM_TYPES_SVH

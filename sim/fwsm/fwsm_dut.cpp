@@ -618,6 +618,9 @@ extern "C" {
 void hal_wait_launch(fw_launch_t* l) { g_dut->wait_launch(l); }
 void hal_done(uint32_t cfg_error, const fw_fault_t* f) { g_dut->done(cfg_error, f); }
 uint32_t hal_watchdog_expired(void) { return g_dut->watchdog_expired() ? 1u : 0u; }
+// The launch record is the port's (the model reads it there); no other work.
+void hal_launch(const fw_launch_t*) {}
+uint32_t hal_service(void) { return 0; }
 uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
   uint8_t line[FWSM_LINE_BYTES];
   const uint32_t err = g_dut->mem(MemOp::READ, line_addr, 0, nullptr, 0, line, true);
