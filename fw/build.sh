@@ -3,7 +3,8 @@
 # with fw/common/link.ld, llvm-objcopy to a flat binary, then one 32-bit word
 # per line in hex ($readmemh and tests/rtl_mcu read it).
 #   fw/build.sh PROGRAM OUT_DIR   fw/PROGRAM/*.c + fw/common -> OUT_DIR/PROGRAM.{elf,bin,hex}
-# fw/PROGRAM/link.ld, when there, replaces fw/common/link.ld.
+# fw/PROGRAM/link.ld, when there, replaces fw/common/link.ld; fw/PROGRAM/sources
+# lists sources of other programs it shares (fw/dev: the SM's control).
 # The committed image is fw/PROGRAM/PROGRAM.hex (cmake targets mcu_fw_update and fwsm_image copy a new one there).
 set -euo pipefail
 fw="$(cd "$(dirname "$0")" && pwd)"
@@ -12,7 +13,10 @@ CLANG=${CLANG:-clang}; LLD=${LLD:-ld.lld}; OBJCOPY=${OBJCOPY:-llvm-objcopy}
 mkdir -p "$out"
 flags=(--target=riscv32 -march=rv32i -mabi=ilp32 -O2 -flto -ffreestanding -nostdlib -fno-pic -Wall -Werror -I"$fw/..")
 objs=()
-for src in "$fw/common/crt0.S" "$fw/common/mini.c" "$fw/$prog"/*.c; do
+# fw/PROGRAM/sources, when there, names more sources (paths under fw/) the program shares.
+extra=()
+[ -f "$fw/$prog/sources" ] && for s in $(grep -v '^#' "$fw/$prog/sources"); do extra+=("$fw/$s"); done
+for src in "$fw/common/crt0.S" "$fw/common/mini.c" "$fw/$prog"/*.c "${extra[@]}"; do
   o="$out/$(basename "$src").o"
   "$CLANG" "${flags[@]}" -c "$src" -o "$o"
   objs+=("$o")

@@ -51,6 +51,21 @@ rtl/ssm/baresm_ssm_seq.sv       // the sequencer: one warp-instruction, one thre
 rtl/ssm/baresm_ssm_status.sv    // warp states and the launch's counters, in a RAM
 rtl/ssm/baresm_ssm.sv
 
+// ---- the control core (top: baresm_mcu_core; docs/mcu.md) ----------------------------
+rtl/mcu/baresm_mcu_core.sv      // multi-cycle RV32I: runs the microprogrammed SM's firmware
+
+// ---- the microprogrammed SM and the whole device as one program (tops: baresm_msm,
+// baresm_mdev; docs/microarchitecture.md "The choice revisited again") ---------------
+rtl/msm/baresm_msm_io_pkg.sv    // its I/O map (generated from contract/msm_io.def)
+rtl/msm/baresm_msm_fwram.sv     // the firmware's RAM
+rtl/msm/baresm_msm_lane.sv      // register file, ALU loop, S2R
+rtl/msm/baresm_msm_lsu.sv       // memory loop, shared memory's port
+rtl/msm/baresm_msm_io.sv        // the SM's I/O registers
+rtl/msm/baresm_msm_launch_io.sv // the launch port's (the SM alone)
+rtl/msm/baresm_mdev_io.sv       // the host side's (the whole device)
+rtl/msm/baresm_msm.sv
+rtl/msm/baresm_mdev.sv
+
 // ---- the command processor (top: baresm_cp) -------------------------------------
 rtl/cp/baresm_cp_regs.sv        // register block (generated from contract/regmap.def)
 rtl/cp/baresm_cp_mul.sv         // serial multiplier (checks, fault CTA)

@@ -4,9 +4,7 @@
 #   scripts/rtl-files.sh [REGEX]   only the paths that match REGEX (grep -E),
 #                                  in the list's order
 #   scripts/rtl-files.sh --check   fails when an entry does not exist, or an
-#                                  .sv file under rtl/ is not in the list (nor
-#                                  in rtl/mcu/mcu.f or rtl/msm/msm.f, the lists
-#                                  of the blocks not yet in the device)
+#                                  .sv file under rtl/ is not in the list
 set -euo pipefail
 cd "$(dirname "$0")/.."
 entries() {
@@ -19,13 +17,8 @@ if [ "${1:-}" = "--check" ]; then
   done < <(entries)
   dups=$(entries | sort | uniq -d)
   [ -z "$dups" ] || { echo "rtl/baresm.f: listed twice: $dups" >&2; status=1; }
-  mcu=$(sed -e 's|//.*||' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' rtl/mcu/mcu.f rtl/msm/msm.f | grep -v -e '^$' -e '^+')
   while read -r f; do
-    [ -f "$f" ] || { echo "rtl/mcu/mcu.f or rtl/msm/msm.f: $f does not exist" >&2; status=1; }
-  done <<<"$mcu"
-  while read -r f; do
-    entries | grep -qxF "$f" || grep -qxF "$f" <<<"$mcu" ||
-      { echo "rtl/baresm.f: $f is not in the list (nor in rtl/mcu/mcu.f, rtl/msm/msm.f)" >&2; status=1; }
+    entries | grep -qxF "$f" || { echo "rtl/baresm.f: $f is not in the list" >&2; status=1; }
   done < <(find rtl -name '*.sv' | sort)
   [ $status -eq 0 ] && echo "rtl/baresm.f: $(entries | wc -l) files, every .sv under rtl/ listed"
   exit $status

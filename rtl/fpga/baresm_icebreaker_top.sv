@@ -40,7 +40,10 @@ module baresm_icebreaker_top #(
   parameter int LsuIdWidth = 2,
   parameter int GatherDepth = 0,
   parameter int LoadSlots = 0,
-  parameter bit SerialSm = 1'b1
+  parameter bit SerialSm = 1'b1,
+  // 1: the whole device as one program (rtl/msm/baresm_mdev; FwImage: fw/dev/dev.hex)
+  parameter bit Microprogrammed = 1'b0,
+  parameter FwImage = ""
 ) (
   input  logic clk_i,          // 12 MHz
   input  logic btn_ni,         // user button, low = reset
@@ -72,6 +75,8 @@ module baresm_icebreaker_top #(
     .MemLineBytes(MemLineBytes),
     .HasFpu(HasFpu),
     .SerialSm(SerialSm),
+    .Microprogrammed(Microprogrammed),
+    .FwImage(FwImage),
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
     .GatherDepth(GatherDepth),

@@ -35,8 +35,14 @@ module baresm_msm #(
   parameter int LoadSlots = 0,     // global loads waiting for memory outside the LSU's stage A (0: one at a time)
   parameter int StarveLimit = 32,
   parameter int SmId = 0,
-  parameter FwImage = "",          // the SM firmware ($readmemh words: fw/sm/sm.hex)
-  parameter int FwWords = 4096     // its RAM: code, data and stack (fw/sm/link.ld)
+  parameter FwImage = "",          // the firmware ($readmemh words: fw/sm/sm.hex, fw/dev/dev.hex)
+  parameter int FwWords = 4096,    // its RAM: code, data and stack (fw/sm/link.ld, fw/dev/link.ld)
+  // 1: the whole device's control (fw/dev: the command processor and the SM
+  // as one program, baresm_mdev): the host's register port (mmio_*, irq_o,
+  // status_o) instead of the launch port, which is then unused.
+  parameter bit Device = 1'b0,
+  parameter int MemBytes = 131072, // Device: CONFIG4
+  parameter int ClockKhz = 12000   // Device: CONFIG5
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -75,6 +81,17 @@ module baresm_msm #(
   input  logic [LsuIdWidth:0]           mem_rsp_id_i,
   input  logic [MemLineBytes*8-1:0]     mem_rsp_rdata_i,
   input  logic                          mem_rsp_err_i,    // memory error: no data, no effect
+
+  // ---- the host's register port (Device) --------------------------------------------
+  input  logic                          mmio_req_valid_i,
+  output logic                          mmio_req_ready_o,
+  input  logic [9:0]                    mmio_req_addr_i,
+  input  logic                          mmio_req_write_i,
+  input  logic [31:0]                   mmio_req_wdata_i,
+  output logic                          mmio_rsp_valid_o,
+  output logic [31:0]                   mmio_rsp_rdata_o,
+  output logic                          irq_o,
+  output logic [31:0]                   status_o,
 
   // ---- status ------------------------------------------------------------------
   output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_state_pkg::WS_*
@@ -137,12 +154,13 @@ module baresm_msm #(
     .status_o   (core_status),
     .trace_o    (core_trace)
   );
-  // I/O: the launch port's block at 0x200-0x2FF, the SM's block everywhere else.
+  // I/O: the launch port's block at 0x200-0x2FF (the SM alone) or the host
+  // side's at 0x300-0x3FF (Device), the SM's block everywhere else.
   baresm_mcu_req_t lio_req;
   baresm_mcu_rsp_t lio_rsp;
   logic to_io, to_lio;
   assign to_io = core_req.addr[14];   // byte address bit 16
-  assign to_lio = core_req.addr[13:6] == 8'h02;
+  assign to_lio = core_req.addr[13:6] == (Device ? 8'h03 : 8'h02);
   always_comb begin
     ram_req = core_req;
     ram_req.valid = core_req.valid && !to_io;
@@ -194,15 +212,39 @@ module baresm_msm #(
   logic [31:0] issue_pc, issue_tmask, issue_exec, cta_x, cta_y, cta_z, pw_mask, pw_bits;
   logic [2:0] pw_pd;
 
-  baresm_msm_launch_io u_launch_io (
-    .clk_i, .rst_ni,
-    .req_i(lio_req), .rsp_o(lio_rsp),
-    .launch_valid_i, .launch_ready_o, .launch_i,
-    .busy_o(busy), .done_o(done), .cfg_error_o(cfg_err), .running_o(running), .clear_o(clear),
-    .fault_kind_o, .fault_cta_x_o, .fault_cta_y_o, .fault_cta_z_o, .fault_warp_o, .fault_lane_o,
-    .fault_pc_o, .fault_addr_o, .fault_waiting_o,
-    .cycles_i(cycles)
-  );
+  baresm_rpt_req_t dev_rpt_req;
+  if (Device) begin : g_device
+    baresm_mdev_io #(.MemBytes(MemBytes), .ClockKhz(ClockKhz)) u_host_io (
+      .clk_i, .rst_ni,
+      .req_i(lio_req), .rsp_o(lio_rsp),
+      .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_addr_i, .mmio_req_write_i, .mmio_req_wdata_i,
+      .mmio_rsp_valid_o, .mmio_rsp_rdata_o, .irq_o, .status_o,
+      .clear_o(clear), .busy_o(busy),
+      .rpt_req_o(dev_rpt_req), .rpt_rsp_i(rpt_rsp_o)
+    );
+    assign running = busy;
+    assign done = 1'b0;
+    assign cfg_err = 1'b0;
+    assign launch_ready_o = 1'b0;
+    assign {fault_kind_o, fault_cta_x_o, fault_cta_y_o, fault_cta_z_o, fault_warp_o, fault_lane_o, fault_pc_o,
+            fault_addr_o, fault_waiting_o} = '0;
+  end else begin : g_sm
+    baresm_msm_launch_io u_launch_io (
+      .clk_i, .rst_ni,
+      .req_i(lio_req), .rsp_o(lio_rsp),
+      .launch_valid_i, .launch_ready_o, .launch_i,
+      .busy_o(busy), .done_o(done), .cfg_error_o(cfg_err), .running_o(running), .clear_o(clear),
+      .fault_kind_o, .fault_cta_x_o, .fault_cta_y_o, .fault_cta_z_o, .fault_warp_o, .fault_lane_o,
+      .fault_pc_o, .fault_addr_o, .fault_waiting_o,
+      .cycles_i(cycles)
+    );
+    assign dev_rpt_req = '0;
+    assign mmio_req_ready_o = 1'b0;
+    assign mmio_rsp_valid_o = 1'b0;
+    assign mmio_rsp_rdata_o = '0;
+    assign irq_o = 1'b0;
+    assign status_o = '0;
+  end
 
   msm_launch_t lp;
   baresm_msm_io #(
@@ -329,7 +371,7 @@ module baresm_msm #(
     .warp_state_o,
     .cycles_o       (cycles),
     .clock_o        (clock),
-    .rpt_req_i,
+    .rpt_req_i      (Device ? dev_rpt_req : rpt_req_i),
     .rpt_rsp_o
   );
   assign busy_o = busy;
@@ -360,7 +402,8 @@ module baresm_msm #(
                   | baresm_smcfg_pkg::smcfg_serial(32'd1);
 
   logic unused;
-  assign unused = ^{sched_gto_i, mem_rsp_id_i, StarveLimit, core_status, core_trace, lane_trace_addr};
+  assign unused = ^{sched_gto_i, mem_rsp_id_i, StarveLimit, core_status, core_trace, lane_trace_addr,
+                    mmio_req_valid_i, mmio_req_addr_i, mmio_req_write_i, mmio_req_wdata_i, launch_valid_i, launch_i};
 
 `ifndef SYNTHESIS
   // A stopped core is a firmware bug: nothing would end the launch.

@@ -44,7 +44,7 @@ fi
 
 out="$1"; lut_budget="${2:-$LUT_BUDGET}"; ff_budget="${3:-$FF_BUDGET}"
 mkdir -p "$out"
-files=$(sed -e 's|//.*||' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' rtl/mcu/mcu.f | grep -v -e '^$' -e '^+' | tr '\n' ' ')
+files=$(scripts/rtl-files.sh '^rtl/prim/baresm_ram_1r1w|^rtl/mcu/' | tr '\n' ' ')
 yosys -q -l "$out/yosys.log" -p "read_verilog -sv -DSYNTHESIS -Irtl/prim $files;
   chparam -set PcW 16 baresm_mcu_core;
   synth_ice40 -top baresm_mcu_core -json $out/mcu.json; tee -q -o $out/stat.txt stat" > /dev/null

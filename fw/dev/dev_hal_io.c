@@ -1,0 +1,57 @@
+/* fw/dev/fwdev_hal.h on the board: the host-side I/O block of the whole
+   device (contract/msm_io.def 0x300-0x3FF, rtl/msm/baresm_mdev_io.sv) and the
+   memory port of the SM's block (rtl/msm/baresm_msm_io.sv). */
+#include "fw/dev/fwdev_hal.h"
+#include "fw/sm/msm_io.h"
+
+uint32_t hal_mmio_take(uint32_t* off, uint32_t* wdata) {
+  const uint32_t r = REG(IO_MMIO_REQ);
+  if (!(r & 1u)) return 0;
+  *off = (r >> 16) & 0x3FFu;
+  if (r & 2u) {
+    *wdata = REG(IO_MMIO_WDATA);
+    return 2;
+  }
+  return 1;
+}
+
+void hal_mmio_answer(uint32_t rdata) { REG(IO_MMIO_ANSWER) = rdata; }
+void hal_irq(uint32_t line) { REG(IO_IRQ) = line; }
+void hal_status(uint32_t status) { REG(IO_STATUS) = status; }
+
+uint64_t hal_cycles(void) {
+  const uint32_t lo = REG(IO_CYCLES_LO);
+  return (uint64_t)REG(IO_CYCLES_HI) << 32 | lo;
+}
+
+void hal_run(uint32_t on) { REG(IO_RUN) = on; }
+uint32_t hal_report(uint32_t word) { return REG(IO_RPT + 4 * word); }
+uint32_t hal_mem_bytes(void) { return REG(IO_MEM_BYTES); }
+uint32_t hal_clock_khz(void) { return REG(IO_CLOCK_KHZ); }
+
+static uint32_t mem_wait(void) {
+  uint32_t s;
+  do s = REG(IO_MEM_STATUS);
+  while (s & 1u);
+  return (s >> 1) & 1u;
+}
+
+uint32_t hal_mem_read(uint32_t line_addr, uint32_t w[DEV_LINE_BYTES / 4]) {
+  REG(IO_MEM_READ) = line_addr;
+  if (mem_wait()) return 1;
+  w[0] = REG(IO_MEM_DATA0);
+  w[1] = REG(IO_MEM_DATA1);
+  w[2] = REG(IO_MEM_DATA2);
+  w[3] = REG(IO_MEM_DATA3);
+  return 0;
+}
+
+uint32_t hal_mem_write(uint32_t line_addr, const uint32_t w[DEV_LINE_BYTES / 4], uint32_t strb) {
+  REG(IO_MEM_DATA0) = w[0];
+  REG(IO_MEM_DATA1) = w[1];
+  REG(IO_MEM_DATA2) = w[2];
+  REG(IO_MEM_DATA3) = w[3];
+  REG(IO_MEM_WSTRB) = strb;
+  REG(IO_MEM_STORE) = line_addr;
+  return mem_wait();
+}
