@@ -41,9 +41,12 @@ module baresm_icebreaker_top #(
   parameter int GatherDepth = 0,
   parameter int LoadSlots = 0,
   parameter bit SerialSm = 1'b1,
-  // 1: the whole device as one program (rtl/msm/baresm_mdev; FwImage: fw/dev/dev.hex)
-  parameter bit Microprogrammed = 1'b0,
-  parameter FwImage = ""
+  // 1: the whole device as one program (rtl/msm/baresm_mdev: the command
+  // processor and the SM's control as firmware, FwImage, relative to the
+  // directory Yosys runs in: the repository's root); 0: the hardwired command
+  // processor and the thread-serial SM (baresm_top)
+  parameter bit Microprogrammed = 1'b1,
+  parameter FwImage = "fw/dev/dev.hex"
 ) (
   input  logic clk_i,          // 12 MHz
   input  logic btn_ni,         // user button, low = reset

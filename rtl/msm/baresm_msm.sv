@@ -228,6 +228,8 @@ module baresm_msm #(
     assign launch_ready_o = 1'b0;
     assign {fault_kind_o, fault_cta_x_o, fault_cta_y_o, fault_cta_z_o, fault_warp_o, fault_lane_o, fault_pc_o,
             fault_addr_o, fault_waiting_o} = '0;
+    logic unused_dev;   // the launch's cycle count is the launch port's watchdog; the firmware keeps its own
+    assign unused_dev = ^cycles;
   end else begin : g_sm
     baresm_msm_launch_io u_launch_io (
       .clk_i, .rst_ni,

@@ -393,7 +393,7 @@ TEST_P(SampleOverSerial, MatchesModel) {
   const auto got = baresm::samples::run_sample(*s, be->device, opts);
   const double secs = secs_since(t0);
   EXPECT_EQ(got.passed, want.passed) << "serial: " << got.message << "\nmodel: " << want.message;
-  ASSERT_EQ(got.launches.size(), want.launches.size());
+  ASSERT_EQ(got.launches.size(), want.launches.size()) << "serial: " << got.message << "\nmodel: " << want.message;
   // A fault's kind, pc and CTA are the kernel's. The warp it names is the
   // one that got there first, the schedule's choice when several would
   // fault there (the model interleaves a CTA's warps one instruction at a
