@@ -20,12 +20,11 @@ void hal_irq(uint32_t line) { REG(IO_IRQ) = line; }
 void hal_status(uint32_t status) { REG(IO_STATUS) = status; }
 
 uint64_t hal_cycles(void) {
-  const uint32_t lo = REG(IO_CYCLES_LO);
-  return (uint64_t)REG(IO_CYCLES_HI) << 32 | lo;
+  const uint32_t lo = REG(IO_NOW_LO);
+  return (uint64_t)REG(IO_NOW_HI) << 32 | lo;
 }
 
 void hal_run(uint32_t on) { REG(IO_RUN) = on; }
-uint32_t hal_report(uint32_t word) { return REG(IO_RPT + 4 * word); }
 uint32_t hal_mem_bytes(void) { return REG(IO_MEM_BYTES); }
 uint32_t hal_clock_khz(void) { return REG(IO_CLOCK_KHZ); }
 

@@ -70,12 +70,6 @@ enum {
 #undef BSM_ERR_STATUS
 };
 
-/* The completion-entry words the SM counts (its report port). */
-static const uint8_t sm_words[] = {
-#define SM_REPORT(field, cp, d) (cp) ? CPL_##field / 4 : 0xFF,
-#include "contract/sm_report.def"
-#undef SM_REPORT
-};
 
 /* ---- state --------------------------------------------------------------------- */
 typedef struct {
@@ -144,12 +138,10 @@ static void outputs(void) {
   hal_status(status_reg());
 }
 
-/* WARP_INSTRS and PROGRESS count live: the running launch's share comes from the SM. */
-static uint64_t warp_instrs_now(void) {
-  return warp_instrs + (engine == E_RUNNING ? hal_report(CPL_warp_instrs / 4) : 0);
-}
+/* WARP_INSTRS and PROGRESS count live: the running launch's share is the SM's count so far. */
+static uint64_t warp_instrs_now(void) { return warp_instrs + (engine == E_RUNNING ? fwsm_counts.warp_instrs : 0); }
 static uint32_t progress_now(void) {
-  return progress + (engine == E_RUNNING ? hal_report(CPL_ctas_done / 4) : 0);
+  return progress + (engine == E_RUNNING ? (uint32_t)fwsm_counts.ctas_done : 0);
 }
 
 /* ---- registers ----------------------------------------------------------------------- */
@@ -483,9 +475,29 @@ static void cpl_write(void) {
 }
 
 /* ---- a launch ------------------------------------------------------------------ */
+static uint32_t sat32(uint64_t v) { return v > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)v; }
+
+/* The SM's counts into the completion entry (contract/sm_report.def: the
+   wrapping ones wrap, the others saturate). */
+static void counts_out(uint64_t sm_cycles) {
+  const fwsm_counts_t* c = &fwsm_counts;
+  uint32_t st;
+  cpl[CPL_warp_instrs / 4] = sat32(c->warp_instrs);
+  cpl[CPL_stall_cycles / 4] = sat32(c->live_cycles > c->warp_instrs ? c->live_cycles - c->warp_instrs : 0);
+  cpl[CPL_shared_passes / 4] = (uint32_t)c->shared_passes;
+  cpl[CPL_thread_instrs / 4] = sat32(c->thread_instrs);
+  cpl[CPL_div_branches / 4] = sat32(c->div_branches);
+  cpl[CPL_bar_releases / 4] = sat32(c->bar_releases);
+  cpl[CPL_gmem_requests / 4] = (uint32_t)c->gmem_requests;
+  cpl[CPL_ifetch_fills / 4] = (uint32_t)c->ifetch_fills;
+  cpl[CPL_sm_cycles / 4] = sat32(sm_cycles);
+  for (st = 0; st < FWSM_NUM_WS; st++) cpl[CPL_ws_idle / 4 + st] = sat32(c->ws[st]);
+}
+
 static void run_launch(void) {
   fw_fault_t f;
-  uint32_t r, k;
+  uint64_t end;
+  uint32_t r;
   launch_start = hal_cycles();
   launch_budget = L.watchdog;
   hal_run(1);
@@ -498,10 +510,10 @@ static void run_launch(void) {
     engine = E_IDLE;
     return;
   }
-  cpl64(CPL_end_cycle, hal_cycles());
-  for (k = 0; k < sizeof sm_words; k++)
-    if (sm_words[k] != 0xFF) cpl[sm_words[k]] = hal_report(sm_words[k]);
-  warp_instrs += cpl[CPL_warp_instrs / 4];
+  end = hal_cycles();
+  cpl64(CPL_end_cycle, end);
+  counts_out(end - launch_start);
+  warp_instrs += fwsm_counts.warp_instrs;
   if (r == FWSM_REFUSED) {
     cpl_fail(ERR_INTERNAL, 0);
   } else if (f.kind != FK_NONE) {
@@ -513,11 +525,11 @@ static void run_launch(void) {
                              (uint32_t)mul64(f.cta[2], (uint32_t)mul64(L.grid[0], L.grid[1]));
     /* CTAs run in order: the ones before the faulting one finished. */
     cpl[CPL_ctas_done / 4] = cpl[CPL_fault_cta / 4];
-    progress += hal_report(CPL_ctas_done / 4);
+    progress += (uint32_t)fwsm_counts.ctas_done;
   } else {
     cpl_byte(CPL_status, CPL_STATUS_COMPLETED);
     cpl[CPL_ctas_done / 4] = (uint32_t)mul64((uint32_t)mul64(L.grid[0], L.grid[1]), L.grid[2]);
-    progress += hal_report(CPL_ctas_done / 4);
+    progress += (uint32_t)fwsm_counts.ctas_done;
   }
 }
 

@@ -18,13 +18,11 @@ void hal_mmio_answer(uint32_t rdata);
 void hal_irq(uint32_t line);
 void hal_status(uint32_t status);
 
-/* The free-running cycle counter. */
+/* The free-running cycle counter (its low word is fwsm_hal.h's hal_now). */
 uint64_t hal_cycles(void);
 
-/* A launch's start (the SM's counters start from 0) and end. */
+/* A launch runs (the SM's busy output) or not. */
 void hal_run(uint32_t on);
-/* The launch's counters: completion-entry word `word` (contract/sm_report.def). */
-uint32_t hal_report(uint32_t word);
 
 /* The device's parameters. */
 uint32_t hal_mem_bytes(void);

@@ -74,7 +74,97 @@ static uint32_t popc(uint32_t m) {
   return n;
 }
 
-static void status(uint32_t in_instr) { hal_warps(used, exited, waiting, cw, in_instr); }
+/* ---- the launch's counts (fwsm_hal.h) ----------------------------------------------
+   Cheap enough to run on every warp-instruction: the warps other than the
+   current one change state only when the masks change (a CTA's start, an
+   exit, a barrier), so IDLE, EXITED, WAIT_BAR and the live cycles are
+   charged then; the current warp's instruction is timed from its start to
+   its end (ISSUED one cycle, WAIT_MEM its fetch and memory loop, WAIT_SB the
+   rest); READY is what is left of NUM_WARPS x the launch's cycles
+   (fwsm_counts_finish). */
+fwsm_counts_t fwsm_counts;
+static uint32_t cnt_t0;                          /* the launch's start */
+static uint32_t bg_t, bg_used, bg_exited, bg_waiting; /* the masks charged since bg_t */
+static uint32_t in_t, mem_t, mem_cycles;         /* the current instruction's start, a memory wait's */
+static uint32_t cnt_in_instr, cnt_issued;
+
+/* Bits set in a mask of at most NUM_WARPS (4) bits. */
+static uint32_t popc4(uint32_t m) { return (m & 1u) + ((m >> 1) & 1u) + ((m >> 2) & 1u) + ((m >> 3) & 1u); }
+
+/* Bits set in a 32-bit mask, without a multiplier. */
+static uint32_t popc32(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  m = (m + (m >> 4)) & 0x0F0F0F0Fu;
+  m += m >> 8;
+  m += m >> 16;
+  return m & 0x3Fu;
+}
+
+/* ws[st] += dt * n for n <= 7, in shifts and adds (a loop would become a call to __muldi3). */
+static void charge(uint32_t st, uint32_t dt, uint32_t n) {
+  uint64_t* c = &fwsm_counts.ws[st];
+  if (n & 1u) *c += dt;
+  if (n & 2u) *c += (uint64_t)dt << 1;
+  if (n & 4u) *c += (uint64_t)dt << 2;
+}
+
+/* The masks changed (or the launch ends): charge the interval since the last change. */
+static void charge_masks(uint32_t now) {
+  const uint32_t dt = now - bg_t, live = bg_used & ~bg_exited;
+  charge(FWSM_WS_IDLE, dt, NUM_WARPS - popc4(bg_used));
+  charge(FWSM_WS_EXITED, dt, popc4(bg_used & bg_exited));
+  charge(FWSM_WS_WAIT_BAR, dt, popc4(live & bg_waiting));
+  if (live) fwsm_counts.live_cycles += dt;
+  bg_t = now;
+  bg_used = used;
+  bg_exited = exited;
+  bg_waiting = waiting;
+}
+
+static void status(uint32_t in_instr) {
+  if (in_instr || cnt_in_instr || used != bg_used || exited != bg_exited || waiting != bg_waiting) {
+    const uint32_t now = hal_now();
+    if (in_instr) {
+      in_t = now;
+      mem_cycles = cnt_issued = 0;
+    } else if (cnt_in_instr) {
+      const uint32_t d = now - in_t - mem_cycles;
+      fwsm_counts.ws[FWSM_WS_ISSUED] += cnt_issued;
+      fwsm_counts.ws[FWSM_WS_WAIT_MEM] += mem_cycles;
+      fwsm_counts.ws[FWSM_WS_WAIT_SB] += d > cnt_issued ? d - cnt_issued : 0;
+    }
+    if (used != bg_used || exited != bg_exited || waiting != bg_waiting) charge_masks(now);
+  }
+  cnt_in_instr = in_instr;
+  hal_warps(used, exited, waiting, cw, in_instr);
+}
+
+/* The current warp waits for memory (its fetch, its memory loop) or not. */
+static void mem_wait(uint32_t on) {
+  const uint32_t now = hal_now();
+  if (on) mem_t = now;
+  else mem_cycles += now - mem_t;
+}
+
+/* The launch's end: the masks' last interval, and READY as the rest. */
+static void counts_finish(void) {
+  const uint32_t now = hal_now();
+  const uint64_t total = (uint64_t)(now - cnt_t0) * NUM_WARPS; /* a power of two: a shift */
+  uint64_t other = 0;
+  uint32_t st;
+  charge_masks(now);
+  for (st = 0; st < FWSM_NUM_WS; st++)
+    if (st != FWSM_WS_READY) other += fwsm_counts.ws[st];
+  fwsm_counts.ws[FWSM_WS_READY] = total > other ? total - other : 0;
+}
+
+static void issue(uint32_t exec, uint32_t diverge) {
+  fwsm_counts.warp_instrs++;
+  fwsm_counts.thread_instrs += popc32(exec);
+  fwsm_counts.div_branches += diverge;
+  cnt_issued = 1;
+}
 
 /* The last line fetched. Code cannot change while a launch runs (it lies in
    the protected range, where a store faults), so the line is kept until the
@@ -258,10 +348,16 @@ static void exec_mem(const instr_t* in, const entry_t* top, uint32_t exec) {
   const uint32_t store = in->op == OP_STG || in->op == OP_STS;
   const uint32_t wr = (isa_op_info[in->op] & F_WRD) && in->rd != ISA_REG_ZERO;
   fw_lane_op_t op;
-  uint32_t kind, lane, addr;
+  uint32_t kind, lane, addr, bad;
   lane_op_init(&op, in, exec, wr);
   op.zero_b = reg_zero(cw, store ? in->rd : in->rb);
-  if (hal_lane_mem(&op, &kind, &lane, &addr)) return take_fault(kind, lane, addr, top->pc);
+  mem_wait(1);
+  bad = hal_lane_mem(&op, &kind, &lane, &addr);
+  mem_wait(0);
+  if (bad) return take_fault(kind, lane, addr, top->pc);
+  /* A lane a request or a pass on the thread-serial SM (not counted for a faulting instruction). */
+  if (in->op == OP_LDS || in->op == OP_STS || in->op == OP_ATOMS) fwsm_counts.shared_passes += popc32(exec);
+  else fwsm_counts.gmem_requests += popc32(exec);
   if (wr) reg_written[cw] |= 1u << in->rd;
 }
 
@@ -357,6 +453,7 @@ static void barrier_scan(void) {
     if (arrived >= expect) {
       waiting &= ~same;
       hal_event(EV_BAR_RELEASE);
+      fwsm_counts.bar_releases++;
     }
   }
 }
@@ -388,7 +485,12 @@ static void step(void) {
     return take_fault(FAULT_INVALID_PC, lowest_lane(top.mask), 0, top.pc);
   }
   if ((top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1)) != fetch_line_addr) {
-    if (hal_fetch_line(top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1), fetch_words)) {
+    uint32_t err;
+    mem_wait(1);
+    err = hal_fetch_line(top.pc & ~(uint32_t)(FWSM_LINE_BYTES - 1), fetch_words);
+    mem_wait(0);
+    fwsm_counts.ifetch_fills++;
+    if (err) {
       fetch_line_addr = 1;
       hal_issue_fault(cw, top.pc, top.mask);
       return take_fault(FAULT_FETCH_ERROR, lowest_lane(top.mask), top.pc, top.pc);
@@ -430,7 +532,11 @@ static void step(void) {
     hal_issue_fault(cw, top.pc, top.mask);
     return take_fault(FAULT_STACK_OVERFLOW, lowest_lane(top.mask), 0, top.pc);
   }
-  hal_issue(cw, top.pc, top.mask, exec, in.op == OP_BRA && (top.mask & ~exec) && exec);
+  {
+    const uint32_t diverge = in.op == OP_BRA && (top.mask & ~exec) && exec;
+    hal_issue(cw, top.pc, top.mask, exec, diverge);
+    issue(exec, diverge);
+  }
 
   switch (in.op) {
     case OP_TRAP: break;
@@ -564,6 +670,7 @@ static void run_grid(void) {
     used = 0;
     status(0);
     hal_event(EV_CTA_RETIRE);
+    fwsm_counts.ctas_done++;
     if (++cta[0] == L.grid[0]) {
       cta[0] = 0;
       if (++cta[1] == L.grid[1]) {
@@ -575,7 +682,12 @@ static void run_grid(void) {
 }
 
 uint32_t fwsm_run(const fw_launch_t* l, fw_fault_t* f) {
+  uint32_t k;
   L = *l;
+  for (k = 0; k < sizeof fwsm_counts / sizeof(uint64_t); k++) ((uint64_t*)&fwsm_counts)[k] = 0;
+  cnt_t0 = bg_t = hal_now();
+  bg_used = bg_exited = bg_waiting = 0;
+  cnt_in_instr = cnt_issued = 0;
   fetch_line_addr = 1;
   faulted = 0;
   aborted = 0;
@@ -589,6 +701,7 @@ uint32_t fwsm_run(const fw_launch_t* l, fw_fault_t* f) {
   threads = L.block[0] * L.block[1] * L.block[2];
   nw = (threads + 31) >> 5;
   run_grid();
+  counts_finish();
   if (aborted) {
     used = exited = waiting = 0;
     status(0);

@@ -59,6 +59,9 @@ void hal_launch(const fw_launch_t* l);
    register accesses). Nonzero: the launch is aborted (a soft reset). */
 uint32_t hal_service(void);
 
+/* The free-running cycle counter's low word (the counts' clock). */
+uint32_t hal_now(void);
+
 /* The watchdog: 1 once this launch's cycles reached its nonzero budget. */
 uint32_t hal_watchdog_expired(void);
 
@@ -95,6 +98,29 @@ void hal_issue_fault(uint32_t warp, uint32_t pc, uint32_t tmask);
 void hal_pred_write(uint32_t warp, uint32_t pd, uint32_t mask, uint32_t bits);
 enum { EV_BAR_RELEASE, EV_CTA_RETIRE };
 void hal_event(uint32_t ev);
+
+/* The launch's counts, as the completion entry has them (contract/rings.def
+   CPL; the hardware SM's baresm_ssm_status counts the same events): kept by
+   fwsm_run from its start. Warp-state cycles are charged at the firmware's
+   state changes, each interval to the states the warps were in: the issuing
+   warp's instruction is ISSUED for one cycle, WAIT_MEM while its fetch or
+   its memory loop runs, WAIT_SB for the rest; stall cycles are the cycles
+   with a live warp less one per issue. 64 bits here: the completion entry
+   saturates them at 2^32 - 1 (but the wrapping ones, as the contract says). */
+enum {
+#define BSM_WARP_STATE(name, text, desc) FWSM_WS_##name,
+#define BSM_CP_STATE(name, desc)
+#include "contract/states.def"
+#undef BSM_WARP_STATE
+#undef BSM_CP_STATE
+  FWSM_NUM_WS
+};
+typedef struct {
+  uint64_t warp_instrs, thread_instrs, div_branches, bar_releases, ctas_done;
+  uint64_t gmem_requests, shared_passes, ifetch_fills, live_cycles;
+  uint64_t ws[FWSM_NUM_WS];
+} fwsm_counts_t;
+extern fwsm_counts_t fwsm_counts;
 
 /* One launch: the SM's checks (FWSM_REFUSED: it runs nothing), then the
    grid, until its end or the first fault (*f: FAULT_NONE or that fault), or

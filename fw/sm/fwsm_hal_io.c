@@ -24,6 +24,8 @@ void hal_launch(const fw_launch_t* l) {
   }
 }
 
+uint32_t hal_now(void) { return REG(IO_NOW_LO); }
+
 uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
   uint32_t s;
   REG(IO_MEM_FETCH) = line_addr;

@@ -176,7 +176,7 @@ module baresm_msm #(
 
   // ---- the I/O registers ------------------------------------------------------------
   logic clear, running, busy, done, cfg_err;
-  logic [63:0] cycles, clock;
+  logic [63:0] cycles, clock;   // the launch's cycles (the SM alone's watchdog); S2R's clock
   mem_req_t mem_req;
   mem_rsp_t mem_rsp;
   `BARESM_MEM_REQ_TO_PORTS(mem_req)
@@ -212,24 +212,21 @@ module baresm_msm #(
   logic [31:0] issue_pc, issue_tmask, issue_exec, cta_x, cta_y, cta_z, pw_mask, pw_bits;
   logic [2:0] pw_pd;
 
-  baresm_rpt_req_t dev_rpt_req;
   if (Device) begin : g_device
     baresm_mdev_io #(.MemBytes(MemBytes), .ClockKhz(ClockKhz)) u_host_io (
       .clk_i, .rst_ni,
       .req_i(lio_req), .rsp_o(lio_rsp),
       .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_addr_i, .mmio_req_write_i, .mmio_req_wdata_i,
       .mmio_rsp_valid_o, .mmio_rsp_rdata_o, .irq_o, .status_o,
-      .clear_o(clear), .busy_o(busy),
-      .rpt_req_o(dev_rpt_req), .rpt_rsp_i(rpt_rsp_o)
+      .busy_o(busy)
     );
     assign running = busy;
+    assign clear = 1'b0;
     assign done = 1'b0;
     assign cfg_err = 1'b0;
     assign launch_ready_o = 1'b0;
     assign {fault_kind_o, fault_cta_x_o, fault_cta_y_o, fault_cta_z_o, fault_warp_o, fault_lane_o, fault_pc_o,
             fault_addr_o, fault_waiting_o} = '0;
-    logic unused_dev;   // the launch's cycle count is the launch port's watchdog; the firmware keeps its own
-    assign unused_dev = ^cycles;
   end else begin : g_sm
     baresm_msm_launch_io u_launch_io (
       .clk_i, .rst_ni,
@@ -240,7 +237,6 @@ module baresm_msm #(
       .fault_pc_o, .fault_addr_o, .fault_waiting_o,
       .cycles_i(cycles)
     );
-    assign dev_rpt_req = '0;
     assign mmio_req_ready_o = 1'b0;
     assign mmio_rsp_valid_o = 1'b0;
     assign mmio_rsp_rdata_o = '0;
@@ -258,7 +254,7 @@ module baresm_msm #(
   ) u_io (
     .clk_i, .rst_ni,
     .req_i(io_req), .rsp_o(io_rsp),
-    .launch_o(lp),
+    .launch_o(lp), .clock_o(clock),
     .mem_req_o(io_mem_req), .mem_req_ready_i, .mem_rsp_i(mem_rsp),
     .lane_start_o(lane_start), .lsu_start_o(lsu_start), .lane_op_o(lane_op), .lane_busy_i(alu_busy || lsu_busy),
     .lane_bits_i(lane_bits),
@@ -348,34 +344,54 @@ module baresm_msm #(
     .wmask_i(lsu_busy ? lsu_sm_wmask : 4'hF),
     .wdata_i(lsu_busy ? lsu_sm_wdata : 32'd0));
 
-  // ---- status and counters: the serial SM's block ---------------------------------------
-  baresm_ssm_status #(.NumWarps(NumWarps)) u_status (
-    .clk_i,
-    .rst_ni,
-    .clear_i        (clear),
-    .busy_i         (busy),
-    .running_i      (running),
-    .used_i         (used),
-    .live_i         (used & ~exited),
-    .exited_i       (exited),
-    .bar_wait_i     (bar_wait),
-    .ready_i        (ready),
-    .wait_mem_i     (wait_mem),
-    .issue_i        (issue),
-    .issue_warp_i   (issue_warp),
-    .issue_exec_i   (issue_exec),
-    .issue_diverge_i(diverge),
-    .bar_release_i  (bar_release),
-    .cta_retire_i   (cta_retire),
-    .ifill_i        (ifill),
-    .smem_pass_i    (lsu_smem_access),
-    .gmem_req_i     (lsu_gmem_req),
-    .warp_state_o,
-    .cycles_o       (cycles),
-    .clock_o        (clock),
-    .rpt_req_i      (Device ? dev_rpt_req : rpt_req_i),
-    .rpt_rsp_o
-  );
+  // ---- status and counters ------------------------------------------------------------
+  // The SM alone counts in hardware (baresm_ssm_status: the serial SM's
+  // block, read over the report port); the whole device's firmware counts
+  // the launch itself (fw/sm/fwsm.c fwsm_counts), and its warp states are
+  // only these outputs.
+  if (Device) begin : g_dev_status
+    for (genvar w = 0; w < NumWarps; w++) begin : g_ws
+      assign warp_state_o[w*3 +: 3] = baresm_sm_pkg::warp_state(used[w], exited[w], bar_wait[w],
+                                                                issue && issue_warp == WarpW'(w), ready[w], wait_mem[w]);
+    end
+    assign rpt_rsp_o = '0;
+    assign cycles = '0;
+    logic unused_dev;
+    assign unused_dev = ^{rpt_req_i, issue_exec, diverge, bar_release, cta_retire, ifill, lsu_smem_access,
+                          lsu_gmem_req, clear, running, cycles};
+  end else begin : g_sm_status
+    // ---- status and counters: the serial SM's block ---------------------------------------
+    logic [63:0] status_clock;   // S2R's clock is the I/O block's counter
+    baresm_ssm_status #(.NumWarps(NumWarps)) u_status (
+      .clk_i,
+      .rst_ni,
+      .clear_i        (clear),
+      .busy_i         (busy),
+      .running_i      (running),
+      .used_i         (used),
+      .live_i         (used & ~exited),
+      .exited_i       (exited),
+      .bar_wait_i     (bar_wait),
+      .ready_i        (ready),
+      .wait_mem_i     (wait_mem),
+      .issue_i        (issue),
+      .issue_warp_i   (issue_warp),
+      .issue_exec_i   (issue_exec),
+      .issue_diverge_i(diverge),
+      .bar_release_i  (bar_release),
+      .cta_retire_i   (cta_retire),
+      .ifill_i        (ifill),
+      .smem_pass_i    (lsu_smem_access),
+      .gmem_req_i     (lsu_gmem_req),
+      .warp_state_o,
+      .cycles_o       (cycles),
+      .clock_o        (status_clock),
+      .rpt_req_i,
+      .rpt_rsp_o
+    );
+    logic unused_sm;
+    assign unused_sm = ^status_clock;
+  end
   assign busy_o = busy;
   assign done_o = done;
   assign cfg_error_o = cfg_err;

@@ -27,7 +27,7 @@ module baresm_msm_io #(
 ) (
   clk_i, rst_ni,
   req_i, rsp_o,
-  launch_o,
+  launch_o, clock_o,
   mem_req_o, mem_req_ready_i, mem_rsp_i,
   lane_start_o, lsu_start_o, lane_op_o, lane_busy_i, lane_bits_i,
   lsu_fault_i, lsu_fault_kind_i, lsu_fault_lane_i, lsu_fault_addr_i, lsu_mem_wait_i,
@@ -50,6 +50,7 @@ module baresm_msm_io #(
   output baresm_mcu_rsp_t      rsp_o;
   // ---- the launch's values, for the lane engine ---------------------------------------------------
   output msm_launch_t          launch_o;
+  output logic [63:0]          clock_o;        // the free-running cycle counter (NOW, S2R's clock)
   // ---- the SM's memory port --------------------------------------------------------------------------
   output mem_req_t             mem_req_o;
   input  logic                 mem_req_ready_i;
@@ -161,6 +162,18 @@ module baresm_msm_io #(
   assign launch_o.block = {lp_block_z_q, lp_block_xy_q};
   assign launch_o.smid = lp_smid_q[7:0];
   assign launch_o.regs = lp_smid_q[13:8];
+
+  // ---- the cycle counter (reading NOW_LO latches the high word) ------------------------------------------
+  logic [63:0] now_q;
+  logic [31:0] now_hi_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) now_q <= 64'd0;
+    else now_q <= now_q + 64'd1;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rd && off == baresm_msm_io_pkg::IO_NOW_LO) now_hi_q <= now_q[63:32];
+  end
+  assign clock_o = now_q;
 
   // ---- the memory port: one request (a fetch, a read or a store), then its answer -------------------------
   logic m_valid_q, m_out_q, m_err_q, m_store_q, m_fetch_q;
@@ -354,6 +367,8 @@ module baresm_msm_io #(
       baresm_msm_io_pkg::IO_MEM_DATA1: reg_rdata = m_data_q[1];
       baresm_msm_io_pkg::IO_MEM_DATA2: reg_rdata = m_data_q[2];
       baresm_msm_io_pkg::IO_MEM_DATA3: reg_rdata = m_data_q[3];
+      baresm_msm_io_pkg::IO_NOW_LO: reg_rdata = now_q[31:0];
+      baresm_msm_io_pkg::IO_NOW_HI: reg_rdata = now_hi_q;
       baresm_msm_io_pkg::IO_LANE_STATUS: reg_rdata = {31'd0, lane_busy_i || clr_q};
       baresm_msm_io_pkg::IO_LANE_BITS: reg_rdata = lane_bits_i;
       baresm_msm_io_pkg::IO_LANE_FAULT: reg_rdata = {19'd0, lsu_fault_lane_i, lsu_fault_kind_i, 3'd0, lsu_fault_i};

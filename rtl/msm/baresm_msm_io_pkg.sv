@@ -12,6 +12,8 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_MEM_DATA2 = 16'h0068;  // RW: memory port: word 2
   localparam logic [15:0] IO_MEM_DATA3 = 16'h006C;  // RW: memory port: word 3
   localparam logic [15:0] IO_MEM_WSTRB = 16'h0070;  // W: memory port: the bytes of the line MEM_STORE writes (bit k: byte k)
+  localparam logic [15:0] IO_NOW_LO = 16'h0074;  // R: the free-running cycle counter (also S2R's clock): reading it latches NOW_HI
+  localparam logic [15:0] IO_NOW_HI = 16'h0078;  // R: its high word, as of the last NOW_LO read
   localparam logic [15:0] IO_LANE_OP = 16'h0080;  // W: lane engine: [6:0] op, [14:7] mod, [19:15] warp, [20] bimm, [21] zero_a, [22] zero_b, [23] zero_c, [24] write_rd, [25] zero_fill
   localparam logic [15:0] IO_LANE_REGS = 16'h0084;  // W: lane engine: [5:0] ra, [11:6] rb, [17:12] rc, [23:18] rd
   localparam logic [15:0] IO_LANE_IMM = 16'h0088;  // W: lane engine: b's immediate
@@ -70,12 +72,9 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_MMIO_ANSWER = 16'h0308;  // W: answer the host's access (a read's value; 0 for a write) and take the next
   localparam logic [15:0] IO_IRQ = 16'h030C;  // W: bit 0: the interrupt line
   localparam logic [15:0] IO_STATUS = 16'h0310;  // W: the STATUS register's value, for the device's status port and LEDs
-  localparam logic [15:0] IO_CYCLES_LO = 16'h0314;  // R: the free-running cycle counter: reading it latches CYCLES_HI
-  localparam logic [15:0] IO_CYCLES_HI = 16'h0318;  // R: its high word, as of the last CYCLES_LO read
-  localparam logic [15:0] IO_RUN = 16'h031C;  // W: bit 0: 1 a launch starts (its counters start from 0), 0 it has ended
+  localparam logic [15:0] IO_RUN = 16'h031C;  // W: bit 0: a launch runs (the SM's busy output)
   localparam logic [15:0] IO_MEM_BYTES = 16'h0320;  // R: device memory bytes (the device's parameter)
   localparam logic [15:0] IO_CLOCK_KHZ = 16'h0324;  // R: the clock in kHz (the device's parameter)
-  localparam logic [15:0] IO_RPT = 16'h0380;  // R: the launch's counters: completion-entry word k at RPT + 4k (contract/sm_report.def)
   localparam logic [15:0] IO_RF = 16'h1000;  // RW: register file: {warp, register, lane} at RF + 4 * index (a write is not traced)
   localparam logic [15:0] IO_RF_TRACED = 16'h3000;  // W: register file: the same window, a thread's result (the lockstep trace shows it)
 

@@ -173,6 +173,7 @@ class FwSm final : public SmDut {
   // The count passes every value once from 0 at the accept: it has reached a
   // nonzero budget exactly when it once equalled it.
   bool watchdog_expired() const { return launch_.watchdog && launch_cycles_ >= launch_.watchdog; }
+  uint32_t now() const { return uint32_t(clock_); }
   uint32_t mem(MemOp op, uint32_t addr, uint32_t amo, const uint8_t* wdata, uint32_t strb, uint8_t* line,
                bool fetch) {
     req_ = MemRequest{};
@@ -621,6 +622,7 @@ uint32_t hal_watchdog_expired(void) { return g_dut->watchdog_expired() ? 1u : 0u
 // The launch record is the port's (the model reads it there); no other work.
 void hal_launch(const fw_launch_t*) {}
 uint32_t hal_service(void) { return 0; }
+uint32_t hal_now(void) { return g_dut->now(); }
 uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
   uint8_t line[FWSM_LINE_BYTES];
   const uint32_t err = g_dut->mem(MemOp::READ, line_addr, 0, nullptr, 0, line, true);

@@ -413,6 +413,24 @@ TEST_P(SampleOverSerial, MatchesModel) {
   if (!want.passed && same_warps) {
     EXPECT_EQ(got.message, want.message);
   }
+  // The counters the model counts exactly, for every launch that ran to its
+  // end on both (the completion entry's, contract/rings.def).
+  for (size_t i = 0; i < want.launches.size(); i++) {
+    const auto& g = got.launches[i].report;
+    const auto& w = want.launches[i].report;
+    if (!g.from_device || !w.from_device || g.error != baresm::cq::ErrorCode::OK ||
+        w.error != baresm::cq::ErrorCode::OK || g.marker)
+      continue;
+    EXPECT_EQ(g.stats.warp_instrs, w.stats.warp_instrs) << "launch " << i;
+    EXPECT_EQ(g.stats.thread_instrs, w.stats.thread_instrs) << "launch " << i;
+    EXPECT_EQ(g.stats.div_branches, w.stats.div_branches) << "launch " << i;
+    EXPECT_EQ(g.stats.bar_releases, w.stats.bar_releases) << "launch " << i;
+    EXPECT_EQ(g.stats.ctas_done, w.stats.ctas_done) << "launch " << i;
+    uint64_t ws = 0;
+    for (uint32_t v : g.stats.warp_state_cycles) ws += v;
+    EXPECT_GT(ws, 0u) << "launch " << i << ": the device counts its warp states";
+    EXPECT_LE(g.stats.sm_cycles, g.stats.cycles) << "launch " << i;
+  }
   auto& t = static_cast<drv::SerialTransport&>(*be->transport);
   const auto st = b.stats();
   std::printf("[serial] sample=%s %s: %.1f s wall, %llu board cycles (%.0f cycles/s), %llu requests, %llu bytes "
