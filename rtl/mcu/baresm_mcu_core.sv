@@ -1,6 +1,7 @@
 // baresm_mcu_core: a small multi-cycle RV32I core for the board's firmware
 // (docs/mcu.md): the command processor and the narrow SM's control written in
-// C, next to the hardware lanes. Built for the smallest iCE40 area, not speed.
+// C, next to the hardware lanes. Built for a small iCE40 area, at about two
+// cycles an instruction.
 //
 //   ISA      the whole RV32I base: LUI AUIPC JAL JALR, branches, loads,
 //            stores, OP-IMM, OP; FENCE is a no-op. No CSRs, no interrupts.
@@ -12,17 +13,23 @@
 //   bus      one bus for fetch and data (baresm_mcu_types.svh): any number of
 //            wait states before a request is taken and before a read's
 //            response. Nothing in req_o depends combinationally on an input.
-//   datapath x1..x31 in a RAM (baresm_ram_1r1w, 32 x 32: iCE40 EBR), read
-//            through its one read port, rs1 and then rs2 in consecutive
-//            cycles; x0 is RAM word 0, written with zero once after reset.
-//            One 32-bit adder for ADD/SUB/SLT, compares, addresses and
-//            jump/branch targets; a PC incrementer for pc + 4; a shifter of
-//            4 or 1 bits a cycle; no multiplier. The pc keeps PcW bits
-//            (addresses wrap modulo 2^PcW).
+//   datapath x1..x31 in two copies of a RAM (baresm_ram_1r1w, 32 x 32: iCE40
+//            EBR), both written on every write: rs1 and rs2 are read in the
+//            same cycle, as the instruction arrives; x0 is RAM word 0,
+//            written with zero once after reset. One 32-bit adder for
+//            ADD/SUB/SLT, compares, addresses, JALR targets and AUIPC; a
+//            (PcW-2)-bit adder for branch and JAL targets; a PC incrementer
+//            for pc + 4; a shifter of 4 or 1 bits a cycle; no multiplier.
+//            The pc keeps PcW bits (addresses wrap modulo 2^PcW).
+//   overlap  an instruction that does not use the bus offers the next
+//            instruction's fetch (pc + 4, or the jump or taken branch's
+//            target, known in the same cycle) in its execute cycle, and
+//            retires when that fetch is taken.
 //   cycles   with a bus that takes each request at once and answers a read
-//            the next cycle: 4 for every instruction (fetch request, fetch
-//            response, rs1, execute), 5 for a taken branch and for a load,
-//            5 + floor(s/4) + s%4 for a shift by s.
+//            the next cycle: 2 for every instruction (execute with the next
+//            fetch, fetch response with the register read) but loads (4),
+//            stores (3) and shifts (2 + floor(s/4) + s%4 for a shift by
+//            s > 0, 3 for s = 0).
 //   trace_o  one retired instruction a cycle at most (for tests and debug).
 `include "baresm_assert.svh"
 `include "baresm_mcu_types.svh"
@@ -44,14 +51,12 @@ module baresm_mcu_core #(
   localparam logic [31:0] RESET_PC = 32'(ResetPc);
 
   // ---- state --------------------------------------------------------------
-  typedef enum logic [3:0] {
+  typedef enum logic [2:0] {
     S_INIT,    // write x0 = 0 (RAM word 0), once after reset
-    S_FETCH,   // offer the fetch request
-    S_WAIT,    // wait for the instruction; read rs1 as it arrives
-    S_RS1,     // a_q <= rs1; read rs2
-    S_EXEC,    // execute (rs2 on the RAM's output); loads/stores offer their request
-    S_SHIFT,   // shift a_q by 4 or 1 bits a cycle, then write it
-    S_BRANCH,  // taken branch: pc <= pc + imm
+    S_FETCH,   // offer the fetch request (after a load or a store)
+    S_WAIT,    // wait for the instruction; read rs1 and rs2 as it arrives
+    S_EXEC,    // execute (rs1, rs2 on the RAMs' outputs); offer the next
+               // fetch, or the load or store's request
     S_LOAD,    // wait for the load's response, write rd
     S_HALT
   } state_e;
@@ -59,8 +64,6 @@ module baresm_mcu_core #(
   state_e          state_q, state_d;
   logic [PcW-1:2]  pc_q, pc_d;      // word pc
   logic [31:0]     ir_q;            // the instruction
-  logic [31:0]     a_q;             // rs1, then the shifter's operand
-  logic [4:0]      cnt_q;           // shift amount left
   logic [2:0]      cause_q, cause_d;
 
   // ---- decode (from ir_q) -----------------------------------------------------
@@ -120,27 +123,38 @@ module baresm_mcu_core #(
     else                          imm = {{20{ir_q[31]}}, ir_q[31:20]};
   end
 
-  // ---- register file -----------------------------------------------------------
+  // ---- register file: two copies, rs1 from one, rs2 from the other ---------------
   logic        rf_re, rf_we;
-  logic [4:0]  rf_raddr;
-  logic [31:0] rf_rdata, rf_wdata;
-  // rs1 is read as the instruction arrives, rs2 the cycle after; the RAM's
-  // output then holds rs2 until the next instruction.
-  assign rf_re    = (state_q == S_WAIT && rsp_i.valid) || state_q == S_RS1;
-  assign rf_raddr = (state_q == S_WAIT) ? rsp_i.rdata[19:15] : ir_q[24:20];
+  logic [31:0] rs1, rs2, rf_wdata;
+  // Both are read as the instruction arrives (S_WAIT); their outputs then hold
+  // rs1 and rs2 until the next instruction. Writes happen in S_INIT, S_EXEC
+  // and S_LOAD, never in the cycle of a read (the EBR's read during a
+  // write of the same word is undefined).
+  assign rf_re = state_q == S_WAIT && rsp_i.valid;
 
   baresm_ram_1r1w #(.Depth(32), .Width(32), .MaskW(1)) u_rf (
     .clk_i,
     .re_i   (rf_re),
-    .raddr_i(rf_raddr),
-    .rdata_o(rf_rdata),
+    .raddr_i(rsp_i.rdata[19:15]),
+    .rdata_o(rs1),
     .we_i   (rf_we),
     .waddr_i(ir_q[11:7]),   // 0 in S_INIT: ir_q resets to 0
     .wmask_i(1'b1),
     .wdata_i(rf_wdata)
   );
 
-  // ---- the adder ---------------------------------------------------------------
+  baresm_ram_1r1w #(.Depth(32), .Width(32), .MaskW(1)) u_rf2 (
+    .clk_i,
+    .re_i   (rf_re),
+    .raddr_i(rsp_i.rdata[24:20]),
+    .rdata_o(rs2),
+    .we_i   (rf_we),
+    .waddr_i(ir_q[11:7]),
+    .wmask_i(1'b1),
+    .wdata_i(rf_wdata)
+  );
+
+  // ---- the adders ----------------------------------------------------------------
   logic [31:0] pc_full, op_a, op_b;
   logic        sub;
   logic [33:0] sum34;
@@ -149,11 +163,11 @@ module baresm_mcu_core #(
   assign pc_full = 32'({pc_q, 2'b00});
 
   always_comb begin
-    op_a = a_q;
-    if (state_q == S_BRANCH || (state_q == S_EXEC && (is_auipc || is_jal))) op_a = pc_full;
+    op_a = rs1;
+    if (state_q == S_EXEC && is_auipc) op_a = pc_full;
     if (state_q == S_INIT || (state_q == S_EXEC && is_lui)) op_a = '0;   // S_INIT: 0 + imm(0) = 0 for x0
   end
-  assign op_b  = ((is_op || is_branch) && state_q == S_EXEC) ? rf_rdata : imm;
+  assign op_b  = ((is_op || is_branch) && state_q == S_EXEC) ? rs2 : imm;
   assign sub   = state_q == S_EXEC && (is_branch || (is_alu && f3[2:1] == 2'b01) ||
                                        (is_op && f3 == 3'b000 && ir_q[30]));
   // {a, 1} + {b ^ sub, sub}: the carry-in rides in bit 0, one adder.
@@ -173,31 +187,44 @@ module baresm_mcu_core #(
     taken = cond ^ f3[0];
   end
 
+  // Branch and JAL targets: pc + imm on the pc's bits (the main adder compares
+  // in the same cycle). imm[1] is the target's bit 1 (the pc is 4-aligned).
+  logic [PcW-1:2] pc_inc, pc_tgt;
+  assign pc_inc = pc_q + 1'b1;
+  assign pc_tgt = pc_q + imm[PcW-1:2];
+
   // ---- logic ops, SLT ------------------------------------------------------------
   logic [31:0] logic_res;
   always_comb begin
     unique case (f3)
-      3'b100:  logic_res = a_q ^ op_b;
-      3'b110:  logic_res = a_q | op_b;
+      3'b100:  logic_res = rs1 ^ op_b;
+      3'b110:  logic_res = rs1 | op_b;
       3'b010:  logic_res = {31'b0, lt};
       3'b011:  logic_res = {31'b0, ltu};
-      default: logic_res = a_q & op_b;
+      default: logic_res = rs1 & op_b;
     endcase
   end
 
-  // ---- shifter: 4 bits a cycle while 4 or more are left, then 1 -------------------
-  logic        sh_big, sh_fill, sh_fill4;
-  logic [31:0] sh_res;
-  assign sh_big  = cnt_q[4:2] != 3'b000;
-  assign sh_fill = ir_q[30] && a_q[31];   // SRA/SRAI
+  // ---- shifter: a logarithmic one, right shifts of the operand or of its bit
+  // reversal (left shifts), in the execute cycle ---------------------------------
+  logic [4:0]  shamt;
+  logic        sh_fill, sh_fill4;
+  logic [31:0] sh_in, sh1, sh2, sh4, sh8, sh16, sh_res;
+  assign shamt   = is_op ? rs2[4:0] : ir_q[24:20];
+  assign sh_fill = f3[2] && ir_q[30] && rs1[31];   // SRA/SRAI
 `ifdef BARESM_MCU_PLANT_SRA4
-  assign sh_fill4 = 1'b0;                 // planted bug: the 4-bit step of SRA fills zeros
+  assign sh_fill4 = 1'b0;                        // planted bug: SRA's 4-bit stage fills zeros
 `else
   assign sh_fill4 = sh_fill;
 `endif
   always_comb begin
-    if (!f3[2]) sh_res = sh_big ? {a_q[27:0], 4'b0} : {a_q[30:0], 1'b0};
-    else        sh_res = sh_big ? {{4{sh_fill4}}, a_q[31:4]} : {sh_fill, a_q[31:1]};
+    for (int i = 0; i < 32; i++) sh_in[i] = f3[2] ? rs1[i] : rs1[31-i];
+    sh1  = shamt[0] ? {sh_fill, sh_in[31:1]} : sh_in;
+    sh2  = shamt[1] ? {{2{sh_fill}}, sh1[31:2]} : sh1;
+    sh4  = shamt[2] ? {{4{sh_fill4}}, sh2[31:4]} : sh2;
+    sh8  = shamt[3] ? {{8{sh_fill}}, sh4[31:8]} : sh4;
+    sh16 = shamt[4] ? {{16{sh_fill}}, sh8[31:16]} : sh8;
+    for (int i = 0; i < 32; i++) sh_res[i] = f3[2] ? sh16[i] : sh16[31-i];
   end
 
   // ---- loads and stores ------------------------------------------------------------
@@ -222,31 +249,43 @@ module baresm_mcu_core #(
     ld_res[15:8]  = (f3[1:0] == 2'b00) ? {8{ld_sign}} : (off[1] ? rsp_i.rdata[31:24] : rsp_i.rdata[15:8]);
     ld_res[31:16] = f3[1] ? rsp_i.rdata[31:16] : {16{ld_sign}};
     // Stores: the data in every lane it may go to, the strobes pick.
-    st_data = f3[1] ? rf_rdata : (f3[0] ? {2{rf_rdata[15:0]}} : {4{rf_rdata[7:0]}});
+    st_data = f3[1] ? rs2 : (f3[0] ? {2{rs2[15:0]}} : {4{rs2[7:0]}});
     if (f3[1])      strb = 4'b1111;
     else if (f3[0]) strb = off[1] ? 4'b1100 : 4'b0011;
     else            strb = 4'b0001 << off;
   end
 
-  // ---- the bus -------------------------------------------------------------------
-  logic mem_go;   // a legal, aligned load or store offers its request in S_EXEC
-  assign mem_go = state_q == S_EXEC && (is_load || is_store) && legal && !misaligned;
+  // ---- the next pc and the bus ---------------------------------------------------------
+  // In S_EXEC an instruction other than a load or store goes to pc + 4 or its
+  // target; a jump or taken branch whose target is not 4-aligned stops the core.
+  logic           redirect, tgt_misaligned;
+  logic [PcW-1:2] pc_next;
+  assign redirect       = is_jal || is_jalr || (is_branch && taken);
+  assign tgt_misaligned = is_jalr ? sum[1] : imm[1];
+  assign pc_next        = !redirect ? pc_inc : is_jalr ? sum[PcW-1:2] : pc_tgt;
+
+  logic mem_go;     // a legal, aligned load or store offers its request in S_EXEC
+  logic fetch_go;   // S_EXEC or the shift's last step offers the next fetch
+  logic exec_ok;    // S_EXEC and the instruction does not stop the core
+  assign exec_ok  = state_q == S_EXEC && legal && !is_ecall && !is_ebreak;
+  assign mem_go   = exec_ok && (is_load || is_store) && !misaligned;
+  assign fetch_go = exec_ok && !is_load && !is_store && !(redirect && tgt_misaligned);
+  logic [PcW-1:2] fetch_pc;
+  assign fetch_pc = (state_q == S_FETCH) ? pc_q : pc_next;
   always_comb begin
     req_o       = '0;
-    req_o.valid = state_q == S_FETCH || mem_go;
-    req_o.we    = state_q == S_EXEC && is_store;
-    req_o.addr  = (state_q == S_FETCH) ? pc_full[31:2] : sum[31:2];
+    req_o.valid = state_q == S_FETCH || mem_go || fetch_go;
+    req_o.we    = mem_go && is_store;
+    req_o.addr  = mem_go ? sum[31:2] : 30'(fetch_pc);
     req_o.wdata = st_data;
-    req_o.strb  = (state_q == S_FETCH) ? 4'b1111 : strb;
+    req_o.strb  = mem_go ? strb : 4'b1111;
   end
 
   // ---- what rd gets --------------------------------------------------------------------
-  logic [PcW-1:2] pc_inc;
-  assign pc_inc = pc_q + 1'b1;
   always_comb begin
     if (state_q == S_LOAD)           rf_wdata = ld_res;
-    else if (state_q == S_SHIFT)     rf_wdata = a_q;
     else if (is_jal || is_jalr)      rf_wdata = 32'({pc_inc, 2'b00});
+    else if (is_shift)               rf_wdata = sh_res;
     else if (is_alu && f3 != 3'b000) rf_wdata = logic_res;
     else                             rf_wdata = sum;   // LUI AUIPC ADD SUB ADDI (and 0 in S_INIT)
   end
@@ -261,8 +300,7 @@ module baresm_mcu_core #(
     unique case (state_q)
       S_INIT:  state_d = S_FETCH;
       S_FETCH: if (req_ready_i) state_d = S_WAIT;
-      S_WAIT:  if (rsp_i.valid) state_d = S_RS1;
-      S_RS1:   state_d = S_EXEC;
+      S_WAIT:  if (rsp_i.valid) state_d = S_EXEC;
       S_EXEC: begin
         if (!legal) begin
           state_d = S_HALT;
@@ -270,19 +308,6 @@ module baresm_mcu_core #(
         end else if (is_ecall || is_ebreak) begin
           state_d = S_HALT;
           cause_d = is_ecall ? MCU_ECALL : MCU_EBREAK;
-        end else if (is_shift) begin
-          state_d = S_SHIFT;
-        end else if (is_jal || is_jalr) begin
-          if (sum[1]) begin
-            state_d = S_HALT;
-            cause_d = MCU_FETCH_MISALIGNED;
-          end else begin
-            retire  = 1'b1;
-            pc_d    = sum[PcW-1:2];
-            state_d = S_FETCH;
-          end
-        end else if (is_branch && taken) begin
-          state_d = S_BRANCH;
         end else if ((is_load || is_store) && misaligned) begin
           state_d = S_HALT;
           cause_d = is_load ? MCU_LOAD_MISALIGNED : MCU_STORE_MISALIGNED;
@@ -293,25 +318,13 @@ module baresm_mcu_core #(
             if (is_store) state_d = S_FETCH;
             else          state_d = S_LOAD;
           end
-        end else begin   // LUI AUIPC OP OP-IMM FENCE, branch not taken
-          retire  = 1'b1;
-          pc_d    = pc_inc;
-          state_d = S_FETCH;
-        end
-      end
-      S_SHIFT: if (cnt_q == 5'd0) begin
-        retire  = 1'b1;
-        pc_d    = pc_inc;
-        state_d = S_FETCH;
-      end
-      S_BRANCH: begin
-        if (sum[1]) begin
+        end else if (redirect && tgt_misaligned) begin
           state_d = S_HALT;
           cause_d = MCU_FETCH_MISALIGNED;
-        end else begin
+        end else if (req_ready_i) begin   // the next fetch is taken
           retire  = 1'b1;
-          pc_d    = sum[PcW-1:2];
-          state_d = S_FETCH;
+          pc_d    = pc_next;
+          state_d = S_WAIT;
         end
       end
       S_LOAD: if (rsp_i.valid) begin
@@ -335,16 +348,8 @@ module baresm_mcu_core #(
       state_q <= state_d;
       pc_q    <= pc_d;
       cause_q <= cause_d;
-      if (state_q == S_WAIT && rsp_i.valid) ir_q <= rsp_i.rdata;
+      if (rf_re) ir_q <= rsp_i.rdata;
     end
-  end
-
-  // The datapath's registers need no reset.
-  always_ff @(posedge clk_i) begin
-    if (state_q == S_RS1) a_q <= rf_rdata;
-    else if (state_q == S_SHIFT && cnt_q != 5'd0) a_q <= sh_res;
-    if (state_q == S_EXEC) cnt_q <= is_op ? rf_rdata[4:0] : ir_q[24:20];
-    else if (state_q == S_SHIFT && cnt_q != 5'd0) cnt_q <= cnt_q - (sh_big ? 5'd4 : 5'd1);
   end
 
   // ---- status, trace --------------------------------------------------------------
@@ -372,6 +377,7 @@ module baresm_mcu_core #(
   `BARESM_ASSERT_HELD(a_req_held, req_o.valid, req_ready_i, req_o)
   `BARESM_ASSUME(a_rsp_awaited, !rsp_i.valid || state_q == S_WAIT || state_q == S_LOAD)
   `BARESM_ASSERT(a_x0_zero, state_q != S_INIT || rf_wdata == 32'd0)
+  `BARESM_ASSERT(a_rf_no_rw, !(rf_re && rf_we))
 
 endmodule
 

@@ -150,7 +150,12 @@ RunResult run_lockstep(const std::vector<uint32_t>& image, const std::vector<uin
   top->rst_ni = 1;
   top->eval();
   // The registers start undefined (random here): the ISS starts from the same.
+  // The core keeps two copies (rs1 is read from u_rf, rs2 from u_rf2), both
+  // written on every write; on the FPGA both start alike (EBR contents come
+  // from the bitstream), so the second starts as a copy of the first here.
   const auto& rf = top->rootp->baresm_mcu_core__DOT__u_rf__DOT__mem_q;
+  auto& rf2 = top->rootp->baresm_mcu_core__DOT__u_rf2__DOT__mem_q;
+  for (unsigned i = 0; i < 32; ++i) rf2[i] = rf[i];
   for (unsigned i = 1; i < 32; ++i) iss.set_reg(i, rf[i]);
 
   bool pending = false;
@@ -237,8 +242,9 @@ RunResult run_lockstep(const std::vector<uint32_t>& image, const std::vector<uin
 
   // Register files and memories.
   for (unsigned i = 0; i < 32; ++i) {
-    if (rf[i] != iss.reg(i)) {
-      fail("at the end x" + std::to_string(i) + " = " + hex(rf[i]) + ", the ISS's " + hex(iss.reg(i)));
+    if (rf[i] != iss.reg(i) || rf2[i] != iss.reg(i)) {
+      fail("at the end x" + std::to_string(i) + " = " + hex(rf[i]) + " (second copy " + hex(rf2[i]) +
+           "), the ISS's " + hex(iss.reg(i)));
       return res;
     }
   }
