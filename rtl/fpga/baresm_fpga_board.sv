@@ -243,7 +243,8 @@ module baresm_fpga_board #(
     .MemBytes(MemBytes),
     .LineBytes(MemLineBytes),
     .IdWidth(MemIdWidth),
-    .BlockRam(BlockRam)
+    .BlockRam(BlockRam),
+    .Atomics(!Microprogrammed)   // the whole device as one program makes its atomics of reads and writes
   ) u_mem (
     .clk_i,
     .rst_ni      (rst_n),

@@ -23,7 +23,10 @@ module baresm_fpga_mem #(
   parameter int MemBytes = 131072,
   parameter int LineBytes = 16,     // a multiple of 8
   parameter int IdWidth = 4,
-  parameter bit BlockRam = 1'b0     // 1: baresm_bram (block RAM) instead of baresm_spram
+  parameter bit BlockRam = 1'b0,    // 1: baresm_bram (block RAM) instead of baresm_spram
+  // 0: no atomic unit (the whole device as one program makes a global atomic
+  // of a read and a write): an ATOMIC request is answered with err
+  parameter bit Atomics = 1'b1
 ) (
   clk_i,
   rst_ni,
@@ -115,16 +118,20 @@ module baresm_fpga_mem #(
   // The atomic's word and its new value.
   logic [31:0] amo_old, amo_new;
   assign amo_old = req_i.addr[2] ? ram_rdata[63:32] : ram_rdata[31:0];
-  baresm_lsu_amo u_amo (
-    .amo_i(req_i.amo),
-    .old_i(amo_old),
-    .b_i  (req_wdata[31:0]),
-    .c_i  (req_wdata[63:32]),
-    .new_o(amo_new)
-  );
+  if (Atomics) begin : g_amo
+    baresm_lsu_amo u_amo (
+      .amo_i(req_i.amo),
+      .old_i(amo_old),
+      .b_i  (req_wdata[31:0]),
+      .c_i  (req_wdata[63:32]),
+      .new_o(amo_new)
+    );
+  end else begin : g_no_amo
+    assign amo_new = '0;
+  end
 
-  logic in_range;
-  assign in_range = req_i.addr < 32'(MemBytes);
+  logic in_range;   // an ATOMIC without the unit is refused as an address outside memory is
+  assign in_range = req_i.addr < 32'(MemBytes) && (Atomics || req_i.op != OP_ATOMIC);
   logic [AddrW-1:0] line_word;   // the word of beat beat_q
   assign line_word = req_i.addr[AddrW+2:3] + AddrW'(beat_q);
   logic pick_bridge;

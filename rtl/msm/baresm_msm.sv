@@ -417,7 +417,8 @@ module baresm_msm #(
                   | baresm_smcfg_pkg::smcfg_load_slots(32'd0)
                   | baresm_smcfg_pkg::smcfg_rf_banks(32'(RfBanks))
                   | baresm_smcfg_pkg::smcfg_has_fpu(32'(HasFpu))
-                  | baresm_smcfg_pkg::smcfg_serial(32'd1);
+                  | baresm_smcfg_pkg::smcfg_serial(32'd1)
+                  | baresm_smcfg_pkg::smcfg_atomic_rmw(32'd1);
 
   logic unused;
   assign unused = ^{sched_gto_i, mem_rsp_id_i, StarveLimit, core_status, core_trace, lane_trace_addr,

@@ -98,6 +98,7 @@ module baresm_msm_lsu #(
   logic [4:0] f_lane_q;
   logic [31:0] f_addr_q;
   logic req_q, out_q;
+  logic awr_q;   // a global atomic's write, after its read
 
   // ---- the instruction ----------------------------------------------------------
   logic is_global, is_shared, is_ldc, is_store, is_atom, writes_rd;
@@ -148,6 +149,9 @@ module baresm_msm_lsu #(
   assign c_now = op_q.zero_c ? 32'd0 : rf_rdata_i;
   logic take_rsp;
   assign take_rsp = out_q && mem_rsp_i.valid;
+  logic cas_fails;   // a global compare-and-swap's read, its compare false
+  assign cas_fails = is_atom && !is_shared && !awr_q && op_q.mod[3:0] == baresm_isa_pkg::ATOM_CAS &&
+                     line_word != data_q;
 
   // ---- RAM ports ----------------------------------------------------------------------------------
   always_comb begin
@@ -195,19 +199,19 @@ module baresm_msm_lsu #(
           sm_we_o = is_atom;
           sm_wmask_o = 4'hF;
           sm_wdata_o = amo_new_i;
-        end else if (take_rsp && !mem_rsp_i.err) begin
+        end else if (take_rsp && !mem_rsp_i.err && (!is_atom || awr_q || cas_fails)) begin
           rf_we_o = writes_rd;
           rf_traced_o = writes_rd;
-          rf_wdata_o = is_atom ? mem_rsp_i.rdata[31:0] : ld_val;
+          rf_wdata_o = is_atom && awr_q ? old_q : is_atom ? line_word : ld_val;
         end
       end
       default: ;
     endcase
   end
   assign amo_op_o = op_q.mod[4:0];
-  assign amo_old_o = sm_rdata_i;
+  assign amo_old_o = is_shared ? sm_rdata_i : line_word;
   assign amo_b_o = data_q;
-  assign amo_c_o = c_now;
+  assign amo_c_o = is_shared ? c_now : c_q;
 
   // ---- the loop --------------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -216,6 +220,7 @@ module baresm_msm_lsu #(
       fault_q <= 1'b0;
       req_q <= 1'b0;
       out_q <= 1'b0;
+      awr_q <= 1'b0;
     end else begin
       if (req_q && mem_req_ready_i) begin
         req_q <= 1'b0;
@@ -290,8 +295,15 @@ module baresm_msm_lsu #(
               f_kind_q <= baresm_state_pkg::FAULT_MEMORY_ERROR;
               f_lane_q <= lane_q;
               f_addr_q <= addr_q;
+              awr_q <= 1'b0;
               st_q <= S_IDLE;
+            end else if (is_atom && !is_shared && !awr_q && !cas_fails) begin
+              // A global atomic: the line read, now the new word's write (a
+              // compare-and-swap whose compare fails writes nothing).
+              awr_q <= 1'b1;
+              req_q <= 1'b1;
             end else begin
+              awr_q <= 1'b0;
               lane_q <= lane_q + 5'd1;
               st_q <= last ? S_IDLE : S_ACCESS;
             end
@@ -302,23 +314,35 @@ module baresm_msm_lsu #(
     end
   end
 
-  // The request of a lane, held until taken: a line read, a strobed line write, or an atomic at memory.
+  // The request of a lane, held until taken: a line read, or a strobed line
+  // write. A global atomic is the line's read, then the write of its new word
+  // (the lane engine's ALU: amo_new_i; the old word goes to rd): the memory
+  // needs no atomic unit, and nothing else writes device memory while the
+  // memory loop runs but the host over the link.
   logic [1:0] r_op_q;
   logic [31:0] r_addr_q;
   logic [MemLineBytes*8-1:0] r_wdata_q;
   logic [MemLineBytes-1:0] r_wstrb_q;
+  logic [31:0] old_q, c_q;
   always_ff @(posedge clk_i) begin
     if (st_q == S_ACCESS && lane_on && ph_q == 3'd3 && !is_shared) begin
-      r_op_q <= is_atom ? 2'd2 : is_store ? 2'd1 : 2'd0;
-      r_addr_q <= is_atom ? {gaddr[31:2], 2'b00} : {gaddr[31:LineW], LineW'(0)};
-      r_wdata_q <= is_atom ? (MemLineBytes * 8)'({c_now, data_q}) : {(MemLineBytes / 4){st_rep}};
+      r_op_q <= is_store ? 2'd1 : 2'd0;
+      r_addr_q <= {gaddr[31:LineW], LineW'(0)};
+      r_wdata_q <= {(MemLineBytes / 4){st_rep}};
       r_wstrb_q <= is_store ? MemLineBytes'(byte_strb) << gaddr[LineW-1:0] : '0;
+      c_q <= c_now;
+    end
+    if (st_q == S_WAIT && is_atom && !is_shared && !awr_q && take_rsp && !req_q && !mem_rsp_i.err) begin
+      r_op_q <= 2'd1;
+      r_wdata_q <= {(MemLineBytes / 4){amo_new_i}};
+      r_wstrb_q <= MemLineBytes'(4'hF) << {gaddr[LineW-1:2], 2'b00};
+      old_q <= line_word;
     end
   end
   assign mem_req_o.valid = req_q;
   assign mem_req_o.id = '0;
   assign mem_req_o.op = r_op_q;
-  assign mem_req_o.amo = op_q.mod[4:0];
+  assign mem_req_o.amo = '0;
   assign mem_req_o.addr = r_addr_q;
   assign mem_req_o.wdata = r_wdata_q;
   assign mem_req_o.wstrb = r_wstrb_q;
@@ -331,7 +355,7 @@ module baresm_msm_lsu #(
   assign fault_lane_o = f_lane_q;
   assign fault_addr_o = f_addr_q;
   assign smem_access_o = st_q == S_ACCESS && lane_on && ph_q == 3'd3 && is_shared;
-  assign gmem_req_o = req_q && mem_req_ready_i;
+  assign gmem_req_o = req_q && mem_req_ready_i && !awr_q;   // an atomic counts once
   assign mem_wait_o = st_q == S_WAIT && !is_shared;
 
 endmodule

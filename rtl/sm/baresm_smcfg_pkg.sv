@@ -95,6 +95,11 @@ package baresm_smcfg_pkg;
   localparam int SMCFG_SERIAL_LSB = 1;
   localparam int SMCFG_SERIAL_BITS = 1;
   localparam logic [31:0] SMCFG_SERIAL_MASK = 32'h00000001;
+  // 1: a global atomic is the SM's own line read and word write (the microprogrammed SM, rtl/msm), not an ATOMIC request at memory
+  localparam int SMCFG_ATOMIC_RMW_WORD = 7;
+  localparam int SMCFG_ATOMIC_RMW_LSB = 2;
+  localparam int SMCFG_ATOMIC_RMW_BITS = 1;
+  localparam logic [31:0] SMCFG_ATOMIC_RMW_MASK = 32'h00000001;
   // register-file RAMs used (RfBanks, at most 32 / NumLanes when that is > 1)
   localparam int SMCFG_RF_BANKS_WORD = 7;
   localparam int SMCFG_RF_BANKS_LSB = 8;
@@ -219,6 +224,12 @@ package baresm_smcfg_pkg;
     w = '0;
     w[SMCFG_SERIAL_WORD * 32 +: 32] = (v & SMCFG_SERIAL_MASK) << SMCFG_SERIAL_LSB;
     smcfg_serial = w;
+  endfunction
+  function automatic logic [255:0] smcfg_atomic_rmw(input logic [31:0] v);
+    logic [255:0] w;
+    w = '0;
+    w[SMCFG_ATOMIC_RMW_WORD * 32 +: 32] = (v & SMCFG_ATOMIC_RMW_MASK) << SMCFG_ATOMIC_RMW_LSB;
+    smcfg_atomic_rmw = w;
   endfunction
   function automatic logic [255:0] smcfg_rf_banks(input logic [31:0] v);
     logic [255:0] w;

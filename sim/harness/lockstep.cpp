@@ -148,6 +148,12 @@ void LockstepChecker::on_issue(uint64_t cycle, const SmTrace& t) {
     for (int l = 0; l < 32; l++) pw.values[l] = (ev.pred_values >> l) & 1;
     preds_[key(o.slot, ev.pd)].push_back(pw);
   }
+  if (ev.instr.op == isa::Op::ATOMG && sm_.atomic_rmw) {
+    // The SM's own read and write of each lane's word, in lane order: the
+    // write is the word the model's atomic left there.
+    for (const auto& s : ev.stores)
+      for (uint32_t i = 0; i < s.size; i++) stores_[s.addr + i].push_back(StoreByte{uint8_t(s.value >> (8 * i)), o});
+  }
   if (ev.instr.op == isa::Op::STG) {
     // Per byte, the value the last lane stored (lanes are applied in order):
     // what a coalescing SM writes. The thread-serial SM writes every lane's

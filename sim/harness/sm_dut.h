@@ -28,6 +28,7 @@ struct SmParams {
   uint32_t id_bits = 0, windows = 0, smid = 0, version = 0;
   bool has_fpu = true;         // HasFpu: without it FPU instructions are ILLEGAL_INSTR
   bool serial = false;         // the thread-serial SM (baresm_ssm): each lane's store is its own write
+  bool atomic_rmw = false;     // a global atomic is the SM's read and write of the word (rtl/msm), not at memory
   uint32_t rf_banks = 0;       // register-file RAMs (baresm_sm_pkg::rf_bank)
   uint32_t load_slots = 0;     // global loads waiting for memory outside the LSU's stage A
   uint32_t gather_depth = 0;   // gather-buffer entries (memory/SHFL instructions on the way to the LSU)

@@ -116,8 +116,8 @@ constexpr ConfigMember kConfigMembers[] = {
     {sm_config::RF_BANKS, &SmParams::rf_banks},      {sm_config::LOAD_SLOTS, &SmParams::load_slots},
     {sm_config::GATHER_DEPTH, &SmParams::gather_depth},
 };
-static_assert(std::size(kConfigMembers) + 2 == sm_config::kNumFields,
-              "contract/sm_config.def: every field but HAS_FPU and SERIAL has its SmParams member here");
+static_assert(std::size(kConfigMembers) + 3 == sm_config::kNumFields,
+              "contract/sm_config.def: every field but HAS_FPU, SERIAL and ATOMIC_RMW has its SmParams member here");
 static_assert(sm_config::kWords == kSmConfigWords, "contract/sm_config.def: config_o is kSmConfigWords words");
 }  // namespace
 
@@ -126,6 +126,7 @@ SmParams decode_sm_config(const uint32_t cfg[kSmConfigWords]) {
   for (const ConfigMember& m : kConfigMembers) p.*m.member = sm_config::get(cfg, m.field);
   p.has_fpu = sm_config::get(cfg, sm_config::HAS_FPU) != 0;
   p.serial = sm_config::get(cfg, sm_config::SERIAL) != 0;
+  p.atomic_rmw = sm_config::get(cfg, sm_config::ATOMIC_RMW) != 0;
   return p;
 }
 
@@ -134,6 +135,7 @@ void encode_sm_config(const SmParams& p, uint32_t cfg[kSmConfigWords]) {
   for (const ConfigMember& m : kConfigMembers) sm_config::put(cfg, m.field, p.*m.member);
   sm_config::put(cfg, sm_config::HAS_FPU, p.has_fpu ? 1 : 0);
   sm_config::put(cfg, sm_config::SERIAL, p.serial ? 1 : 0);
+  sm_config::put(cfg, sm_config::ATOMIC_RMW, p.atomic_rmw ? 1 : 0);
 }
 
 SmLaunch launch_from_params(const iss::LaunchParams& p, uint64_t watchdog_cycles) {
