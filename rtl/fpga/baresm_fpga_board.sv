@@ -135,6 +135,38 @@ module baresm_fpga_board #(
   `BARESM_MEM_RSP_TO_NETS(mem_rsp, mem_rsp_)
   logic [MemIdWidth:0] mem_outstanding;
 
+  // The device's ports, the same for both devices (baresm_top's).
+`define BARESM_BOARD_DEVICE_PORTS \
+      .clk_i, \
+      .rst_ni           (rst_n), \
+      .sched_gto_i      (1'b0), \
+      .mmio_req_valid_i (mmio_req_valid), \
+      .mmio_req_ready_o (mmio_req_ready), \
+      .mmio_req_addr_i  (mmio_req_addr), \
+      .mmio_req_write_i (mmio_req_write), \
+      .mmio_req_wdata_i (mmio_req_wdata), \
+      .mmio_rsp_valid_o (mmio_rsp_valid), \
+      .mmio_rsp_rdata_o (mmio_rsp_rdata), \
+      .irq_o            (irq), \
+      .mem_req_valid_o  (mem_req_valid), \
+      .mem_req_ready_i  (mem_req_ready), \
+      .mem_req_id_o     (mem_req_id), \
+      .mem_req_addr_o   (mem_req_addr), \
+      .mem_req_op_o     (mem_req_op), \
+      .mem_req_amo_o    (mem_req_amo), \
+      .mem_req_wdata_o  (mem_req_wdata), \
+      .mem_req_wstrb_o  (mem_req_wstrb), \
+      .mem_rsp_valid_i  (mem_rsp_valid), \
+      .mem_rsp_ready_o  (mem_rsp_ready), \
+      .mem_rsp_id_i     (mem_rsp_id), \
+      .mem_rsp_rdata_i  (mem_rsp_rdata), \
+      .mem_rsp_err_i    (mem_rsp_err), \
+      .status_o         (status), \
+      .cp_state_o       (cp_state), \
+      .cp_queue_o       (cp_queue), \
+      .sm_busy_o        (sm_busy), \
+      .warp_state_o     (warp_state), \
+      .mem_outstanding_o(mem_outstanding)
   if (Microprogrammed) begin : g_mdev
     baresm_mdev #(
       .NumLanes(NumLanes),
@@ -152,36 +184,7 @@ module baresm_fpga_board #(
       .ClockKhz(ClockKhz),
       .FwImage(FwImage)
     ) u_top (
-      .clk_i,
-      .rst_ni           (rst_n),
-      .sched_gto_i      (1'b0),
-      .mmio_req_valid_i (mmio_req_valid),
-      .mmio_req_ready_o (mmio_req_ready),
-      .mmio_req_addr_i  (mmio_req_addr),
-      .mmio_req_write_i (mmio_req_write),
-      .mmio_req_wdata_i (mmio_req_wdata),
-      .mmio_rsp_valid_o (mmio_rsp_valid),
-      .mmio_rsp_rdata_o (mmio_rsp_rdata),
-      .irq_o            (irq),
-      .mem_req_valid_o  (mem_req_valid),
-      .mem_req_ready_i  (mem_req_ready),
-      .mem_req_id_o     (mem_req_id),
-      .mem_req_addr_o   (mem_req_addr),
-      .mem_req_op_o     (mem_req_op),
-      .mem_req_amo_o    (mem_req_amo),
-      .mem_req_wdata_o  (mem_req_wdata),
-      .mem_req_wstrb_o  (mem_req_wstrb),
-      .mem_rsp_valid_i  (mem_rsp_valid),
-      .mem_rsp_ready_o  (mem_rsp_ready),
-      .mem_rsp_id_i     (mem_rsp_id),
-      .mem_rsp_rdata_i  (mem_rsp_rdata),
-      .mem_rsp_err_i    (mem_rsp_err),
-      .status_o         (status),
-      .cp_state_o       (cp_state),
-      .cp_queue_o       (cp_queue),
-      .sm_busy_o        (sm_busy),
-      .warp_state_o     (warp_state),
-      .mem_outstanding_o(mem_outstanding)
+`BARESM_BOARD_DEVICE_PORTS
     );
   end else begin : g_top
     baresm_top #(
@@ -206,38 +209,10 @@ module baresm_fpga_board #(
       .MemBytes(MemBytes),
       .ClockKhz(ClockKhz)
     ) u_top (
-      .clk_i,
-      .rst_ni           (rst_n),
-      .sched_gto_i      (1'b0),
-      .mmio_req_valid_i (mmio_req_valid),
-      .mmio_req_ready_o (mmio_req_ready),
-      .mmio_req_addr_i  (mmio_req_addr),
-      .mmio_req_write_i (mmio_req_write),
-      .mmio_req_wdata_i (mmio_req_wdata),
-      .mmio_rsp_valid_o (mmio_rsp_valid),
-      .mmio_rsp_rdata_o (mmio_rsp_rdata),
-      .irq_o            (irq),
-      .mem_req_valid_o  (mem_req_valid),
-      .mem_req_ready_i  (mem_req_ready),
-      .mem_req_id_o     (mem_req_id),
-      .mem_req_addr_o   (mem_req_addr),
-      .mem_req_op_o     (mem_req_op),
-      .mem_req_amo_o    (mem_req_amo),
-      .mem_req_wdata_o  (mem_req_wdata),
-      .mem_req_wstrb_o  (mem_req_wstrb),
-      .mem_rsp_valid_i  (mem_rsp_valid),
-      .mem_rsp_ready_o  (mem_rsp_ready),
-      .mem_rsp_id_i     (mem_rsp_id),
-      .mem_rsp_rdata_i  (mem_rsp_rdata),
-      .mem_rsp_err_i    (mem_rsp_err),
-      .status_o         (status),
-      .cp_state_o       (cp_state),
-      .cp_queue_o       (cp_queue),
-      .sm_busy_o        (sm_busy),
-      .warp_state_o     (warp_state),
-      .mem_outstanding_o(mem_outstanding)
+`BARESM_BOARD_DEVICE_PORTS
     );
   end
+`undef BARESM_BOARD_DEVICE_PORTS
 
   baresm_fpga_mem #(
     .MemBytes(MemBytes),

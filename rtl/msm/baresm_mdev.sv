@@ -77,6 +77,8 @@ module baresm_mdev #(
   logic [SmIdWidth-1:0] sm_req_id;
   baresm_launch_t no_launch;
   assign no_launch = '0;
+  baresm_rpt_req_t no_rpt;   // the SM alone's report port: the firmware counts here
+  assign no_rpt = '0;
   baresm_rpt_rsp_t rpt_rsp;
   logic [8*32-1:0] config_unused;
   logic done_unused, cfg_error_unused, launch_ready_unused;
@@ -118,7 +120,7 @@ module baresm_mdev #(
     .mem_rsp_err_i,
     .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_addr_i, .mmio_req_write_i, .mmio_req_wdata_i,
     .mmio_rsp_valid_o, .mmio_rsp_rdata_o, .irq_o, .status_o,
-    .warp_state_o, .rpt_req_i('0), .rpt_rsp_o(rpt_rsp), .config_o(config_unused)
+    .warp_state_o, .rpt_req_i(no_rpt), .rpt_rsp_o(rpt_rsp), .config_o(config_unused)
 `ifndef SYNTHESIS
     ,
     .trace_issue_valid_o(trc_issue_valid), .trace_issue_fault_o(trc_issue_fault),
