@@ -148,8 +148,9 @@ static uint32_t progress_now(void) {
 static uint32_t reg_read(uint32_t off) {
   if (off >= C_QP_BASE && off < C_QP_BASE + C_MAX_QUEUES * C_QP_STRIDE) {
     const uint32_t qi = (off - C_QP_BASE) / C_QP_STRIDE;
-    const queue_t* Q = &q[qi];
+    const queue_t* Q;
     if (qi >= NUM_QUEUES) return 0;
+    Q = &q[qi];
     switch ((off - C_QP_BASE) % C_QP_STRIDE) {
       case Q_SQ_BASE: return Q->sq_base;
       case Q_SQ_SIZE: return Q->sq_size;
@@ -231,8 +232,9 @@ static void reg_write(uint32_t off, uint32_t v) {
   }
   if (off >= C_QP_BASE && off < C_QP_BASE + C_MAX_QUEUES * C_QP_STRIDE) {
     const uint32_t qi = (off - C_QP_BASE) / C_QP_STRIDE, r = (off - C_QP_BASE) % C_QP_STRIDE;
-    queue_t* Q = &q[qi];
+    queue_t* Q;
     if (qi >= NUM_QUEUES) return;
+    Q = &q[qi];
     if ((r == Q_SQ_BASE || r == Q_SQ_SIZE || r == Q_CQ_BASE || r == Q_CQ_SIZE) && !quiescent(qi)) {
       queue_error(Q); /* the ring registers of a queue pair in use are fixed */
       return;
