@@ -144,3 +144,46 @@ function(baresm_fpga_netlist board top out)
   endif()
   set(${out} ${net} PARENT_SCOPE)
 endfunction()
+
+# baresm_firmware(PROGRAM BUILD_TARGET UPDATE_TARGET FRESH_VAR): the control
+# core's firmware fw/PROGRAM, built by fw/build.sh with clang for rv32i into
+# the binary folder (BUILD_TARGET, part of `all`; its sources: fw/common,
+# fw/PROGRAM, the files fw/PROGRAM/sources names, fw/include and the contract
+# tables). UPDATE_TARGET copies the fresh image over the committed
+# fw/PROGRAM/PROGRAM.hex, which the tests run. FRESH_VAR: the fresh image, or
+# "" (with a loud warning) where clang, ld.lld or llvm-objcopy is missing.
+function(baresm_firmware program build_target update_target fresh_var)
+  find_program(BARESM_FW_CLANG clang)
+  find_program(BARESM_FW_LLD ld.lld)
+  find_program(BARESM_FW_OBJCOPY llvm-objcopy)
+  set(fw ${CMAKE_SOURCE_DIR}/fw)
+  set(image ${fw}/${program}/${program}.hex)
+  set(${fresh_var} "" PARENT_SCOPE)
+  if(NOT (BARESM_FW_CLANG AND BARESM_FW_LLD AND BARESM_FW_OBJCOPY))
+    message(WARNING "\n*** clang, ld.lld or llvm-objcopy NOT FOUND: the firmware fw/${program} is NOT rebuilt; "
+      "the tests run the committed image ${image}, which may be older than its sources. ***\n")
+    return()
+  endif()
+  set(globs ${fw}/common/* ${fw}/${program}/*.c ${fw}/${program}/*.h ${fw}/${program}/*.ld ${fw}/include/*.h
+    ${CMAKE_SOURCE_DIR}/contract/*.def)
+  if(EXISTS ${fw}/${program}/sources)
+    list(APPEND globs ${fw}/${program}/sources)
+    file(STRINGS ${fw}/${program}/sources shared REGEX "^[^#]")
+    foreach(s ${shared})
+      get_filename_component(d ${fw}/${s} DIRECTORY)
+      list(APPEND globs ${fw}/${s} ${d}/*.h)
+    endforeach()
+  endif()
+  file(GLOB sources ${globs})
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/fw-${program})
+  set(fresh ${dir}/${program}.hex)
+  add_custom_command(OUTPUT ${fresh}
+    COMMAND ${CMAKE_COMMAND} -E env CLANG=${BARESM_FW_CLANG} LLD=${BARESM_FW_LLD} OBJCOPY=${BARESM_FW_OBJCOPY}
+            ${fw}/build.sh ${program} ${dir}
+    DEPENDS ${sources} ${fw}/build.sh
+    COMMENT "Building the firmware fw/${program} (clang rv32i)")
+  add_custom_target(${build_target} ALL DEPENDS ${fresh})
+  add_custom_target(${update_target} COMMAND ${CMAKE_COMMAND} -E copy ${fresh} ${image} DEPENDS ${fresh}
+    COMMENT "Copying the fresh firmware over fw/${program}/${program}.hex")
+  set(${fresh_var} ${fresh} PARENT_SCOPE)
+endfunction()

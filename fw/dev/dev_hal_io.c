@@ -1,6 +1,6 @@
 /* fw/dev/fwdev_hal.h on the board: the host-side I/O block of the whole
    device (contract/msm_io.def 0x300-0x3FF, rtl/msm/baresm_mdev_io.sv) and the
-   memory port of the SM's block (rtl/msm/baresm_msm_io.sv). */
+   cycle counter of the SM's block (rtl/msm/baresm_msm_io.sv). */
 #include "fw/dev/fwdev_hal.h"
 #include "fw/sm/msm_io.h"
 
@@ -27,30 +27,3 @@ uint64_t hal_cycles(void) {
 void hal_run(uint32_t on) { REG(IO_RUN) = on; }
 uint32_t hal_mem_bytes(void) { return REG(IO_MEM_BYTES); }
 uint32_t hal_clock_khz(void) { return REG(IO_CLOCK_KHZ); }
-
-static uint32_t mem_wait(void) {
-  uint32_t s;
-  do s = REG(IO_MEM_STATUS);
-  while (s & 1u);
-  return (s >> 1) & 1u;
-}
-
-uint32_t hal_mem_read(uint32_t line_addr, uint32_t w[DEV_LINE_BYTES / 4]) {
-  REG(IO_MEM_READ) = line_addr;
-  if (mem_wait()) return 1;
-  w[0] = REG(IO_MEM_DATA0);
-  w[1] = REG(IO_MEM_DATA1);
-  w[2] = REG(IO_MEM_DATA2);
-  w[3] = REG(IO_MEM_DATA3);
-  return 0;
-}
-
-uint32_t hal_mem_write(uint32_t line_addr, const uint32_t w[DEV_LINE_BYTES / 4], uint32_t strb) {
-  REG(IO_MEM_DATA0) = w[0];
-  REG(IO_MEM_DATA1) = w[1];
-  REG(IO_MEM_DATA2) = w[2];
-  REG(IO_MEM_DATA3) = w[3];
-  REG(IO_MEM_WSTRB) = strb;
-  REG(IO_MEM_STORE) = line_addr;
-  return mem_wait();
-}

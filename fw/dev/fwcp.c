@@ -305,13 +305,15 @@ uint32_t hal_watchdog_expired(void) {
 static uint32_t desc[RC_DESC_BYTES / 4];
 static uint32_t d32(uint32_t off) { return desc[off >> 2]; }
 static uint32_t d16(uint32_t off) { return (desc[off >> 2] >> ((off & 2u) * 8)) & 0xFFFFu; }
-static uint32_t d8(uint32_t off) { return (desc[off >> 2] >> ((off & 3u) * 8)) & 0xFFu; }
+/* The byte at byte offset off of a record held as words. */
+static uint32_t byte_at(const uint32_t* w, uint32_t off) { return (w[off >> 2] >> ((off & 3u) * 8)) & 0xFFu; }
+static uint32_t d8(uint32_t off) { return byte_at(desc, off); }
 
 /* Reads `bytes` (a multiple of the line) at addr into w. Returns 0, or the
    address of the line that could not be read (+1, so that line 0 is nonzero). */
 static uint32_t read_lines(uint32_t addr, uint32_t* w, uint32_t bytes) {
   uint32_t k;
-  for (k = 0; k < bytes; k += DEV_LINE_BYTES)
+  for (k = 0; k < bytes; k += FWSM_LINE_BYTES)
     if (hal_mem_read(addr + k, w + k / 4)) return addr + k + 1;
   return 0;
 }
@@ -362,13 +364,13 @@ static uint32_t check(uint32_t* ring_error) {
   for (k = 0; k < 8; k++) L.win_base[k] = L.win_size[k] = 0;
   for (i = 0; i < count; i++) {
     const uint32_t a = table + (i << 3);
-    uint32_t line[DEV_LINE_BYTES / 4], base, size;
-    if (hal_mem_read(a & ~(uint32_t)(DEV_LINE_BYTES - 1), line)) {
-      *ring_error = (a & ~(uint32_t)(DEV_LINE_BYTES - 1)) + 1;
+    uint32_t line[FWSM_LINE_BYTES / 4], base, size;
+    if (hal_mem_read(a & ~(uint32_t)(FWSM_LINE_BYTES - 1), line)) {
+      *ring_error = (a & ~(uint32_t)(FWSM_LINE_BYTES - 1)) + 1;
       return DCHK_NONE;
     }
-    base = line[((a & (DEV_LINE_BYTES - 1)) >> 2) + WIN_base / 4];
-    size = line[((a & (DEV_LINE_BYTES - 1)) >> 2) + WIN_size / 4];
+    base = line[((a & (FWSM_LINE_BYTES - 1)) >> 2) + WIN_base / 4];
+    size = line[((a & (FWSM_LINE_BYTES - 1)) >> 2) + WIN_size / 4];
     if ((uint64_t)base + size > mem_bytes) return DCHK_WINDOW_RANGE;
     if (size) {
       L.win_base[n] = base;
@@ -406,8 +408,6 @@ static void cpl64(uint32_t off, uint64_t v) {
   cpl[(off >> 2) + 1] = (uint32_t)(v >> 32);
 }
 
-static uint32_t cpl_get_byte(uint32_t off) { return (cpl[off >> 2] >> ((off & 3u) * 8)) & 0xFFu; }
-
 /* A new entry for the descriptor just fetched (its token as fetched, even a bad one). */
 static void cpl_begin(uint32_t seq, uint64_t now) {
   uint32_t k;
@@ -438,13 +438,13 @@ static void cpl_write(void) {
   const uint64_t token = (uint64_t)cpl[CPL_token / 4 + 1] << 32 | cpl[CPL_token / 4];
   uint32_t k, bad = 0;
   cpl[CPL_phase / 4] = ((Q->cq_tail & Q->cq_size) == 0 ? 1u : 0u) << RC_CPL_PHASE_BIT | cur_q << RC_CPL_QUEUE_LSB;
-  for (k = 0; k < RC_CPL_BYTES && !bad; k += DEV_LINE_BYTES) {
-    const uint32_t last = k + DEV_LINE_BYTES == RC_CPL_BYTES;
+  for (k = 0; k < RC_CPL_BYTES && !bad; k += FWSM_LINE_BYTES) {
+    const uint32_t last = k + FWSM_LINE_BYTES == RC_CPL_BYTES;
     /* The last line without its phase word first. */
     if (hal_mem_write(addr + k, cpl + k / 4, last ? 0xFFFFu >> 4 : 0xFFFFu)) bad = addr + k + 1;
   }
-  if (!bad && hal_mem_write(addr + RC_CPL_BYTES - DEV_LINE_BYTES, cpl + (RC_CPL_BYTES - DEV_LINE_BYTES) / 4, 0xF000u))
-    bad = addr + RC_CPL_BYTES - DEV_LINE_BYTES + 1;
+  if (!bad && hal_mem_write(addr + RC_CPL_BYTES - FWSM_LINE_BYTES, cpl + (RC_CPL_BYTES - FWSM_LINE_BYTES) / 4, 0xF000u))
+    bad = addr + RC_CPL_BYTES - FWSM_LINE_BYTES + 1;
   if (bad) {
     /* The entry cannot be written: FAULT_* names the launch, and the device
        stops until reset (the host cannot be told through the ring). */
@@ -461,12 +461,12 @@ static void cpl_write(void) {
   launches++;
   progress++;
   irq_status |= PUT(IRQ_STATUS, CQ, 1u << cur_q);
-  if (cpl_get_byte(CPL_status) == CPL_STATUS_FAILED) {
-    const uint32_t err = cpl_get_byte(CPL_error);
+  if (byte_at(cpl, CPL_status) == CPL_STATUS_FAILED) {
+    const uint32_t err = byte_at(cpl, CPL_error);
     failed++;
     if (err != ERR_BAD_DESCRIPTOR) {
       set_fault(err, cur_q);
-      fault_info |= PUT(FAULT_INFO, WARP, cpl_get_byte(CPL_fault_warp)) | PUT(FAULT_INFO, LANE, cpl_get_byte(CPL_fault_lane));
+      fault_info |= PUT(FAULT_INFO, WARP, byte_at(cpl, CPL_fault_warp)) | PUT(FAULT_INFO, LANE, byte_at(cpl, CPL_fault_lane));
       fault_pc = cpl[CPL_fault_pc / 4];
       fault_addr = cpl[CPL_fault_addr / 4];
       fault_cta = cpl[CPL_fault_cta / 4];

@@ -1,12 +1,10 @@
-/* The hardware the device firmware drives besides the SM's (fw/sm/fwsm_hal.h):
-   the host side of the whole device (rtl/msm/baresm_mdev.sv, its I/O block
-   baresm_mdev_io) and the memory port's line reads and writes. */
+/* The hardware the device firmware drives besides the SM's (fw/sm/fwsm_hal.h,
+   which has the memory port): the host side of the whole device
+   (rtl/msm/baresm_mdev.sv, its I/O block baresm_mdev_io). */
 #ifndef BARESM_FWDEV_HAL_H
 #define BARESM_FWDEV_HAL_H
 
 #include <stdint.h>
-
-#define DEV_LINE_BYTES 16
 
 /* The host's register access waiting, if any: 0 none, 1 a read, 2 a write
    (*off its byte offset, *wdata the value written). Each one taken is
@@ -27,10 +25,5 @@ void hal_run(uint32_t on);
 /* The device's parameters. */
 uint32_t hal_mem_bytes(void);
 uint32_t hal_clock_khz(void);
-
-/* A line of device memory (DEV_LINE_BYTES-aligned) read into w, or w written
-   where strb has a bit per byte. Returns 1 on a memory error. */
-uint32_t hal_mem_read(uint32_t line_addr, uint32_t w[DEV_LINE_BYTES / 4]);
-uint32_t hal_mem_write(uint32_t line_addr, const uint32_t w[DEV_LINE_BYTES / 4], uint32_t strb);
 
 #endif

@@ -65,13 +65,14 @@ static uint32_t lowest_lane(uint32_t m) {
   return l;
 }
 
+/* Bits set, without a multiplier and without a loop. */
 static uint32_t popc(uint32_t m) {
-  uint32_t n = 0;
-  while (m) {
-    m &= m - 1;
-    n++;
-  }
-  return n;
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  m = (m + (m >> 4)) & 0x0F0F0F0Fu;
+  m += m >> 8;
+  m += m >> 16;
+  return m & 0x3Fu;
 }
 
 /* ---- the launch's counts (fwsm_hal.h) ----------------------------------------------
@@ -88,19 +89,6 @@ static uint32_t bg_t, bg_used, bg_exited, bg_waiting; /* the masks charged since
 static uint32_t in_t, mem_t, mem_cycles;         /* the current instruction's start, a memory wait's */
 static uint32_t cnt_in_instr, cnt_issued;
 
-/* Bits set in a mask of at most NUM_WARPS (4) bits. */
-static uint32_t popc4(uint32_t m) { return (m & 1u) + ((m >> 1) & 1u) + ((m >> 2) & 1u) + ((m >> 3) & 1u); }
-
-/* Bits set in a 32-bit mask, without a multiplier. */
-static uint32_t popc32(uint32_t m) {
-  m = m - ((m >> 1) & 0x55555555u);
-  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-  m = (m + (m >> 4)) & 0x0F0F0F0Fu;
-  m += m >> 8;
-  m += m >> 16;
-  return m & 0x3Fu;
-}
-
 /* ws[st] += dt * n for n <= 7, in shifts and adds (a loop would become a call to __muldi3). */
 static void charge(uint32_t st, uint32_t dt, uint32_t n) {
   uint64_t* c = &fwsm_counts.ws[st];
@@ -112,9 +100,9 @@ static void charge(uint32_t st, uint32_t dt, uint32_t n) {
 /* The masks changed (or the launch ends): charge the interval since the last change. */
 static void charge_masks(uint32_t now) {
   const uint32_t dt = now - bg_t, live = bg_used & ~bg_exited;
-  charge(FWSM_WS_IDLE, dt, NUM_WARPS - popc4(bg_used));
-  charge(FWSM_WS_EXITED, dt, popc4(bg_used & bg_exited));
-  charge(FWSM_WS_WAIT_BAR, dt, popc4(live & bg_waiting));
+  charge(FWSM_WS_IDLE, dt, NUM_WARPS - popc(bg_used));
+  charge(FWSM_WS_EXITED, dt, popc(bg_used & bg_exited));
+  charge(FWSM_WS_WAIT_BAR, dt, popc(live & bg_waiting));
   if (live) fwsm_counts.live_cycles += dt;
   bg_t = now;
   bg_used = used;
@@ -161,7 +149,7 @@ static void counts_finish(void) {
 
 static void issue(uint32_t exec, uint32_t diverge) {
   fwsm_counts.warp_instrs++;
-  fwsm_counts.thread_instrs += popc32(exec);
+  fwsm_counts.thread_instrs += popc(exec);
   fwsm_counts.div_branches += diverge;
   cnt_issued = 1;
 }
@@ -356,8 +344,8 @@ static void exec_mem(const instr_t* in, const entry_t* top, uint32_t exec) {
   mem_wait(0);
   if (bad) return take_fault(kind, lane, addr, top->pc);
   /* A lane a request or a pass on the thread-serial SM (not counted for a faulting instruction). */
-  if (in->op == OP_LDS || in->op == OP_STS || in->op == OP_ATOMS) fwsm_counts.shared_passes += popc32(exec);
-  else fwsm_counts.gmem_requests += popc32(exec);
+  if (in->op == OP_LDS || in->op == OP_STS || in->op == OP_ATOMS) fwsm_counts.shared_passes += popc(exec);
+  else fwsm_counts.gmem_requests += popc(exec);
   if (wr) reg_written[cw] |= 1u << in->rd;
 }
 

@@ -69,6 +69,12 @@ uint32_t hal_watchdog_expired(void);
    (FWSM_LINE_BYTES-aligned) as words. Returns 1 on a memory error. */
 #define FWSM_LINE_BYTES 16
 uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]);
+/* The same port for the firmware's own data (the whole device's command
+   processor: descriptors, window tables, completion entries): a line read
+   (not counted as a fetch), or a line write of the bytes strb has a bit for.
+   Return 1 on a memory error. */
+uint32_t hal_mem_read(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]);
+uint32_t hal_mem_write(uint32_t line_addr, const uint32_t words[FWSM_LINE_BYTES / 4], uint32_t strb);
 
 /* The register file: lane `lane` of register r of warp w. traced: the write
    is a thread's result (the lockstep trace shows it). */

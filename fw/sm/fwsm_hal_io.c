@@ -26,17 +26,40 @@ void hal_launch(const fw_launch_t* l) {
 
 uint32_t hal_now(void) { return REG(IO_NOW_LO); }
 
-uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
+/* The memory port: one request, then its answer (bit 1 of MEM_STATUS: an error). */
+static uint32_t mem_done(void) {
   uint32_t s;
-  REG(IO_MEM_FETCH) = line_addr;
   do s = REG(IO_MEM_STATUS);
   while (s & 1u);
-  if (s & 2u) return 1;
+  return (s >> 1) & 1u;
+}
+
+static uint32_t mem_read(uint32_t request_reg, uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
+  REG(request_reg) = line_addr;
+  if (mem_done()) return 1;
   words[0] = REG(IO_MEM_DATA0);
   words[1] = REG(IO_MEM_DATA1);
   words[2] = REG(IO_MEM_DATA2);
   words[3] = REG(IO_MEM_DATA3);
   return 0;
+}
+
+uint32_t hal_fetch_line(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
+  return mem_read(IO_MEM_FETCH, line_addr, words);
+}
+
+uint32_t hal_mem_read(uint32_t line_addr, uint32_t words[FWSM_LINE_BYTES / 4]) {
+  return mem_read(IO_MEM_READ, line_addr, words);
+}
+
+uint32_t hal_mem_write(uint32_t line_addr, const uint32_t words[FWSM_LINE_BYTES / 4], uint32_t strb) {
+  REG(IO_MEM_DATA0) = words[0];
+  REG(IO_MEM_DATA1) = words[1];
+  REG(IO_MEM_DATA2) = words[2];
+  REG(IO_MEM_DATA3) = words[3];
+  REG(IO_MEM_WSTRB) = strb;
+  REG(IO_MEM_STORE) = line_addr;
+  return mem_done();
 }
 
 /* Register-file index: {warp, register, lane} of the board's SM (4 warps, 16 registers). */
