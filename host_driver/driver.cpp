@@ -95,14 +95,15 @@ Status Device::check_options() {
                 "DeviceOptions::queues is %u; it must be 0 (all) or 1..%u (the device has %u queue pairs, the "
                 "driver holds %d)",
                 o.queues, qmax, props_.num_queues, kMaxQueues);
-  if (!cq::is_pow2(o.sq_entries) || o.sq_entries > uint32_t(kMaxSqEntries))
+  if (o.sq_entries != 0 && (!cq::is_pow2(o.sq_entries) || o.sq_entries > uint32_t(kMaxSqEntries)))
     return fail(Status::INVALID_VALUE, Layer::API,
-                "DeviceOptions::sq_entries is %u; it must be a power of two, 1..%d (kMaxSqEntries)",
+                "DeviceOptions::sq_entries is %u; it must be 0 (fit the device) or a power of two, 1..%d "
+                "(kMaxSqEntries)",
                 o.sq_entries, kMaxSqEntries);
-  if (!cq::is_pow2(o.cq_entries) || o.cq_entries > kMaxCqEntries)
+  if (o.cq_entries != 0 && (!cq::is_pow2(o.cq_entries) || o.cq_entries > kMaxCqEntries))
     return fail(Status::INVALID_VALUE, Layer::API,
-                "DeviceOptions::cq_entries is %u; it must be a power of two, 1..%u (kMaxCqEntries, the "
-                "device's ring limit)",
+                "DeviceOptions::cq_entries is %u; it must be 0 (fit the device) or a power of two, 1..%u "
+                "(kMaxCqEntries, the device's ring limit)",
                 o.cq_entries, kMaxCqEntries);
   if (o.max_param_bytes > isa::kMaxParamBytes)
     return fail(Status::INVALID_VALUE, Layer::API,
@@ -196,14 +197,26 @@ Status Device::open(Transport* t, const DeviceOptions& options) {
   // queue pair and the module code, out of reach of every kernel. Context
   // data lives below it. Every size in 64 bits: no product wraps.
   const uint64_t mem_top = props_.mem_bytes / 256 * 256;
-  uint64_t code_pool = opt_.code_pool_bytes ? opt_.code_pool_bytes : std::max<uint64_t>(mem_top / 8, 65536);
+  uint64_t code_pool = opt_.code_pool_bytes
+                           ? opt_.code_pool_bytes
+                           : std::max<uint64_t>(mem_top / 8, std::min<uint64_t>(65536, mem_top / 4));
   code_pool = (code_pool + 255) / 256 * 256;
   auto a256 = [](uint64_t v) { return (v + 255) / 256 * 256; };
   const uint64_t slot = slot_bytes();
-  const uint64_t ring_bytes = uint64_t(nq_) * (a256(uint64_t(opt_.sq_entries) * cq::kDESC_BYTES) +
-                                               a256(uint64_t(opt_.cq_entries) * cq::kCPL_BYTES) +
-                                               a256(uint64_t(opt_.sq_entries) * slot));
-  const uint64_t prot_bytes = ring_bytes + code_pool;
+  auto prot_for = [&](uint64_t sq, uint64_t cq) {
+    return uint64_t(nq_) * (a256(sq * cq::kDESC_BYTES) + a256(cq * cq::kCPL_BYTES) + a256(sq * slot)) + code_pool;
+  };
+  // Ring sizes left 0: 64 entries, halved while the protected range would
+  // not fit (a small board's memory: the iCEBreaker's 64 KB).
+  if (opt_.sq_entries == 0 || opt_.cq_entries == 0) {
+    uint32_t n = 64;
+    while (n > 1 && prot_for(opt_.sq_entries ? opt_.sq_entries : n, opt_.cq_entries ? opt_.cq_entries : n) + 512 >
+                        mem_top)
+      n /= 2;
+    if (opt_.sq_entries == 0) opt_.sq_entries = n;
+    if (opt_.cq_entries == 0) opt_.cq_entries = n;
+  }
+  const uint64_t prot_bytes = prot_for(opt_.sq_entries, opt_.cq_entries);
   if (prot_bytes + 512 > mem_top)
     return bail(fail(Status::OUT_OF_MEMORY, Layer::DEVICE,
                      "DeviceOptions do not fit: queues %u x (sq_entries %u x (max_param_bytes %u + %u) + "

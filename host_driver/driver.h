@@ -73,12 +73,16 @@ constexpr int kMaxLaunchWindows = 16;
 // the message names the option and the numbers.
 struct DeviceOptions {
   uint32_t queues = 0;       // queue pairs to use: 0 = every one the device has, else 1..min(device, kMaxQueues)
-  uint32_t sq_entries = 64;  // submission ring entries: a power of two, 1..kMaxSqEntries
-  uint32_t cq_entries = 64;  // completion ring entries: a power of two, 1..kMaxCqEntries
+  // Ring entries: a power of two, 1..kMaxSqEntries / 1..kMaxCqEntries; 0 =
+  // 64, or the largest power of two below it with which the rings and the
+  // code pool fit device memory (Device::options() tells the sizes taken).
+  uint32_t sq_entries = 0;   // submission ring
+  uint32_t cq_entries = 0;   // completion ring
   // Parameter buffer per launch slot: 0..isa::kMaxParamBytes, rounded up to 8.
   uint32_t max_param_bytes = 448;
   // Device memory for module code, inside the protected range; 0 = an
-  // eighth of device memory (at least 64 KiB), else rounded up to 256.
+  // eighth of device memory, at least 64 KiB or a quarter of it (a small
+  // board), else rounded up to 256.
   uint32_t code_pool_bytes = 0;
   bool use_irq = true;                       // false: poll the rings every poll_interval_ns
   uint64_t sync_timeout_ns = 1000000000ull;  // default wait timeout (1 s of device time): at least 1

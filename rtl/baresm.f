@@ -86,6 +86,7 @@ rtl/fpga/baresm_fpga_link.sv       // reset + UART + bridge, shared by the board
 rtl/fpga/baresm_spram.sv
 rtl/fpga/baresm_bram.sv            // inferred block RAM (Artix-7, ECP5): the bigger boards' memory
 rtl/fpga/baresm_fpga_mem.sv
+rtl/fpga/baresm_flash_loader.sv     // the firmware device's firmware from the SPI flash
 rtl/fpga/baresm_icebreaker_top.sv
 rtl/fpga/baresm_icebreaker_link_top.sv  // link and memory bring-up (docs/fpga.md)
 

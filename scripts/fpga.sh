@@ -632,3 +632,8 @@ check_pnr "$out/nextpnr.log" "$freq" "$board" || exit 1
 "$ICEPACK" "$out/$top.asc" "$out/$board.bin" || die "$board: icepack failed"
 [ -s "$out/$board.bin" ] || die "$board: icepack wrote an empty $out/$board.bin"
 echo "fpga: $board: fits and meets ${freq} MHz: $out/$board.bin ($(stat -c %s "$out/$board.bin") bytes)"
+if [ "$board" = icebreaker ]; then
+  # The firmware device's program, for the flash at 1 MiB (baresm_flash_loader).
+  scripts/fw-flash-image.sh fw/dev/dev.hex "$out/firmware.bin"
+  echo "fpga: $board: firmware for the flash at 1 MiB: $out/firmware.bin ($(stat -c %s "$out/firmware.bin") bytes)"
+fi

@@ -52,6 +52,9 @@ module baresm_arty_top #(
   output logic led_act_o       // LD0 green
 );
 
+  logic flash_sck, flash_csn, flash_mosi;   // unused: the flash loader is the iCEBreaker firmware device's
+  logic unused_flash;
+  assign unused_flash = ^{flash_sck, flash_csn, flash_mosi};
   baresm_fpga_board #(
     .ClockKhz(ClockKhz),
     .Baud(Baud),
@@ -79,7 +82,11 @@ module baresm_arty_top #(
     .led_busy_o,
     .led_fault_o,
     .led_error_o,
-    .led_act_o
+    .led_act_o,
+    .flash_sck_o (flash_sck),   // the firmware device's flash: not on this board
+    .flash_csn_o (flash_csn),
+    .flash_mosi_o(flash_mosi),
+    .flash_miso_i(1'b0)
   );
 
 endmodule

@@ -24,6 +24,7 @@
 `include "baresm_assert.svh"
 `include "baresm_mem_types.svh"
 `include "baresm_mem_glue.svh"
+`include "baresm_mcu_types.svh"
 `default_nettype none
 
 module baresm_fpga_board #(
@@ -55,6 +56,10 @@ module baresm_fpga_board #(
   // of baresm_top; the `serial` shape.
   parameter bit Microprogrammed = 1'b0,
   parameter FwImage = "",
+  // Microprogrammed: 1, the firmware comes from the board's SPI flash
+  // (baresm_flash_loader, into SPRAM; FwImage unused) and the device memory
+  // takes two SPRAMs, 32 bits wide; 0, the firmware is FwImage in EBR
+  parameter bit FwFlash = 1'b0,
   parameter int IcLines = 8,
   parameter int LsuIdWidth = 4,
   parameter int NumWindows = 4,
@@ -69,7 +74,12 @@ module baresm_fpga_board #(
   output logic led_busy_o,
   output logic led_fault_o,
   output logic led_error_o,
-  output logic led_act_o
+  output logic led_act_o,
+  // the board's SPI flash (FwFlash; idle otherwise)
+  output logic flash_sck_o,
+  output logic flash_csn_o,
+  output logic flash_mosi_o,
+  input  logic flash_miso_i
 );
 
   localparam int MemIdWidth = LsuIdWidth + 2;
@@ -134,6 +144,7 @@ module baresm_fpga_board #(
   `BARESM_MEM_REQ_FROM_NETS(mem_req, mem_req_)
   `BARESM_MEM_RSP_TO_NETS(mem_rsp, mem_rsp_)
   logic [MemIdWidth:0] mem_outstanding;
+  baresm_fw_load_t fw_load;   // Microprogrammed && FwFlash: the firmware, from the flash
 
   // The device's ports, the same for both devices (baresm_top's).
 `define BARESM_BOARD_DEVICE_PORTS \
@@ -182,11 +193,15 @@ module baresm_fpga_board #(
       .NumWindows(NumWindows),
       .MemBytes(MemBytes),
       .ClockKhz(ClockKhz),
-      .FwImage(FwImage)
+      .FwImage(FwImage),
+      .FwSpram(FwFlash)
     ) u_top (
-`BARESM_BOARD_DEVICE_PORTS
+`BARESM_BOARD_DEVICE_PORTS,
+      .fw_load_i        (fw_load)
     );
   end else begin : g_top
+    logic unused_fw_load;
+    assign unused_fw_load = ^fw_load;
     baresm_top #(
       .NumLanes(NumLanes),
       .NumWarps(NumWarps),
@@ -214,12 +229,38 @@ module baresm_fpga_board #(
   end
 `undef BARESM_BOARD_DEVICE_PORTS
 
+  // ---- the firmware from the flash ------------------------------------------------------------
+  logic fw_error;
+  if (Microprogrammed && FwFlash) begin : g_flash
+    logic fw_done;
+    baresm_flash_loader u_loader (
+      .clk_i,
+      .rst_ni    (rst_n),
+      .spi_sck_o (flash_sck_o),
+      .spi_csn_o (flash_csn_o),
+      .spi_mosi_o(flash_mosi_o),
+      .spi_miso_i(flash_miso_i),
+      .load_o    (fw_load),
+      .done_o    (fw_done),
+      .error_o   (fw_error)
+    );
+    logic unused_done;
+    assign unused_done = fw_done;
+  end else begin : g_no_flash
+    assign fw_load = '0;
+    assign fw_error = 1'b0;
+    assign flash_sck_o = 1'b0;
+    assign flash_csn_o = 1'b1;
+    assign flash_mosi_o = 1'b0;
+  end
+
   baresm_fpga_mem #(
     .MemBytes(MemBytes),
     .LineBytes(MemLineBytes),
     .IdWidth(MemIdWidth),
     .BlockRam(BlockRam),
-    .Atomics(!Microprogrammed)   // the whole device as one program makes its atomics of reads and writes
+    .Atomics(!Microprogrammed),   // the whole device as one program makes its atomics of reads and writes
+    .WordBytes((Microprogrammed && FwFlash) ? 4 : 8)
   ) u_mem (
     .clk_i,
     .rst_ni      (rst_n),
@@ -237,12 +278,13 @@ module baresm_fpga_board #(
   // frame LEDs stay lit HoldCycles after a frame.
   assign led_idle_o = status[0];
   assign led_busy_o = status[1];
-  assign led_fault_o = status[2];
-  assign led_error_o = frame_bad_led;
+  // A board whose flash holds no firmware lights fault and error for good.
+  assign led_fault_o = status[2] || fw_error;
+  assign led_error_o = frame_bad_led || fw_error;
   assign led_act_o = frame_ok_led || frame_bad_led;
 
   logic unused;
-  assign unused = ^{cp_state, cp_queue, sm_busy, warp_state, mem_outstanding, status[31:3]};
+  assign unused = ^{cp_state, cp_queue, sm_busy, warp_state, mem_outstanding, status[31:3], flash_miso_i};
 
 endmodule
 

@@ -1,5 +1,5 @@
 // baresm_fpga_mem: the board's device memory. MemBytes bytes in one RAM of
-// 64-bit words, baresm_spram (BlockRam = 0; UP5K: the four SPRAMs side by
+// 64-bit (or WordBytes = 4: 32-bit) words, baresm_spram (BlockRam = 0; UP5K: the four SPRAMs side by
 // side) or baresm_bram (BlockRam = 1: inferred block RAM, the Arty A7 and
 // ULX3S tops; the same timing), shared by two ports through a round-robin arbiter, one request at a time:
 //   device port  baresm_top's memory port (docs/lsu.md "Memory port"): line
@@ -13,7 +13,7 @@
 //   bridge port  one byte per request, read or write (baresm_uart_bridge,
 //                which checks its bursts' ranges); a response (read data or
 //                write acknowledgement) one cycle after the access.
-// Timing: a line read takes 2 cycles per 64-bit word plus the response, a
+// Timing: a line read takes 2 cycles per word plus the response, a
 // line write 1 per word, an atomic 2; a bridge byte 3 cycles.
 `include "baresm_assert.svh"
 `include "baresm_mem_types.svh"
@@ -26,7 +26,11 @@ module baresm_fpga_mem #(
   parameter bit BlockRam = 1'b0,    // 1: baresm_bram (block RAM) instead of baresm_spram
   // 0: no atomic unit (the whole device as one program makes a global atomic
   // of a read and a write): an ATOMIC request is answered with err
-  parameter bit Atomics = 1'b1
+  parameter bit Atomics = 1'b1,
+  // the RAM's word: 8 bytes (UP5K: four SPRAMs side by side), or 4 (two
+  // SPRAMs: the whole device as one program keeps the other two for its
+  // firmware)
+  parameter int WordBytes = 8
 ) (
   clk_i,
   rst_ni,
@@ -64,9 +68,11 @@ module baresm_fpga_mem #(
   assign req_wdata = req_i.wdata;
   assign req_wstrb = req_i.wstrb;
 
-  localparam int Depth = MemBytes / 8;
+  localparam int Depth = MemBytes / WordBytes;
   localparam int AddrW = $clog2(Depth);
-  localparam int Beats = LineBytes / 8;
+  localparam int WordW = WordBytes * 8;
+  localparam int ByteSelW = $clog2(WordBytes);
+  localparam int Beats = LineBytes / WordBytes;
   localparam int BeatW = (Beats > 1) ? $clog2(Beats) : 1;
   localparam logic [1:0] OP_WRITE = 2'd1, OP_ATOMIC = 2'd2;   // and 0: READ
 
@@ -76,7 +82,7 @@ module baresm_fpga_mem #(
   logic [LineBytes*8-1:0] line_q;
   logic [IdWidth-1:0] id_q;
   logic err_q, last_top_q;
-  logic [2:0] bsel_q;
+  logic [ByteSelW-1:0] bsel_q;
   logic b_write_q;              // the bridge request, taken in M_IDLE
   logic [AddrW-1:0] b_word_q;
   logic [7:0] b_wdata_q;
@@ -84,13 +90,13 @@ module baresm_fpga_mem #(
   // RAM port.
   logic ram_en, ram_we;
   logic [AddrW-1:0] ram_addr;
-  logic [7:0] ram_wstrb;
-  logic [63:0] ram_wdata, ram_rdata;
+  logic [WordBytes-1:0] ram_wstrb;
+  logic [WordW-1:0] ram_wdata, ram_rdata;
 
   if (BlockRam) begin : g_bram
     baresm_bram #(
       .Depth(Depth),
-      .Width(64)
+      .Width(WordW)
     ) u_ram (
       .clk_i,
       .en_i   (ram_en),
@@ -103,7 +109,7 @@ module baresm_fpga_mem #(
   end else begin : g_spram
     baresm_spram #(
       .Depth(Depth),
-      .Width(64)
+      .Width(WordW)
     ) u_ram (
       .clk_i,
       .en_i   (ram_en),
@@ -117,7 +123,7 @@ module baresm_fpga_mem #(
 
   // The atomic's word and its new value.
   logic [31:0] amo_old, amo_new;
-  assign amo_old = req_i.addr[2] ? ram_rdata[63:32] : ram_rdata[31:0];
+  assign amo_old = (WordBytes == 8 && req_i.addr[2]) ? ram_rdata[WordW-1 -: 32] : ram_rdata[31:0];
   if (Atomics) begin : g_amo
     baresm_lsu_amo u_amo (
       .amo_i(req_i.amo),
@@ -133,7 +139,7 @@ module baresm_fpga_mem #(
   logic in_range;   // an ATOMIC without the unit is refused as an address outside memory is
   assign in_range = req_i.addr < 32'(MemBytes) && (Atomics || req_i.op != OP_ATOMIC);
   logic [AddrW-1:0] line_word;   // the word of beat beat_q
-  assign line_word = req_i.addr[AddrW+2:3] + AddrW'(beat_q);
+  assign line_word = req_i.addr[AddrW+ByteSelW-1:ByteSelW] + AddrW'(beat_q);
   logic pick_bridge;
   assign pick_bridge = breq_i.valid && (last_top_q || !req_i.valid);
 
@@ -154,24 +160,24 @@ module baresm_fpga_mem #(
         ram_en = 1'b1;
         ram_we = b_write_q;
         ram_addr = b_word_q;
-        ram_wstrb = 8'(1) << bsel_q;
-        ram_wdata = {8{b_wdata_q}};
+        ram_wstrb = WordBytes'(1) << bsel_q;
+        ram_wdata = {WordBytes{b_wdata_q}};
       end
       M_TRD: ram_en = 1'b1;
       M_TRDW: req_ready_o = (32'(beat_q) == Beats - 1);
       M_TWR: begin
         ram_en = 1'b1;
         ram_we = 1'b1;
-        ram_wstrb = req_wstrb[beat_q*8 +: 8];
-        ram_wdata = req_wdata[beat_q*64 +: 64];
+        ram_wstrb = req_wstrb[beat_q*WordBytes +: WordBytes];
+        ram_wdata = req_wdata[beat_q*WordW +: WordW];
         req_ready_o = (32'(beat_q) == Beats - 1);
       end
       M_AWR: begin
         ram_en = 1'b1;
         ram_we = 1'b1;
-        ram_addr = req_i.addr[AddrW+2:3];
-        ram_wstrb = req_i.addr[2] ? 8'hF0 : 8'h0F;
-        ram_wdata = {amo_new, amo_new};
+        ram_addr = req_i.addr[AddrW+ByteSelW-1:ByteSelW];
+        ram_wstrb = (WordBytes == 8 && req_i.addr[2]) ? WordBytes'(8'hF0) : WordBytes'(8'h0F);
+        ram_wdata = {(WordBytes / 4){amo_new}};
         req_ready_o = 1'b1;
       end
       default: ;
@@ -197,9 +203,9 @@ module baresm_fpga_mem #(
           if (pick_bridge) begin
             last_top_q <= 1'b0;
             b_write_q <= breq_i.write;
-            b_word_q <= breq_i.addr[AddrW+2:3];
+            b_word_q <= breq_i.addr[AddrW+ByteSelW-1:ByteSelW];
             b_wdata_q <= breq_i.wdata;
-            bsel_q <= breq_i.addr[2:0];
+            bsel_q <= breq_i.addr[ByteSelW-1:0];
             st_q <= M_BACC;
           end else if (req_i.valid) begin
             last_top_q <= 1'b1;
@@ -215,7 +221,7 @@ module baresm_fpga_mem #(
         M_BRSP: st_q <= M_IDLE;
         M_TRD: st_q <= (req_i.op == OP_ATOMIC) ? M_AWR : M_TRDW;
         M_TRDW: begin
-          line_q[beat_q*64 +: 64] <= ram_rdata;
+          line_q[beat_q*WordW +: WordW] <= ram_rdata;
           if (32'(beat_q) == Beats - 1) begin
             st_q <= M_TRSP;
           end else begin
@@ -245,6 +251,7 @@ module baresm_fpga_mem #(
   assign brsp_o.rdata = ram_rdata[bsel_q*8 +: 8];
 
   // ---- assertions -------------------------------------------------------------------
+  `BARESM_ASSERT(a_word_shape, (WordBytes == 4 || WordBytes == 8) && LineBytes % WordBytes == 0)
   `BARESM_ASSERT_HELD(a_req_held_mem, req_i.valid, req_ready_o,
                       {req_i.id, req_i.addr, req_i.op, req_i.amo, req_wdata, req_wstrb})
   `BARESM_ASSERT(a_bridge_in_range, !breq_ready_o || !breq_i.valid || breq_i.addr < 32'(MemBytes))

@@ -1,9 +1,12 @@
 // baresm_icebreaker_top: the device on an iCEBreaker board (Lattice iCE40
-// UP5K, 12 MHz oscillator): baresm_fpga_board with the thread-serial SM
-// (rtl/ssm, rtl/configs.txt's `serial`), the command processor with one queue pair, 128 KB of device memory in
-// the UP5K's SPRAM, and the host link (a UART at 12 MHz / ClkPerBit baud,
-// 1 Mbaud by default, which the board's FT2232H carries, and the frame
-// bridge, docs/serial-protocol.md).
+// UP5K, 12 MHz oscillator): baresm_fpga_board with the whole device as one
+// program (rtl/msm/baresm_mdev: the command processor and the SM's control
+// as firmware, the `serial` shape of rtl/configs.txt), its firmware read from
+// the board's SPI flash into two SPRAMs, 64 KB of device memory in the other
+// two, and the host link (a UART at 12 MHz / ClkPerBit baud, 1 Mbaud by
+// default, which the board's FT2232H carries, and the frame bridge,
+// docs/serial-protocol.md). Microprogrammed = 0 builds the hardwired command
+// processor and thread-serial SM instead (128 KB of device memory).
 //
 // LEDs: idle, busy and sticky fault from the STATUS register, and link
 // activity (a frame answered with ERROR lights it for a while). Each output
@@ -23,7 +26,6 @@ module baresm_icebreaker_top #(
   parameter int ClkPerBit = 12,          // 12 MHz / 12 = 1 Mbaud
   parameter int TimeoutCycles = 120000,  // a frame's bytes may pause 10 ms at most
   parameter int ClockKhz = 12000,
-  parameter int MemBytes = 131072,
   parameter logic [3:0] LedActiveLow = 4'b0101,  // iCEBreaker: LEDG (idle), LEDR (fault)
   // `serial` (rtl/configs.txt)
   parameter int NumLanes = 1,
@@ -41,12 +43,13 @@ module baresm_icebreaker_top #(
   parameter int GatherDepth = 0,
   parameter int LoadSlots = 0,
   parameter bit SerialSm = 1'b1,
-  // 1: the whole device as one program (rtl/msm/baresm_mdev: the command
-  // processor and the SM's control as firmware, FwImage, relative to the
-  // directory Yosys runs in: the repository's root); 0: the hardwired command
-  // processor and the thread-serial SM (baresm_top)
+  // 1: the whole device as one program; 0: the hardwired command processor
+  // and the thread-serial SM (baresm_top)
   parameter bit Microprogrammed = 1'b1,
-  parameter FwImage = "fw/dev/dev.hex"
+  // Microprogrammed: the firmware (fw/dev/dev.hex as scripts/fw-flash-image.sh
+  // writes it) is read from the board's SPI flash at 1 MiB into two SPRAMs
+  // (baresm_flash_loader); the device memory has the other two: 64 KB
+  parameter int MemBytes = Microprogrammed ? 65536 : 131072
 ) (
   input  logic clk_i,          // 12 MHz
   input  logic btn_ni,         // user button, low = reset
@@ -55,7 +58,12 @@ module baresm_icebreaker_top #(
   output logic led_idle_o,
   output logic led_busy_o,
   output logic led_fault_o,
-  output logic led_link_o
+  output logic led_link_o,
+  // the SPI flash the FPGA configures from (W25Q128), read again for the firmware
+  output logic flash_sck_o,
+  output logic flash_csn_o,
+  output logic flash_mosi_o,   // the flash's IO0
+  input  logic flash_miso_i    // its IO1
 );
 
   logic led_idle, led_busy, led_fault, led_error, led_act;
@@ -79,7 +87,7 @@ module baresm_icebreaker_top #(
     .HasFpu(HasFpu),
     .SerialSm(SerialSm),
     .Microprogrammed(Microprogrammed),
-    .FwImage(FwImage),
+    .FwFlash(Microprogrammed),
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
     .GatherDepth(GatherDepth),
@@ -93,7 +101,11 @@ module baresm_icebreaker_top #(
     .led_busy_o (led_busy),
     .led_fault_o(led_fault),
     .led_error_o(led_error),
-    .led_act_o  (led_act)
+    .led_act_o  (led_act),
+    .flash_sck_o,
+    .flash_csn_o,
+    .flash_mosi_o,
+    .flash_miso_i
   );
 
   // STATUS: bit 0 IDLE, 1 BUSY, 2 FAULT (docs/registers.md); link: a frame

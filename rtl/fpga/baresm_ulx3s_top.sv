@@ -52,6 +52,9 @@ module baresm_ulx3s_top #(
 
   logic idle, busy, fault, error, act;
 
+  logic flash_sck, flash_csn, flash_mosi;   // unused: the flash loader is the iCEBreaker firmware device's
+  logic unused_flash;
+  assign unused_flash = ^{flash_sck, flash_csn, flash_mosi};
   baresm_fpga_board #(
     .ClockKhz(ClockKhz),
     .Baud(Baud),
@@ -79,7 +82,11 @@ module baresm_ulx3s_top #(
     .led_busy_o (busy),
     .led_fault_o(fault),
     .led_error_o(error),
-    .led_act_o  (act)
+    .led_act_o  (act),
+    .flash_sck_o (flash_sck),   // the firmware device's flash: not on this board
+    .flash_csn_o (flash_csn),
+    .flash_mosi_o(flash_mosi),
+    .flash_miso_i(1'b0)
   );
 
   assign led_o = {3'b000, act, error, fault, busy, idle};

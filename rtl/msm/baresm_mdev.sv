@@ -20,6 +20,7 @@
 `include "baresm_mem_glue.svh"
 `include "baresm_launch_types.svh"
 `include "baresm_report_types.svh"
+`include "baresm_mcu_types.svh"
 
 module baresm_mdev #(
   // SM shape: rtl/configs.txt's `serial` (baresm_msm's firmware is written for it).
@@ -36,8 +37,11 @@ module baresm_mdev #(
   parameter int NumWindows = 4,
   parameter int MemBytes = 131072,
   parameter int ClockKhz = 12000,
-  parameter FwImage = "",          // fw/dev/dev.hex
-  parameter int FwWords = 8192,    // fw/dev/link.ld: 32 KB
+  parameter FwImage = "",          // fw/dev/dev.hex (FwSpram = 0)
+  // 1: the firmware's RAM is two of the UP5K's SPRAMs (64 KB), which
+  // fw_load_i fills after reset (baresm_flash_loader); 0: EBR from FwImage
+  parameter bit FwSpram = 1'b0,
+  parameter int FwWords = FwSpram ? 16384 : 8192,  // fw/dev/link.ld: 32 KB used
   parameter int MemIdWidth = LsuIdWidth + 2
 ) (
   input  logic                          clk_i,
@@ -69,7 +73,8 @@ module baresm_mdev #(
   output logic [2:0]                    cp_queue_o,
   output logic                          sm_busy_o,
   output logic [NumWarps*3-1:0]         warp_state_o,
-  output logic [MemIdWidth:0]           mem_outstanding_o
+  output logic [MemIdWidth:0]           mem_outstanding_o,
+  input  baresm_fw_load_t               fw_load_i        // FwSpram: the firmware, while it holds the core
 );
 
   localparam int SmIdWidth = LsuIdWidth + 1;
@@ -106,7 +111,7 @@ module baresm_mdev #(
     .NumLanes(NumLanes), .NumWarps(NumWarps), .NumRegs(NumRegs), .RfDepth(RegfileRegs / NumLanes),
     .SharedBytes(SharedBytes), .NumBanks(NumBanks), .CtaSlots(CtaSlots), .StackDepth(StackDepth),
     .MemLineBytes(MemLineBytes), .LsuIdWidth(LsuIdWidth), .NumWindows(NumWindows),
-    .FwImage(FwImage), .FwWords(FwWords), .Device(1'b1), .MemBytes(MemBytes), .ClockKhz(ClockKhz)
+    .FwImage(FwImage), .FwWords(FwWords), .FwSpram(FwSpram), .Device(1'b1), .MemBytes(MemBytes), .ClockKhz(ClockKhz)
   ) u_msm (
     .clk_i, .rst_ni,
     .launch_valid_i(1'b0), .launch_ready_o(launch_ready_unused), .launch_i(no_launch), .sched_gto_i,
@@ -120,7 +125,7 @@ module baresm_mdev #(
     .mem_rsp_err_i,
     .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_addr_i, .mmio_req_write_i, .mmio_req_wdata_i,
     .mmio_rsp_valid_o, .mmio_rsp_rdata_o, .irq_o, .status_o,
-    .warp_state_o, .rpt_req_i(no_rpt), .rpt_rsp_o(rpt_rsp), .config_o(config_unused)
+    .warp_state_o, .rpt_req_i(no_rpt), .rpt_rsp_o(rpt_rsp), .config_o(config_unused), .fw_load_i
 `ifndef SYNTHESIS
     ,
     .trace_issue_valid_o(trc_issue_valid), .trace_issue_fault_o(trc_issue_fault),

@@ -37,6 +37,9 @@ module baresm_msm #(
   parameter int SmId = 0,
   parameter FwImage = "",          // the firmware ($readmemh words: fw/sm/sm.hex, fw/dev/dev.hex)
   parameter int FwWords = 4096,    // its RAM: code, data and stack (fw/sm/link.ld, fw/dev/link.ld)
+  // 1: that RAM is the UP5K's SPRAM, empty at configuration: fw_load_i
+  // fills it while holding the core in reset (FwImage unused)
+  parameter bit FwSpram = 1'b0,
   // 1: the whole device's control (fw/dev: the command processor and the SM
   // as one program, baresm_mdev): the host's register port (mmio_*, irq_o,
   // status_o) instead of the launch port, which is then unused.
@@ -97,7 +100,10 @@ module baresm_msm #(
   output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_state_pkg::WS_*
   input  baresm_rpt_req_t               rpt_req_i,      // the launch's counters, a word a cycle:
   output baresm_rpt_rsp_t               rpt_rsp_o,      // baresm_ssm_status, contract/sm_report.def
-  output logic [8*32-1:0]               config_o        // ID/CONFIG words, see docs
+  output logic [8*32-1:0]               config_o,       // ID/CONFIG words, see docs
+
+  // ---- the firmware's loading (FwSpram; the SM alone's tests leave it 0) -------------
+  input  baresm_fw_load_t               fw_load_i
 `ifndef SYNTHESIS
   ,
   // ---- trace (simulation only): what the lockstep checker compares ----------
@@ -145,9 +151,12 @@ module baresm_msm #(
   baresm_mcu_rsp_t core_rsp, ram_rsp, io_rsp;
   baresm_mcu_status_t core_status;
   baresm_mcu_trace_t core_trace;
+  // The core runs once its firmware is in place.
+  logic core_rst_n;
+  assign core_rst_n = rst_ni && !(FwSpram && fw_load_i.hold);
   baresm_mcu_core #(.ResetPc(0), .PcW(16)) u_core (
     .clk_i,
-    .rst_ni,
+    .rst_ni     (core_rst_n),
     .req_o      (core_req),
     .req_ready_i(1'b1),
     .rsp_i      (core_rsp),
@@ -171,8 +180,8 @@ module baresm_msm #(
   end
   assign core_rsp = ram_rsp.valid ? ram_rsp : io_rsp.valid ? io_rsp : lio_rsp;
 
-  baresm_msm_fwram #(.Depth(FwWords), .InitFile(FwImage)) u_fwram (
-    .clk_i, .rst_ni, .req_i(ram_req), .rsp_o(ram_rsp));
+  baresm_msm_fwram #(.Depth(FwWords), .InitFile(FwImage), .Spram(FwSpram)) u_fwram (
+    .clk_i, .rst_ni, .req_i(ram_req), .load_i(fw_load_i), .rsp_o(ram_rsp));
 
   // ---- the I/O registers ------------------------------------------------------------
   logic clear, running, busy, done, cfg_err;

@@ -25,6 +25,16 @@ typedef struct packed {
   logic [31:0] rdata;  // the word read
 } baresm_mcu_rsp_t;
 
+// Loading the firmware RAM from outside (baresm_flash_loader: the iCEBreaker
+// keeps the whole device's firmware in its SPI flash): while hold is set the
+// core stays in reset and each we writes data to word addr of its RAM.
+typedef struct packed {
+  logic        hold;
+  logic        we;
+  logic [15:0] addr;   // word address
+  logic [31:0] data;
+} baresm_fw_load_t;
+
 // Why the core stopped (status.cause). The C++ model (sim/mcu/rv32_iss.h,
 // rv32::Cause) numbers them the same.
 typedef enum logic [2:0] {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <random>
@@ -30,6 +31,85 @@ using VBoardTop = Vbaresm_icebreaker_top;
 
 namespace baresm::serialsim {
 
+#ifndef BARESM_BOARD_LINK_TOP
+// The iCEBreaker's SPI flash (a W25Q128) as the firmware device's loader
+// (rtl/fpga/baresm_flash_loader.sv) uses it: mode 0, commands 0xAB (release
+// from deep power-down, which it starts in: until then, and for tRES1 after
+// it, MISO reads 1s) and 0x03 (read from a 24-bit address for as long as the
+// chip select stays low). It holds the file scripts/fw-flash-image.sh wrote
+// at 1 MiB (kFwOffset); the rest of the chip reads 0xFF, as erased.
+class SpiFlash {
+ public:
+  static constexpr uint32_t kFwOffset = 0x100000;
+  static constexpr uint64_t kResCycles = 36;  // tRES1: 3 us at 12 MHz
+
+  explicit SpiFlash(const std::string& image_path) {
+    FILE* f = std::fopen(image_path.c_str(), "rb");
+    if (!f) return;
+    uint8_t buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) image_.insert(image_.end(), buf, buf + n);
+    std::fclose(f);
+  }
+
+  // A read for the loader has begun (after the wake-up) and not yet ended.
+  bool loading() const { return woken_ && !read_done_; }
+
+  // After each clock cycle: the pins as the top drives them; returns MISO.
+  bool step(uint64_t cycle, bool csn, bool sck, bool mosi) {
+    if (csn) {
+      if (reading_) read_done_ = true;
+      bits_ = 0;
+      nbytes_ = 0;
+      reading_ = false;
+      sck_ = sck;
+      return miso_;
+    }
+    if (sck && !sck_) {  // rising: a bit in
+      in_ = uint8_t(in_ << 1 | (mosi ? 1 : 0));
+      if (++bits_ == 8) {
+        bits_ = 0;
+        byte_in(cycle, in_);
+      }
+    } else if (!sck && sck_ && reading_) {  // falling: a bit out
+      miso_ = awake(cycle) ? (read_byte(addr_) >> (7 - out_bit_)) & 1 : true;
+      if (++out_bit_ == 8) {
+        out_bit_ = 0;
+        addr_ = (addr_ + 1) & 0xFFFFFF;
+      }
+    }
+    sck_ = sck;
+    return miso_;
+  }
+
+ private:
+  bool awake(uint64_t cycle) const { return woken_ && cycle >= woken_at_ + kResCycles; }
+  uint8_t read_byte(uint32_t a) const {
+    return (a >= kFwOffset && a - kFwOffset < image_.size()) ? image_[a - kFwOffset] : 0xFF;
+  }
+  void byte_in(uint64_t cycle, uint8_t b) {
+    if (nbytes_ == 0) cmd_ = b;
+    ++nbytes_;
+    if (cmd_ == 0xAB && nbytes_ == 1) {
+      if (!woken_) woken_at_ = cycle;
+      woken_ = true;
+    } else if (cmd_ == 0x03 && nbytes_ >= 2 && nbytes_ <= 4) {
+      addr_ = (addr_ << 8 | b) & 0xFFFFFF;
+      if (nbytes_ == 4) {
+        reading_ = true;
+        out_bit_ = 0;
+      }
+    }
+  }
+
+  std::vector<uint8_t> image_;
+  bool sck_ = false, miso_ = true, woken_ = false, reading_ = false, read_done_ = false;
+  uint64_t woken_at_ = 0;
+  uint32_t bits_ = 0, nbytes_ = 0, out_bit_ = 0, addr_ = 0;
+  uint8_t in_ = 0, cmd_ = 0;
+};
+#endif
+
 struct BoardSim::Impl {
   VerilatedContext ctx;
   std::unique_ptr<VBoardTop> top;
@@ -45,6 +125,17 @@ struct BoardSim::Impl {
 
 uint32_t BoardSim::clk_per_bit() { return BARESM_BOARD_CLK_PER_BIT; }
 uint32_t BoardSim::clock_khz() { return BARESM_BOARD_CLOCK_KHZ; }
+uint32_t BoardSim::mem_bytes() { return BARESM_BOARD_MEM_BYTES; }
+#ifdef BARESM_BOARD_FW_FLASH
+bool BoardSim::fw_flash() { return true; }
+#else
+bool BoardSim::fw_flash() { return false; }
+#endif
+
+#ifndef BARESM_BOARD_FLASH_IMAGE
+#define BARESM_BOARD_FLASH_IMAGE ""
+#endif
+std::string BoardSimOptions::default_flash_image() { return BARESM_BOARD_FLASH_IMAGE; }
 
 BoardSim::BoardSim(const BoardSimOptions& o) : impl_(new Impl), o_(o) {
   impl_->top = std::make_unique<VBoardTop>(&impl_->ctx);
@@ -75,6 +166,7 @@ BoardSim::BoardSim(const BoardSimOptions& o) : impl_(new Impl), o_(o) {
   }
   fcntl(sim_fd_, F_SETFL, fcntl(sim_fd_, F_GETFL) | O_NONBLOCK);
   thread_ = std::thread([this] { run(); });
+  while (!booted_) usleep(1000);
 }
 
 BoardSim::~BoardSim() {
@@ -151,6 +243,11 @@ void BoardSim::run() {
   top.clk_i = 0;
   top.btn_ni = 1;
   top.uart_rx_i = 1;
+#ifndef BARESM_BOARD_LINK_TOP
+  SpiFlash flash(o_.flash_image);
+  top.flash_miso_i = 1;
+#endif
+  bool loading = false;   // the firmware device's loader reads the flash
   top.eval();
 
   while (!stop_) {
@@ -159,6 +256,8 @@ void BoardSim::run() {
       fd_dev = o_.to_device;
       fd_host = o_.to_host;
       local.cycles = cycle;
+      local.led_fault = top.led_fault_o;
+      local.led_link = top.led_link_o;
       stats_ = local;
     }
     if (unplug_req_) close_link();
@@ -188,8 +287,8 @@ void BoardSim::run() {
     }
     // One bit time of clock cycles.
     for (uint32_t k = 0; k < cpb; k++) {
-      // The host's bytes start once the board is out of its power-on reset.
-      if (m.drv_bits == 0 && !m.to_dev.empty() && cycle >= kPowerOnCycles) {
+      if (!booted_ && cycle >= kPowerOnCycles && !loading) booted_ = true;
+      if (m.drv_bits == 0 && !m.to_dev.empty() && booted_) {
         const uint8_t b = m.to_dev.front();
         m.to_dev.pop_front();
         m.drv_shift = (1u << 9) | (uint32_t(b) << 1);  // start 0, data LSB first, stop 1
@@ -204,6 +303,10 @@ void BoardSim::run() {
       top.clk_i = 0;
       top.eval();
       ++cycle;
+#ifndef BARESM_BOARD_LINK_TOP
+      top.flash_miso_i = flash.step(cycle, top.flash_csn_o, top.flash_sck_o, top.flash_mosi_o);
+      loading = flash.loading();
+#endif
       if (m.drv_bits) {
         last_line = cycle;
         if (--m.drv_cnt == 0) {

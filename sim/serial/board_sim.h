@@ -11,6 +11,12 @@
 // (the host then sees the port close); unplug_when_busy() does it once a
 // launch has run for a given number of cycles.
 //
+// The constructor returns once the board has booted: after its power-on
+// reset and, on the firmware device, once its loader has read the firmware
+// from the SPI flash (a model of the board's W25Q128 holding
+// BoardSimOptions::flash_image) -- as a host opens the port after the board
+// was plugged in.
+//
 // When nothing is on the line, the bridge is between frames and the device
 // is idle, the thread sleeps on the port instead of running clock cycles
 // (device time stands still then; nothing could observe it move).
@@ -33,6 +39,11 @@ struct BoardSimOptions {
   bool pty = true;      // false: a socket pair
   uint64_t seed = 1;    // of the fault injection
   LinkFaults to_device, to_host;
+  // The SPI flash's firmware image (scripts/fw-flash-image.sh; the firmware
+  // device reads it at reset): the build's fw/dev image by default; a path
+  // that does not exist is an erased flash.
+  std::string flash_image = default_flash_image();
+  static std::string default_flash_image();
 };
 
 class BoardSim {
@@ -55,11 +66,14 @@ class BoardSim {
 
   static uint32_t clk_per_bit();
   static uint32_t clock_khz();
+  static uint32_t mem_bytes();   // the top's device memory
+  static bool fw_flash();        // its device reads its firmware from the flash
 
   struct Stats {
     uint64_t cycles = 0, bytes_to_device = 0, bytes_to_host = 0;
     uint64_t dropped = 0, flipped = 0, duplicated = 0, framing_errors = 0;
     bool unplugged = false;
+    bool led_fault = false, led_link = false;  // as of the last cycle run
   };
   Stats stats() const;
 
@@ -75,6 +89,7 @@ class BoardSim {
   BoardSimOptions o_;
   Stats stats_;
   std::atomic<bool> unplug_req_{false};
+  std::atomic<bool> booted_{false};
   std::atomic<uint64_t> unplug_busy_{0};
 };
 

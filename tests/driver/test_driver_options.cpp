@@ -53,10 +53,10 @@ uint64_t ring_bytes(uint32_t sq, uint32_t cq, uint32_t param) {
   const uint64_t slot = (uint64_t(param) + 7) / 8 * 8 + drv::kMaxLaunchWindows * cq::kWIN_BYTES;
   return a256(uint64_t(sq) * cq::kDESC_BYTES) + a256(uint64_t(cq) * cq::kCPL_BYTES) + a256(sq * slot);
 }
-// The largest code pool the default options leave room for on the model.
+// The largest code pool that rings of 64 entries leave room for on the model.
 uint32_t max_code_pool() {
   const drv::DeviceOptions o = base_options();
-  const uint64_t rings = kModelQueues * ring_bytes(o.sq_entries, o.cq_entries, o.max_param_bytes);
+  const uint64_t rings = kModelQueues * ring_bytes(64, 64, o.max_param_bytes);
   return uint32_t((kModelMem / 256 * 256 - rings - 512) / 256 * 256);
 }
 
@@ -73,16 +73,16 @@ std::vector<Case> cases() {
       {"queues_above_driver", [](auto& o) { o.queues = drv::kMaxQueues + 1; }, S::INVALID_VALUE,
        {"queues", "9"}},
       {"queues_huge", [](auto& o) { o.queues = 0xFFFFFFFFu; }, S::INVALID_VALUE, {"queues", "4294967295"}},
-      // sq_entries: a power of two, 1 .. kMaxSqEntries
-      {"sq_below_min", [](auto& o) { o.sq_entries = 0; }, S::INVALID_VALUE, {"sq_entries", "0"}},
+      // sq_entries: 0 (fit the device) or a power of two, 1 .. kMaxSqEntries
+      {"sq_fit", [](auto& o) { o.sq_entries = 0; }, S::OK, {}, true},
       {"sq_min", [](auto& o) { o.sq_entries = 1; }, S::OK, {}, true},
       {"sq_max", [](auto& o) { o.sq_entries = drv::kMaxSqEntries; }, S::OK, {}, true},
       {"sq_above_max", [](auto& o) { o.sq_entries = 2 * drv::kMaxSqEntries; }, S::INVALID_VALUE,
        {"sq_entries", "512", "256"}},
       {"sq_not_pow2", [](auto& o) { o.sq_entries = 48; }, S::INVALID_VALUE, {"sq_entries", "48", "power of two"}},
       {"sq_huge", [](auto& o) { o.sq_entries = 0x80000000u; }, S::INVALID_VALUE, {"sq_entries", "2147483648"}},
-      // cq_entries: a power of two, 1 .. 65536 (the device's ring-size limit)
-      {"cq_below_min", [](auto& o) { o.cq_entries = 0; }, S::INVALID_VALUE, {"cq_entries", "0"}},
+      // cq_entries: 0 (fit the device) or a power of two, 1 .. 65536 (the device's ring-size limit)
+      {"cq_fit", [](auto& o) { o.cq_entries = 0; }, S::OK, {}, true},
       {"cq_min", [](auto& o) { o.cq_entries = 1; }, S::OK, {}, true},
       {"cq_max",
        [](auto& o) {
@@ -108,9 +108,20 @@ std::vector<Case> cases() {
       // code_pool_bytes: 0 = default, else up to what the rings leave
       {"code_pool_default", [](auto& o) { o.code_pool_bytes = 0; }, S::OK, {}, true},
       {"code_pool_min", [](auto& o) { o.code_pool_bytes = 1; }, S::OK, {}},
-      {"code_pool_max", [pool](auto& o) { o.code_pool_bytes = pool; }, S::OK, {}},  // 512 bytes left for data
-      {"code_pool_above_max", [pool](auto& o) { o.code_pool_bytes = pool + 256; }, S::OUT_OF_MEMORY,
-       {"code_pool_bytes", std::to_string(pool + 256), "4194304"}},
+      {"code_pool_max",  // 512 bytes left for data
+       [pool](auto& o) {
+         o.code_pool_bytes = pool;
+         o.sq_entries = o.cq_entries = 64;
+       },
+       S::OK, {}},
+      {"code_pool_above_max",
+       [pool](auto& o) {
+         o.code_pool_bytes = pool + 256;
+         o.sq_entries = o.cq_entries = 64;
+       },
+       S::OUT_OF_MEMORY, {"code_pool_bytes", std::to_string(pool + 256), "4194304"}},
+      // rings left 0 fit around a code pool that takes all but their smallest size
+      {"code_pool_max_rings_fit", [pool](auto& o) { o.code_pool_bytes = pool + 256; }, S::OK, {}},
       {"code_pool_huge", [](auto& o) { o.code_pool_bytes = 0xFFFFFFFFu; }, S::OUT_OF_MEMORY,
        {"code_pool_bytes", "4294967295"}},
       // use_irq: both

@@ -58,6 +58,12 @@ case ${1:-} in
       env ICEPROG=/nonexistent/iceprog scripts/flash.sh icebreaker-link
     expect_fail "flash without a bitstream" '^flash: no bitstream at /nonexistent/fpga/icebreaker/icebreaker\.bin' \
       env BUILD=/nonexistent ICEPROG=true scripts/flash.sh icebreaker
+    # The whole device needs its firmware in the flash too.
+    fake=$(mktemp -d)
+    mkdir -p "$fake/fpga/icebreaker" && echo bitstream > "$fake/fpga/icebreaker/icebreaker.bin"
+    expect_fail "flash without the firmware" "^flash: no firmware image at $fake/fpga/icebreaker/firmware\.bin" \
+      env BUILD="$fake" ICEPROG=true scripts/flash.sh icebreaker
+    rm -rf "$fake"
     ;;
   *) echo "usage: check_planted.sh logs | design OUT_DIR | flash"; exit 2 ;;
 esac

@@ -56,7 +56,7 @@ TEST(SerialLink, RegistersOverThePty) {
   ASSERT_EQ(t->mmio_read32(regs::ID, &v), drv::Status::OK) << t->last_error();
   EXPECT_EQ(v, 0x42534D31u);
   ASSERT_EQ(t->mmio_read32(regs::CONFIG4, &v), drv::Status::OK);
-  EXPECT_EQ(v, 131072u) << "MemBytes of the board";
+  EXPECT_EQ(v, BoardSim::mem_bytes()) << "MemBytes of the board";
   ASSERT_EQ(t->mmio_read32(regs::CONFIG5, &v), drv::Status::OK);
   EXPECT_EQ(v, 12000u) << "ClockKhz of the board";
   std::mt19937 rng(5);
@@ -88,7 +88,8 @@ TEST(SerialLink, MemoryBurstsOverThePty) {
   struct Case {
     uint32_t addr, len;
   };
-  const Case cases[] = {{0, 1}, {3, 7}, {0x100, 128}, {0x1001, 129}, {0x2003, 1000}, {131072 - 300, 300}};
+  const Case cases[] = {{0, 1}, {3, 7}, {0x100, 128}, {0x1001, 129}, {0x2003, 1000},
+                        {BoardSim::mem_bytes() - 300, 300}};
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t bytes = 0;
   for (const Case& c : cases) {
@@ -104,9 +105,9 @@ TEST(SerialLink, MemoryBurstsOverThePty) {
               (unsigned long long)bytes, s, bytes / s);
   // Beyond device memory: refused, nothing written.
   uint8_t x = 1;
-  EXPECT_EQ(t->mem_write(131072, &x, 1), drv::Status::TRANSPORT_ERROR);
+  EXPECT_EQ(t->mem_write(BoardSim::mem_bytes(), &x, 1), drv::Status::TRANSPORT_ERROR);
   EXPECT_NE(t->last_error().find("MEM_RANGE"), std::string::npos) << t->last_error();
-  EXPECT_EQ(t->mem_read(131071, &x, 2), drv::Status::TRANSPORT_ERROR);
+  EXPECT_EQ(t->mem_read(BoardSim::mem_bytes() - 1, &x, 2), drv::Status::TRANSPORT_ERROR);
 }
 
 // Raw bytes on the line: the bridge answers garbage, a truncated frame and a
@@ -299,6 +300,25 @@ TEST(SerialLink, DeadLinkIsATransportErrorNamingTheLayer) {
   EXPECT_NE(t->last_error().find("serial link: REG_READ 0x0: no valid answer after"), std::string::npos)
       << t->last_error();
   EXPECT_EQ(t->stats().attempts, uint64_t(o.max_attempts) + 2) << "STATUS + CONFIG5, then every attempt";
+}
+
+// A board whose flash holds no firmware (erased: the loader finds no image)
+// runs nothing: no frame is answered, and its fault and link LEDs say why.
+TEST(SerialLink, ErasedFlashRunsNothingAndLightsItsLeds) {
+  if (!BoardSim::fw_flash()) GTEST_SKIP() << "this board's device has no firmware in the flash";
+  BoardSimOptions bo;
+  bo.flash_image = "/nonexistent/firmware.bin";
+  BoardSim b(bo);
+  ASSERT_TRUE(b.ok()) << b.error();
+  drv::SerialOptions o = test_options();
+  o.max_attempts = 2;
+  std::string err;
+  auto t = drv::SerialTransport::open(b.port(), o, &err);
+  EXPECT_FALSE(t);
+  EXPECT_NE(err.find("serial link: "), std::string::npos) << err;
+  const BoardSim::Stats st = b.stats();
+  EXPECT_TRUE(st.led_fault) << "the fault LED";
+  EXPECT_TRUE(st.led_link) << "the link LED";
 }
 
 // ---- through the driver ---------------------------------------------------------------
@@ -498,6 +518,9 @@ TEST(SerialCli, InfoAndLaunchOverThePty) {
   const cli::Run info = cli::baresm("info" + port);
   EXPECT_EQ(info.rc, 0) << info.out;
   EXPECT_NE(info.out.find("transport serial"), std::string::npos) << info.out;
+  // The driver's default rings fit the board's memory (64 KB: 32 entries, 128 KB: 64).
+  const std::string rings = BoardSim::mem_bytes() < 131072 ? "32 submission / 32 completion" : "64 submission / 64 completion";
+  EXPECT_NE(info.out.find(rings), std::string::npos) << info.out;
 
   const std::string dir = ::testing::TempDir() + "/baresm_serial_cli_" + std::to_string(getpid());
   ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
