@@ -309,6 +309,27 @@ static void cta_start(void) {
   status(0);
 }
 
+/* S2R of a special register that is the same in every lane of the warp (the
+   block and grid sizes, the CTA, the warp, the SM): its value, which the lane
+   engine then writes as a MOV's immediate (the engine keeps only what
+   differs per lane: the thread id, the lane, the clock). */
+static uint32_t s2r_uniform(uint32_t id, uint32_t* v) {
+  switch (id) {
+    case SR_NTID_X: *v = L.block[0]; return 1;
+    case SR_NTID_Y: *v = L.block[1]; return 1;
+    case SR_NTID_Z: *v = L.block[2]; return 1;
+    case SR_CTAID_X: *v = cta[0]; return 1;
+    case SR_CTAID_Y: *v = cta[1]; return 1;
+    case SR_CTAID_Z: *v = cta[2]; return 1;
+    case SR_NCTAID_X: *v = L.grid[0]; return 1;
+    case SR_NCTAID_Y: *v = L.grid[1]; return 1;
+    case SR_NCTAID_Z: *v = L.grid[2]; return 1;
+    case SR_WARPID: *v = cw; return 1;
+    case SR_SMID: *v = L.smid; return 1;
+    default: return 0;
+  }
+}
+
 /* ---- the memory instructions: the lane engine's memory loop --------------------- */
 static void lane_op_init(fw_lane_op_t* op, const instr_t* in, uint32_t exec, uint32_t wr) {
   op->op = in->op;
@@ -597,6 +618,10 @@ static void step(void) {
         op.bimm = in.bimm || ballot;
         op.imm = ballot ? (exec & p2) : in.imm;
         op.sel = p2;
+        if (in.op == OP_S2R && s2r_uniform(in.mod, &op.imm)) {
+          op.op = OP_MOV; /* the same value in every lane: a MOV of it */
+          op.bimm = 1;
+        }
         bits = hal_lane_alu(&op);
         if (in.op == OP_ISETP) {
           const uint32_t pd = in.rd & 7u;

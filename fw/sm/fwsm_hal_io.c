@@ -12,12 +12,8 @@ void hal_launch(const fw_launch_t* l) {
   REG(IO_LP_PARAM_SIZE) = l->param_size;
   REG(IO_LP_PROT_BASE) = l->prot_base;
   REG(IO_LP_PROT_SIZE) = l->prot_size;
-  REG(IO_LP_GRID_X) = l->grid[0];
-  REG(IO_LP_GRID_Y) = l->grid[1];
-  REG(IO_LP_GRID_Z) = l->grid[2];
   REG(IO_LP_BLOCK_XY) = l->block[0] | l->block[1] << 16;
-  REG(IO_LP_BLOCK_Z) = l->block[2];
-  REG(IO_LP_SMID) = l->smid | l->regs << 8;
+  REG(IO_LP_REGS) = l->regs;
   for (k = 0; k < 8; k++) {
     REG(IO_LP_WIN_BASE + 4 * k) = l->win_base[k];
     REG(IO_LP_WIN_SIZE + 4 * k) = l->win_size[k];

@@ -291,10 +291,7 @@ module baresm_msm #(
     .wr_we_i(rf_we), .wr_addr_i(rf_waddr), .wr_data_i(rf_wdata),
     .amo_op_i(amo_op), .amo_old_i(amo_old), .amo_b_i(amo_b), .amo_c_i(amo_c), .amo_new_o(amo_new),
     .trace_we_o(lane_trace_we), .trace_addr_o(lane_trace_addr), .trace_data_o(lane_trace_data),
-    .block_i(lp.block),
-    .grid_i(lp.grid),
-    .cta_i({cta_z, cta_y, cta_x}),
-    .smid_i(lp.smid != 8'd0 ? lp.smid : 8'(SmId)),
+    .block_xy_i(lp.block_xy),
     .clock_i(clock)
   );
 

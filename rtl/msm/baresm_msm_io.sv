@@ -122,10 +122,8 @@ module baresm_msm_io #(
   // ---- the launch's values -----------------------------------------------------------------------------
   // Plain vectors (Icarus 11 assigns no part of a struct member), packed below.
   logic [31:0] lp_shared_q, lp_param_addr_q, lp_param_size_q, lp_prot_base_q, lp_prot_size_q;
-  logic [31:0] lp_grid_q [3];
   logic [31:0] lp_block_xy_q;
-  logic [15:0] lp_block_z_q;
-  logic [13:0] lp_smid_q;
+  logic [5:0] lp_regs_q;
   logic [31:0] lp_win_base_q [8];
   logic [31:0] lp_win_size_q [8];
   always_ff @(posedge clk_i) begin
@@ -135,10 +133,7 @@ module baresm_msm_io #(
     if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_BASE)) lp_prot_base_q <= req_i.wdata;
     if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_SIZE)) lp_prot_size_q <= req_i.wdata;
     if (is_w(off, baresm_msm_io_pkg::IO_LP_BLOCK_XY)) lp_block_xy_q <= req_i.wdata;
-    if (is_w(off, baresm_msm_io_pkg::IO_LP_BLOCK_Z)) lp_block_z_q <= req_i.wdata[15:0];
-    if (is_w(off, baresm_msm_io_pkg::IO_LP_SMID)) lp_smid_q <= req_i.wdata[13:0];
-    for (int k = 0; k < 3; k++)
-      if (is_w(off, baresm_msm_io_pkg::IO_LP_GRID_X + 16'(4 * k))) lp_grid_q[k] <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_REGS)) lp_regs_q <= req_i.wdata[5:0];
     for (int k = 0; k < 8; k++) begin
       if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_BASE + 16'(4 * k))) lp_win_base_q[k] <= req_i.wdata;
       if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_SIZE + 16'(4 * k))) lp_win_size_q[k] <= req_i.wdata;
@@ -158,10 +153,8 @@ module baresm_msm_io #(
   assign launch_o.param_addr = lp_param_addr_q;
   assign launch_o.param_size = lp_param_size_q;
   assign launch_o.shared = lp_shared_q;
-  assign launch_o.grid = {lp_grid_q[2], lp_grid_q[1], lp_grid_q[0]};
-  assign launch_o.block = {lp_block_z_q, lp_block_xy_q};
-  assign launch_o.smid = lp_smid_q[7:0];
-  assign launch_o.regs = lp_smid_q[13:8];
+  assign launch_o.block_xy = lp_block_xy_q;
+  assign launch_o.regs = lp_regs_q;
 
   // ---- the cycle counter (reading NOW_LO latches the high word) ------------------------------------------
   logic [63:0] now_q;

@@ -45,12 +45,8 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_LP_PARAM_SIZE = 16'h0108;  // W: the launch: parameter buffer bytes
   localparam logic [15:0] IO_LP_PROT_BASE = 16'h010C;  // W: the launch: protected range base (PROT_BASE when it was taken)
   localparam logic [15:0] IO_LP_PROT_SIZE = 16'h0110;  // W: the launch: protected range bytes
-  localparam logic [15:0] IO_LP_GRID_X = 16'h0114;  // W: the launch: grid x (S2R)
-  localparam logic [15:0] IO_LP_GRID_Y = 16'h0118;  // W: the launch: grid y
-  localparam logic [15:0] IO_LP_GRID_Z = 16'h011C;  // W: the launch: grid z
-  localparam logic [15:0] IO_LP_BLOCK_XY = 16'h0120;  // W: the launch: block [15:0] x, [31:16] y (S2R)
-  localparam logic [15:0] IO_LP_BLOCK_Z = 16'h0124;  // W: the launch: block z
-  localparam logic [15:0] IO_LP_SMID = 16'h0128;  // W: the launch: [7:0] the SM id S2R reads, [13:8] registers per thread (the trace's numbering)
+  localparam logic [15:0] IO_LP_BLOCK_XY = 16'h0120;  // W: the launch: block [15:0] x, [31:16] y (the lane engine steps S2R's thread id by them)
+  localparam logic [15:0] IO_LP_REGS = 16'h0128;  // W: the launch: registers per thread (the trace's register numbering)
   localparam logic [15:0] IO_LP_WIN_BASE = 16'h0140;  // W: the launch: window k's base at LP_WIN_BASE + 4k (k < 8)
   localparam logic [15:0] IO_LP_WIN_SIZE = 16'h0160;  // W: the launch: window k's bytes at LP_WIN_SIZE + 4k (0: grants nothing)
   localparam logic [15:0] IO_LAUNCH_OFFERED = 16'h0200;  // R: bit 0: a launch is offered (launch_valid_i) and none is running

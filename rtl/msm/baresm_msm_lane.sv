@@ -2,8 +2,9 @@
 // microarchitecture.md, "The choice revisited again"). It owns the register
 // file (warp x register x lane, one baresm_ram_1r1w) and runs the one part
 // of a warp-instruction worth hardware at one lane: the thread loop of an
-// ALU-class instruction (fw/sm/fwsm_hal.h hal_lane_alu), S2R included (the
-// thread id stepped lane by lane from lane 0's, as the serial SM does). Per executing
+// ALU-class instruction (fw/sm/fwsm_hal.h hal_lane_alu), S2R of the
+// per-lane special registers included (the thread id stepped lane by lane
+// from lane 0's, as the serial SM does). Per executing
 // lane: read a, b, c in three cycles (the RAM's one read port), compute in
 // baresm_ssm_alu, write rd; a lane outside exec takes one cycle (and writes
 // 0 into rd on the register's first write in the CTA). Between loops the
@@ -39,10 +40,7 @@ module baresm_msm_lane #(
   trace_we_o,
   trace_addr_o,
   trace_data_o,
-  block_i,
-  grid_i,
-  cta_i,
-  smid_i,
+  block_xy_i,
   clock_i
 );
 
@@ -71,13 +69,18 @@ module baresm_msm_lane #(
   output logic [AddrW-1:0] trace_addr_o;
   output logic [31:0]      trace_data_o;
   // ---- what S2R reads -----------------------------------------------------------
-  input  logic [47:0]      block_i;       // {z, y, x}
-  input  logic [95:0]      grid_i;        // {z, y, x}
-  input  logic [95:0]      cta_i;         // {z, y, x}
-  input  logic [7:0]       smid_i;
+  input  logic [31:0]      block_xy_i;    // {y, x}: the thread id's steps
   input  logic [63:0]      clock_i;
 
-  msm_lane_op_t op_q;
+  // The operation: the I/O block's registers, which the firmware holds
+  // while the loop runs (it waits for busy to fall before writing the next).
+  msm_lane_op_t op;
+  assign op = op_i;
+`ifndef SYNTHESIS
+  msm_lane_op_t op_at_start_q;
+  always_ff @(posedge clk_i) if (!busy_q && start_i) op_at_start_q <= op_i;
+  `BARESM_ASSERT(a_op_held, !(busy_q) || op_i == op_at_start_q)
+`endif
   logic busy_q;
   logic [4:0] lane_q;
   logic [1:0] ph_q;          // 0 read a, 1 read b, 2 read c, 3 execute and write
@@ -85,15 +88,15 @@ module baresm_msm_lane #(
   logic [47:0] tid_q;        // S2R: the thread id of lane lane_q
 
   logic [31:0] exec, sel;   // plain vectors: Icarus 11 takes no variable select of a struct member
-  assign exec = op_q.exec;
-  assign sel = op_q.sel;
+  assign exec = op.exec;
+  assign sel = op.sel;
   logic lane_on, last;
   assign lane_on = exec[lane_q];
   assign last = lane_q == 5'd31;
 
   // verilator lint_off UNUSEDSIGNAL
   function automatic logic [AddrW-1:0] reg_addr(input logic [5:0] r, input logic [4:0] l);
-    reg_addr = {op_q.warp[WarpW-1:0], r[RegW-1:0], l};
+    reg_addr = {op.warp[WarpW-1:0], r[RegW-1:0], l};
   endfunction
   // verilator lint_on UNUSEDSIGNAL
 
@@ -106,14 +109,17 @@ module baresm_msm_lane #(
     .we_i(we), .waddr_i(waddr), .wmask_i(1'b1), .wdata_i(wdata));
 
   logic [31:0] sreg;
-  assign sreg = baresm_ssm_pkg::sreg(op_q.mod, tid_q, block_i, grid_i, cta_i, lane_q, 32'(op_q.warp), smid_i, clock_i);
+  // Only what differs per lane: the thread id, the lane, the clock. A special
+  // register the same in every lane (block, grid, CTA, warp, SM) is the
+  // firmware's, a MOV of its value (fw/sm/fwsm.c s2r_uniform), and reads 0 here.
+  assign sreg = baresm_ssm_pkg::sreg(op.mod, tid_q, 48'd0, 96'd0, 96'd0, lane_q, 32'd0, 8'd0, clock_i);
 
   logic [31:0] c_now, alu_r;
   logic setp;
-  assign c_now = op_q.zero_c ? 32'd0 : rdata;
+  assign c_now = op.zero_c ? 32'd0 : rdata;
   baresm_ssm_alu u_alu (
-    .op_i    (busy_q ? op_q.op : 7'd0),
-    .mod_i   (busy_q ? op_q.mod : {3'd0, amo_op_i}),
+    .op_i    (busy_q ? op.op : 7'd0),
+    .mod_i   (busy_q ? op.mod : {3'd0, amo_op_i}),
     .amo_i   (!busy_q),
     .amo_op_i(amo_op_i),
     .a_i     (busy_q ? a_q : amo_old_i),
@@ -136,26 +142,26 @@ module baresm_msm_lane #(
       if (lane_on) begin
         unique case (ph_q)
           2'd0: begin
-            re = !op_q.zero_a;
-            raddr = reg_addr(op_q.ra, lane_q);
+            re = !op.zero_a;
+            raddr = reg_addr(op.ra, lane_q);
           end
           2'd1: begin
-            re = !op_q.bimm && !op_q.zero_b;
-            raddr = reg_addr(op_q.rb, lane_q);
+            re = !op.bimm && !op.zero_b;
+            raddr = reg_addr(op.rb, lane_q);
           end
           2'd2: begin
-            re = !op_q.zero_c;
-            raddr = reg_addr(op_q.rc, lane_q);
+            re = !op.zero_c;
+            raddr = reg_addr(op.rc, lane_q);
           end
           default: begin
-            we = op_q.write_rd;
-            waddr = reg_addr(op_q.rd, lane_q);
+            we = op.write_rd;
+            waddr = reg_addr(op.rd, lane_q);
             wdata = alu_r;
           end
         endcase
       end else begin
-        we = op_q.zero_fill;
-        waddr = reg_addr(op_q.rd, lane_q);
+        we = op.zero_fill;
+        waddr = reg_addr(op.rd, lane_q);
         wdata = 32'd0;
       end
     end
@@ -169,7 +175,6 @@ module baresm_msm_lane #(
       bits_q <= '0;
     end else if (!busy_q) begin
       if (start_i) begin
-        op_q <= op_i;
         tid_q <= op_i.tid0;
         busy_q <= 1'b1;
         lane_q <= '0;
@@ -179,12 +184,12 @@ module baresm_msm_lane #(
     end else begin
       if (lane_on) begin
         ph_q <= ph_q + 2'd1;
-        if (ph_q == 2'd1) a_q <= op_q.zero_a ? 32'd0 : rdata;
-        if (ph_q == 2'd2) b_q <= op_q.bimm ? op_q.imm : op_q.zero_b ? 32'd0 : rdata;
+        if (ph_q == 2'd1) a_q <= op.zero_a ? 32'd0 : rdata;
+        if (ph_q == 2'd2) b_q <= op.bimm ? op.imm : op.zero_b ? 32'd0 : rdata;
         if (ph_q == 2'd3) bits_q[lane_q] <= setp;
       end
       if (!lane_on || ph_q == 2'd3) begin
-        tid_q <= baresm_sm_pkg::tid_next(tid_q, block_i[31:0]);
+        tid_q <= baresm_sm_pkg::tid_next(tid_q, block_xy_i);
         lane_q <= lane_q + 5'd1;
         if (last) busy_q <= 1'b0;
       end
@@ -194,9 +199,9 @@ module baresm_msm_lane #(
   assign busy_o = busy_q;
   assign bits_o = bits_q;
   logic unused;
-  assign unused = ^op_q.tid0;   // taken into tid_q at the start
+  assign unused = ^op.tid0;   // taken into tid_q at the start
   assign rd_data_o = rdata;
-  assign trace_we_o = busy_q && lane_on && ph_q == 2'd3 && op_q.write_rd;
+  assign trace_we_o = busy_q && lane_on && ph_q == 2'd3 && op.write_rd;
   assign trace_addr_o = waddr;
   assign trace_data_o = wdata;
 

@@ -33,7 +33,9 @@ typedef struct packed {
 // A launch's values the lane engine uses (fw/sm/fwsm_hal.h hal_launch),
 // written by the firmware before the launch's first CTA: the memory loop's
 // ranges (windows, protected range, parameter buffer, shared memory) and
-// S2R's grid, block and SM id. The memory loop checks the first NumWindows
+// the block's x and y, by which the lane engine steps S2R's thread id (the
+// special registers the same in every lane are the firmware's: a MOV of
+// their value). The memory loop checks the first NumWindows
 // windows (flops of the others are never read, so synthesis drops them).
 typedef struct packed {
   logic [32*8-1:0] win_base;   // window k at [32k +: 32]
@@ -43,9 +45,7 @@ typedef struct packed {
   logic [31:0]     param_addr;
   logic [31:0]     param_size;
   logic [31:0]     shared;
-  logic [95:0]     grid;       // {z, y, x}
-  logic [47:0]     block;      // {z, y, x}
-  logic [7:0]      smid;
+  logic [31:0]     block_xy;   // {y, x}
   logic [5:0]      regs;       // registers per thread (the trace's register numbering)
 } msm_launch_t;
 

@@ -213,7 +213,7 @@ class FwSm final : public SmDut {
     for (uint32_t l = 0; l < 32; l++, tid_next(tid)) {
       if ((op.exec >> l) & 1u) {
         if (op.op == uint32_t(isa::Op::S2R)) {
-          const uint32_t v = sreg(op.mod, tid, l, op.warp);
+          const uint32_t v = sreg(op.mod, tid, l);
           if (op.write_rd) rf_write(op.warp, op.rd, l, v, true);
           else cycles(1);
           continue;
@@ -468,24 +468,15 @@ class FwSm final : public SmDut {
     }
   }
 
-  // S2R's special register for lane l (baresm_msm_lane's sreg).
-  uint32_t sreg(uint32_t id, const uint32_t tid[3], uint32_t l, uint32_t warp) const {
+  // S2R's special register for lane l (baresm_msm_lane's sreg): only those
+  // that differ per lane; the firmware writes the others as a MOV's
+  // immediate (fw/sm/fwsm.c s2r_uniform), and they read 0 here as there.
+  uint32_t sreg(uint32_t id, const uint32_t tid[3], uint32_t l) const {
     switch (id) {
       case isa::SR_TID_X: return tid[0];
       case isa::SR_TID_Y: return tid[1];
       case isa::SR_TID_Z: return tid[2];
-      case isa::SR_NTID_X: return launch_.block[0];
-      case isa::SR_NTID_Y: return launch_.block[1];
-      case isa::SR_NTID_Z: return launch_.block[2];
-      case isa::SR_CTAID_X: return cta_[0];
-      case isa::SR_CTAID_Y: return cta_[1];
-      case isa::SR_CTAID_Z: return cta_[2];
-      case isa::SR_NCTAID_X: return launch_.grid[0];
-      case isa::SR_NCTAID_Y: return launch_.grid[1];
-      case isa::SR_NCTAID_Z: return launch_.grid[2];
       case isa::SR_LANEID: return l;
-      case isa::SR_WARPID: return warp;
-      case isa::SR_SMID: return launch_.smid;
       case isa::SR_CLOCK: return uint32_t(clock_);
       case isa::SR_CLOCKHI: return uint32_t(clock_ >> 32);
       default: return 0;
