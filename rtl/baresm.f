@@ -18,6 +18,7 @@ rtl/fpga/baresm_serial_pkg.sv   // serial-link frames (generated from contract/s
 
 // ---- primitives ----------------------------------------------------------------
 rtl/prim/baresm_ram_1r1w.sv     // synchronous RAM (iCE40 EBR, Xilinx block RAM)
+rtl/prim/baresm_fifo.sv         // a FIFO in one such RAM (the whole device's UART bytes)
 
 // ---- the SM (top: baresm_sm) ---------------------------------------------------
 rtl/sm/baresm_fpu.sv

@@ -4,19 +4,10 @@
 #include "fw/dev/fwdev_hal.h"
 #include "fw/sm/msm_io.h"
 
-uint32_t hal_mmio_take(uint32_t* off, uint32_t* wdata) {
-  const uint32_t r = REG(IO_MMIO_REQ);
-  if (!(r & 1u)) return 0;
-  *off = (r >> 16) & 0x3FFu;
-  if (r & 2u) {
-    *wdata = REG(IO_MMIO_WDATA);
-    return 2;
-  }
-  return 1;
-}
-
-void hal_mmio_answer(uint32_t rdata) { REG(IO_MMIO_ANSWER) = rdata; }
-void hal_irq(uint32_t line) { REG(IO_IRQ) = line; }
+uint32_t hal_uart_rx(void) { return REG(IO_UART_RX); }
+void hal_uart_tx(uint32_t byte) { REG(IO_UART_TX) = byte; }
+uint32_t hal_uart_tx_queued(void) { return REG(IO_UART_TX); }
+void hal_link_led(uint32_t leds) { REG(IO_LINK_LED) = leds; }
 void hal_status(uint32_t status) { REG(IO_STATUS) = status; }
 
 uint64_t hal_cycles(void) {

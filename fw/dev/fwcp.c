@@ -8,10 +8,12 @@
    are read here as X-macros: contract/regmap.def, contract/rings.def,
    contract/faults.def, contract/sm_report.def.
 
-   The launch runs inside fwsm_run, which calls hal_service between
-   warp-instructions: that is where the host's register accesses are answered
+   The host's register accesses come from the host link's frames
+   (fw/dev/link.c, link_reg). The launch runs inside fwsm_run, which calls
+   hal_service between warp-instructions: that is where the link is served
    while a kernel runs, and where a soft reset aborts it. */
 #include "fw/dev/fwdev_hal.h"
+#include "fw/dev/link.h"
 #include "fw/sm/fwsm_hal.h"
 
 /* The board's device (rtl/configs.txt `serial`, one queue pair). */
@@ -119,7 +121,7 @@ static uint32_t queue_valid(const queue_t* Q) {
   return ring_ok(Q->sq_base, Q->sq_size, DESC_SHIFT) && ring_ok(Q->cq_base, Q->cq_size, CPL_SHIFT);
 }
 static uint32_t cq_full(const queue_t* Q) { return Q->cq_tail - Q->cq_head >= Q->cq_size; }
-static uint32_t has_work(const queue_t* Q) { return queue_valid(Q) && Q->sq_head != Q->sq_tail; }
+static uint32_t has_work(const queue_t* Q) { return Q->sq_head != Q->sq_tail && queue_valid(Q); }
 static uint32_t active(uint32_t qi) { return engine == E_RUNNING && cur_q == qi; }
 static uint32_t quiescent(uint32_t qi) {
   return q[qi].sq_head == q[qi].sq_tail && q[qi].cq_head == q[qi].cq_tail && !active(qi);
@@ -134,7 +136,7 @@ static uint32_t status_reg(void) {
 }
 
 static void outputs(void) {
-  hal_irq((irq_status & irq_mask) != 0);
+  link_irq((irq_status & irq_mask) != 0);
   hal_status(status_reg());
 }
 
@@ -273,27 +275,20 @@ static void reg_write(uint32_t off, uint32_t v) {
   }
 }
 
-/* Answers every register access the host has waiting. */
-static void serve_host(void) {
-  uint32_t off, v, kind;
-  while ((kind = hal_mmio_take(&off, &v)) != 0) {
-    if ((off & 3u) || off >= C_REG_SPACE) {
-      hal_mmio_answer(0);
-      continue;
-    }
-    if (kind == 1) {
-      hal_mmio_answer(reg_read(off));
-    } else {
-      reg_write(off, v);
-      hal_mmio_answer(0);
-    }
-    outputs();
-  }
+/* One register access of the host (a frame of the link): an unaligned
+   offset reads 0 and writes nothing. */
+uint32_t link_reg(uint32_t off, uint32_t write, uint32_t wdata) {
+  uint32_t v = 0;
+  if ((off & 3u) || off >= C_REG_SPACE) return 0;
+  if (write) reg_write(off, wdata);
+  else v = reg_read(off);
+  outputs();
+  return v;
 }
 
-/* Between two warp-instructions: the host, and the launch's abort by a soft reset. */
+/* Between two warp-instructions: the host link, and the launch's abort by a soft reset. */
 uint32_t hal_service(void) {
-  serve_host();
+  link_poll();
   return reset_requested;
 }
 
@@ -570,6 +565,7 @@ static void try_fetch(void) {
     if (!has_work(&q[qi]) || cq_full(&q[qi])) continue;
     rr = (qi + 1) % NUM_QUEUES;
     fetch(qi);
+    outputs();
     return;
   }
 }
@@ -578,9 +574,16 @@ int main(void) {
   mem_bytes = hal_mem_bytes();
   reset_requested = 0;
   reset_state();
+  link_init();
+  /* The link first: a request that came while the firmware started is
+     answered before STATUS first says IDLE. */
+  link_poll();
+  outputs();
+  /* The outputs change only with a register access (link_reg) or a
+     descriptor's fetch and launch (try_fetch): the loop stays short, so the
+     link's partial-frame timeout is seen soon after it expires. */
   for (;;) {
-    outputs();
-    serve_host();
+    link_poll();
     try_fetch();
   }
 }

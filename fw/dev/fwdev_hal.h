@@ -6,14 +6,22 @@
 
 #include <stdint.h>
 
-/* The host's register access waiting, if any: 0 none, 1 a read, 2 a write
-   (*off its byte offset, *wdata the value written). Each one taken is
-   answered once with hal_mmio_answer (a write's answer is 0). */
-uint32_t hal_mmio_take(uint32_t* off, uint32_t* wdata);
-void hal_mmio_answer(uint32_t rdata);
+/* The host link: the UART's bytes, each way through a FIFO of
+   HAL_UART_FIFO bytes (fw/dev/link.c frames them). */
+#define HAL_UART_FIFO 512
+/* The oldest byte received, taken: bit 8 set when there was one, [7:0] the
+   byte; bit 9 set when no byte has come for the link's partial-frame
+   timeout (a device parameter). */
+uint32_t hal_uart_rx(void);
+/* Queues a byte to send (dropped when the FIFO is full). */
+void hal_uart_tx(uint32_t byte);
+/* The bytes queued to send: [9:0] in the FIFO, [16] one more waits for the
+   UART (0: the UART has taken every byte). */
+uint32_t hal_uart_tx_queued(void);
+/* The link's LEDs: bit 0 frames are executed, bit 1 a frame was answered with ERROR. */
+void hal_link_led(uint32_t leds);
 
-/* Outputs: the interrupt line, and STATUS for the status port and LEDs. */
-void hal_irq(uint32_t line);
+/* STATUS, for the status port and LEDs. */
 void hal_status(uint32_t status);
 
 /* The free-running cycle counter (its low word is fwsm_hal.h's hal_now). */

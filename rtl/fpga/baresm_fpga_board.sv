@@ -1,14 +1,20 @@
 // baresm_fpga_board: the device as every board top builds it
 // (baresm_icebreaker_top, baresm_arty_top, baresm_ulx3s_top): the host link
-// (baresm_fpga_link: reset, a UART at Baud, the frame bridge of
-// docs/serial-protocol.md), baresm_top (the SM with the parameters below and
-// the command processor with one queue pair) and MemBytes of device memory
-// (baresm_fpga_mem: inferred block RAM with BlockRam = 1, the iCE40 UP5K's
-// SPRAM with 0):
+// (baresm_fpga_link: reset, a UART at Baud), the device and MemBytes of
+// device memory (baresm_fpga_mem: inferred block RAM with BlockRam = 1, the
+// iCE40 UP5K's SPRAM with 0). The device is baresm_top (the SM with the
+// parameters below and the command processor with one queue pair), behind
+// the link's frame bridge (docs/serial-protocol.md):
 //
 //   uart_rx_i/uart_tx_o <-> baresm_fpga_link --- mmio_*, irq ---> baresm_top
 //                                  | bridge port                    | mem_*
 //                                  +----------> baresm_fpga_mem <---+
+//
+// or, with Microprogrammed = 1, the whole device as one program
+// (baresm_mdev), whose firmware frames the UART's bytes itself (fw/dev/link.c:
+// no bridge; the memory's bridge port is unused):
+//
+//   uart_rx_i/uart_tx_o <-> baresm_fpga_link --- rx/tx bytes ---> baresm_mdev --- mem_* ---> baresm_fpga_mem
 //
 // It has no parameter defaults of its own worth keeping: each board top
 // passes the SM's (its line of rtl/configs.txt), its clock and its baud. The
@@ -21,6 +27,8 @@
 //   led_fault_o  STATUS.FAULT (sticky until the host clears it)
 //   led_error_o  a frame was answered with ERROR in the last LedHoldMs
 //   led_act_o    a frame was executed in the last LedHoldMs (link activity)
+// (the bridge's hold counters, or the firmware's LINK_LED register, which
+// fw/dev/link.c holds lit as long)
 `include "baresm_assert.svh"
 `include "baresm_mem_types.svh"
 `include "baresm_mem_glue.svh"
@@ -85,7 +93,7 @@ module baresm_fpga_board #(
   localparam int MemIdWidth = LsuIdWidth + 2;
   localparam int HoldCycles = ClockKhz * LedHoldMs;
 
-  // ---- reset, UART and frame bridge (baresm_fpga_link) ----------------------------------
+  // ---- reset, UART and (hardwired device) frame bridge (baresm_fpga_link) ------------------
   logic rst_n;
   logic mmio_req_valid, mmio_req_ready, mmio_req_write, mmio_rsp_valid, irq;
   logic [9:0] mmio_req_addr;
@@ -94,12 +102,15 @@ module baresm_fpga_board #(
   baresm_byte_rsp_t brsp;
   logic breq_ready;
   logic frame_ok_led, frame_bad_led;
+  logic rx_valid, tx_valid, tx_ready;   // the UART's bytes (Microprogrammed)
+  logic [7:0] rx_data, tx_data;
 
   baresm_fpga_link #(
     .ClkPerBit(ClkPerBit),
     .TimeoutCycles(TimeoutCycles),
     .MemBytes(MemBytes),
-    .LedHoldCycles(HoldCycles)
+    .LedHoldCycles(HoldCycles),
+    .FrameBridge(!Microprogrammed)
   ) u_link (
     .clk_i,
     .btn_ni,
@@ -118,7 +129,12 @@ module baresm_fpga_board #(
     .mem_req_ready_i (breq_ready),
     .mem_rsp_i       (brsp),
     .frame_ok_led_o  (frame_ok_led),
-    .frame_bad_led_o (frame_bad_led)
+    .frame_bad_led_o (frame_bad_led),
+    .rx_valid_o      (rx_valid),
+    .rx_data_o       (rx_data),
+    .tx_valid_i      (tx_valid),
+    .tx_ready_o      (tx_ready),
+    .tx_data_i       (tx_data)
   );
 
   // ---- the device ---------------------------------------------------------------------------
@@ -146,19 +162,14 @@ module baresm_fpga_board #(
   logic [MemIdWidth:0] mem_outstanding;
   baresm_fw_load_t fw_load;   // Microprogrammed && FwFlash: the firmware, from the flash
 
-  // The device's ports, the same for both devices (baresm_top's).
+  logic [1:0] dev_led;   // the firmware's frame LEDs (Microprogrammed)
+
+  // The ports both devices have (baresm_top's, less its register port: the
+  // whole device as one program has the UART's bytes instead).
 `define BARESM_BOARD_DEVICE_PORTS \
       .clk_i, \
       .rst_ni           (rst_n), \
       .sched_gto_i      (1'b0), \
-      .mmio_req_valid_i (mmio_req_valid), \
-      .mmio_req_ready_o (mmio_req_ready), \
-      .mmio_req_addr_i  (mmio_req_addr), \
-      .mmio_req_write_i (mmio_req_write), \
-      .mmio_req_wdata_i (mmio_req_wdata), \
-      .mmio_rsp_valid_o (mmio_rsp_valid), \
-      .mmio_rsp_rdata_o (mmio_rsp_rdata), \
-      .irq_o            (irq), \
       .mem_req_valid_o  (mem_req_valid), \
       .mem_req_ready_i  (mem_req_ready), \
       .mem_req_id_o     (mem_req_id), \
@@ -193,12 +204,26 @@ module baresm_fpga_board #(
       .NumWindows(NumWindows),
       .MemBytes(MemBytes),
       .ClockKhz(ClockKhz),
+      .TimeoutCycles(TimeoutCycles),
       .FwImage(FwImage),
       .FwSpram(FwFlash)
     ) u_top (
 `BARESM_BOARD_DEVICE_PORTS,
+      .uart_rx_valid_i  (rx_valid),
+      .uart_rx_data_i   (rx_data),
+      .uart_tx_valid_o  (tx_valid),
+      .uart_tx_ready_i  (tx_ready),
+      .uart_tx_data_o   (tx_data),
+      .link_led_o       (dev_led),
       .fw_load_i        (fw_load)
     );
+    // No register port: the link's bridge is not built (baresm_fpga_link FrameBridge = 0).
+    assign mmio_req_ready = 1'b0;
+    assign mmio_rsp_valid = 1'b0;
+    assign mmio_rsp_rdata = '0;
+    assign irq = 1'b0;
+    logic unused_mmio;
+    assign unused_mmio = ^{mmio_req_valid, mmio_req_addr, mmio_req_write, mmio_req_wdata};
   end else begin : g_top
     logic unused_fw_load;
     assign unused_fw_load = ^fw_load;
@@ -224,8 +249,19 @@ module baresm_fpga_board #(
       .MemBytes(MemBytes),
       .ClockKhz(ClockKhz)
     ) u_top (
-`BARESM_BOARD_DEVICE_PORTS
+`BARESM_BOARD_DEVICE_PORTS,
+      .mmio_req_valid_i (mmio_req_valid),
+      .mmio_req_ready_o (mmio_req_ready),
+      .mmio_req_addr_i  (mmio_req_addr),
+      .mmio_req_write_i (mmio_req_write),
+      .mmio_req_wdata_i (mmio_req_wdata),
+      .mmio_rsp_valid_o (mmio_rsp_valid),
+      .mmio_rsp_rdata_o (mmio_rsp_rdata),
+      .irq_o            (irq)
     );
+    assign tx_valid = 1'b0;
+    assign tx_data = '0;
+    assign dev_led = '0;
   end
 `undef BARESM_BOARD_DEVICE_PORTS
 
@@ -254,6 +290,8 @@ module baresm_fpga_board #(
     assign flash_mosi_o = 1'b0;
   end
 
+  baresm_byte_req_t no_breq;
+  assign no_breq = '0;
   baresm_fpga_mem #(
     .MemBytes(MemBytes),
     .LineBytes(MemLineBytes),
@@ -268,7 +306,7 @@ module baresm_fpga_board #(
     .req_ready_o (mem_req_ready),
     .rsp_o       (mem_rsp),
     .rsp_ready_i (mem_rsp_ready),
-    .breq_i      (breq),
+    .breq_i      (Microprogrammed ? no_breq : breq),   // the bridge's byte port: tied off without a bridge
     .breq_ready_o(breq_ready),
     .brsp_o      (brsp)
   );
@@ -280,11 +318,12 @@ module baresm_fpga_board #(
   assign led_busy_o = status[1];
   // A board whose flash holds no firmware lights fault and error for good.
   assign led_fault_o = status[2] || fw_error;
-  assign led_error_o = frame_bad_led || fw_error;
-  assign led_act_o = frame_ok_led || frame_bad_led;
+  assign led_error_o = frame_bad_led || dev_led[1] || fw_error;
+  assign led_act_o = frame_ok_led || frame_bad_led || dev_led[0] || dev_led[1];
 
   logic unused;
-  assign unused = ^{cp_state, cp_queue, sm_busy, warp_state, mem_outstanding, status[31:3], flash_miso_i};
+  assign unused = ^{cp_state, cp_queue, sm_busy, warp_state, mem_outstanding, status[31:3], rx_valid, rx_data,
+                    tx_ready, flash_miso_i};
 
 endmodule
 

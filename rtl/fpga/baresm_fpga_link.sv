@@ -2,7 +2,11 @@
 // device: the reset (a power-on counter, since iCE40 flops start at 0 after
 // configuration, and the user button, low when pressed, synchronized to the
 // clock) and the host link (baresm_uart_rx/tx, 8N1 at ClkPerBit clocks per
-// bit, into the frame bridge baresm_uart_bridge, docs/serial-protocol.md).
+// bit). With FrameBridge = 1 the UART's bytes go through the frame bridge
+// baresm_uart_bridge (docs/serial-protocol.md) to the device's register port
+// and memory; with FrameBridge = 0 they are the device's own (rx_*, tx_*:
+// the whole device as one program frames them in firmware, fw/dev/link.c),
+// and the bridge's ports and frame LEDs are unused.
 //
 //   uart_rx_i -> baresm_uart_rx -> baresm_uart_bridge -> baresm_uart_tx -> uart_tx_o
 //                                    | mmio_*, irq_i  | mem_* (bytes)
@@ -14,7 +18,8 @@ module baresm_fpga_link #(
   parameter int ClkPerBit = 12,
   parameter int TimeoutCycles = 120000,
   parameter int MemBytes = 131072,
-  parameter int LedHoldCycles = 4194303   // the frame LEDs stay lit this long (0.35 s at 12 MHz)
+  parameter int LedHoldCycles = 4194303,  // the frame LEDs stay lit this long (0.35 s at 12 MHz)
+  parameter bit FrameBridge = 1'b1        // 0: no bridge; the UART's bytes on rx_*/tx_*
 ) (
   input  logic        clk_i,
   input  logic        btn_ni,
@@ -38,7 +43,14 @@ module baresm_fpga_link #(
   input  baresm_byte_rsp_t mem_rsp_i,
 
   output logic        frame_ok_led_o,  // a frame was executed in the last LedHoldCycles
-  output logic        frame_bad_led_o  // a frame was answered with ERROR in the last LedHoldCycles
+  output logic        frame_bad_led_o, // a frame was answered with ERROR in the last LedHoldCycles
+
+  // ---- the UART's bytes (FrameBridge = 0) -----------------------------------------
+  output logic        rx_valid_o,      // a byte received (one cycle)
+  output logic [7:0]  rx_data_o,
+  input  logic        tx_valid_i,      // a byte to send, taken when tx_ready_o
+  output logic        tx_ready_o,
+  input  logic [7:0]  tx_data_i
 );
 
   // ---- reset ----------------------------------------------------------------------------
@@ -74,53 +86,77 @@ module baresm_fpga_link #(
     .tx_o   (uart_tx_o)
   );
 
-  baresm_uart_bridge #(
-    .MemBytes(MemBytes),
-    .TimeoutCycles(TimeoutCycles)
-  ) u_bridge (
-    .clk_i,
-    .rst_ni          (rst_n_q),
-    .rx_valid_i      (rx_valid),
-    .rx_data_i       (rx_data),
-    .tx_valid_o      (tx_valid),
-    .tx_ready_i      (tx_ready),
-    .tx_data_o       (tx_data),
-    .mmio_req_valid_o,
-    .mmio_req_ready_i,
-    .mmio_req_addr_o,
-    .mmio_req_write_o,
-    .mmio_req_wdata_o,
-    .mmio_rsp_valid_i,
-    .mmio_rsp_rdata_i,
-    .irq_i,
-    .mem_req_o,
-    .mem_req_ready_i,
-    .mem_rsp_i,
-    .frames_ok_o     (frames_ok),
-    .frames_bad_o    (frames_bad)
-  );
+  assign rx_valid_o = FrameBridge ? 1'b0 : rx_valid;
+  assign rx_data_o = rx_data;
+  assign tx_ready_o = FrameBridge ? 1'b0 : tx_ready;
 
-  // ---- frame LEDs: lit LedHoldCycles after the bridge's frame counters move ----
-  localparam int HoldW = $clog2(LedHoldCycles + 1);
-  logic [15:0] ok_seen_q, bad_seen_q;
-  logic [HoldW-1:0] ok_q, bad_q;
-  always_ff @(posedge clk_i or negedge rst_no) begin
-    if (!rst_no) begin
-      ok_q <= '0;
-      bad_q <= '0;
-      ok_seen_q <= '0;
-      bad_seen_q <= '0;
-    end else begin
-      ok_seen_q <= frames_ok;
-      bad_seen_q <= frames_bad;
-      if (frames_ok != ok_seen_q) ok_q <= HoldW'(LedHoldCycles);
-      else if (ok_q != '0) ok_q <= ok_q - 1'b1;
-      if (frames_bad != bad_seen_q) bad_q <= HoldW'(LedHoldCycles);
-      else if (bad_q != '0) bad_q <= bad_q - 1'b1;
+  if (FrameBridge) begin : g_bridge
+    baresm_uart_bridge #(
+      .MemBytes(MemBytes),
+      .TimeoutCycles(TimeoutCycles)
+    ) u_bridge (
+      .clk_i,
+      .rst_ni          (rst_n_q),
+      .rx_valid_i      (rx_valid),
+      .rx_data_i       (rx_data),
+      .tx_valid_o      (tx_valid),
+      .tx_ready_i      (tx_ready),
+      .tx_data_o       (tx_data),
+      .mmio_req_valid_o,
+      .mmio_req_ready_i,
+      .mmio_req_addr_o,
+      .mmio_req_write_o,
+      .mmio_req_wdata_o,
+      .mmio_rsp_valid_i,
+      .mmio_rsp_rdata_i,
+      .irq_i,
+      .mem_req_o,
+      .mem_req_ready_i,
+      .mem_rsp_i,
+      .frames_ok_o     (frames_ok),
+      .frames_bad_o    (frames_bad)
+    );
+
+    // ---- frame LEDs: lit LedHoldCycles after the bridge's frame counters move ----
+    localparam int HoldW = $clog2(LedHoldCycles + 1);
+    logic [15:0] ok_seen_q, bad_seen_q;
+    logic [HoldW-1:0] ok_q, bad_q;
+    always_ff @(posedge clk_i or negedge rst_no) begin
+      if (!rst_no) begin
+        ok_q <= '0;
+        bad_q <= '0;
+        ok_seen_q <= '0;
+        bad_seen_q <= '0;
+      end else begin
+        ok_seen_q <= frames_ok;
+        bad_seen_q <= frames_bad;
+        if (frames_ok != ok_seen_q) ok_q <= HoldW'(LedHoldCycles);
+        else if (ok_q != '0) ok_q <= ok_q - 1'b1;
+        if (frames_bad != bad_seen_q) bad_q <= HoldW'(LedHoldCycles);
+        else if (bad_q != '0) bad_q <= bad_q - 1'b1;
+      end
     end
+    assign frame_ok_led_o = ok_q != '0;
+    assign frame_bad_led_o = bad_q != '0;
+    logic unused_bytes;
+    assign unused_bytes = ^{tx_valid_i, tx_data_i};
+  end else begin : g_bytes
+    // The device frames the bytes itself (and drives its own frame LEDs).
+    assign tx_valid = tx_valid_i;
+    assign tx_data = tx_data_i;
+    assign frames_ok = '0;
+    assign frames_bad = '0;
+    assign mmio_req_valid_o = 1'b0;
+    assign mmio_req_addr_o = '0;
+    assign mmio_req_write_o = 1'b0;
+    assign mmio_req_wdata_o = '0;
+    assign mem_req_o = '0;
+    assign frame_ok_led_o = 1'b0;
+    assign frame_bad_led_o = 1'b0;
+    logic unused_bridge;
+    assign unused_bridge = ^{mmio_req_ready_i, mmio_rsp_valid_i, mmio_rsp_rdata_i, irq_i, mem_req_ready_i, mem_rsp_i,
+                             frames_ok, frames_bad};
   end
-  assign frame_ok_led_o = ok_q != '0;
-  assign frame_bad_led_o = bad_q != '0;
 
   logic unused;
   assign unused = rx_ferr;

@@ -57,6 +57,8 @@ module baresm_icebreaker_link_top #(
   baresm_byte_rsp_t brsp;
   logic breq_ready;
   logic frame_ok_led, frame_bad_led;
+  logic rx_unused_valid, tx_unused_ready;
+  logic [7:0] rx_unused_data;
 
   baresm_fpga_link #(
     .ClkPerBit(ClkPerBit),
@@ -81,7 +83,12 @@ module baresm_icebreaker_link_top #(
     .mem_req_ready_i (breq_ready),
     .mem_rsp_i       (brsp),
     .frame_ok_led_o  (frame_ok_led),
-    .frame_bad_led_o (frame_bad_led)
+    .frame_bad_led_o (frame_bad_led),
+    .rx_valid_o      (rx_unused_valid),   // the UART's own bytes: the bridge's here
+    .rx_data_o       (rx_unused_data),
+    .tx_valid_i      (1'b0),
+    .tx_ready_o      (tx_unused_ready),
+    .tx_data_i       (8'd0)
   );
 
   // ---- registers (generated block, no SM behind it) ----------------------------------------
@@ -193,7 +200,7 @@ module baresm_icebreaker_link_top #(
 
   logic unused;
   assign unused = ^{watchdog, scratch, prot_base, prot_size, qp_wr, qp_q, qp_off,
-                    mem_req_ready, mem_rsp};
+                    mem_req_ready, mem_rsp, rx_unused_valid, rx_unused_data, tx_unused_ready};
 
 endmodule
 

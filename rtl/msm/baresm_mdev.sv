@@ -1,19 +1,22 @@
 // baresm_mdev: the whole device as one program (docs/command-processor.md,
-// "The whole device as one program"), behind baresm_top's ports: the
-// microprogrammed SM (baresm_msm, Device = 1) whose control core runs the
-// command processor and the SM's control together (fw/dev/dev.hex: fw/dev
-// and fw/sm). The host's register accesses go to the firmware through a
-// mailbox; descriptors, window tables and completion entries go through the
-// SM's memory port, one line at a time, as its instruction fetches do.
+// "The whole device as one program"): the microprogrammed SM (baresm_msm,
+// Device = 1) whose control core runs the command processor, the host
+// link's frame engine and the SM's control together (fw/dev/dev.hex: fw/dev
+// and fw/sm). The host link is the UART's bytes, through two FIFOs into I/O
+// registers (baresm_mdev_io): the firmware parses the frames of
+// docs/serial-protocol.md and answers each register access itself;
+// descriptors, window tables, completion entries and the link's memory
+// bursts go through the SM's memory port, one line at a time, as its
+// instruction fetches do.
 //
-//   host --MMIO--> mailbox --+
-//                            |  control core (rtl/mcu) + firmware RAM
-//                            |  lane engine: register file, ALU loop, memory loop
-//                            +--> mem_* (device memory)
+//   UART bytes --FIFOs--+
+//                       |  control core (rtl/mcu) + firmware RAM
+//                       |  lane engine: register file, ALU loop, memory loop
+//                       +--> mem_* (device memory)
 //
-// What baresm_top's status ports carry here: status_o is STATUS as the
-// firmware last wrote it; there is no command-processor engine in hardware,
-// so cp_state_o and cp_queue_o read 0.
+// baresm_top's other ports: status_o is STATUS as the firmware last wrote
+// it; there is no command-processor engine in hardware, so cp_state_o and
+// cp_queue_o read 0.
 `default_nettype none
 `include "baresm_assert.svh"
 `include "baresm_mem_types.svh"
@@ -37,6 +40,7 @@ module baresm_mdev #(
   parameter int NumWindows = 4,
   parameter int MemBytes = 131072,
   parameter int ClockKhz = 12000,
+  parameter int TimeoutCycles = 120000,   // the link's partial-frame timeout (UART_RX bit 9 for fw/dev/link.c)
   parameter FwImage = "",          // fw/dev/dev.hex (FwSpram = 0)
   // 1: the firmware's RAM is two of the UP5K's SPRAMs (64 KB), which
   // fw_load_i fills after reset (baresm_flash_loader); 0: EBR from FwImage
@@ -47,14 +51,12 @@ module baresm_mdev #(
   input  logic                          clk_i,
   input  logic                          rst_ni,
   input  logic                          sched_gto_i,
-  input  logic                          mmio_req_valid_i,
-  output logic                          mmio_req_ready_o,
-  input  logic [9:0]                    mmio_req_addr_i,
-  input  logic                          mmio_req_write_i,
-  input  logic [31:0]                   mmio_req_wdata_i,
-  output logic                          mmio_rsp_valid_o,
-  output logic [31:0]                   mmio_rsp_rdata_o,
-  output logic                          irq_o,
+  input  logic                          uart_rx_valid_i,   // the UART's bytes (baresm_fpga_link)
+  input  logic [7:0]                    uart_rx_data_i,
+  output logic                          uart_tx_valid_o,
+  input  logic                          uart_tx_ready_i,
+  output logic [7:0]                    uart_tx_data_o,
+  output logic [1:0]                    link_led_o,        // [0] frames executed, [1] a frame answered with ERROR
   output logic                          mem_req_valid_o,
   input  logic                          mem_req_ready_i,
   output logic [MemIdWidth-1:0]         mem_req_id_o,
@@ -111,7 +113,8 @@ module baresm_mdev #(
     .NumLanes(NumLanes), .NumWarps(NumWarps), .NumRegs(NumRegs), .RfDepth(RegfileRegs / NumLanes),
     .SharedBytes(SharedBytes), .NumBanks(NumBanks), .CtaSlots(CtaSlots), .StackDepth(StackDepth),
     .MemLineBytes(MemLineBytes), .LsuIdWidth(LsuIdWidth), .NumWindows(NumWindows),
-    .FwImage(FwImage), .FwWords(FwWords), .FwSpram(FwSpram), .Device(1'b1), .MemBytes(MemBytes), .ClockKhz(ClockKhz)
+    .FwImage(FwImage), .FwWords(FwWords), .FwSpram(FwSpram), .Device(1'b1), .MemBytes(MemBytes), .ClockKhz(ClockKhz),
+    .TimeoutCycles(TimeoutCycles)
   ) u_msm (
     .clk_i, .rst_ni,
     .launch_valid_i(1'b0), .launch_ready_o(launch_ready_unused), .launch_i(no_launch), .sched_gto_i,
@@ -123,8 +126,8 @@ module baresm_mdev #(
     .mem_req_amo_o, .mem_req_wdata_o, .mem_req_wstrb_o,
     .mem_rsp_valid_i, .mem_rsp_ready_o, .mem_rsp_id_i(mem_rsp_id_i[SmIdWidth-1:0]), .mem_rsp_rdata_i,
     .mem_rsp_err_i,
-    .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_addr_i, .mmio_req_write_i, .mmio_req_wdata_i,
-    .mmio_rsp_valid_o, .mmio_rsp_rdata_o, .irq_o, .status_o,
+    .uart_rx_valid_i, .uart_rx_data_i, .uart_tx_valid_o, .uart_tx_ready_i, .uart_tx_data_o, .link_led_o,
+    .status_o,
     .warp_state_o, .rpt_req_i(no_rpt), .rpt_rsp_o(rpt_rsp), .config_o(config_unused), .fw_load_i
 `ifndef SYNTHESIS
     ,

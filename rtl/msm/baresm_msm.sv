@@ -40,12 +40,14 @@ module baresm_msm #(
   // 1: that RAM is the UP5K's SPRAM, empty at configuration: fw_load_i
   // fills it while holding the core in reset (FwImage unused)
   parameter bit FwSpram = 1'b0,
-  // 1: the whole device's control (fw/dev: the command processor and the SM
-  // as one program, baresm_mdev): the host's register port (mmio_*, irq_o,
-  // status_o) instead of the launch port, which is then unused.
+  // 1: the whole device's control (fw/dev: the command processor, the host
+  // link's frames and the SM as one program, baresm_mdev): the UART's bytes
+  // (uart_*), the link's LEDs and status_o instead of the launch port, which
+  // is then unused.
   parameter bit Device = 1'b0,
   parameter int MemBytes = 131072, // Device: CONFIG4
-  parameter int ClockKhz = 12000   // Device: CONFIG5
+  parameter int ClockKhz = 12000,  // Device: CONFIG5
+  parameter int TimeoutCycles = 120000  // Device: the link's partial-frame timeout (UART_RX bit 9)
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -85,16 +87,14 @@ module baresm_msm #(
   input  logic [MemLineBytes*8-1:0]     mem_rsp_rdata_i,
   input  logic                          mem_rsp_err_i,    // memory error: no data, no effect
 
-  // ---- the host's register port (Device) --------------------------------------------
-  input  logic                          mmio_req_valid_i,
-  output logic                          mmio_req_ready_o,
-  input  logic [9:0]                    mmio_req_addr_i,
-  input  logic                          mmio_req_write_i,
-  input  logic [31:0]                   mmio_req_wdata_i,
-  output logic                          mmio_rsp_valid_o,
-  output logic [31:0]                   mmio_rsp_rdata_o,
-  output logic                          irq_o,
-  output logic [31:0]                   status_o,
+  // ---- the host link (Device): the UART's bytes, framed by the firmware ------------------
+  input  logic                          uart_rx_valid_i,
+  input  logic [7:0]                    uart_rx_data_i,
+  output logic                          uart_tx_valid_o,
+  input  logic                          uart_tx_ready_i,
+  output logic [7:0]                    uart_tx_data_o,
+  output logic [1:0]                    link_led_o,     // [0] frames executed, [1] a frame answered with ERROR
+  output logic [31:0]                   status_o,       // STATUS as the firmware last wrote it
 
   // ---- status ------------------------------------------------------------------
   output logic [NumWarps*3-1:0]         warp_state_o,   // baresm_state_pkg::WS_*
@@ -222,11 +222,12 @@ module baresm_msm #(
   logic [2:0] pw_pd;
 
   if (Device) begin : g_device
-    baresm_mdev_io #(.MemBytes(MemBytes), .ClockKhz(ClockKhz)) u_host_io (
+    baresm_mdev_io #(.MemBytes(MemBytes), .ClockKhz(ClockKhz), .TimeoutCycles(TimeoutCycles)) u_host_io (
       .clk_i, .rst_ni,
       .req_i(lio_req), .rsp_o(lio_rsp),
-      .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_addr_i, .mmio_req_write_i, .mmio_req_wdata_i,
-      .mmio_rsp_valid_o, .mmio_rsp_rdata_o, .irq_o, .status_o,
+      .rx_valid_i(uart_rx_valid_i), .rx_data_i(uart_rx_data_i),
+      .tx_valid_o(uart_tx_valid_o), .tx_ready_i(uart_tx_ready_i), .tx_data_o(uart_tx_data_o),
+      .link_led_o, .status_o,
       .busy_o(busy)
     );
     assign running = busy;
@@ -246,10 +247,9 @@ module baresm_msm #(
       .fault_pc_o, .fault_addr_o, .fault_waiting_o,
       .cycles_i(cycles)
     );
-    assign mmio_req_ready_o = 1'b0;
-    assign mmio_rsp_valid_o = 1'b0;
-    assign mmio_rsp_rdata_o = '0;
-    assign irq_o = 1'b0;
+    assign uart_tx_valid_o = 1'b0;
+    assign uart_tx_data_o = '0;
+    assign link_led_o = '0;
     assign status_o = '0;
   end
 
@@ -428,7 +428,7 @@ module baresm_msm #(
 
   logic unused;
   assign unused = ^{sched_gto_i, mem_rsp_id_i, StarveLimit, core_status, core_trace, lane_trace_addr,
-                    mmio_req_valid_i, mmio_req_addr_i, mmio_req_write_i, mmio_req_wdata_i, launch_valid_i, launch_i};
+                    uart_rx_valid_i, uart_rx_data_i, uart_tx_ready_i, launch_valid_i, launch_i};
 
 `ifndef SYNTHESIS
   // A stopped core is a firmware bug: nothing would end the launch.

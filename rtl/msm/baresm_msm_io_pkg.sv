@@ -63,10 +63,9 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_FAULT_WAITING = 16'h0230;  // W: the report: warps waiting at a barrier (BARRIER_DEADLOCK)
   localparam logic [15:0] IO_WATCHDOG = 16'h0240;  // R: bit 0: this launch's cycles reached its watchdog budget (a nonzero budget; sticky until the next launch)
   localparam logic [15:0] IO_LAUNCH_WORD = 16'h0280;  // R: the held launch record: word k at LAUNCH_WORD + 4k (contract/launch.def)
-  localparam logic [15:0] IO_MMIO_REQ = 16'h0300;  // R: the host's register access: [0] one is waiting, [1] a write, [25:16] its byte offset
-  localparam logic [15:0] IO_MMIO_WDATA = 16'h0304;  // R: the host's register access: the value written
-  localparam logic [15:0] IO_MMIO_ANSWER = 16'h0308;  // W: answer the host's access (a read's value; 0 for a write) and take the next
-  localparam logic [15:0] IO_IRQ = 16'h030C;  // W: bit 0: the interrupt line
+  localparam logic [15:0] IO_UART_RX = 16'h0300;  // R: the host link: [8] a byte was waiting, [7:0] that byte (the oldest of the UART's receive FIFO; the read takes it), [9] no byte has come for the partial-frame timeout (the device's parameter TimeoutCycles)
+  localparam logic [15:0] IO_UART_TX = 16'h0304;  // RW: the host link: a write queues [7:0] for the UART (dropped when the 512-byte FIFO is full); a read: [9:0] the bytes waiting in that FIFO, [16] one more waits for the UART
+  localparam logic [15:0] IO_LINK_LED = 16'h0308;  // W: the host link's LEDs: [0] frames are executed, [1] a frame was answered with ERROR
   localparam logic [15:0] IO_STATUS = 16'h0310;  // W: the STATUS register's value, for the device's status port and LEDs
   localparam logic [15:0] IO_RUN = 16'h031C;  // W: bit 0: a launch runs (the SM's busy output)
   localparam logic [15:0] IO_MEM_BYTES = 16'h0320;  // R: device memory bytes (the device's parameter)
