@@ -5,19 +5,29 @@
 #include "fw/sm/fwsm_hal.h"
 #include "fw/sm/msm_io.h"
 
+/* The memory loop compares ends, not sizes (one pair of comparators for every
+   range): each range's end is base + size in 33 bits, the low words in
+   LP_WIN_END / LP_PROT_END and the carries in LP_END_HI. A protected range
+   of no bytes is written as base = end = 0 (never touched). */
 void hal_launch(const fw_launch_t* l) {
-  uint32_t k;
+  uint32_t k, end, hi = 0;
+  const uint32_t pbase = l->prot_size ? l->prot_base : 0;
   REG(IO_LP_SHARED) = l->shared;
   REG(IO_LP_PARAM_ADDR) = l->param_addr;
   REG(IO_LP_PARAM_SIZE) = l->param_size;
-  REG(IO_LP_PROT_BASE) = l->prot_base;
-  REG(IO_LP_PROT_SIZE) = l->prot_size;
+  end = pbase + l->prot_size;
+  if (end < pbase) hi |= 1u << 8;
+  REG(IO_LP_PROT_BASE) = pbase;
+  REG(IO_LP_PROT_END) = end;
   REG(IO_LP_BLOCK_XY) = l->block[0] | l->block[1] << 16;
   REG(IO_LP_REGS) = l->regs;
   for (k = 0; k < 8; k++) {
+    end = l->win_base[k] + l->win_size[k];
+    if (end < l->win_base[k]) hi |= 1u << k;
     REG(IO_LP_WIN_BASE + 4 * k) = l->win_base[k];
-    REG(IO_LP_WIN_SIZE + 4 * k) = l->win_size[k];
+    REG(IO_LP_WIN_END + 4 * k) = end;
   }
+  REG(IO_LP_END_HI) = hi;
 }
 
 uint32_t hal_now(void) { return REG(IO_NOW_LO); }

@@ -296,6 +296,10 @@ module baresm_msm #(
   );
 
   // ---- the memory loop, shared memory, and who drives the shared ports ---------------------
+  logic [33*NumWindows-1:0] win_end;   // each window's end, 33 bits
+  for (genvar k = 0; k < NumWindows; k++) begin : g_win_end
+    assign win_end[33*k +: 33] = {lp.win_end_hi[k], lp.win_end[32*k +: 32]};
+  end
   baresm_msm_lsu #(
     .NumWarps(NumWarps),
     .NumRegs(NumRegs),
@@ -308,8 +312,8 @@ module baresm_msm #(
     .start_i(lsu_start), .op_i(lane_op), .busy_o(lsu_busy), .fault_o(lsu_fault), .fault_kind_o(lsu_fault_kind),
     .fault_lane_o(lsu_fault_lane), .fault_addr_o(lsu_fault_addr),
     .shared_i(lp.shared), .param_addr_i(lp.param_addr), .param_size_i(lp.param_size),
-    .win_base_i(lp.win_base[0 +: 32*NumWindows]), .win_size_i(lp.win_size[0 +: 32*NumWindows]),
-    .prot_base_i(lp.prot_base), .prot_size_i(lp.prot_size),
+    .win_base_i(lp.win_base[0 +: 32*NumWindows]), .win_end_i(win_end),
+    .prot_base_i(lp.prot_base), .prot_end_i(lp.prot_end),
     .rf_re_o(lsu_rf_re), .rf_raddr_o(lsu_rf_raddr), .rf_rdata_i(rf_rdata), .rf_we_o(lsu_rf_we),
     .rf_waddr_o(lsu_rf_waddr), .rf_wdata_o(lsu_rf_wdata), .rf_traced_o(lsu_rf_traced),
     .sm_re_o(lsu_sm_re), .sm_raddr_o(lsu_sm_raddr), .sm_rdata_i(sm_rdata), .sm_we_o(lsu_sm_we),

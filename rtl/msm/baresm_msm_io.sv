@@ -121,35 +121,38 @@ module baresm_msm_io #(
 
   // ---- the launch's values -----------------------------------------------------------------------------
   // Plain vectors (Icarus 11 assigns no part of a struct member), packed below.
-  logic [31:0] lp_shared_q, lp_param_addr_q, lp_param_size_q, lp_prot_base_q, lp_prot_size_q;
+  logic [31:0] lp_shared_q, lp_param_addr_q, lp_param_size_q, lp_prot_base_q, lp_prot_end_q;
+  logic [8:0] lp_end_hi_q;
   logic [31:0] lp_block_xy_q;
   logic [5:0] lp_regs_q;
   logic [31:0] lp_win_base_q [8];
-  logic [31:0] lp_win_size_q [8];
+  logic [31:0] lp_win_end_q [8];
   always_ff @(posedge clk_i) begin
     if (is_w(off, baresm_msm_io_pkg::IO_LP_SHARED)) lp_shared_q <= req_i.wdata;
     if (is_w(off, baresm_msm_io_pkg::IO_LP_PARAM_ADDR)) lp_param_addr_q <= req_i.wdata;
     if (is_w(off, baresm_msm_io_pkg::IO_LP_PARAM_SIZE)) lp_param_size_q <= req_i.wdata;
     if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_BASE)) lp_prot_base_q <= req_i.wdata;
-    if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_SIZE)) lp_prot_size_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_END)) lp_prot_end_q <= req_i.wdata;
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_END_HI)) lp_end_hi_q <= req_i.wdata[8:0];
     if (is_w(off, baresm_msm_io_pkg::IO_LP_BLOCK_XY)) lp_block_xy_q <= req_i.wdata;
     if (is_w(off, baresm_msm_io_pkg::IO_LP_REGS)) lp_regs_q <= req_i.wdata[5:0];
     for (int k = 0; k < 8; k++) begin
       if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_BASE + 16'(4 * k))) lp_win_base_q[k] <= req_i.wdata;
-      if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_SIZE + 16'(4 * k))) lp_win_size_q[k] <= req_i.wdata;
+      if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_END + 16'(4 * k))) lp_win_end_q[k] <= req_i.wdata;
     end
   end
-  logic [32*8-1:0] lp_win_base, lp_win_size;
+  logic [32*8-1:0] lp_win_base, lp_win_end;
   always_comb begin
     for (int k = 0; k < 8; k++) begin
       lp_win_base[32*k +: 32] = lp_win_base_q[k];
-      lp_win_size[32*k +: 32] = lp_win_size_q[k];
+      lp_win_end[32*k +: 32] = lp_win_end_q[k];
     end
   end
   assign launch_o.win_base = lp_win_base;
-  assign launch_o.win_size = lp_win_size;
+  assign launch_o.win_end = lp_win_end;
+  assign launch_o.win_end_hi = lp_end_hi_q[7:0];
   assign launch_o.prot_base = lp_prot_base_q;
-  assign launch_o.prot_size = lp_prot_size_q;
+  assign launch_o.prot_end = {lp_end_hi_q[8], lp_prot_end_q};
   assign launch_o.param_addr = lp_param_addr_q;
   assign launch_o.param_size = lp_param_size_q;
   assign launch_o.shared = lp_shared_q;

@@ -44,11 +44,12 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_LP_PARAM_ADDR = 16'h0104;  // W: the launch: parameter buffer address
   localparam logic [15:0] IO_LP_PARAM_SIZE = 16'h0108;  // W: the launch: parameter buffer bytes
   localparam logic [15:0] IO_LP_PROT_BASE = 16'h010C;  // W: the launch: protected range base (PROT_BASE when it was taken)
-  localparam logic [15:0] IO_LP_PROT_SIZE = 16'h0110;  // W: the launch: protected range bytes
+  localparam logic [15:0] IO_LP_PROT_END = 16'h0110;  // W: the launch: protected range end (base + bytes, its low 32 bits; base and end 0 when it has no bytes)
   localparam logic [15:0] IO_LP_BLOCK_XY = 16'h0120;  // W: the launch: block [15:0] x, [31:16] y (the lane engine steps S2R's thread id by them)
   localparam logic [15:0] IO_LP_REGS = 16'h0128;  // W: the launch: registers per thread (the trace's register numbering)
+  localparam logic [15:0] IO_LP_END_HI = 16'h012C;  // W: the launch: bit k window k's end's bit 32, bit 8 the protected range end's (the memory loop compares 33 bits)
   localparam logic [15:0] IO_LP_WIN_BASE = 16'h0140;  // W: the launch: window k's base at LP_WIN_BASE + 4k (k < 8)
-  localparam logic [15:0] IO_LP_WIN_SIZE = 16'h0160;  // W: the launch: window k's bytes at LP_WIN_SIZE + 4k (0: grants nothing)
+  localparam logic [15:0] IO_LP_WIN_END = 16'h0160;  // W: the launch: window k's end (base + bytes, its low 32 bits) at LP_WIN_END + 4k (end = base: grants nothing)
   localparam logic [15:0] IO_LAUNCH_OFFERED = 16'h0200;  // R: bit 0: a launch is offered (launch_valid_i) and none is running
   localparam logic [15:0] IO_LAUNCH_ACCEPT = 16'h0204;  // W: take the offered launch: launch_ready for one cycle; the record is held by its source until DONE
   localparam logic [15:0] IO_LAUNCH_DONE = 16'h0208;  // W: end the launch: done for one cycle, bit 0 cfg_error; the FAULT_* words are its report

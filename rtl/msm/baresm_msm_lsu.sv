@@ -28,7 +28,7 @@ module baresm_msm_lsu #(
 ) (
   clk_i, rst_ni,
   start_i, op_i, busy_o, fault_o, fault_kind_o, fault_lane_o, fault_addr_o,
-  shared_i, param_addr_i, param_size_i, win_base_i, win_size_i, prot_base_i, prot_size_i,
+  shared_i, param_addr_i, param_size_i, win_base_i, win_end_i, prot_base_i, prot_end_i,
   rf_re_o, rf_raddr_o, rf_rdata_i, rf_we_o, rf_waddr_o, rf_wdata_o, rf_traced_o,
   sm_re_o, sm_raddr_o, sm_rdata_i, sm_we_o, sm_waddr_o, sm_wmask_o, sm_wdata_o,
   amo_op_o, amo_old_o, amo_b_o, amo_c_o, amo_new_i,
@@ -53,9 +53,9 @@ module baresm_msm_lsu #(
   input  logic [31:0]               param_addr_i;
   input  logic [31:0]               param_size_i;
   input  logic [32*NumWindows-1:0]  win_base_i;
-  input  logic [32*NumWindows-1:0]  win_size_i;
+  input  logic [33*NumWindows-1:0]  win_end_i;     // base + size, 33 bits (the firmware adds them)
   input  logic [31:0]               prot_base_i;
-  input  logic [31:0]               prot_size_i;
+  input  logic [32:0]               prot_end_i;    // base + size; 0 with the base when there is none
   output logic                      rf_re_o;
   output logic [RfAddrW-1:0]        rf_raddr_o;
   input  logic [31:0]               rf_rdata_i;
@@ -99,6 +99,7 @@ module baresm_msm_lsu #(
   logic [4:0] lane_q;
   logic [2:0] ph_q;
   logic [31:0] addr_q, data_q;
+  logic [32:0] aend_q;   // addr_q + the access's size
   logic [WinW-1:0] win_q;
   logic win_ok_q;
   logic fault_q;
@@ -133,15 +134,32 @@ module baresm_msm_lsu #(
   // ---- the lane's address and its checks --------------------------------------------
   logic [31:0] addr_now;   // in the phase after a's read
   assign addr_now = (op.zero_a ? 32'd0 : rf_rdata_i) + op.imm;
-  logic misaligned, range_ok;
+  logic misaligned;
   assign misaligned = (addr_now & {29'd0, msize - 3'd1}) != 32'd0;
-  assign range_ok = {1'b0, addr_now} + 33'(msize) <= {1'b0, is_shared ? shared_i : param_size_i};
-  logic [31:0] win_b, win_s;
-  assign win_b = win_base_i[32*WinIdxW'(win_q) +: 32];
-  assign win_s = win_size_i[32*WinIdxW'(win_q) +: 32];
-  logic win_hit, prot_hit;
-  assign win_hit = baresm_ssm_pkg::in_window(addr_q, msize, win_b, win_s);
-  assign prot_hit = baresm_ssm_pkg::in_protected(addr_q, msize, prot_base_i, prot_size_i);
+  // One pair of comparators for every range, one range a cycle: the access
+  // [addr_q, aend_q) lies inside [lo, hi) when at_lo && below_hi. Shared
+  // memory and the parameter buffer: [0, size). Window k: [base, end). The
+  // protected range [base, end) is touched when neither holds for lo = end,
+  // hi = base (a size of 0: base = end = 0, never touched).
+  logic [32:0] lo, hi;
+  always_comb begin
+    if (!is_global) begin
+      lo = 33'd0;
+      hi = {1'b0, is_shared ? shared_i : param_size_i};
+    end else if (32'(win_q) != NumWindows) begin
+      lo = {1'b0, win_base_i[32*WinIdxW'(win_q) +: 32]};
+      hi = win_end_i[33*WinIdxW'(win_q) +: 33];
+    end else begin
+      lo = prot_end_i;
+      hi = {1'b0, prot_base_i};
+    end
+  end
+  logic at_lo, below_hi, range_ok, win_hit, prot_hit;
+  assign at_lo = {1'b0, addr_q} >= lo;
+  assign below_hi = aend_q <= hi;
+  assign range_ok = below_hi;
+  assign win_hit = at_lo && below_hi;
+  assign prot_hit = !at_lo && !below_hi;
 
   // ---- the access -------------------------------------------------------------------------------
   logic [31:0] gaddr, st_rep, line_word, ld_val, c_now;
@@ -244,31 +262,29 @@ module baresm_msm_lsu #(
             st_q <= S_CHECK;
           end
         end
-        // Every executing lane: ph 0 read a, 1 the address (misaligned; the
-        // shared or parameter range), 2.. one window a cycle (global).
+        // Every executing lane: ph 0 read a, 1 the address (misaligned), 2 the
+        // shared or parameter range, or (global) one window a cycle, then the
+        // protected range.
         S_CHECK: begin
           if (lane_on && ph_q == 3'd0) ph_q <= 3'd1;
           else if (lane_on && ph_q == 3'd1) begin
             addr_q <= addr_now;
-            if (misaligned || (!is_global && !range_ok)) begin
+            aend_q <= {1'b0, addr_now} + 33'(msize);
+            if (misaligned) begin
               fault_q <= 1'b1;
-              f_kind_q <= misaligned ? baresm_state_pkg::FAULT_MISALIGNED : baresm_state_pkg::FAULT_OUT_OF_WINDOW;
+              f_kind_q <= baresm_state_pkg::FAULT_MISALIGNED;
               f_lane_q <= lane_q;
               f_addr_q <= addr_now;
               st_q <= S_IDLE;
-            end else if (is_global) begin
+            end else begin
               win_q <= '0;
               win_ok_q <= 1'b0;
               ph_q <= 3'd2;
-            end else begin
-              ph_q <= '0;
-              lane_q <= lane_q + 5'd1;
-              if (last) st_q <= S_ACCESS;
             end
-          end else if (lane_on && ph_q == 3'd2 && 32'(win_q) != NumWindows) begin
+          end else if (lane_on && ph_q == 3'd2 && is_global && 32'(win_q) != NumWindows) begin
             if (win_hit) win_ok_q <= 1'b1;
             win_q <= win_q + WinW'(1);
-          end else if (lane_on && ph_q == 3'd2 && (!win_ok_q || prot_hit)) begin
+          end else if (lane_on && ph_q == 3'd2 && (is_global ? (!win_ok_q || prot_hit) : !range_ok)) begin
             fault_q <= 1'b1;
             f_kind_q <= baresm_state_pkg::FAULT_OUT_OF_WINDOW;
             f_lane_q <= lane_q;

@@ -39,9 +39,10 @@ typedef struct packed {
 // windows (flops of the others are never read, so synthesis drops them).
 typedef struct packed {
   logic [32*8-1:0] win_base;   // window k at [32k +: 32]
-  logic [32*8-1:0] win_size;
+  logic [32*8-1:0] win_end;    // base + size, its low 32 bits
+  logic [7:0]      win_end_hi; // ... and bit k its bit 32
   logic [31:0]     prot_base;
-  logic [31:0]     prot_size;
+  logic [32:0]     prot_end;   // base + size (0 when the size is 0)
   logic [31:0]     param_addr;
   logic [31:0]     param_size;
   logic [31:0]     shared;
