@@ -38,60 +38,56 @@ module baresm_flash_loader #(
 );
 
   localparam logic [31:0] Magic = 32'h5746_5342;   // "BSFW" as little-endian bytes
+  localparam logic [31:0] WakeCmd = {8'hAB, 24'd0};
+  localparam logic [31:0] ReadCmd = {8'h03, FlashOffset};
 
   typedef enum logic [2:0] {L_WAKE, L_REST, L_READ, L_DONE, L_ERROR} state_e;
   state_e st_q;
   logic sck_q, csn_q;
-  logic [5:0] bit_q;            // bits left of the command phase, or of the word
-  logic [31:0] out_q;           // the command phase's bits, MSB first
+  logic [4:0] cmd_bit_q;        // the command's bit on MOSI, from its MSB
+  logic cmd_q;                  // in the command phase (0xAB, or 0x03 + address)
   logic [31:0] in_q;            // the word being read: bytes LSB first, bits MSB first
   logic [1:0] byte_q;           // the byte of the word the next bits belong to
   logic [2:0] bitn_q;           // bits read of that byte
-  logic cmd_q;                  // in the read's command phase (0x03 + address)
-  logic [15:0] word_q;          // words read, the header's two included
-  logic [15:0] n_q;             // the image's words
+  logic [15:0] word_q;          // the word being read: -2 magic, -1 N, then the image's 0..N-1
+  logic [15:0] last_q;          // N - 1
   logic [$clog2(WakeCycles + 1)-1:0] rest_q;
-  logic we_q;
-  logic [15:0] waddr_q;
-  logic [31:0] wdata_q;
 
   // The byte being shifted in, completed by this bit.
   logic [7:0] in_byte;
   assign in_byte = {in_q[byte_q*8 +: 7], spi_miso_i};
+  // A word has come in whole: the falling edge after its last bit.
+  logic word_in;
+  assign word_in = st_q == L_READ && sck_q && !cmd_q && bitn_q == 3'd0 && byte_q == 2'd0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= L_WAKE;
       sck_q <= 1'b0;
       csn_q <= 1'b1;
-      bit_q <= 6'd8;
-      out_q <= {8'hAB, 24'd0};
+      cmd_bit_q <= '0;
+      cmd_q <= 1'b1;
       in_q <= '0;
       byte_q <= '0;
       bitn_q <= '0;
-      cmd_q <= 1'b1;
-      word_q <= '0;
-      n_q <= '0;
+      word_q <= 16'hFFFE;
+      last_q <= '0;
       rest_q <= '0;
-      we_q <= 1'b0;
-      waddr_q <= '0;
-      wdata_q <= '0;
     end else begin
-      we_q <= 1'b0;
       unique case (st_q)
         // Wake: 0xAB, eight bits with chip select low.
         L_WAKE: begin
           if (csn_q) begin
             csn_q <= 1'b0;
-          end else if (!sck_q) begin
-            sck_q <= 1'b1;
           end else begin
-            sck_q <= 1'b0;
-            out_q <= out_q << 1;
-            bit_q <= bit_q - 6'd1;
-            if (bit_q == 6'd1) begin
-              csn_q <= 1'b1;
-              st_q <= L_REST;
+            sck_q <= !sck_q;
+            if (sck_q) begin
+              cmd_bit_q <= cmd_bit_q + 5'd1;
+              if (cmd_bit_q == 5'd7) begin
+                csn_q <= 1'b1;
+                cmd_bit_q <= '0;
+                st_q <= L_REST;
+              end
             end
           end
         end
@@ -99,41 +95,30 @@ module baresm_flash_loader #(
           rest_q <= rest_q + 1'b1;
           if (32'(rest_q) == WakeCycles) begin
             st_q <= L_READ;
-            out_q <= {8'h03, FlashOffset};
-            bit_q <= 6'd32;
-            cmd_q <= 1'b1;
             csn_q <= 1'b0;
           end
         end
         // Read: 32 command bits out, then words in until the image's end.
         L_READ: begin
+          sck_q <= !sck_q;
           if (!sck_q) begin
-            sck_q <= 1'b1;
             if (!cmd_q) begin
               in_q[byte_q*8 +: 8] <= in_byte;
               bitn_q <= bitn_q + 3'd1;
               if (bitn_q == 3'd7) byte_q <= byte_q + 2'd1;
             end
-          end else begin
-            sck_q <= 1'b0;
-            if (cmd_q) begin
-              out_q <= out_q << 1;
-              bit_q <= bit_q - 6'd1;
-              if (bit_q == 6'd1) cmd_q <= 1'b0;
-            end else if (bitn_q == 3'd0 && byte_q == 2'd0) begin
-              // A word has come in whole (the rising edge completed it).
-              word_q <= word_q + 16'd1;
-              if (word_q == 16'd0) begin
-                if (in_q != Magic) st_q <= L_ERROR;
-              end else if (word_q == 16'd1) begin
-                n_q <= in_q[15:0];
-                if (in_q == 32'd0 || in_q > 32'(MaxWords)) st_q <= L_ERROR;
-              end else begin
-                we_q <= 1'b1;
-                waddr_q <= word_q - 16'd2;
-                wdata_q <= in_q;
-                if (word_q == n_q + 16'd1) st_q <= L_DONE;   // word N-1 of the image
-              end
+          end else if (cmd_q) begin
+            cmd_bit_q <= cmd_bit_q + 5'd1;
+            if (cmd_bit_q == 5'd31) cmd_q <= 1'b0;
+          end else if (word_in) begin
+            word_q <= word_q + 16'd1;
+            if (word_q == 16'hFFFE) begin
+              if (in_q != Magic) st_q <= L_ERROR;
+            end else if (word_q == 16'hFFFF) begin
+              last_q <= in_q[15:0] - 16'd1;
+              if (in_q == 32'd0 || in_q > 32'(MaxWords)) st_q <= L_ERROR;
+            end else if (word_q == last_q) begin
+              st_q <= L_DONE;
             end
           end
         end
@@ -145,13 +130,14 @@ module baresm_flash_loader #(
 
   assign spi_sck_o = sck_q;
   assign spi_csn_o = csn_q;
-  assign spi_mosi_o = out_q[31];
-  // The last word's write happens on the cycle L_DONE is entered: hold the
-  // core one cycle more.
-  assign load_o.hold = !(st_q == L_DONE && !we_q);
-  assign load_o.we = we_q;
-  assign load_o.addr = waddr_q;
-  assign load_o.data = wdata_q;
+  logic [31:0] cmd_word;
+  assign cmd_word = (st_q == L_WAKE) ? WakeCmd : ReadCmd;
+  assign spi_mosi_o = cmd_word[~cmd_bit_q];
+  // Each word of the image is written the cycle it is whole.
+  assign load_o.hold = st_q != L_DONE;
+  assign load_o.we = word_in && word_q[15:14] != 2'b11;
+  assign load_o.addr = word_q;
+  assign load_o.data = in_q;
   assign done_o = st_q == L_DONE;
   assign error_o = st_q == L_ERROR;
 
