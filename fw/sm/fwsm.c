@@ -75,6 +75,18 @@ static uint32_t popc(uint32_t m) {
   return m & 0x3Fu;
 }
 
+/* Leading zeros (32 for 0), by halves: rv32i has no clz. */
+static uint32_t clz(uint32_t v) {
+  uint32_t n = 0;
+  if (!v) return 32;
+  if (!(v >> 16)) { n += 16; v <<= 16; }
+  if (!(v >> 24)) { n += 8; v <<= 8; }
+  if (!(v >> 28)) { n += 4; v <<= 4; }
+  if (!(v >> 30)) { n += 2; v <<= 2; }
+  if (!(v >> 31)) n += 1;
+  return n;
+}
+
 /* ---- the launch's counts (fwsm_hal.h) ----------------------------------------------
    Cheap enough to run on every warp-instruction: the warps other than the
    current one change state only when the masks change (a CTA's start, an
@@ -602,6 +614,20 @@ static void step(void) {
         for (l = 0; l < 32; l++) {
           if ((exec >> l) & 1u) {
             if (wr) hal_rf_write(cw, in.rd, l, src[l], 1);
+          } else if (fill) {
+            hal_rf_write(cw, in.rd, l, 0, 0);
+          }
+        }
+        if (wr) reg_written[cw] |= 1u << in.rd;
+      } else if (in.op == OP_POPC || in.op == OP_CLZ) {
+        /* Counted here, lane by lane: the lane engine's ALU has no counter
+           (about 100 LUTs of the iCEBreaker's 5,280, for a rare instruction). */
+        const uint32_t fill = wr && !((reg_written[cw] >> in.rd) & 1u);
+        uint32_t l;
+        for (l = 0; l < 32; l++) {
+          if ((exec >> l) & 1u) {
+            const uint32_t a = reg_read(cw, in.ra, l);
+            if (wr) hal_rf_write(cw, in.rd, l, in.op == OP_POPC ? popc(a) : clz(a), 1);
           } else if (fill) {
             hal_rf_write(cw, in.rd, l, 0, 0);
           }

@@ -117,7 +117,7 @@ module baresm_msm_lane #(
   logic [31:0] c_now, alu_r;
   logic setp;
   assign c_now = op.zero_c ? 32'd0 : rdata;
-  baresm_ssm_alu u_alu (
+  baresm_ssm_alu #(.HasCount(1'b0)) u_alu (   // POPC and CLZ are the firmware's
     .op_i    (busy_q ? op.op : 7'd0),
     .mod_i   (busy_q ? op.mod : {3'd0, amo_op_i}),
     .amo_i   (!busy_q),

@@ -16,7 +16,11 @@
 //   product), baresm_lsu_amo's function.
 `default_nettype none
 
-module baresm_ssm_alu (
+module baresm_ssm_alu #(
+  // 0: no POPC/CLZ counter (the microprogrammed SM's firmware counts them
+  // itself, fw/sm/fwsm.c); they then give 0
+  parameter bit HasCount = 1'b1
+) (
   input  logic [6:0]  op_i,
   input  logic [7:0]  mod_i,
   input  logic        amo_i,    // an atomic: amo_op_i on a = the old word, b, c
@@ -113,15 +117,21 @@ module baresm_ssm_alu (
   assign smear = smear16 | (smear16 >> 16);
   assign cnt_in = (op == baresm_isa_pkg::OP_CLZ) ? ~smear : a_i;
   logic [5:0] ones;
-  logic [23:0] quads;   // eight 3-bit counts of four bits
-  logic [9:0] halves;   // two 5-bit counts of sixteen
-  always_comb begin
-    for (int k = 0; k < 8; k++)
-      quads[3*k +: 3] = 3'(cnt_in[4*k]) + 3'(cnt_in[4*k+1]) + 3'(cnt_in[4*k+2]) + 3'(cnt_in[4*k+3]);
-    for (int k = 0; k < 2; k++)
-      halves[5*k +: 5] = 5'(quads[12*k +: 3]) + 5'(quads[12*k+3 +: 3]) + 5'(quads[12*k+6 +: 3]) +
-                         5'(quads[12*k+9 +: 3]);
-    ones = 6'(halves[4:0]) + 6'(halves[9:5]);
+  if (HasCount) begin : g_count
+    logic [23:0] quads;   // eight 3-bit counts of four bits
+    logic [9:0] halves;   // two 5-bit counts of sixteen
+    always_comb begin
+      for (int k = 0; k < 8; k++)
+        quads[3*k +: 3] = 3'(cnt_in[4*k]) + 3'(cnt_in[4*k+1]) + 3'(cnt_in[4*k+2]) + 3'(cnt_in[4*k+3]);
+      for (int k = 0; k < 2; k++)
+        halves[5*k +: 5] = 5'(quads[12*k +: 3]) + 5'(quads[12*k+3 +: 3]) + 5'(quads[12*k+6 +: 3]) +
+                           5'(quads[12*k+9 +: 3]);
+      ones = 6'(halves[4:0]) + 6'(halves[9:5]);
+    end
+  end else begin : g_no_count
+    assign ones = 6'd0;
+    logic unused_cnt;
+    assign unused_cnt = ^cnt_in;
   end
 
   // ---- the result: one of seven sources --------------------------------------------------------

@@ -514,8 +514,8 @@ class FwSm final : public SmDut {
       case Op::SHL: return b >= 32 ? 0u : a << b;
       case Op::SHR: return b >= 32 ? 0u : a >> b;
       case Op::SHRA: return b >= 32 ? (int32_t(a) < 0 ? 0xFFFFFFFFu : 0u) : uint32_t(int32_t(a) >> b);
-      case Op::POPC: return uint32_t(__builtin_popcount(a));
-      case Op::CLZ: return a ? uint32_t(__builtin_clz(a)) : 32u;
+      case Op::POPC:  // the lane engine has no counter (baresm_ssm_alu HasCount = 0): the firmware counts
+      case Op::CLZ: return 0;
       case Op::SEL: return sel ? a : b;
       case Op::VOTE: return b;  // BALLOT: the ballot arrives as b
       case Op::ISETP: {
