@@ -5,29 +5,33 @@
 #include "fw/sm/fwsm_hal.h"
 #include "fw/sm/msm_io.h"
 
-/* The memory loop compares ends, not sizes (one pair of comparators for every
-   range): each range's end is base + size in 33 bits, the low words in
-   LP_WIN_END / LP_PROT_END and the carries in LP_END_HI. A protected range
-   of no bytes is written as base = end = 0 (never touched). */
+/* The memory loop's ranges (LP_RANGE, contract/msm_io.def): range r is
+   [lo, hi) in 33 bits, lo at word 2r and hi at 2r + 1; LP_RANGE_TOP holds
+   bit 32 of the next word written. The memory loop compares ends, not sizes
+   (one pair of comparators for every range), so each end is base + size
+   here. The protected range is written as [end, base): the loop takes it
+   as touched when neither comparison holds (none: base = end = 0). */
+static void lp_range(uint32_t r, uint32_t lo, uint32_t lo_top, uint32_t hi, uint32_t hi_top) {
+  REG(IO_LP_RANGE_TOP) = lo_top;
+  REG(IO_LP_RANGE + 8 * r) = lo;
+  REG(IO_LP_RANGE_TOP) = hi_top;
+  REG(IO_LP_RANGE + 8 * r + 4) = hi;
+}
+
 void hal_launch(const fw_launch_t* l) {
-  uint32_t k, end, hi = 0;
+  uint32_t k, end;
   const uint32_t pbase = l->prot_size ? l->prot_base : 0;
-  REG(IO_LP_SHARED) = l->shared;
-  REG(IO_LP_PARAM_ADDR) = l->param_addr;
-  REG(IO_LP_PARAM_SIZE) = l->param_size;
-  end = pbase + l->prot_size;
-  if (end < pbase) hi |= 1u << 8;
-  REG(IO_LP_PROT_BASE) = pbase;
-  REG(IO_LP_PROT_END) = end;
-  REG(IO_LP_BLOCK_XY) = l->block[0] | l->block[1] << 16;
-  REG(IO_LP_REGS) = l->regs;
+  lp_range(0, 0, 0, l->shared, 0);
+  lp_range(1, 0, 0, l->param_size, 0);
   for (k = 0; k < 8; k++) {
     end = l->win_base[k] + l->win_size[k];
-    if (end < l->win_base[k]) hi |= 1u << k;
-    REG(IO_LP_WIN_BASE + 4 * k) = l->win_base[k];
-    REG(IO_LP_WIN_END + 4 * k) = end;
+    lp_range(2 + k, l->win_base[k], 0, end, end < l->win_base[k]);
   }
-  REG(IO_LP_END_HI) = hi;
+  end = pbase + l->prot_size;
+  lp_range(10, end, end < pbase, pbase, 0);
+  REG(IO_LP_PARAM_ADDR) = l->param_addr;
+  REG(IO_LP_BLOCK_XY) = l->block[0] | l->block[1] << 16;
+  REG(IO_LP_REGS) = l->regs;
 }
 
 uint32_t hal_now(void) { return REG(IO_NOW_LO); }

@@ -253,6 +253,7 @@ module baresm_msm #(
     assign status_o = '0;
   end
 
+  msm_range_wr_t range_wr;
   msm_launch_t lp;
   baresm_msm_io #(
     .NumWarps(NumWarps),
@@ -263,7 +264,7 @@ module baresm_msm #(
   ) u_io (
     .clk_i, .rst_ni,
     .req_i(io_req), .rsp_o(io_rsp),
-    .launch_o(lp), .clock_o(clock),
+    .launch_o(lp), .range_wr_o(range_wr), .clock_o(clock),
     .mem_req_o(io_mem_req), .mem_req_ready_i, .mem_rsp_i(mem_rsp),
     .lane_start_o(lane_start), .lsu_start_o(lsu_start), .lane_op_o(lane_op), .lane_busy_i(alu_busy || lsu_busy),
     .lane_bits_i(lane_bits),
@@ -296,10 +297,6 @@ module baresm_msm #(
   );
 
   // ---- the memory loop, shared memory, and who drives the shared ports ---------------------
-  logic [33*NumWindows-1:0] win_end;   // each window's end, 33 bits
-  for (genvar k = 0; k < NumWindows; k++) begin : g_win_end
-    assign win_end[33*k +: 33] = {lp.win_end_hi[k], lp.win_end[32*k +: 32]};
-  end
   baresm_msm_lsu #(
     .NumWarps(NumWarps),
     .NumRegs(NumRegs),
@@ -311,9 +308,7 @@ module baresm_msm #(
     .clk_i, .rst_ni,
     .start_i(lsu_start), .op_i(lane_op), .busy_o(lsu_busy), .fault_o(lsu_fault), .fault_kind_o(lsu_fault_kind),
     .fault_lane_o(lsu_fault_lane), .fault_addr_o(lsu_fault_addr),
-    .shared_i(lp.shared), .param_addr_i(lp.param_addr), .param_size_i(lp.param_size),
-    .win_base_i(lp.win_base[0 +: 32*NumWindows]), .win_end_i(win_end),
-    .prot_base_i(lp.prot_base), .prot_end_i(lp.prot_end),
+    .param_addr_i(lp.param_addr), .range_wr_i(range_wr),
     .rf_re_o(lsu_rf_re), .rf_raddr_o(lsu_rf_raddr), .rf_rdata_i(rf_rdata), .rf_we_o(lsu_rf_we),
     .rf_waddr_o(lsu_rf_waddr), .rf_wdata_o(lsu_rf_wdata), .rf_traced_o(lsu_rf_traced),
     .sm_re_o(lsu_sm_re), .sm_raddr_o(lsu_sm_raddr), .sm_rdata_i(sm_rdata), .sm_we_o(lsu_sm_we),

@@ -27,7 +27,7 @@ module baresm_msm_io #(
 ) (
   clk_i, rst_ni,
   req_i, rsp_o,
-  launch_o, clock_o,
+  launch_o, range_wr_o, clock_o,
   mem_req_o, mem_req_ready_i, mem_rsp_i,
   lane_start_o, lsu_start_o, lane_op_o, lane_busy_i, lane_bits_i,
   lsu_fault_i, lsu_fault_kind_i, lsu_fault_lane_i, lsu_fault_addr_i, lsu_mem_wait_i,
@@ -50,6 +50,7 @@ module baresm_msm_io #(
   output baresm_mcu_rsp_t      rsp_o;
   // ---- the launch's values, for the lane engine ---------------------------------------------------
   output msm_launch_t          launch_o;
+  output msm_range_wr_t        range_wr_o;     // LP_RANGE: the memory loop's range RAM
   output logic [63:0]          clock_o;        // the free-running cycle counter (NOW, S2R's clock)
   // ---- the SM's memory port --------------------------------------------------------------------------
   output mem_req_t             mem_req_o;
@@ -121,43 +122,22 @@ module baresm_msm_io #(
 
   // ---- the launch's values -----------------------------------------------------------------------------
   // Plain vectors (Icarus 11 assigns no part of a struct member), packed below.
-  logic [31:0] lp_shared_q, lp_param_addr_q, lp_param_size_q, lp_prot_base_q, lp_prot_end_q;
-  logic [8:0] lp_end_hi_q;
-  logic [31:0] lp_block_xy_q;
+  logic [31:0] lp_param_addr_q, lp_block_xy_q;
   logic [5:0] lp_regs_q;
-  logic [31:0] lp_win_base_q [8];
-  logic [31:0] lp_win_end_q [8];
+  logic lp_range_top_q;   // bit 32 of the next range word
   always_ff @(posedge clk_i) begin
-    if (is_w(off, baresm_msm_io_pkg::IO_LP_SHARED)) lp_shared_q <= req_i.wdata;
     if (is_w(off, baresm_msm_io_pkg::IO_LP_PARAM_ADDR)) lp_param_addr_q <= req_i.wdata;
-    if (is_w(off, baresm_msm_io_pkg::IO_LP_PARAM_SIZE)) lp_param_size_q <= req_i.wdata;
-    if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_BASE)) lp_prot_base_q <= req_i.wdata;
-    if (is_w(off, baresm_msm_io_pkg::IO_LP_PROT_END)) lp_prot_end_q <= req_i.wdata;
-    if (is_w(off, baresm_msm_io_pkg::IO_LP_END_HI)) lp_end_hi_q <= req_i.wdata[8:0];
     if (is_w(off, baresm_msm_io_pkg::IO_LP_BLOCK_XY)) lp_block_xy_q <= req_i.wdata;
     if (is_w(off, baresm_msm_io_pkg::IO_LP_REGS)) lp_regs_q <= req_i.wdata[5:0];
-    for (int k = 0; k < 8; k++) begin
-      if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_BASE + 16'(4 * k))) lp_win_base_q[k] <= req_i.wdata;
-      if (is_w(off, baresm_msm_io_pkg::IO_LP_WIN_END + 16'(4 * k))) lp_win_end_q[k] <= req_i.wdata;
-    end
+    if (is_w(off, baresm_msm_io_pkg::IO_LP_RANGE_TOP)) lp_range_top_q <= req_i.wdata[0];
   end
-  logic [32*8-1:0] lp_win_base, lp_win_end;
-  always_comb begin
-    for (int k = 0; k < 8; k++) begin
-      lp_win_base[32*k +: 32] = lp_win_base_q[k];
-      lp_win_end[32*k +: 32] = lp_win_end_q[k];
-    end
-  end
-  assign launch_o.win_base = lp_win_base;
-  assign launch_o.win_end = lp_win_end;
-  assign launch_o.win_end_hi = lp_end_hi_q[7:0];
-  assign launch_o.prot_base = lp_prot_base_q;
-  assign launch_o.prot_end = {lp_end_hi_q[8], lp_prot_end_q};
   assign launch_o.param_addr = lp_param_addr_q;
-  assign launch_o.param_size = lp_param_size_q;
-  assign launch_o.shared = lp_shared_q;
   assign launch_o.block_xy = lp_block_xy_q;
   assign launch_o.regs = lp_regs_q;
+  // The ranges go straight into the memory loop's RAM.
+  assign range_wr_o.we = wr && off >= baresm_msm_io_pkg::IO_LP_RANGE && off < baresm_msm_io_pkg::IO_LP_RANGE + 16'd128;
+  assign range_wr_o.addr = 5'((off - baresm_msm_io_pkg::IO_LP_RANGE) >> 2);
+  assign range_wr_o.data = {lp_range_top_q, req_i.wdata};
 
   // ---- the cycle counter (reading NOW_LO latches the high word) ------------------------------------------
   logic [63:0] now_q;

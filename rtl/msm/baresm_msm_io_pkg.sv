@@ -40,16 +40,11 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_EVENT = 16'h00EC;  // W: an event for the counters: 0 a barrier released, 1 a CTA retired
   localparam logic [15:0] IO_LANE_FAULT = 16'h00F0;  // R: memory loop: [0] it faulted, [7:4] the fault kind, [12:8] the lane
   localparam logic [15:0] IO_LANE_FAULT_ADDR = 16'h00F4;  // R: memory loop: the faulting lane's address
-  localparam logic [15:0] IO_LP_SHARED = 16'h0100;  // W: the launch: shared-memory bytes per CTA (the memory loop's shared range)
   localparam logic [15:0] IO_LP_PARAM_ADDR = 16'h0104;  // W: the launch: parameter buffer address
-  localparam logic [15:0] IO_LP_PARAM_SIZE = 16'h0108;  // W: the launch: parameter buffer bytes
-  localparam logic [15:0] IO_LP_PROT_BASE = 16'h010C;  // W: the launch: protected range base (PROT_BASE when it was taken)
-  localparam logic [15:0] IO_LP_PROT_END = 16'h0110;  // W: the launch: protected range end (base + bytes, its low 32 bits; base and end 0 when it has no bytes)
   localparam logic [15:0] IO_LP_BLOCK_XY = 16'h0120;  // W: the launch: block [15:0] x, [31:16] y (the lane engine steps S2R's thread id by them)
   localparam logic [15:0] IO_LP_REGS = 16'h0128;  // W: the launch: registers per thread (the trace's register numbering)
-  localparam logic [15:0] IO_LP_END_HI = 16'h012C;  // W: the launch: bit k window k's end's bit 32, bit 8 the protected range end's (the memory loop compares 33 bits)
-  localparam logic [15:0] IO_LP_WIN_BASE = 16'h0140;  // W: the launch: window k's base at LP_WIN_BASE + 4k (k < 8)
-  localparam logic [15:0] IO_LP_WIN_END = 16'h0160;  // W: the launch: window k's end (base + bytes, its low 32 bits) at LP_WIN_END + 4k (end = base: grants nothing)
+  localparam logic [15:0] IO_LP_RANGE_TOP = 16'h012C;  // W: the launch: bit 0 is bit 32 of the next LP_RANGE word written
+  localparam logic [15:0] IO_LP_RANGE = 16'h0140;  // W: the launch: the memory loop's ranges, 33-bit words at LP_RANGE + 4i (i < 32), range r = [word 2r, word 2r+1): r 0 shared memory [0, bytes), 1 the parameter buffer [0, bytes), 2+k window k [base, base+bytes) (k < 8), 10 the protected range as [end, base) (base = end = 0 when it has no bytes)
   localparam logic [15:0] IO_LAUNCH_OFFERED = 16'h0200;  // R: bit 0: a launch is offered (launch_valid_i) and none is running
   localparam logic [15:0] IO_LAUNCH_ACCEPT = 16'h0204;  // W: take the offered launch: launch_ready for one cycle; the record is held by its source until DONE
   localparam logic [15:0] IO_LAUNCH_DONE = 16'h0208;  // W: end the launch: done for one cycle, bit 0 cfg_error; the FAULT_* words are its report

@@ -28,7 +28,7 @@ module baresm_msm_lsu #(
 ) (
   clk_i, rst_ni,
   start_i, op_i, busy_o, fault_o, fault_kind_o, fault_lane_o, fault_addr_o,
-  shared_i, param_addr_i, param_size_i, win_base_i, win_end_i, prot_base_i, prot_end_i,
+  param_addr_i, range_wr_i,
   rf_re_o, rf_raddr_o, rf_rdata_i, rf_we_o, rf_waddr_o, rf_wdata_o, rf_traced_o,
   sm_re_o, sm_raddr_o, sm_rdata_i, sm_we_o, sm_waddr_o, sm_wmask_o, sm_wdata_o,
   amo_op_o, amo_old_o, amo_b_o, amo_c_o, amo_new_i,
@@ -49,13 +49,8 @@ module baresm_msm_lsu #(
   output logic [3:0]                fault_kind_o;
   output logic [4:0]                fault_lane_o;
   output logic [31:0]               fault_addr_o;
-  input  logic [31:0]               shared_i;
   input  logic [31:0]               param_addr_i;
-  input  logic [31:0]               param_size_i;
-  input  logic [32*NumWindows-1:0]  win_base_i;
-  input  logic [33*NumWindows-1:0]  win_end_i;     // base + size, 33 bits (the firmware adds them)
-  input  logic [31:0]               prot_base_i;
-  input  logic [32:0]               prot_end_i;    // base + size; 0 with the base when there is none
+  input  msm_range_wr_t             range_wr_i;    // the launch's ranges (LP_RANGE), into the range RAM
   output logic                      rf_re_o;
   output logic [RfAddrW-1:0]        rf_raddr_o;
   input  logic [31:0]               rf_rdata_i;
@@ -82,8 +77,6 @@ module baresm_msm_lsu #(
   output logic                      gmem_req_o;
   output logic                      mem_wait_o;    // a lane's device-memory access is in flight
 
-  localparam int WinW = $clog2(NumWindows + 1);
-  localparam int WinIdxW = (NumWindows > 1) ? $clog2(NumWindows) : 1;
 
   typedef enum logic [1:0] { S_IDLE, S_CHECK, S_ACCESS, S_WAIT } state_e;
   state_e st_q;
@@ -100,7 +93,6 @@ module baresm_msm_lsu #(
   logic [2:0] ph_q;
   logic [31:0] addr_q, data_q;
   logic [32:0] aend_q;   // addr_q + the access's size
-  logic [WinW-1:0] win_q;
   logic win_ok_q;
   logic fault_q;
   logic [3:0] f_kind_q;
@@ -136,30 +128,44 @@ module baresm_msm_lsu #(
   assign addr_now = (op.zero_a ? 32'd0 : rf_rdata_i) + op.imm;
   logic misaligned;
   assign misaligned = (addr_now & {29'd0, msize - 3'd1}) != 32'd0;
-  // One pair of comparators for every range, one range a cycle: the access
-  // [addr_q, aend_q) lies inside [lo, hi) when at_lo && below_hi. Shared
-  // memory and the parameter buffer: [0, size). Window k: [base, end). The
-  // protected range [base, end) is touched when neither holds for lo = end,
-  // hi = base (a size of 0: base = end = 0, never touched).
-  logic [32:0] lo, hi;
+  // The ranges: a RAM of 33-bit words the firmware fills at the launch
+  // (LP_RANGE; contract/msm_io.def has the layout): range r is [lo, hi) with
+  // lo at word 2r and hi at 2r + 1. One pair of comparators checks a lane's
+  // access [addr_q, aend_q) against one range every two cycles: lo is read
+  // and compared (at_lo_q), then hi. Shared memory (r 0) and the parameter
+  // buffer (r 1): inside [0, size). A global access: inside one of the
+  // windows (r 2 ..), and not touching the protected range, which the
+  // firmware writes as [end, base): touched when neither comparison holds.
+  localparam logic [3:0] RngShared = 4'd0, RngParam = 4'd1, RngWin0 = 4'd2, RngProt = 4'd10;
+  logic [3:0] rng_q, rng_first;
+  logic rng_re;
+  logic [4:0] rng_raddr;
+  logic [32:0] rng_rdata;
+  baresm_ram_1r1w #(.Depth(256), .Width(33)) u_ranges (   // 256 deep: Yosys puts it in EBR
+    .clk_i, .re_i(rng_re), .raddr_i(8'(rng_raddr)), .rdata_o(rng_rdata),
+    .we_i(range_wr_i.we), .waddr_i(8'(range_wr_i.addr)), .wmask_i(1'b1), .wdata_i(range_wr_i.data));
+  assign rng_first = is_shared ? RngShared : is_ldc ? RngParam : RngWin0;
+  logic [3:0] rng_next;   // after window rng_q
+  assign rng_next = (32'(rng_q) == 32'(RngWin0) + NumWindows - 1) ? RngProt : rng_q + 4'd1;
+  logic at_lo_q, at_lo, below_hi;
+  assign at_lo = {1'b0, addr_q} >= rng_rdata;
+  assign below_hi = aend_q <= rng_rdata;
   always_comb begin
-    if (!is_global) begin
-      lo = 33'd0;
-      hi = {1'b0, is_shared ? shared_i : param_size_i};
-    end else if (32'(win_q) != NumWindows) begin
-      lo = {1'b0, win_base_i[32*WinIdxW'(win_q) +: 32]};
-      hi = win_end_i[33*WinIdxW'(win_q) +: 33];
-    end else begin
-      lo = prot_end_i;
-      hi = {1'b0, prot_base_i};
+    rng_re = 1'b0;
+    rng_raddr = {rng_q, 1'b0};
+    if (st_q == S_CHECK && lane_on) begin
+      unique case (ph_q)
+        3'd1: begin rng_re = 1'b1; rng_raddr = {rng_first, 1'b0}; end
+        3'd2: begin rng_re = 1'b1; rng_raddr = {rng_q, 1'b1}; end
+        3'd3: begin rng_re = 1'b1; rng_raddr = {rng_next, 1'b0}; end
+        default: ;
+      endcase
     end
   end
-  logic at_lo, below_hi, range_ok, win_hit, prot_hit;
-  assign at_lo = {1'b0, addr_q} >= lo;
-  assign below_hi = aend_q <= hi;
+  logic range_ok, win_hit, prot_hit;
   assign range_ok = below_hi;
-  assign win_hit = at_lo && below_hi;
-  assign prot_hit = !at_lo && !below_hi;
+  assign win_hit = at_lo_q && below_hi;
+  assign prot_hit = !at_lo_q && !below_hi;
 
   // ---- the access -------------------------------------------------------------------------------
   logic [31:0] gaddr, st_rep, line_word, ld_val, c_now;
@@ -262,9 +268,9 @@ module baresm_msm_lsu #(
             st_q <= S_CHECK;
           end
         end
-        // Every executing lane: ph 0 read a, 1 the address (misaligned), 2 the
-        // shared or parameter range, or (global) one window a cycle, then the
-        // protected range.
+        // Every executing lane: ph 0 read a, 1 the address (misaligned), then
+        // ph 2 and 3 for each range (its lo, its hi): the shared or parameter
+        // range, or (global) each window, then the protected range.
         S_CHECK: begin
           if (lane_on && ph_q == 3'd0) ph_q <= 3'd1;
           else if (lane_on && ph_q == 3'd1) begin
@@ -277,14 +283,18 @@ module baresm_msm_lsu #(
               f_addr_q <= addr_now;
               st_q <= S_IDLE;
             end else begin
-              win_q <= '0;
+              rng_q <= rng_first;
               win_ok_q <= 1'b0;
               ph_q <= 3'd2;
             end
-          end else if (lane_on && ph_q == 3'd2 && is_global && 32'(win_q) != NumWindows) begin
+          end else if (lane_on && ph_q == 3'd2) begin          // the range's lo has come
+            at_lo_q <= at_lo;
+            ph_q <= 3'd3;
+          end else if (lane_on && ph_q == 3'd3 && is_global && rng_q != RngProt) begin   // a window's hi
             if (win_hit) win_ok_q <= 1'b1;
-            win_q <= win_q + WinW'(1);
-          end else if (lane_on && ph_q == 3'd2 && (is_global ? (!win_ok_q || prot_hit) : !range_ok)) begin
+            rng_q <= rng_next;
+            ph_q <= 3'd2;
+          end else if (lane_on && ph_q == 3'd3 && (is_global ? (!win_ok_q || prot_hit) : !range_ok)) begin
             fault_q <= 1'b1;
             f_kind_q <= baresm_state_pkg::FAULT_OUT_OF_WINDOW;
             f_lane_q <= lane_q;

@@ -31,23 +31,23 @@ typedef struct packed {
 } msm_lane_op_t;
 
 // A launch's values the lane engine uses (fw/sm/fwsm_hal.h hal_launch),
-// written by the firmware before the launch's first CTA: the memory loop's
-// ranges (windows, protected range, parameter buffer, shared memory) and
-// the block's x and y, by which the lane engine steps S2R's thread id (the
-// special registers the same in every lane are the firmware's: a MOV of
-// their value). The memory loop checks the first NumWindows
-// windows (flops of the others are never read, so synthesis drops them).
+// written by the firmware before the launch's first CTA, besides the memory
+// loop's ranges (a RAM in baresm_msm_lsu, LP_RANGE): the parameter buffer's
+// address (LDC) and the block's x and y, by which the lane engine steps
+// S2R's thread id (the special registers the same in every lane are the
+// firmware's: a MOV of their value).
 typedef struct packed {
-  logic [32*8-1:0] win_base;   // window k at [32k +: 32]
-  logic [32*8-1:0] win_end;    // base + size, its low 32 bits
-  logic [7:0]      win_end_hi; // ... and bit k its bit 32
-  logic [31:0]     prot_base;
-  logic [32:0]     prot_end;   // base + size (0 when the size is 0)
   logic [31:0]     param_addr;
-  logic [31:0]     param_size;
-  logic [31:0]     shared;
   logic [31:0]     block_xy;   // {y, x}
   logic [5:0]      regs;       // registers per thread (the trace's register numbering)
 } msm_launch_t;
+
+// A word of the memory loop's range RAM (LP_RANGE): 33 bits, so that a range
+// may end at 2^32 and beyond.
+typedef struct packed {
+  logic        we;
+  logic [4:0]  addr;   // range r's low end at 2r, its high end at 2r + 1
+  logic [32:0] data;
+} msm_range_wr_t;
 
 `endif  // BARESM_MSM_TYPES_SVH
