@@ -10,9 +10,15 @@ uint32_t hal_uart_tx_queued(void) { return REG(IO_UART_TX); }
 void hal_link_led(uint32_t leds) { REG(IO_LINK_LED) = leds; }
 void hal_status(uint32_t status) { REG(IO_STATUS) = status; }
 
+/* High, low, high: a carry into the high word between the reads shows as a
+   second high that differs, and the low word is read again. */
 uint64_t hal_cycles(void) {
-  const uint32_t lo = REG(IO_NOW_LO);
-  return (uint64_t)REG(IO_NOW_HI) << 32 | lo;
+  uint32_t hi, lo;
+  do {
+    hi = REG(IO_NOW_HI);
+    lo = REG(IO_NOW_LO);
+  } while (REG(IO_NOW_HI) != hi);
+  return (uint64_t)hi << 32 | lo;
 }
 
 void hal_run(uint32_t on) { REG(IO_RUN) = on; }

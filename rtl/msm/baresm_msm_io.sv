@@ -139,15 +139,11 @@ module baresm_msm_io #(
   assign range_wr_o.addr = 5'((off - baresm_msm_io_pkg::IO_LP_RANGE) >> 2);
   assign range_wr_o.data = {lp_range_top_q, req_i.wdata};
 
-  // ---- the cycle counter (reading NOW_LO latches the high word) ------------------------------------------
+  // ---- the cycle counter (the firmware reads its halves high, low, high) ------------------------------------------
   logic [63:0] now_q;
-  logic [31:0] now_hi_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) now_q <= 64'd0;
     else now_q <= now_q + 64'd1;
-  end
-  always_ff @(posedge clk_i) begin
-    if (rd && off == baresm_msm_io_pkg::IO_NOW_LO) now_hi_q <= now_q[63:32];
   end
   assign clock_o = now_q;
 
@@ -344,7 +340,7 @@ module baresm_msm_io #(
       baresm_msm_io_pkg::IO_MEM_DATA2: reg_rdata = m_data_q[2];
       baresm_msm_io_pkg::IO_MEM_DATA3: reg_rdata = m_data_q[3];
       baresm_msm_io_pkg::IO_NOW_LO: reg_rdata = now_q[31:0];
-      baresm_msm_io_pkg::IO_NOW_HI: reg_rdata = now_hi_q;
+      baresm_msm_io_pkg::IO_NOW_HI: reg_rdata = now_q[63:32];
       baresm_msm_io_pkg::IO_LANE_STATUS: reg_rdata = {31'd0, lane_busy_i || clr_q};
       baresm_msm_io_pkg::IO_LANE_BITS: reg_rdata = lane_bits_i;
       baresm_msm_io_pkg::IO_LANE_FAULT: reg_rdata = {19'd0, lsu_fault_lane_i, lsu_fault_kind_i, 3'd0, lsu_fault_i};

@@ -12,8 +12,8 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_MEM_DATA2 = 16'h0068;  // RW: memory port: word 2
   localparam logic [15:0] IO_MEM_DATA3 = 16'h006C;  // RW: memory port: word 3
   localparam logic [15:0] IO_MEM_WSTRB = 16'h0070;  // W: memory port: the bytes of the line MEM_STORE writes (bit k: byte k)
-  localparam logic [15:0] IO_NOW_LO = 16'h0074;  // R: the free-running cycle counter (also S2R's clock): reading it latches NOW_HI
-  localparam logic [15:0] IO_NOW_HI = 16'h0078;  // R: its high word, as of the last NOW_LO read
+  localparam logic [15:0] IO_NOW_LO = 16'h0074;  // R: the free-running cycle counter's low word (also S2R's clock)
+  localparam logic [15:0] IO_NOW_HI = 16'h0078;  // R: its high word (a 64-bit read: high, low, high again until the two highs agree)
   localparam logic [15:0] IO_LANE_OP = 16'h0080;  // W: lane engine: [6:0] op, [14:7] mod, [19:15] warp, [20] bimm, [21] zero_a, [22] zero_b, [23] zero_c, [24] write_rd, [25] zero_fill
   localparam logic [15:0] IO_LANE_REGS = 16'h0084;  // W: lane engine: [5:0] ra, [11:6] rb, [17:12] rc, [23:18] rd
   localparam logic [15:0] IO_LANE_IMM = 16'h0088;  // W: lane engine: b's immediate

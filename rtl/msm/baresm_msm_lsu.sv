@@ -96,8 +96,6 @@ module baresm_msm_lsu #(
   logic win_ok_q;
   logic fault_q;
   logic [3:0] f_kind_q;
-  logic [4:0] f_lane_q;
-  logic [31:0] f_addr_q;
   logic req_q, out_q;
   logic awr_q;   // a global atomic's write, after its read
 
@@ -241,7 +239,7 @@ module baresm_msm_lsu #(
     endcase
   end
   assign amo_op_o = op.mod[4:0];
-  assign amo_old_o = is_shared ? sm_rdata_i : line_word;
+  assign amo_old_o = is_shared ? sm_rdata_i : awr_q ? old_q : line_word;
   assign amo_b_o = data_q;
   assign amo_c_o = is_shared ? c_now : c_q;
 
@@ -279,8 +277,6 @@ module baresm_msm_lsu #(
             if (misaligned) begin
               fault_q <= 1'b1;
               f_kind_q <= baresm_state_pkg::FAULT_MISALIGNED;
-              f_lane_q <= lane_q;
-              f_addr_q <= addr_now;
               st_q <= S_IDLE;
             end else begin
               rng_q <= rng_first;
@@ -297,8 +293,6 @@ module baresm_msm_lsu #(
           end else if (lane_on && ph_q == 3'd3 && (is_global ? (!win_ok_q || prot_hit) : !range_ok)) begin
             fault_q <= 1'b1;
             f_kind_q <= baresm_state_pkg::FAULT_OUT_OF_WINDOW;
-            f_lane_q <= lane_q;
-            f_addr_q <= addr_q;
             st_q <= S_IDLE;
           end else begin
             ph_q <= '0;
@@ -326,8 +320,6 @@ module baresm_msm_lsu #(
             if (!is_shared && mem_rsp_i.err) begin
               fault_q <= 1'b1;
               f_kind_q <= baresm_state_pkg::FAULT_MEMORY_ERROR;
-              f_lane_q <= lane_q;
-              f_addr_q <= addr_q;
               awr_q <= 1'b0;
               st_q <= S_IDLE;
             end else if (is_atom && !is_shared && !awr_q && !cas_fails) begin
@@ -352,41 +344,35 @@ module baresm_msm_lsu #(
   // (the lane engine's ALU: amo_new_i; the old word goes to rd): the memory
   // needs no atomic unit, and nothing else writes device memory while the
   // memory loop runs but the host over the link.
-  logic [1:0] r_op_q;
-  logic [31:0] r_addr_q;
-  logic [MemLineBytes*8-1:0] r_wdata_q;
-  logic [MemLineBytes-1:0] r_wstrb_q;
+  // Everything the request is made of stays put until it is taken (addr_q,
+  // data_q, and for the atomic's write old_q and c_q, from which the lane
+  // engine's ALU gives the new word), so it is not registered again.
   logic [31:0] old_q, c_q;
   always_ff @(posedge clk_i) begin
-    if (st_q == S_ACCESS && lane_on && ph_q == 3'd3 && !is_shared) begin
-      r_op_q <= is_store ? 2'd1 : 2'd0;
-      r_addr_q <= {gaddr[31:LineW], LineW'(0)};
-      r_wdata_q <= {(MemLineBytes / 4){st_rep}};
-      r_wstrb_q <= is_store ? MemLineBytes'(byte_strb) << gaddr[LineW-1:0] : '0;
-      c_q <= c_now;
-    end
-    if (st_q == S_WAIT && is_atom && !is_shared && !awr_q && take_rsp && !req_q && !mem_rsp_i.err) begin
-      r_op_q <= 2'd1;
-      r_wdata_q <= {(MemLineBytes / 4){amo_new_i}};
-      r_wstrb_q <= MemLineBytes'(4'hF) << {gaddr[LineW-1:2], 2'b00};
+    if (st_q == S_ACCESS && lane_on && ph_q == 3'd3 && !is_shared) c_q <= c_now;
+    if (st_q == S_WAIT && is_atom && !is_shared && !awr_q && take_rsp && !req_q && !mem_rsp_i.err)
       old_q <= line_word;
-    end
   end
+  logic writes;
+  assign writes = is_store || awr_q;
   assign mem_req_o.valid = req_q;
   assign mem_req_o.id = '0;
-  assign mem_req_o.op = r_op_q;
+  assign mem_req_o.op = writes ? 2'd1 : 2'd0;
   assign mem_req_o.amo = '0;
-  assign mem_req_o.addr = r_addr_q;
-  assign mem_req_o.wdata = r_wdata_q;
-  assign mem_req_o.wstrb = r_wstrb_q;
+  assign mem_req_o.addr = {gaddr[31:LineW], LineW'(0)};
+  assign mem_req_o.wdata = {(MemLineBytes / 4){awr_q ? amo_new_i : st_rep}};
+  assign mem_req_o.wstrb = is_store ? MemLineBytes'(byte_strb) << gaddr[LineW-1:0] :
+                           awr_q ? MemLineBytes'(4'hF) << {gaddr[LineW-1:2], 2'b00} : '0;
 
   logic unused;   // the ALU loop's fields
   assign unused = ^{op.tid0, op.sel, op.bimm, op.mod[7:5]};
   assign busy_o = st_q != S_IDLE;
   assign fault_o = fault_q;
   assign fault_kind_o = f_kind_q;
-  assign fault_lane_o = f_lane_q;
-  assign fault_addr_o = f_addr_q;
+  // A fault stops the loop where it is: the lane and its address are still
+  // in lane_q and addr_q (the misaligned one was taken into addr_q too).
+  assign fault_lane_o = lane_q;
+  assign fault_addr_o = addr_q;
   assign smem_access_o = st_q == S_ACCESS && lane_on && ph_q == 3'd3 && is_shared;
   assign gmem_req_o = req_q && mem_req_ready_i && !awr_q;   // an atomic counts once
   assign mem_wait_o = st_q == S_WAIT && !is_shared;
