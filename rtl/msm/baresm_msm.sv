@@ -195,7 +195,7 @@ module baresm_msm #(
   assign mem_rsp_ready_o = 1'b1;
 
   localparam int SmemW = $clog2(SharedBytes / 4);
-  mem_req_t io_mem_req, lsu_mem_req;
+  msm_lsu_req_t lsu_req;
   logic lane_start, lsu_start, alu_busy, lsu_busy;
   msm_lane_op_t lane_op;
   logic [31:0] lane_bits;
@@ -265,7 +265,7 @@ module baresm_msm #(
     .clk_i, .rst_ni,
     .req_i(io_req), .rsp_o(io_rsp),
     .launch_o(lp), .range_wr_o(range_wr), .clock_o(clock),
-    .mem_req_o(io_mem_req), .mem_req_ready_i, .mem_rsp_i(mem_rsp),
+    .mem_req_o(mem_req), .lsu_req_i(lsu_req), .mem_req_ready_i, .mem_rsp_i(mem_rsp),
     .lane_start_o(lane_start), .lsu_start_o(lsu_start), .lane_op_o(lane_op), .lane_busy_i(alu_busy || lsu_busy),
     .lane_bits_i(lane_bits),
     .lsu_fault_i(lsu_fault), .lsu_fault_kind_i(lsu_fault_kind), .lsu_fault_lane_i(lsu_fault_lane),
@@ -302,7 +302,6 @@ module baresm_msm #(
     .NumRegs(NumRegs),
     .SharedBytes(SharedBytes),
     .MemLineBytes(MemLineBytes),
-    .LsuIdWidth(LsuIdWidth),
     .NumWindows(NumWindows)
   ) u_lsu (
     .clk_i, .rst_ni,
@@ -314,7 +313,7 @@ module baresm_msm #(
     .sm_re_o(lsu_sm_re), .sm_raddr_o(lsu_sm_raddr), .sm_rdata_i(sm_rdata), .sm_we_o(lsu_sm_we),
     .sm_waddr_o(lsu_sm_waddr), .sm_wmask_o(lsu_sm_wmask), .sm_wdata_o(lsu_sm_wdata),
     .amo_op_o(amo_op), .amo_old_o(amo_old), .amo_b_o(amo_b), .amo_c_o(amo_c), .amo_new_i(amo_new),
-    .mem_req_o(lsu_mem_req), .mem_req_ready_i, .mem_rsp_i(mem_rsp),
+    .lsu_req_o(lsu_req), .mem_req_ready_i, .mem_rsp_i(mem_rsp),
     .smem_access_o(lsu_smem_access), .gmem_req_o(lsu_gmem_req), .mem_wait_o(lsu_mem_wait)
   );
 
@@ -326,7 +325,6 @@ module baresm_msm #(
       rf_waddr = lsu_rf_waddr;
       rf_wdata = lsu_rf_wdata;
       rf_traced = lsu_rf_traced;
-      mem_req = lsu_mem_req;
     end else begin
       rf_re = io_rf_re;
       rf_raddr = io_rf_raddr;
@@ -334,7 +332,6 @@ module baresm_msm #(
       rf_waddr = io_rf_waddr;
       rf_wdata = io_rf_wdata;
       rf_traced = io_rf_traced;
-      mem_req = io_mem_req;
     end
   end
   // Shared memory: the memory loop's, or cleared by the I/O block at a CTA's

@@ -28,7 +28,7 @@ module baresm_msm_io #(
   clk_i, rst_ni,
   req_i, rsp_o,
   launch_o, range_wr_o, clock_o,
-  mem_req_o, mem_req_ready_i, mem_rsp_i,
+  mem_req_o, lsu_req_i, mem_req_ready_i, mem_rsp_i,
   lane_start_o, lsu_start_o, lane_op_o, lane_busy_i, lane_bits_i,
   lsu_fault_i, lsu_fault_kind_i, lsu_fault_lane_i, lsu_fault_addr_i, lsu_mem_wait_i,
   sm_we_o, sm_waddr_o,
@@ -54,6 +54,7 @@ module baresm_msm_io #(
   output logic [63:0]          clock_o;        // the free-running cycle counter (NOW, S2R's clock)
   // ---- the SM's memory port --------------------------------------------------------------------------
   output mem_req_t             mem_req_o;
+  input  msm_lsu_req_t         lsu_req_i;      // the memory loop's requests go out through the same registers
   input  logic                 mem_req_ready_i;
   input  mem_rsp_t             mem_rsp_i;
   // ---- the lane engine ----------------------------------------------------------------------------
@@ -169,9 +170,13 @@ module baresm_msm_io #(
         m_out_q <= 1'b0;
         m_err_q <= mem_rsp_i.err;
       end
-      if (m_start) m_valid_q <= 1'b1;
+      if (m_start || lsu_req_i.issue) m_valid_q <= 1'b1;
     end
   end
+  // The memory loop's word, or the core's write data: one multiplexer before
+  // the four data words, none after them.
+  logic [31:0] m_wsrc;
+  assign m_wsrc = lsu_req_i.issue ? lsu_req_i.word : req_i.wdata;
   logic [127:0] rsp_line;   // a plain vector: Icarus 11 takes no variable part select of a struct member
   assign rsp_line = mem_rsp_i.rdata;
   always_ff @(posedge clk_i) begin
@@ -179,10 +184,15 @@ module baresm_msm_io #(
       m_addr_q <= req_i.wdata;
       m_store_q <= is_w(off, baresm_msm_io_pkg::IO_MEM_STORE);
       m_fetch_q <= is_w(off, baresm_msm_io_pkg::IO_MEM_FETCH);
+    end else if (lsu_req_i.issue) begin
+      m_addr_q <= lsu_req_i.addr;
+      m_store_q <= lsu_req_i.write;
+      m_fetch_q <= 1'b0;
     end
     if (is_w(off, baresm_msm_io_pkg::IO_MEM_WSTRB)) m_wstrb_q <= req_i.wdata[15:0];
+    else if (lsu_req_i.issue) m_wstrb_q <= lsu_req_i.wstrb;
     for (int k = 0; k < 4; k++) begin
-      if (is_w(off, baresm_msm_io_pkg::IO_MEM_DATA0 + 16'(4 * k))) m_data_q[k] <= req_i.wdata;
+      if (is_w(off, baresm_msm_io_pkg::IO_MEM_DATA0 + 16'(4 * k)) || lsu_req_i.issue) m_data_q[k] <= m_wsrc;
       else if (m_out_q && mem_rsp_i.valid && !mem_rsp_i.err && !m_store_q) m_data_q[k] <= rsp_line[32*k +: 32];
     end
   end
@@ -194,6 +204,8 @@ module baresm_msm_io #(
   assign mem_req_o.wdata = {m_data_q[3], m_data_q[2], m_data_q[1], m_data_q[0]};
   assign mem_req_o.wstrb = m_store_q ? m_wstrb_q : 16'd0;
   assign ifill_o = m_valid_q && mem_req_ready_i && m_fetch_q;   // the memory loop's requests are counted there
+  // The firmware writes nothing while the memory loop runs (it waits for it).
+  `BARESM_ASSERT(a_one_requester, !(lsu_req_i.issue && wr))
 
   // ---- the lane engine ------------------------------------------------------------------------------
   msm_lane_op_t lop_q;

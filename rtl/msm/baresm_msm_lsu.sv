@@ -19,7 +19,6 @@ module baresm_msm_lsu #(
   parameter int NumRegs = 16,
   parameter int SharedBytes = 2048,
   parameter int MemLineBytes = 16,
-  parameter int LsuIdWidth = 2,
   parameter int NumWindows = 4,
   parameter int WarpW = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1,
@@ -32,11 +31,10 @@ module baresm_msm_lsu #(
   rf_re_o, rf_raddr_o, rf_rdata_i, rf_we_o, rf_waddr_o, rf_wdata_o, rf_traced_o,
   sm_re_o, sm_raddr_o, sm_rdata_i, sm_we_o, sm_waddr_o, sm_wmask_o, sm_wdata_o,
   amo_op_o, amo_old_o, amo_b_o, amo_c_o, amo_new_i,
-  mem_req_o, mem_req_ready_i, mem_rsp_i,
+  lsu_req_o, mem_req_ready_i, mem_rsp_i,
   smem_access_o, gmem_req_o, mem_wait_o
 );
 
-  typedef `BARESM_MEM_REQ_T(LsuIdWidth + 1, MemLineBytes) mem_req_t;
   typedef `BARESM_MEM1_RSP_T(MemLineBytes) mem_rsp_t;
   localparam int LineW = $clog2(MemLineBytes);
 
@@ -70,7 +68,7 @@ module baresm_msm_lsu #(
   output logic [31:0]               amo_b_o;
   output logic [31:0]               amo_c_o;
   input  logic [31:0]               amo_new_i;
-  output mem_req_t                  mem_req_o;
+  output msm_lsu_req_t              lsu_req_o;     // through the I/O block's request registers
   input  logic                      mem_req_ready_i;
   input  mem_rsp_t                  mem_rsp_i;
   output logic                      smem_access_o;
@@ -239,7 +237,7 @@ module baresm_msm_lsu #(
     endcase
   end
   assign amo_op_o = op.mod[4:0];
-  assign amo_old_o = is_shared ? sm_rdata_i : awr_q ? old_q : line_word;
+  assign amo_old_o = is_shared ? sm_rdata_i : line_word;
   assign amo_b_o = data_q;
   assign amo_c_o = is_shared ? c_now : c_q;
 
@@ -344,25 +342,26 @@ module baresm_msm_lsu #(
   // (the lane engine's ALU: amo_new_i; the old word goes to rd): the memory
   // needs no atomic unit, and nothing else writes device memory while the
   // memory loop runs but the host over the link.
-  // Everything the request is made of stays put until it is taken (addr_q,
-  // data_q, and for the atomic's write old_q and c_q, from which the lane
-  // engine's ALU gives the new word), so it is not registered again.
+  // A lane's request goes out through the I/O block's request registers
+  // (the firmware's memory port): issued the cycle it is known, a line read
+  // or a strobed write of a word; a global atomic's write is issued when its
+  // read's line comes (the lane engine's ALU gives the new word then).
   logic [31:0] old_q, c_q;
+  logic issue_access, issue_awr;
+  assign issue_access = st_q == S_ACCESS && lane_on && ph_q == 3'd3 && !is_shared;
+  assign issue_awr = st_q == S_WAIT && is_atom && !is_shared && !awr_q && take_rsp && !req_q &&
+                     !mem_rsp_i.err && !cas_fails;
   always_ff @(posedge clk_i) begin
-    if (st_q == S_ACCESS && lane_on && ph_q == 3'd3 && !is_shared) c_q <= c_now;
+    if (issue_access) c_q <= c_now;
     if (st_q == S_WAIT && is_atom && !is_shared && !awr_q && take_rsp && !req_q && !mem_rsp_i.err)
       old_q <= line_word;
   end
-  logic writes;
-  assign writes = is_store || awr_q;
-  assign mem_req_o.valid = req_q;
-  assign mem_req_o.id = '0;
-  assign mem_req_o.op = writes ? 2'd1 : 2'd0;
-  assign mem_req_o.amo = '0;
-  assign mem_req_o.addr = {gaddr[31:LineW], LineW'(0)};
-  assign mem_req_o.wdata = {(MemLineBytes / 4){awr_q ? amo_new_i : st_rep}};
-  assign mem_req_o.wstrb = is_store ? MemLineBytes'(byte_strb) << gaddr[LineW-1:0] :
-                           awr_q ? MemLineBytes'(4'hF) << {gaddr[LineW-1:2], 2'b00} : '0;
+  assign lsu_req_o.issue = issue_access || issue_awr;
+  assign lsu_req_o.write = issue_awr || is_store;
+  assign lsu_req_o.addr = {gaddr[31:LineW], LineW'(0)};
+  assign lsu_req_o.word = issue_awr ? amo_new_i : st_rep;
+  assign lsu_req_o.wstrb = issue_awr ? 16'(MemLineBytes'(4'hF) << {gaddr[LineW-1:2], 2'b00}) :
+                           is_store ? 16'(MemLineBytes'(byte_strb) << gaddr[LineW-1:0]) : 16'd0;
 
   logic unused;   // the ALU loop's fields
   assign unused = ^{op.tid0, op.sel, op.bimm, op.mod[7:5]};

@@ -42,6 +42,17 @@ typedef struct packed {
   logic [5:0]      regs;       // registers per thread (the trace's register numbering)
 } msm_launch_t;
 
+// A request of the memory loop, made on the SM's one memory port through the
+// I/O block's request registers (the firmware's memory port): a line read,
+// or a line write of a word repeated over the line, strobed.
+typedef struct packed {
+  logic        issue;   // one cycle: take these
+  logic        write;
+  logic [31:0] addr;    // the line's
+  logic [31:0] word;
+  logic [15:0] wstrb;
+} msm_lsu_req_t;
+
 // A word of the memory loop's range RAM (LP_RANGE): 33 bits, so that a range
 // may end at 2^32 and beyond.
 typedef struct packed {
