@@ -595,6 +595,10 @@ done
 # ---- synthesis ---------------------------------------------------------------------------
 abc=""
 [ "${FPGA_ABC9:-0}" = 1 ] && abc="-abc9"
+# The whole device fills the UP5K: two ABC passes map it into 5,262 logic
+# cells where one gives 5,301 (2026-12-06, docs/fpga.md), the difference
+# between placing and not.
+[ "$board" = icebreaker ] && abc="$abc -abc2"
 # FPGA_CHPARAM="Name=Value ..." sets the top's parameters here too (the netlist
 # simulation's shorter link timeout and LED hold, sim/serial/CMakeLists.txt).
 chparam=""
