@@ -1,7 +1,7 @@
 // baresm_flash_loader: copies the whole device's firmware from the board's
 // SPI flash into the control core's RAM after reset, holding the core in
 // reset until it is there (docs/fpga.md "Flashing"). The iCEBreaker's 30 EBR
-// cannot hold the firmware (20 KB), and SPRAM has no contents at
+// cannot hold the firmware (about 23 KB), and SPRAM has no contents at
 // configuration, so the image lives in the flash beside the bitstream, at
 // FlashOffset (scripts/fw-flash-image.sh writes it, scripts/flash.sh puts it
 // there with `iceprog -o`).
@@ -33,7 +33,6 @@ module baresm_flash_loader #(
   output logic            spi_mosi_o,
   input  logic            spi_miso_i,
   output baresm_fw_load_t load_o,     // hold until done; a write per word
-  output logic            done_o,
   output logic            error_o
 );
 
@@ -138,7 +137,6 @@ module baresm_flash_loader #(
   assign load_o.we = word_in && word_q[15:14] != 2'b11;
   assign load_o.addr = word_q;
   assign load_o.data = in_q;
-  assign done_o = st_q == L_DONE;
   assign error_o = st_q == L_ERROR;
 
 endmodule

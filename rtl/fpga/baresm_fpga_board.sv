@@ -268,7 +268,6 @@ module baresm_fpga_board #(
   // ---- the firmware from the flash ------------------------------------------------------------
   logic fw_error;
   if (Microprogrammed && FwFlash) begin : g_flash
-    logic fw_done;
     baresm_flash_loader u_loader (
       .clk_i,
       .rst_ni    (rst_n),
@@ -277,11 +276,8 @@ module baresm_fpga_board #(
       .spi_mosi_o(flash_mosi_o),
       .spi_miso_i(flash_miso_i),
       .load_o    (fw_load),
-      .done_o    (fw_done),
       .error_o   (fw_error)
     );
-    logic unused_done;
-    assign unused_done = fw_done;
   end else begin : g_no_flash
     assign fw_load = '0;
     assign fw_error = 1'b0;

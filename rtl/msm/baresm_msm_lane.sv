@@ -72,10 +72,8 @@ module baresm_msm_lane #(
   input  logic [31:0]      block_xy_i;    // {y, x}: the thread id's steps
   input  logic [63:0]      clock_i;
 
-  // The operation: the I/O block's registers, which the firmware holds
-  // while the loop runs (it waits for busy to fall before writing the next).
-  msm_lane_op_t op;
-  assign op = op_i;
+  // The operation is the I/O block's registers (op_i), which the firmware
+  // holds while the loop runs (it waits for busy to fall before writing the next).
 `ifndef SYNTHESIS
   msm_lane_op_t op_at_start_q;
   always_ff @(posedge clk_i) if (!busy_q && start_i) op_at_start_q <= op_i;
@@ -88,15 +86,15 @@ module baresm_msm_lane #(
   logic [47:0] tid_q;        // S2R: the thread id of lane lane_q
 
   logic [31:0] exec, sel;   // plain vectors: Icarus 11 takes no variable select of a struct member
-  assign exec = op.exec;
-  assign sel = op.sel;
+  assign exec = op_i.exec;
+  assign sel = op_i.sel;
   logic lane_on, last;
   assign lane_on = exec[lane_q];
   assign last = lane_q == 5'd31;
 
   // verilator lint_off UNUSEDSIGNAL
   function automatic logic [AddrW-1:0] reg_addr(input logic [5:0] r, input logic [4:0] l);
-    reg_addr = {op.warp[WarpW-1:0], r[RegW-1:0], l};
+    reg_addr = {op_i.warp[WarpW-1:0], r[RegW-1:0], l};
   endfunction
   // verilator lint_on UNUSEDSIGNAL
 
@@ -112,14 +110,14 @@ module baresm_msm_lane #(
   // Only what differs per lane: the thread id, the lane, the clock. A special
   // register the same in every lane (block, grid, CTA, warp, SM) is the
   // firmware's, a MOV of its value (fw/sm/fwsm.c s2r_uniform), and reads 0 here.
-  assign sreg = baresm_ssm_pkg::sreg(op.mod, tid_q, 48'd0, 96'd0, 96'd0, lane_q, 32'd0, 8'd0, clock_i);
+  assign sreg = baresm_ssm_pkg::sreg(op_i.mod, tid_q, 48'd0, 96'd0, 96'd0, lane_q, 32'd0, 8'd0, clock_i);
 
   logic [31:0] c_now, alu_r;
   logic setp;
-  assign c_now = op.zero_c ? 32'd0 : rdata;
+  assign c_now = op_i.zero_c ? 32'd0 : rdata;
   baresm_ssm_alu #(.HasCount(1'b0)) u_alu (   // POPC and CLZ are the firmware's
-    .op_i    (busy_q ? op.op : 7'd0),
-    .mod_i   (busy_q ? op.mod : {3'd0, amo_op_i}),
+    .op_i    (busy_q ? op_i.op : 7'd0),
+    .mod_i   (busy_q ? op_i.mod : {3'd0, amo_op_i}),
     .amo_i   (!busy_q),
     .amo_op_i(amo_op_i),
     .a_i     (busy_q ? a_q : amo_old_i),
@@ -142,26 +140,26 @@ module baresm_msm_lane #(
       if (lane_on) begin
         unique case (ph_q)
           2'd0: begin
-            re = !op.zero_a;
-            raddr = reg_addr(op.ra, lane_q);
+            re = !op_i.zero_a;
+            raddr = reg_addr(op_i.ra, lane_q);
           end
           2'd1: begin
-            re = !op.bimm && !op.zero_b;
-            raddr = reg_addr(op.rb, lane_q);
+            re = !op_i.bimm && !op_i.zero_b;
+            raddr = reg_addr(op_i.rb, lane_q);
           end
           2'd2: begin
-            re = !op.zero_c;
-            raddr = reg_addr(op.rc, lane_q);
+            re = !op_i.zero_c;
+            raddr = reg_addr(op_i.rc, lane_q);
           end
           default: begin
-            we = op.write_rd;
-            waddr = reg_addr(op.rd, lane_q);
+            we = op_i.write_rd;
+            waddr = reg_addr(op_i.rd, lane_q);
             wdata = alu_r;
           end
         endcase
       end else begin
-        we = op.zero_fill;
-        waddr = reg_addr(op.rd, lane_q);
+        we = op_i.zero_fill;
+        waddr = reg_addr(op_i.rd, lane_q);
         wdata = 32'd0;
       end
     end
@@ -184,8 +182,8 @@ module baresm_msm_lane #(
     end else begin
       if (lane_on) begin
         ph_q <= ph_q + 2'd1;
-        if (ph_q == 2'd1) a_q <= op.zero_a ? 32'd0 : rdata;
-        if (ph_q == 2'd2) b_q <= op.bimm ? op.imm : op.zero_b ? 32'd0 : rdata;
+        if (ph_q == 2'd1) a_q <= op_i.zero_a ? 32'd0 : rdata;
+        if (ph_q == 2'd2) b_q <= op_i.bimm ? op_i.imm : op_i.zero_b ? 32'd0 : rdata;
         if (ph_q == 2'd3) bits_q[lane_q] <= setp;
       end
       if (!lane_on || ph_q == 2'd3) begin
@@ -199,9 +197,9 @@ module baresm_msm_lane #(
   assign busy_o = busy_q;
   assign bits_o = bits_q;
   logic unused;
-  assign unused = ^op.tid0;   // taken into tid_q at the start
+  assign unused = ^op_i.tid0;   // taken into tid_q at the start
   assign rd_data_o = rdata;
-  assign trace_we_o = busy_q && lane_on && ph_q == 2'd3 && op.write_rd;
+  assign trace_we_o = busy_q && lane_on && ph_q == 2'd3 && op_i.write_rd;
   assign trace_addr_o = waddr;
   assign trace_data_o = wdata;
 

@@ -78,14 +78,12 @@ module baresm_msm_lsu #(
 
   typedef enum logic [1:0] { S_IDLE, S_CHECK, S_ACCESS, S_WAIT } state_e;
   state_e st_q;
-  // The operation: the I/O block's registers, which the firmware holds
-  // while the loop runs (it waits for busy to fall before writing the next).
-  msm_lane_op_t op;
-  assign op = op_i;
+  // The operation is the I/O block's registers (op_i), which the firmware
+  // holds while the loop runs (it waits for busy to fall before writing the next).
 `ifndef SYNTHESIS
   msm_lane_op_t op_at_start_q;
   always_ff @(posedge clk_i) if (st_q == S_IDLE && start_i) op_at_start_q <= op_i;
-  `BARESM_ASSERT(a_op_held, !(st_q != S_IDLE) || op_i == op_at_start_q)
+  `BARESM_ASSERT(a_op_held, st_q == S_IDLE || op_i == op_at_start_q)
 `endif
   logic [4:0] lane_q;
   logic [2:0] ph_q;
@@ -100,28 +98,28 @@ module baresm_msm_lsu #(
   // ---- the instruction ----------------------------------------------------------
   logic is_global, is_shared, is_ldc, is_store, is_atom, writes_rd;
   logic [2:0] msize;
-  assign is_global = baresm_ssm_pkg::is_global(op.op);
-  assign is_shared = baresm_ssm_pkg::is_shared(op.op);
-  assign is_ldc = op.op == baresm_isa_pkg::OP_LDC;
-  assign is_store = baresm_ssm_pkg::is_store(op.op);
-  assign is_atom = baresm_ssm_pkg::is_atom(op.op);
-  assign writes_rd = op.write_rd;
-  assign msize = baresm_ssm_pkg::access_size(op.op, op.mod[2:0]);
+  assign is_global = baresm_ssm_pkg::is_global(op_i.op);
+  assign is_shared = baresm_ssm_pkg::is_shared(op_i.op);
+  assign is_ldc = op_i.op == baresm_isa_pkg::OP_LDC;
+  assign is_store = baresm_ssm_pkg::is_store(op_i.op);
+  assign is_atom = baresm_ssm_pkg::is_atom(op_i.op);
+  assign writes_rd = op_i.write_rd;
+  assign msize = baresm_ssm_pkg::access_size(op_i.op, op_i.mod[2:0]);
 
   logic [31:0] exec;   // a plain vector: Icarus 11 takes no variable select of a struct member
-  assign exec = op.exec;
+  assign exec = op_i.exec;
   logic lane_on, last;
   assign lane_on = exec[lane_q];
   assign last = lane_q == 5'd31;
   // verilator lint_off UNUSEDSIGNAL
   function automatic logic [RfAddrW-1:0] reg_addr(input logic [5:0] r, input logic [4:0] l);
-    reg_addr = {op.warp[WarpW-1:0], r[RegW-1:0], l};
+    reg_addr = {op_i.warp[WarpW-1:0], r[RegW-1:0], l};
   endfunction
   // verilator lint_on UNUSEDSIGNAL
 
   // ---- the lane's address and its checks --------------------------------------------
   logic [31:0] addr_now;   // in the phase after a's read
-  assign addr_now = (op.zero_a ? 32'd0 : rf_rdata_i) + op.imm;
+  assign addr_now = (op_i.zero_a ? 32'd0 : rf_rdata_i) + op_i.imm;
   logic misaligned;
   assign misaligned = (addr_now & {29'd0, msize - 3'd1}) != 32'd0;
   // The ranges: a RAM of 33-bit words the firmware fills at the launch
@@ -172,21 +170,21 @@ module baresm_msm_lsu #(
   logic [MemLineBytes*8-1:0] rsp_rdata;
   assign rsp_rdata = mem_rsp_i.rdata;
   assign line_word = rsp_rdata[32*gaddr[LineW-1:2] +: 32];
-  assign ld_val = baresm_ssm_pkg::load_extend(op.mod[2:0],
+  assign ld_val = baresm_ssm_pkg::load_extend(op_i.mod[2:0],
                                               (is_shared ? sm_rdata_i : line_word) >> {gaddr[1:0], 3'd0});
-  assign c_now = op.zero_c ? 32'd0 : rf_rdata_i;
+  assign c_now = op_i.zero_c ? 32'd0 : rf_rdata_i;
   logic take_rsp;
   assign take_rsp = out_q && mem_rsp_i.valid;
   logic cas_fails;   // a global compare-and-swap's read, its compare false
-  assign cas_fails = is_atom && !is_shared && !awr_q && op.mod[3:0] == baresm_isa_pkg::ATOM_CAS &&
+  assign cas_fails = is_atom && !is_shared && !awr_q && op_i.mod[3:0] == baresm_isa_pkg::ATOM_CAS &&
                      line_word != data_q;
 
   // ---- RAM ports ----------------------------------------------------------------------------------
   always_comb begin
     rf_re_o = 1'b0;
-    rf_raddr_o = reg_addr(op.ra, lane_q);
+    rf_raddr_o = reg_addr(op_i.ra, lane_q);
     rf_we_o = 1'b0;
-    rf_waddr_o = reg_addr(op.rd, lane_q);
+    rf_waddr_o = reg_addr(op_i.rd, lane_q);
     rf_wdata_o = 32'd0;
     rf_traced_o = 1'b0;
     sm_re_o = 1'b0;
@@ -196,19 +194,19 @@ module baresm_msm_lsu #(
     sm_wmask_o = byte_strb << addr_q[1:0];
     sm_wdata_o = st_rep;
     unique case (st_q)
-      S_CHECK: rf_re_o = lane_on && ph_q == 3'd0 && !op.zero_a;
+      S_CHECK: rf_re_o = lane_on && ph_q == 3'd0 && !op_i.zero_a;
       S_ACCESS: begin
         // ph 0: read a; 1: read the data (rd of a store, b of an atomic); 2: read c; 3: access.
         if (lane_on) begin
           unique case (ph_q)
-            3'd0: rf_re_o = !op.zero_a;
+            3'd0: rf_re_o = !op_i.zero_a;
             3'd1: begin
-              rf_re_o = !op.zero_b;
-              rf_raddr_o = reg_addr(is_store ? op.rd : op.rb, lane_q);
+              rf_re_o = !op_i.zero_b;
+              rf_raddr_o = reg_addr(is_store ? op_i.rd : op_i.rb, lane_q);
             end
             3'd2: begin
-              rf_re_o = !op.zero_c;
-              rf_raddr_o = reg_addr(op.rc, lane_q);
+              rf_re_o = !op_i.zero_c;
+              rf_raddr_o = reg_addr(op_i.rc, lane_q);
             end
             default: if (is_shared) begin
               sm_we_o = is_store;
@@ -216,7 +214,7 @@ module baresm_msm_lsu #(
             end
           endcase
         end else begin
-          rf_we_o = op.zero_fill;
+          rf_we_o = op_i.zero_fill;
         end
       end
       S_WAIT: begin
@@ -236,7 +234,7 @@ module baresm_msm_lsu #(
       default: ;
     endcase
   end
-  assign amo_op_o = op.mod[4:0];
+  assign amo_op_o = op_i.mod[4:0];
   assign amo_old_o = is_shared ? sm_rdata_i : line_word;
   assign amo_b_o = data_q;
   assign amo_c_o = is_shared ? c_now : c_q;
@@ -302,7 +300,7 @@ module baresm_msm_lsu #(
           if (lane_on) begin
             ph_q <= ph_q + 3'd1;
             if (ph_q == 3'd1) addr_q <= addr_now;
-            if (ph_q == 3'd2) data_q <= op.zero_b ? 32'd0 : rf_rdata_i;
+            if (ph_q == 3'd2) data_q <= op_i.zero_b ? 32'd0 : rf_rdata_i;
             if (ph_q == 3'd3) begin
               ph_q <= '0;
               st_q <= S_WAIT;
@@ -364,7 +362,7 @@ module baresm_msm_lsu #(
                            is_store ? 16'(MemLineBytes'(byte_strb) << gaddr[LineW-1:0]) : 16'd0;
 
   logic unused;   // the ALU loop's fields
-  assign unused = ^{op.tid0, op.sel, op.bimm, op.mod[7:5]};
+  assign unused = ^{op_i.tid0, op_i.sel, op_i.bimm, op_i.mod[7:5]};
   assign busy_o = st_q != S_IDLE;
   assign fault_o = fault_q;
   assign fault_kind_o = f_kind_q;
