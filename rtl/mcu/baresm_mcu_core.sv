@@ -24,7 +24,9 @@
 //   overlap  an instruction that does not use the bus offers the next
 //            instruction's fetch (pc + 4, or the jump or taken branch's
 //            target, known in the same cycle) in its execute cycle, and
-//            retires when that fetch is taken.
+//            retires when that fetch is taken. ls_o says which requests are
+//            loads and stores, their address without the fetch's
+//            multiplexer (a bus decodes I/O from it: shorter paths).
 //   cycles   with a bus that takes each request at once and answers a read
 //            the next cycle: 2 for every instruction (execute with the next
 //            fetch, fetch response with the register read) but loads (4),
@@ -42,6 +44,7 @@ module baresm_mcu_core #(
   input  logic               clk_i,
   input  logic               rst_ni,
   output baresm_mcu_req_t    req_o,
+  output baresm_mcu_ls_t     ls_o,        // req_o's load or store, its address from the adder
   input  logic               req_ready_i,
   input  baresm_mcu_rsp_t    rsp_i,
   output baresm_mcu_status_t status_o,
@@ -280,6 +283,8 @@ module baresm_mcu_core #(
     req_o.wdata = st_data;
     req_o.strb  = mem_go ? strb : 4'b1111;
   end
+  assign ls_o.valid = mem_go;
+  assign ls_o.addr  = sum[31:2];
 
   // ---- what rd gets --------------------------------------------------------------------
   always_comb begin
@@ -375,6 +380,7 @@ module baresm_mcu_core #(
 
   // ---- checks --------------------------------------------------------------------------
   `BARESM_ASSERT_HELD(a_req_held, req_o.valid, req_ready_i, req_o)
+  `BARESM_ASSERT(a_ls_is_req, !ls_o.valid || (req_o.valid && req_o.addr == ls_o.addr))
   `BARESM_ASSUME(a_rsp_awaited, !rsp_i.valid || state_q == S_WAIT || state_q == S_LOAD)
   `BARESM_ASSERT(a_x0_zero, state_q != S_INIT || rf_wdata == 32'd0)
   `BARESM_ASSERT(a_rf_no_rw, !(rf_re && rf_we))

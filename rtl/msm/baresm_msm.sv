@@ -148,6 +148,7 @@ module baresm_msm #(
 
   // ---- the control core and its bus: RAM below 64 KB, I/O above ----------------
   baresm_mcu_req_t core_req, ram_req, io_req;
+  baresm_mcu_ls_t core_ls;
   baresm_mcu_rsp_t core_rsp, ram_rsp, io_rsp;
   baresm_mcu_status_t core_status;
   baresm_mcu_trace_t core_trace;
@@ -158,25 +159,31 @@ module baresm_msm #(
     .clk_i,
     .rst_ni     (core_rst_n),
     .req_o      (core_req),
+    .ls_o       (core_ls),
     .req_ready_i(1'b1),
     .rsp_i      (core_rsp),
     .status_o   (core_status),
     .trace_o    (core_trace)
   );
   // I/O: the launch port's block at 0x200-0x2FF (the SM alone) or the host
-  // side's at 0x300-0x3FF (Device), the SM's block everywhere else.
+  // side's at 0x300-0x3FF (Device), the SM's block everywhere else. Only
+  // loads and stores reach I/O (the pc keeps 16 bits), so the I/O blocks
+  // decode the load or store's own address (core_ls), not the bus's, which
+  // the fetch's branch decision drives.
   baresm_mcu_req_t lio_req;
   baresm_mcu_rsp_t lio_rsp;
   logic to_io, to_lio;
-  assign to_io = core_req.addr[14];   // byte address bit 16
-  assign to_lio = core_req.addr[13:6] == (Device ? 8'h03 : 8'h02);
+  assign to_io = core_ls.valid && core_ls.addr[14];   // byte address bit 16
+  assign to_lio = core_ls.addr[13:6] == (Device ? 8'h03 : 8'h02);
   always_comb begin
     ram_req = core_req;
     ram_req.valid = core_req.valid && !to_io;
     io_req = core_req;
-    io_req.valid = core_req.valid && to_io && !to_lio;
+    io_req.addr = core_ls.addr;
+    io_req.valid = to_io && !to_lio;
     lio_req = core_req;
-    lio_req.valid = core_req.valid && to_io && to_lio;
+    lio_req.addr = core_ls.addr;
+    lio_req.valid = to_io && to_lio;
   end
   assign core_rsp = ram_rsp.valid ? ram_rsp : io_rsp.valid ? io_rsp : lio_rsp;
 

@@ -104,7 +104,9 @@ module baresm_msm_io #(
   output logic [31:0]          pw_bits_o;
 
   `BARESM_ASSERT(a_line, MemLineBytes == 16)                       // four MEM_DATA words
-  `BARESM_ASSERT(a_rf_window, (4 << RfAddrW) <= 32'(baresm_msm_io_pkg::IO_RF_TRACED) - 32'(baresm_msm_io_pkg::IO_RF))
+  `BARESM_ASSERT(a_rf_window, (4 << RfAddrW) <= 32'(baresm_msm_io_pkg::IO_RF_TRACED) - 32'(baresm_msm_io_pkg::IO_RF) &&
+                 32'(baresm_msm_io_pkg::IO_RF) % (4 << RfAddrW) == 0 &&
+                 32'(baresm_msm_io_pkg::IO_RF_TRACED) % (4 << RfAddrW) == 0)
 
   // ---- the request ------------------------------------------------------------------------------------
   logic [15:0] off;
@@ -112,11 +114,15 @@ module baresm_msm_io #(
   assign off = {req_i.addr[13:0], 2'b00};
   assign rd = req_i.valid && !req_i.we;
   assign wr = req_i.valid && req_i.we;
+  // The two register-file windows start at multiples of their size
+  // (contract/msm_io.def): the index is the address's bits, no subtraction on
+  // the path from the core's address adder to the register file.
+  localparam int RfWinW = RfAddrW + 2;   // bytes of a window: 2^RfWinW
   logic in_rf, in_rf_traced;
-  assign in_rf = off >= baresm_msm_io_pkg::IO_RF && off < baresm_msm_io_pkg::IO_RF + 16'(4 << RfAddrW);
-  assign in_rf_traced = off >= baresm_msm_io_pkg::IO_RF_TRACED && off < baresm_msm_io_pkg::IO_RF_TRACED + 16'(4 << RfAddrW);
+  assign in_rf = off[15:RfWinW] == baresm_msm_io_pkg::IO_RF[15:RfWinW];
+  assign in_rf_traced = off[15:RfWinW] == baresm_msm_io_pkg::IO_RF_TRACED[15:RfWinW];
   logic [RfAddrW-1:0] rf_index;
-  assign rf_index = in_rf ? RfAddrW'((off - baresm_msm_io_pkg::IO_RF) >> 2) : RfAddrW'((off - baresm_msm_io_pkg::IO_RF_TRACED) >> 2);
+  assign rf_index = off[RfWinW-1:2];
   function automatic logic is_w(input logic [15:0] o, input logic [15:0] r);
     is_w = wr && o == r;
   endfunction

@@ -66,7 +66,7 @@ package baresm_msm_io_pkg;
   localparam logic [15:0] IO_RUN = 16'h031C;  // W: bit 0: a launch runs (the SM's busy output)
   localparam logic [15:0] IO_MEM_BYTES = 16'h0320;  // R: device memory bytes (the device's parameter)
   localparam logic [15:0] IO_CLOCK_KHZ = 16'h0324;  // R: the clock in kHz (the device's parameter)
-  localparam logic [15:0] IO_RF = 16'h1000;  // RW: register file: {warp, register, lane} at RF + 4 * index (a write is not traced)
-  localparam logic [15:0] IO_RF_TRACED = 16'h3000;  // W: register file: the same window, a thread's result (the lockstep trace shows it)
+  localparam logic [15:0] IO_RF = 16'h2000;  // RW: register file: {warp, register, lane} at RF + 4 * index (a write is not traced)
+  localparam logic [15:0] IO_RF_TRACED = 16'h4000;  // W: register file: the same window, a thread's result (the lockstep trace shows it)
 
 endpackage

@@ -162,16 +162,20 @@ module baresm_msm_lsu #(
   assign prot_hit = !at_lo_q && !below_hi;
 
   // ---- the access -------------------------------------------------------------------------------
-  logic [31:0] gaddr, st_rep, line_word, ld_val, c_now;
+  logic [31:0] st_rep, line_word, ld_val, c_now;
   logic [3:0] byte_strb;
-  assign gaddr = is_ldc ? param_addr_i + addr_q : addr_q;
+  // The access's device-memory address (LDC: the parameter buffer's plus the
+  // offset), registered in the phase after the address: the load's path from
+  // the line to the register file starts at a register (the UP5K's 12 MHz).
+  logic [31:0] gaddr_q;
+  always_ff @(posedge clk_i) if (st_q == S_ACCESS && ph_q == 3'd2) gaddr_q <= is_ldc ? param_addr_i + addr_q : addr_q;
   assign st_rep = baresm_ssm_pkg::store_word(msize, data_q);
   assign byte_strb = baresm_ssm_pkg::store_strb(msize);
   logic [MemLineBytes*8-1:0] rsp_rdata;
   assign rsp_rdata = mem_rsp_i.rdata;
-  assign line_word = rsp_rdata[32*gaddr[LineW-1:2] +: 32];
+  assign line_word = rsp_rdata[32*gaddr_q[LineW-1:2] +: 32];
   assign ld_val = baresm_ssm_pkg::load_extend(op_i.mod[2:0],
-                                              (is_shared ? sm_rdata_i : line_word) >> {gaddr[1:0], 3'd0});
+                                              (is_shared ? sm_rdata_i : line_word) >> {gaddr_q[1:0], 3'd0});
   assign c_now = op_i.zero_c ? 32'd0 : rf_rdata_i;
   logic take_rsp;
   assign take_rsp = out_q && mem_rsp_i.valid;
@@ -237,7 +241,9 @@ module baresm_msm_lsu #(
   assign amo_op_o = op_i.mod[4:0];
   assign amo_old_o = is_shared ? sm_rdata_i : line_word;
   assign amo_b_o = data_q;
-  assign amo_c_o = is_shared ? c_now : c_q;
+  // c was read in phase 2 and the register file's output holds it until the
+  // next read, which comes after the atomic (a global one's write included).
+  assign amo_c_o = c_now;
 
   // ---- the loop --------------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -344,22 +350,21 @@ module baresm_msm_lsu #(
   // (the firmware's memory port): issued the cycle it is known, a line read
   // or a strobed write of a word; a global atomic's write is issued when its
   // read's line comes (the lane engine's ALU gives the new word then).
-  logic [31:0] old_q, c_q;
+  logic [31:0] old_q;
   logic issue_access, issue_awr;
   assign issue_access = st_q == S_ACCESS && lane_on && ph_q == 3'd3 && !is_shared;
   assign issue_awr = st_q == S_WAIT && is_atom && !is_shared && !awr_q && take_rsp && !req_q &&
                      !mem_rsp_i.err && !cas_fails;
   always_ff @(posedge clk_i) begin
-    if (issue_access) c_q <= c_now;
     if (st_q == S_WAIT && is_atom && !is_shared && !awr_q && take_rsp && !req_q && !mem_rsp_i.err)
       old_q <= line_word;
   end
   assign lsu_req_o.issue = issue_access || issue_awr;
   assign lsu_req_o.write = issue_awr || is_store;
-  assign lsu_req_o.addr = {gaddr[31:LineW], LineW'(0)};
+  assign lsu_req_o.addr = {gaddr_q[31:LineW], LineW'(0)};
   assign lsu_req_o.word = issue_awr ? amo_new_i : st_rep;
-  assign lsu_req_o.wstrb = issue_awr ? 16'(MemLineBytes'(4'hF) << {gaddr[LineW-1:2], 2'b00}) :
-                           is_store ? 16'(MemLineBytes'(byte_strb) << gaddr[LineW-1:0]) : 16'd0;
+  assign lsu_req_o.wstrb = issue_awr ? 16'(MemLineBytes'(4'hF) << {gaddr_q[LineW-1:2], 2'b00}) :
+                           is_store ? 16'(MemLineBytes'(byte_strb) << gaddr_q[LineW-1:0]) : 16'd0;
 
   logic unused;   // the ALU loop's fields
   assign unused = ^{op_i.tid0, op_i.sel, op_i.bimm, op_i.mod[7:5]};

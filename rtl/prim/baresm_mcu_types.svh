@@ -25,6 +25,16 @@ typedef struct packed {
   logic [31:0] rdata;  // the word read
 } baresm_mcu_rsp_t;
 
+// The load or store that the bus request is, if it is one, with its address
+// straight from the core's adder (req.addr passes the fetch's multiplexer,
+// whose branch decision is the core's longest path): a bus that routes data
+// accesses to I/O decodes this address, so that the branch decision does not
+// reach the I/O registers (rtl/msm/baresm_msm.sv; the UP5K's 12 MHz).
+typedef struct packed {
+  logic        valid;  // req is this load or store (req.addr == addr then)
+  logic [29:0] addr;   // word address
+} baresm_mcu_ls_t;
+
 // Loading the firmware RAM from outside (baresm_flash_loader: the iCEBreaker
 // keeps the whole device's firmware in its SPI flash): while hold is set the
 // core stays in reset and each we writes data to word addr of its RAM.
