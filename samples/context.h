@@ -60,6 +60,10 @@ class SampleContext {
   bool prepare();
 
   Rng& rng() { return rng_; }
+  // The largest block the device takes (DeviceProps::max_threads_per_block):
+  // a sample sizes its blocks by it, as a CUDA program does by
+  // cudaDeviceProp::maxThreadsPerBlock (a 4-warp SM takes 128 threads).
+  uint32_t max_block_threads() const { return dev_.props().max_threads_per_block; }
   const isa::Module& module() const { return module_; }
 
   Buffer alloc(uint32_t bytes);

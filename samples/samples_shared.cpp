@@ -1,4 +1,5 @@
 // matmul_tiled, histogram, prefix_scan, transpose: the shared-memory samples.
+#include <algorithm>
 #include <cmath>
 
 #include "samples/sample_list.h"
@@ -75,8 +76,9 @@ void run_histogram(SampleContext& c) {
     std::vector<uint32_t> want(kBins, 0);
     for (uint32_t v : data) ++want[v & (kBins - 1)];
     Buffer dd = c.upload(data), dh = c.upload(std::vector<uint32_t>(kBins, 0));
+    const uint32_t block = std::min(k.block, c.max_block_threads());   // grid-stride: any block covers n
     const auto& r =
-        c.launch("histogram", {k.grid, 1, 1}, {k.block, 1, 1}, {Arg::ptr(dd), Arg::ptr(dh), Arg::u32(k.n)},
+        c.launch("histogram", {k.grid, 1, 1}, {block, 1, 1}, {Arg::ptr(dd), Arg::ptr(dh), Arg::u32(k.n)},
                  {dd, dh}, "n=" + std::to_string(k.n));
     if (!c.completed(r)) return;
     const auto got = c.download<uint32_t>(dh, kBins);
@@ -84,6 +86,10 @@ void run_histogram(SampleContext& c) {
     if (bad >= 0)
       return c.fail("n=" + std::to_string(k.n) + ": bin " + std::to_string(bad) + " = " +
                     std::to_string(got[bad]) + ", reference " + std::to_string(want[bad]));
+    // Each case frees its buffers: the largest case alone must fit a small
+    // device (the iCEBreaker's 64 KB), not the sum of all of them.
+    c.release(dd);
+    c.release(dh);
   }
   c.pass("every bin matches the host count");
 }
@@ -100,12 +106,18 @@ bool scan_recursive(SampleContext& c, Buffer in, Buffer out, uint32_t n, uint32_
   const auto& r1 = c.launch("scan_block", {ctas, 1, 1}, {block, 1, 1},
                             {Arg::ptr(in), Arg::ptr(out), Arg::ptr(sums), Arg::u32(n)}, {in, out, sums}, lv);
   if (!c.completed(r1)) return false;
-  if (ctas == 1) return true;
+  if (ctas == 1) {
+    c.release(sums);
+    return true;
+  }
   Buffer scanned = c.alloc(ctas * 4);
   if (!scan_recursive(c, sums, scanned, ctas, block, level + 1, note)) return false;
   const auto& r2 = c.launch("scan_add", {ctas, 1, 1}, {block, 1, 1},
                             {Arg::ptr(out), Arg::ptr(scanned), Arg::u32(n)}, {out, scanned}, lv + " add");
-  return c.completed(r2);
+  if (!c.completed(r2)) return false;
+  c.release(scanned);
+  c.release(sums);
+  return true;
 }
 }  // namespace
 
@@ -123,13 +135,16 @@ void run_prefix_scan(SampleContext& c) {
     uint32_t acc = 0;
     for (uint32_t i = 0; i < k.n; ++i) want[i] = acc += data[i];
     Buffer din = c.upload(data), dout = c.upload(std::vector<uint32_t>(k.n, 0xCCCCCCCCu));
-    const std::string note = "n=" + std::to_string(k.n) + " block " + std::to_string(k.block);
-    if (!scan_recursive(c, din, dout, k.n, k.block, 1, note)) return;
+    const uint32_t block = std::min(k.block, c.max_block_threads());
+    const std::string note = "n=" + std::to_string(k.n) + " block " + std::to_string(block);
+    if (!scan_recursive(c, din, dout, k.n, block, 1, note)) return;
     const auto got = c.download<uint32_t>(dout, k.n);
     const long bad = first_mismatch(got, want);
     if (bad >= 0)
       return c.fail(note + ": out[" + std::to_string(bad) + "] = " + hex32(got[bad]) + ", reference " +
                     hex32(want[bad]));
+    c.release(din);   // as histogram: the largest case alone must fit
+    c.release(dout);
   }
   c.pass("every prefix matches the host scan");
 }

@@ -329,9 +329,9 @@ constexpr uint64_t kSyncTimeoutNs = 60'000'000'000ull;  // device time; the watc
 drv::DeviceOptions board_options(uint32_t watchdog) {
   drv::DeviceOptions o;
   o.watchdog = watchdog;
-  o.code_pool_bytes = 16 * 1024;
-  o.sq_entries = 8;
-  o.cq_entries = 8;
+  o.code_pool_bytes = 8 * 1024;
+  o.sq_entries = 4;
+  o.cq_entries = 4;
   return o;
 }
 
