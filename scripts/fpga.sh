@@ -620,6 +620,16 @@ if grep -q 'ABC: execution of command.*failed' "$out/yosys.log"; then
 fi
 echo "fpga: $board: yosys took $(( $(date +%s) - t0 )) s"
 check_synth "$out/yosys-stat.txt" "$board" || exit 1
+# Per module, from this run's netlist (docs/fpga.md): the whole table in
+# modules.txt, the largest blocks here.
+if command -v python3 >/dev/null; then
+  python3 scripts/fpga-modules.py "$out/$top.json" >"$out/modules.txt" ||
+    die "$board: scripts/fpga-modules.py failed on $out/$top.json"
+  echo "fpga: $board: per module (this run; a cell counts to the block whose net it drives): $out/modules.txt"
+  head -n 9 "$out/modules.txt"
+else
+  echo "fpga: $board: no python3: the per-module table (scripts/fpga-modules.py) is skipped"
+fi
 [ $synth_only = 1 ] && exit 0
 
 # ---- place and route, bitstream ----------------------------------------------------------------

@@ -27,6 +27,10 @@
 `default_nettype none
 
 module baresm_tangnano20k_top #(
+  // 1: the whole device as one program (rtl/msm, the iCEBreaker's device),
+  // its firmware FwImage in block RAM; 0: the hardwired device with the SM below
+  parameter bit Microprogrammed = 1'b0,
+  parameter FwImage = "fw/dev/dev.hex",
   parameter int ClockKhz = 27000,
   parameter int Baud = 1000000,
   parameter int MemBytes = 32768,
@@ -75,7 +79,9 @@ module baresm_tangnano20k_top #(
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
     .GatherDepth(GatherDepth),
-    .LoadSlots(LoadSlots)
+    .LoadSlots(LoadSlots),
+    .Microprogrammed(Microprogrammed),
+    .FwImage(FwImage)
   ) u_board (
     .clk_i,
     .btn_ni     (~btn_s1_i),

@@ -23,6 +23,10 @@
 `default_nettype none
 
 module baresm_ulx3s_top #(
+  // 1: the whole device as one program (rtl/msm, the iCEBreaker's device),
+  // its firmware FwImage in block RAM; 0: the hardwired device with the SM below
+  parameter bit Microprogrammed = 1'b0,
+  parameter FwImage = "fw/dev/dev.hex",
   parameter int ClockKhz = 25000,
   parameter int Baud = 1000000,
   parameter int MemBytes = 262144,
@@ -72,7 +76,9 @@ module baresm_ulx3s_top #(
     .IcLines(IcLines),
     .LsuIdWidth(LsuIdWidth),
     .GatherDepth(GatherDepth),
-    .LoadSlots(LoadSlots)
+    .LoadSlots(LoadSlots),
+    .Microprogrammed(Microprogrammed),
+    .FwImage(FwImage)
   ) u_board (
     .clk_i,
     .btn_ni,
