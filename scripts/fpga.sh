@@ -534,6 +534,9 @@ run_flow() {
 }
 if [ $flow = 1 ]; then
   [ -n "${files_board:-}" ] || die "$board: no bitstream flow for this board (--flow: arty, ulx3s, ulx3s-25f, tangnano20k)"
+  # The vendor flows build the top as its parameters say (to flow the new
+  # SM, set Microprogrammed's default in the top); refuse what they would drop.
+  [ -z "${FPGA_CHPARAM:-}" ] || die "$board: FPGA_CHPARAM applies to the Yosys estimate, not to --flow (set the top's parameter defaults instead)"
   run_flow "$board" "$top" "${out:-build/fpga/$board-pnr}" "${files[@]}"
   exit 0
 fi
