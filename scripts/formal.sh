@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port)
+ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo)
 KNOWN_FAILING=()
 
 SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
@@ -181,6 +181,20 @@ proof() {
       MUT_FILE=rtl/ssm/baresm_ssm_seq.sv
       MUT_SED='s/if (is_shared || (take_rsp \&\& !req_q)) begin/if (is_shared || !req_q) begin/'
       MUT_DESC="a global access's wait ends without its response";;
+    fifo)
+      # The narrow SM's byte FIFO (fv_fifo.sv, fifo_inner.svh) at Depth 4:
+      # occupancy, the header's timing and the order of the words (one
+      # tracked word). The planted bug takes a word when the RAM is full.
+      DUT=rtl/prim/baresm_fifo.sv
+      FILES=(rtl/prim/baresm_ram_1r1w.sv rtl/prim/baresm_fifo.sv)
+      # The RAM's array is mapped to flip-flops and wired to the inner file's
+      # fv_ram (no hierarchical references in Yosys 0.23): the induction
+      # invariants read the tracked word's slot. Word k of 4.
+      BMC=12; IND=6
+      PASSES='memory_map; expose */w:mem_q[*]; flatten; cd fv_fifo; connect -set dut.fv_ram[31:24] dut.u_ram.mem_q[3]; connect -set dut.fv_ram[23:16] dut.u_ram.mem_q[2]; connect -set dut.fv_ram[15:8] dut.u_ram.mem_q[1]; connect -set dut.fv_ram[7:0] dut.u_ram.mem_q[0]; cd ..; opt_clean;'
+      MUT_FILE=rtl/prim/baresm_fifo.sv
+      MUT_SED='s/assign in_ready_o = !count\[AddrW\];/assign in_ready_o = count <= (AddrW + 1)'"'"'(Depth);/'
+      MUT_DESC="the full flag one word late: a word is taken when the RAM is full";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }
