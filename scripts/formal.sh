@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo)
+ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo msm_lsu)
 KNOWN_FAILING=()
 
 SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
@@ -195,6 +195,21 @@ proof() {
       MUT_FILE=rtl/prim/baresm_fifo.sv
       MUT_SED='s/assign in_ready_o = !count\[AddrW\];/assign in_ready_o = count <= (AddrW + 1)'"'"'(Depth);/'
       MUT_DESC="the full flag one word late: a word is taken when the RAM is full";;
+    msm_lsu)
+      # The narrow SM's memory loop (fv_msm_lsu.sv, msm_lsu_inner.svh): one
+      # request in flight, a device-memory request only for a lane that
+      # passed the window / protected-range / parameter checks against what
+      # was written into the range RAM, aligned, at its line; no request
+      # after a fault. The planted bug drops the window hit: a lane outside
+      # every window passes.
+      DUT=rtl/msm/baresm_msm_lsu.sv
+      FILES=(rtl/sm/baresm_isa_pkg.sv $SMP rtl/ssm/baresm_ssm_pkg.sv rtl/prim/baresm_ram_1r1w.sv
+             rtl/msm/baresm_msm_lsu.sv)
+      BMC=4; IND=4
+      MUT_BY_IND=1
+      MUT_FILE=rtl/msm/baresm_msm_lsu.sv
+      MUT_SED='s/assign win_hit = at_lo_q \&\& below_hi;/assign win_hit = below_hi;/'
+      MUT_DESC="the window hit drops its low bound: an access below a window passes";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }
