@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo msm_lsu)
+ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo msm_lsu flash_loader)
 KNOWN_FAILING=()
 
 SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
@@ -210,6 +210,18 @@ proof() {
       MUT_FILE=rtl/msm/baresm_msm_lsu.sv
       MUT_SED='s/assign win_hit = at_lo_q \&\& below_hi;/assign win_hit = below_hi;/'
       MUT_DESC="the window hit drops its low bound: an access below a window passes";;
+    flash_loader)
+      # The iCEBreaker's SPI flash loader (fv_flash_loader.sv,
+      # flash_loader_inner.svh), MaxWords 4: SPI mode 0 on the bus, the
+      # core held until the whole image is in and for good on a bad one,
+      # writes in order below N. The planted bug skips the magic check.
+      DUT=rtl/fpga/baresm_flash_loader.sv
+      FILES=(rtl/fpga/baresm_flash_loader.sv)
+      BMC=8; IND=8
+      MUT_BY_IND=1
+      MUT_FILE=rtl/fpga/baresm_flash_loader.sv
+      MUT_SED='s/if (in_q != Magic) st_q <= L_ERROR;/if (1'"'"'b0) st_q <= L_ERROR;/'
+      MUT_DESC="a wrong magic is not an error: an image without it is loaded and run";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }
