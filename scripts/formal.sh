@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port)
+ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo msm_lsu flash_loader)
 KNOWN_FAILING=()
 
 SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
@@ -181,6 +181,47 @@ proof() {
       MUT_FILE=rtl/ssm/baresm_ssm_seq.sv
       MUT_SED='s/if (is_shared || (take_rsp \&\& !req_q)) begin/if (is_shared || !req_q) begin/'
       MUT_DESC="a global access's wait ends without its response";;
+    fifo)
+      # The narrow SM's byte FIFO (fv_fifo.sv, fifo_inner.svh) at Depth 4:
+      # occupancy, the header's timing and the order of the words (one
+      # tracked word). The planted bug takes a word when the RAM is full.
+      DUT=rtl/prim/baresm_fifo.sv
+      FILES=(rtl/prim/baresm_ram_1r1w.sv rtl/prim/baresm_fifo.sv)
+      # The RAM's array is mapped to flip-flops and wired to the inner file's
+      # fv_ram (no hierarchical references in Yosys 0.23): the induction
+      # invariants read the tracked word's slot. Word k of 4.
+      BMC=12; IND=6
+      PASSES='memory_map; expose */w:mem_q[*]; flatten; cd fv_fifo; connect -set dut.fv_ram[31:24] dut.u_ram.mem_q[3]; connect -set dut.fv_ram[23:16] dut.u_ram.mem_q[2]; connect -set dut.fv_ram[15:8] dut.u_ram.mem_q[1]; connect -set dut.fv_ram[7:0] dut.u_ram.mem_q[0]; cd ..; opt_clean;'
+      MUT_FILE=rtl/prim/baresm_fifo.sv
+      MUT_SED='s/assign in_ready_o = !count\[AddrW\];/assign in_ready_o = count <= (AddrW + 1)'"'"'(Depth);/'
+      MUT_DESC="the full flag one word late: a word is taken when the RAM is full";;
+    msm_lsu)
+      # The narrow SM's memory loop (fv_msm_lsu.sv, msm_lsu_inner.svh): one
+      # request in flight, a device-memory request only for a lane that
+      # passed the window / protected-range / parameter checks against what
+      # was written into the range RAM, aligned, at its line; no request
+      # after a fault. The planted bug drops the window hit: a lane outside
+      # every window passes.
+      DUT=rtl/msm/baresm_msm_lsu.sv
+      FILES=(rtl/sm/baresm_isa_pkg.sv $SMP rtl/ssm/baresm_ssm_pkg.sv rtl/prim/baresm_ram_1r1w.sv
+             rtl/msm/baresm_msm_lsu.sv)
+      BMC=4; IND=4
+      MUT_BY_IND=1
+      MUT_FILE=rtl/msm/baresm_msm_lsu.sv
+      MUT_SED='s/assign win_hit = at_lo_q \&\& below_hi;/assign win_hit = below_hi;/'
+      MUT_DESC="the window hit drops its low bound: an access below a window passes";;
+    flash_loader)
+      # The iCEBreaker's SPI flash loader (fv_flash_loader.sv,
+      # flash_loader_inner.svh), MaxWords 4: SPI mode 0 on the bus, the
+      # core held until the whole image is in and for good on a bad one,
+      # writes in order below N. The planted bug skips the magic check.
+      DUT=rtl/fpga/baresm_flash_loader.sv
+      FILES=(rtl/fpga/baresm_flash_loader.sv)
+      BMC=8; IND=8
+      MUT_BY_IND=1
+      MUT_FILE=rtl/fpga/baresm_flash_loader.sv
+      MUT_SED='s/if (in_q != Magic) st_q <= L_ERROR;/if (1'"'"'b0) st_q <= L_ERROR;/'
+      MUT_DESC="a wrong magic is not an error: an image without it is loaded and run";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }
