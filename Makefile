@@ -51,7 +51,7 @@ soak-launches: build
 	@$(BUILD)/tests/soak/soak_launches --backend model --launches $(SOAK_LAUNCHES) --seed $(SOAK_SEED)
 	@$(BUILD)/tests/soak/soak_launches --backend rtl --launches $(SOAK_RTL_LAUNCHES) --seed $(SOAK_SEED)
 
-# Mutation score (scripts/mutate.sh): COUNT seeded mutants of rtl/sm.
+# Mutation score (scripts/mutate.sh): COUNT seeded mutants of rtl/sm, rtl/cp, rtl/ssm, rtl/msm and rtl/mcu.
 COUNT ?= 40
 mutate: deps
 	@scripts/mutate.sh --count $(COUNT) --seed $(or $(MUTATE_SEED),1)
