@@ -23,6 +23,10 @@
 #include "sim/harness/sm_config_layout.h"
 #include "sim/harness/sm_harness.h"
 
+
+#ifndef RTL_SM_BUDGET_SCALE
+#define RTL_SM_BUDGET_SCALE 1   // the hardwired SMs' budgets
+#endif
 namespace {
 
 using baresm::iss::Dim3;
@@ -97,12 +101,17 @@ Run run_both(const std::string& src, Dim3 grid, Dim3 block, const std::vector<ui
   r.model_mem = dm.bytes();
 
   r.rtl_mem = mem;
-  if (!opt.max_cycles || opt.max_cycles > 2'000'000) opt.max_cycles = 2'000'000;
+  // RTL_SM_BUDGET_SCALE: the firmware SM (rtl/msm) takes that many times a
+  // hardwired SM's cycles per warp-instruction (tests/rtl_sm/CMakeLists.txt):
+  // its cycle limit and its watchdog (cycles on the RTL; the model's counts
+  // instructions) scale by it.
+  const uint64_t limit = RTL_SM_BUDGET_SCALE * 2'000'000ull;
+  if (!opt.max_cycles || opt.max_cycles > limit) opt.max_cycles = limit;
   // The RTL runs in lockstep with the model as well (sim/harness/lockstep.h).
   baresm::sim::LockstepChecker lockstep(mem, p, harness().params());
   if (opt.poison) lockstep.set_poison(*opt.poison);
   opt.observer = &lockstep;
-  r.rtl = harness().run(baresm::sim::launch_from_params(p, watchdog), r.rtl_mem, opt);
+  r.rtl = harness().run(baresm::sim::launch_from_params(p, RTL_SM_BUDGET_SCALE * watchdog), r.rtl_mem, opt);
   r.lockstep_ok = lockstep.finish(r.rtl, r.rtl_mem);
   r.lockstep_report = lockstep.report();
   r.lockstep_stats = lockstep.stats();

@@ -29,6 +29,10 @@
 #define RANDOM_SEEDS_PER_PROFILE 2
 #endif
 
+
+#ifndef RTL_SM_BUDGET_SCALE
+#define RTL_SM_BUDGET_SCALE 1   // the hardwired SMs' budgets
+#endif
 namespace {
 
 using namespace baresm;
@@ -109,10 +113,12 @@ std::string run_one(uint64_t seed, const std::string& profile, sim::LockstepStat
   // lanes beats; a long program on a 1-lane SM takes millions of cycles),
   // at least 3 million; the model's budget in cycles for the endless loop of
   // fault-WATCHDOG.
+  // RTL_SM_BUDGET_SCALE: the firmware SM (rtl/msm) takes that many times a
+  // hardwired SM's cycles per warp-instruction (tests/rtl_sm/CMakeLists.txt).
   const uint64_t beats = 32 / sp.lanes;
-  const uint64_t watchdog = g.expected_fault == iss::FaultKind::WATCHDOG
+  const uint64_t watchdog = RTL_SM_BUDGET_SCALE * (g.expected_fault == iss::FaultKind::WATCHDOG
                                 ? 20'000
-                                : std::max<uint64_t>(3'000'000, 4 * beats * m.result.stats.warp_instrs);
+                                : std::max<uint64_t>(3'000'000, 4 * beats * m.result.stats.warp_instrs));
   opt.max_cycles = watchdog + 1'000'000;
   const sim::SmRunResult r = harness().run(sim::launch_from_params(lp, watchdog), mem, opt);
   const bool ok = lockstep.finish(r, mem);
