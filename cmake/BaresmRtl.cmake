@@ -164,7 +164,7 @@ function(baresm_firmware program build_target update_target fresh_var)
       "the tests run the committed image ${image}, which may be older than its sources. ***\n")
     return()
   endif()
-  set(globs ${fw}/common/* ${fw}/${program}/*.c ${fw}/${program}/*.h ${fw}/${program}/*.ld ${fw}/include/*.h
+  set(globs ${fw}/common/* ${fw}/${program}/*.c ${fw}/${program}/*.cpp ${fw}/${program}/*.h ${fw}/${program}/*.ld ${fw}/include/*.h
     ${CMAKE_SOURCE_DIR}/contract/*.def)
   if(EXISTS ${fw}/${program}/sources)
     list(APPEND globs ${fw}/${program}/sources)

@@ -2,7 +2,7 @@
 # Builds a control-core firmware image (docs/mcu.md): clang for rv32i, ld.lld
 # with fw/common/link.ld, llvm-objcopy to a flat binary, then one 32-bit word
 # per line in hex ($readmemh and tests/rtl_mcu read it).
-#   fw/build.sh PROGRAM OUT_DIR   fw/PROGRAM/*.c + fw/common -> OUT_DIR/PROGRAM.{elf,bin,hex}
+#   fw/build.sh PROGRAM OUT_DIR   fw/PROGRAM/*.{c,cpp} + fw/common -> OUT_DIR/PROGRAM.{elf,bin,hex}
 # fw/PROGRAM/link.ld, when there, replaces fw/common/link.ld; fw/PROGRAM/sources
 # lists sources of other programs it shares (fw/dev: the SM's control).
 # The committed image is fw/PROGRAM/PROGRAM.hex (cmake targets mcu_fw_update and fwsm_image copy a new one there).
@@ -16,9 +16,15 @@ objs=()
 # fw/PROGRAM/sources, when there, names more sources (paths under fw/) the program shares.
 extra=()
 [ -f "$fw/$prog/sources" ] && for s in $(grep -v '^#' "$fw/$prog/sources"); do extra+=("$fw/$s"); done
-for src in "$fw/common/crt0.S" "$fw/common/mini.c" "$fw/$prog"/*.c "${extra[@]}"; do
+# C++ sources (fw/sm/fwsm_fpu.cpp, the model's isa/fp32.cpp): freestanding, no C++ library.
+cxxflags=(-std=c++17 -nostdinc++ -fno-exceptions -fno-rtti -Os)  # -Os: the 32 KB RAM
+shopt -s nullglob
+for src in "$fw/common/crt0.S" "$fw/common/mini.c" "$fw/$prog"/*.c "$fw/$prog"/*.cpp "${extra[@]}"; do
   o="$out/$(basename "$src").o"
-  "$CLANG" "${flags[@]}" -c "$src" -o "$o"
+  case "$src" in
+    *.cpp) "$CLANG" "${flags[@]}" "${cxxflags[@]}" -c "$src" -o "$o";;
+    *) "$CLANG" "${flags[@]}" -c "$src" -o "$o";;
+  esac
   objs+=("$o")
 done
 ld="$fw/common/link.ld"

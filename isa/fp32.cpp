@@ -17,16 +17,43 @@ constexpr uint32_t kOne = 0x3F800000u;
 bool is_inf(uint32_t a) { return (a & 0x7FFFFFFFu) == kInf; }
 bool is_zero(uint32_t a) { return (a & 0x7FFFFFFFu) == 0; }
 
+// The control core (rv32i: fw/sm/fwsm_fpu.cpp builds this file for it) has
+// neither a multiplier nor a clz instruction, and the compiler's own clz
+// multiplies: there, both are spelled out below (test_fp32_soft_core runs
+// the binary32 tests on this form, built for the host with FP32_SOFT_CORE=1).
+#ifndef FP32_SOFT_CORE
+#if defined(__riscv) && !defined(__riscv_mul)
+#define FP32_SOFT_CORE 1
+#else
+#define FP32_SOFT_CORE 0
+#endif
+#endif
+
 int clz64(uint64_t x) {  // x != 0
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !FP32_SOFT_CORE
   return __builtin_clzll(x);
 #else
-  int n = 0;
-  while (!(x & (uint64_t(1) << 63))) {
-    x <<= 1;
-    ++n;
-  }
+  int n = 0;  // by halves
+  if (!(x >> 32)) { n += 32; x <<= 32; }
+  if (!(x >> 48)) { n += 16; x <<= 16; }
+  if (!(x >> 56)) { n += 8; x <<= 8; }
+  if (!(x >> 60)) { n += 4; x <<= 4; }
+  if (!(x >> 62)) { n += 2; x <<= 2; }
+  if (!(x >> 63)) n += 1;
   return n;
+#endif
+}
+
+// The exact product of two significands (each < 2^24).
+uint64_t mul24(uint64_t a, uint32_t b) {
+#if FP32_SOFT_CORE
+  if (b == 0x800000) return a << 23;  // 1.0: add and sub are a*1 + b
+  uint64_t r = 0;
+  for (; b; b >>= 1, a <<= 1)
+    if (b & 1) r += a;
+  return r;
+#else
+  return a * b;
 #endif
 }
 
@@ -96,7 +123,7 @@ uint32_t fma(uint32_t a, uint32_t b, uint32_t c) {
   int ea, eb, ec;
   unpack(a, ma, ea);
   unpack(b, mb, eb);
-  uint64_t mp = ma * mb;  // exact, < 2^48
+  uint64_t mp = mul24(ma, uint32_t(mb));  // exact, < 2^48
   int ep = ea + eb;
   if (c_zero) return round_pack(sp, mp, ep);  // nonzero exact product
   unpack(c, mc, ec);

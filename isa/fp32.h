@@ -4,8 +4,7 @@
 // Non-NaN results are bit-identical to the host's float / std::fma.
 #pragma once
 
-#include <cstdint>
-#include <cstring>
+#include <stdint.h>  // C headers: fw/sm builds this file for the control core (freestanding, no C++ library)
 
 namespace baresm::fp32 {
 
@@ -14,12 +13,12 @@ constexpr uint32_t kCanonicalNaN = 0x7FFFFFFFu;
 // The bits of a host float, and back.
 inline uint32_t bits(float f) {
   uint32_t b;
-  std::memcpy(&b, &f, 4);
+  __builtin_memcpy(&b, &f, 4);
   return b;
 }
 inline float from_bits(uint32_t b) {
   float f;
-  std::memcpy(&f, &b, 4);
+  __builtin_memcpy(&f, &b, 4);
   return f;
 }
 

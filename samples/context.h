@@ -64,6 +64,8 @@ class SampleContext {
   // a sample sizes its blocks by it, as a CUDA program does by
   // cudaDeviceProp::maxThreadsPerBlock (a 4-warp SM takes 128 threads).
   uint32_t max_block_threads() const { return dev_.props().max_threads_per_block; }
+  // Device memory in bytes (DeviceProps::mem_bytes; cudaDeviceProp::totalGlobalMem).
+  uint64_t device_mem_bytes() const { return dev_.props().mem_bytes; }
   const isa::Module& module() const { return module_; }
 
   Buffer alloc(uint32_t bytes);

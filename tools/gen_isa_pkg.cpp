@@ -144,7 +144,9 @@ std::string generate_c() {
     << "\n#define LDW_S16 " << int(LDW_S16) << "\n#define LDW_32 " << int(LDW_32) << "\n"
     << "#define VOTE_ANY " << int(VOTE_ANY) << "\n#define VOTE_ALL " << int(VOTE_ALL) << "\n#define VOTE_BALLOT "
     << int(VOTE_BALLOT) << "\n#define SHFL_IDX " << int(SHFL_IDX) << "\n#define SHFL_UP " << int(SHFL_UP)
-    << "\n#define SHFL_DOWN " << int(SHFL_DOWN) << "\n#define SHFL_BFLY " << int(SHFL_BFLY) << "\n\n";
+    << "\n#define SHFL_DOWN " << int(SHFL_DOWN) << "\n#define SHFL_BFLY " << int(SHFL_BFLY) << "\n"
+    << "#define COMB_AND " << int(COMB_AND) << "\n#define COMB_OR " << int(COMB_OR) << "\n#define COMB_XOR "
+    << int(COMB_XOR) << "\n\n";
   for (uint8_t i = 0; i < SR_COUNT; ++i) {
     std::string n = sreg_name(i);
     for (auto& c : n)

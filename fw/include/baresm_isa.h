@@ -101,6 +101,9 @@
 #define SHFL_UP 1
 #define SHFL_DOWN 2
 #define SHFL_BFLY 3
+#define COMB_AND 0
+#define COMB_OR 1
+#define COMB_XOR 2
 
 #define SR_TID_X 0
 #define SR_TID_Y 1

@@ -11,6 +11,7 @@
    warp-instructions, round robin over the runnable warps, until none is
    left or the first fault. */
 #include "fw/include/baresm_isa.h"
+#include "fw/sm/fwsm_fpu.h"
 #include "fw/sm/fwsm_hal.h"
 
 /* The board's SM (rtl/configs.txt `serial`). */
@@ -20,7 +21,7 @@
 #define STACK_DEPTH 4
 #define NUM_WINDOWS 4
 #define RF_DEPTH (NUM_WARPS * NUM_REGS * 32)
-#define HAS_FPU 0
+#define HAS_FPU 1 /* in firmware: fwsm_fpu.cpp */
 #define PC_NONE 0xFFFFFFFFu
 
 enum {
@@ -382,6 +383,36 @@ static void exec_mem(const instr_t* in, const entry_t* top, uint32_t exec) {
   if (wr) reg_written[cw] |= 1u << in->rd;
 }
 
+/* ---- the FPU instructions: lane by lane here (fwsm_fpu.cpp), not in the lane engine ---- */
+static void exec_fpu(const instr_t* in, uint32_t exec, uint32_t p2, uint32_t wr) {
+  const uint32_t f = isa_op_info[in->op];
+  const uint32_t fill = wr && !((reg_written[cw] >> in->rd) & 1u);
+  uint32_t l, bits = 0;
+  for (l = 0; l < 32; l++) {
+    if ((exec >> l) & 1u) {
+      const uint32_t a = reg_read(cw, in->ra, l);
+      const uint32_t b = in->bimm ? in->imm : (f & F_RB) ? reg_read(cw, in->rb, l) : 0;
+      const uint32_t c = (f & F_RC) ? reg_read(cw, in->rc, l) : 0;
+      const uint32_t r = fwsm_fpu(in->op, in->mod, a, b, c);
+      if (in->op == OP_FSETP) bits |= r << l;
+      else if (wr) hal_rf_write(cw, in->rd, l, r, 1);
+    } else if (fill) {
+      hal_rf_write(cw, in->rd, l, 0, 0);
+    }
+  }
+  if (in->op == OP_FSETP) {
+    /* The comparison combined with the second predicate, as ISETP's in the lane engine. */
+    const uint32_t comb = (in->mod >> 4) & 3u, pd = in->rd & 7u;
+    const uint32_t v = comb == COMB_AND ? bits & p2 : comb == COMB_OR ? bits | p2 : bits ^ p2;
+    if (pd != ISA_PRED_TRUE) {
+      pred[cw][pd] = (pred[cw][pd] & ~exec) | (v & exec);
+      hal_pred_write(cw, pd, exec, v);
+    }
+  } else if (wr) {
+    reg_written[cw] |= 1u << in->rd;
+  }
+}
+
 /* ---- BRA: isa/iss_exec.cpp exec_bra ------------------------------------------- */
 /* Returns 1 when the warp's stack emptied (it exited). */
 static uint32_t exec_bra(const instr_t* in, entry_t* top, uint32_t exec) {
@@ -531,7 +562,7 @@ static void step(void) {
 #else
   exec = top.mask & (in.pg_neg ? ~g : g);
 #endif
-  if (in.op == OP_ISETP) {
+  if (in.op == OP_ISETP || in.op == OP_FSETP) {
     p2_idx = in.rd >> 3;
     p2_neg = (in.mod >> 6) & 1u;
   } else if (in.op == OP_SEL) {
@@ -633,6 +664,8 @@ static void step(void) {
           }
         }
         if (wr) reg_written[cw] |= 1u << in.rd;
+      } else if (ISA_INFO_UNIT(isa_op_info[in.op]) == UNIT_FPU) {
+        exec_fpu(&in, exec, p2, wr);
       } else if (isa_op_info[in.op] & F_MEM) {
         exec_mem(&in, &top, exec);
         if (faulted) return;

@@ -27,7 +27,7 @@ module baresm_msm #(
   parameter int StackDepth = 4,   // reconvergence entries per warp, the first included
   parameter int MemLineBytes = 16,
   parameter int FpuLatency = 3,
-  parameter bit HasFpu = 1'b0,     // 0: no FPU is built; FPU instructions are ILLEGAL_INSTR
+  parameter bit HasFpu = 1'b1,     // 1: the firmware computes the FPU instructions (fw/sm/fwsm_fpu.cpp; no FPU is built)
   parameter int IcLines = 1,      // instruction-cache lines of MemLineBytes
   parameter int LsuIdWidth = 2,    // LSU transaction ids; the port has one more bit
   parameter int NumWindows = 4,    // address windows a launch may use (1..MAX_WINDOWS)
@@ -36,7 +36,7 @@ module baresm_msm #(
   parameter int StarveLimit = 32,
   parameter int SmId = 0,
   parameter FwImage = "",          // the firmware ($readmemh words: fw/sm/sm.hex, fw/dev/dev.hex)
-  parameter int FwWords = 4096,    // its RAM: code, data and stack (fw/sm/link.ld, fw/dev/link.ld)
+  parameter int FwWords = 6144,    // its RAM: code, data and stack (fw/sm/link.ld, fw/dev/link.ld)
   // 1: that RAM is the UP5K's SPRAM, empty at configuration: fw_load_i
   // fills it while holding the core in reset (FwImage unused)
   parameter bit FwSpram = 1'b0,
@@ -135,7 +135,7 @@ module baresm_msm #(
 
   // The microprogrammed SM has the serial SM's shape, and its firmware
   // (fw/sm/fwsm.c) is written for the board's parameters.
-  `BARESM_ASSERT(a_msm_shape, NumLanes == 1 && CtaSlots == 1 && LoadSlots == 0 && !HasFpu && NumWarps == 4 &&
+  `BARESM_ASSERT(a_msm_shape, NumLanes == 1 && CtaSlots == 1 && LoadSlots == 0 && HasFpu && NumWarps == 4 &&
                  NumRegs == 16 && RfDepth == NumWarps * NumRegs * 32 && SharedBytes == 2048 &&
                  StackDepth == 4 && MemLineBytes == 16 && NumWindows == 4)
 

@@ -69,7 +69,7 @@ class FwSm final : public SmDut {
     p_.id_bits = 3;
     p_.windows = 4;
     p_.version = 1;
-    p_.has_fpu = false;
+    p_.has_fpu = true;  // in firmware (fw/sm/fwsm_fpu.cpp)
     p_.serial = true;
     p_.rf_banks = 1;
     restart();

@@ -26,6 +26,7 @@
 #include "host_driver/serial_protocol.h"
 #include "host_driver/serial_transport.h"
 #include "host_driver/devices.h"
+#include "isa/fp32.h"
 #include "samples/samples.h"
 #include "sim/serial/board_sim.h"
 #include "tests/serial/serial_test_util.h"
@@ -479,8 +480,10 @@ INSTANTIATE_TEST_SUITE_P(Board, SampleOverSerial, testing::ValuesIn(sample_slice
 
 // The command line over the link: `baresm info` and `baresm launch` with
 // --backend serial --port on the simulated board's pty, as a user would on
-// /dev/ttyUSB1. The kernel is vec_add with IADD for FADD (the board's
-// `micro` SM has no FPU), 100 elements in two CTAs of 64.
+// /dev/ttyUSB1. The kernel is vec_add, 100 elements in two CTAs of 64: as
+// written where `baresm info` says the board has the FPU (the whole device
+// computes it in firmware), with IADD for FADD where it has none (the
+// hardwired thread-serial SM).
 namespace cli {
 
 struct Run {
@@ -524,27 +527,37 @@ TEST(SerialCli, InfoAndLaunchOverThePty) {
 
   const std::string dir = ::testing::TempDir() + "/baresm_serial_cli_" + std::to_string(getpid());
   ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  const bool fpu = info.out.find("yes (f32 add") != std::string::npos;  // the FPU row of `baresm info`
+  std::printf("[serial] vec_add with %s\n", fpu ? "FADD (the board has the FPU)" : "IADD for FADD (no FPU)");
   std::string src = cli::slurp(std::string(BARESM_SOURCE_DIR) + "/kernels/vec_add.s");
-  const size_t at = src.find("FADD R5, R5, R6;");
-  ASSERT_NE(at, std::string::npos);
-  src.replace(at, 4, "IADD");
-  std::ofstream(dir + "/iadd.s") << src;
+  if (!fpu) {
+    const size_t at = src.find("FADD R5, R5, R6;");
+    ASSERT_NE(at, std::string::npos);
+    src.replace(at, 4, "IADD");
+  }
+  std::ofstream(dir + "/vec_add.s") << src;
   const uint32_t n = 100;
   std::vector<uint32_t> a(n), b(n), want(n);
   for (uint32_t i = 0; i < n; ++i) {
-    a[i] = i * 2654435761u;
-    b[i] = 7 - i;
-    want[i] = a[i] + b[i];
+    if (fpu) {  // floats whose sums round: 1/3-like fractions, a subnormal, a cancellation
+      a[i] = baresm::fp32::from_i32(int32_t(i * 2654435761u) >> 7) ^ (i % 5 == 0 ? 0x80000000u : 0);
+      b[i] = i == 3 ? 0x00000123u : baresm::fp32::from_i32(7 - int32_t(i)) + 0x2AAAu;
+      want[i] = baresm::fp32::add(a[i], b[i]);
+    } else {
+      a[i] = i * 2654435761u;
+      b[i] = 7 - i;
+      want[i] = a[i] + b[i];
+    }
   }
   std::ofstream(dir + "/a.bin", std::ios::binary).write(reinterpret_cast<const char*>(a.data()), n * 4);
   std::ofstream(dir + "/b.bin", std::ios::binary).write(reinterpret_cast<const char*>(b.data()), n * 4);
-  const cli::Run r = cli::baresm("launch " + dir + "/iadd.s --grid 2 --block 64 --arg buf:in=" + dir +
+  const cli::Run r = cli::baresm("launch " + dir + "/vec_add.s --grid 2 --block 64 --arg buf:in=" + dir +
                                  "/a.bin --arg buf:in=" + dir + "/b.bin --arg buf:out=400 --arg u32:100 --out c=" +
                                  dir + "/c.bin" + port);
   EXPECT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("on serial: COMPLETED"), std::string::npos) << r.out;
   EXPECT_EQ(cli::slurp(dir + "/c.bin"),
             std::string(reinterpret_cast<const char*>(want.data()), n * 4))
-      << "c.bin holds a + b";
+      << "c.bin holds a + b (" << (fpu ? "FADD, the model's binary32 bits" : "IADD") << ")";
   std::system(("rm -rf " + dir).c_str());
 }
