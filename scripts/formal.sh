@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo msm_lsu flash_loader)
+ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo msm_lsu flash_loader msm_lane)
 KNOWN_FAILING=()
 
 SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
@@ -222,6 +222,20 @@ proof() {
       MUT_FILE=rtl/fpga/baresm_flash_loader.sv
       MUT_SED='s/if (in_q != Magic) st_q <= L_ERROR;/if (1'"'"'b0) st_q <= L_ERROR;/'
       MUT_DESC="a wrong magic is not an error: an image without it is loaded and run";;
+    msm_lane)
+      # The narrow SM's lane engine (fv_msm_lane.sv, msm_lane_inner.svh), 2
+      # warps, 2 registers: one tracked lane (any one) and its registers in
+      # every warp. The ALU is replaced by tests/formal/fv_alu_stub.sv (a
+      # weighted sum of its inputs: any wrong input changes the result), so
+      # the properties check what it is given and that its result is
+      # written. The planted bug reads c from rb (a copy of the line above).
+      DUT=rtl/msm/baresm_msm_lane.sv
+      FILES=(rtl/sm/baresm_isa_pkg.sv $SMP rtl/ssm/baresm_ssm_pkg.sv rtl/prim/baresm_ram_1r1w.sv
+             tests/formal/fv_alu_stub.sv rtl/msm/baresm_msm_lane.sv)
+      BMC=8; IND=4
+      MUT_FILE=rtl/msm/baresm_msm_lane.sv
+      MUT_SED='s/raddr = reg_addr(op_i.rc, lane_q);/raddr = reg_addr(op_i.rb, lane_q);/'
+      MUT_DESC="c is read from rb (the line above copied): IMAD, SEL and friends get the wrong c";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }
