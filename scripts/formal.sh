@@ -225,10 +225,11 @@ proof() {
     msm_lane)
       # The narrow SM's lane engine (fv_msm_lane.sv, msm_lane_inner.svh), 2
       # warps, 2 registers: one tracked lane (any one) and its registers in
-      # every warp. The ALU is replaced by tests/formal/fv_alu_stub.sv (a
-      # weighted sum of its inputs: any wrong input changes the result), so
-      # the properties check what it is given and that its result is
-      # written. The planted bug reads c from rb (a copy of the line above).
+      # every warp. The ALU is replaced by tests/formal/fv_alu_stub.sv (an
+      # oracle that returns one of its inputs, the solver's pick: any wrong
+      # input shows in the result), so the properties check what it is given
+      # and that its result is written. The planted bug reads c from rb (a
+      # copy of the line above).
       DUT=rtl/msm/baresm_msm_lane.sv
       FILES=(rtl/sm/baresm_isa_pkg.sv $SMP rtl/ssm/baresm_ssm_pkg.sv rtl/prim/baresm_ram_1r1w.sv
              tests/formal/fv_alu_stub.sv rtl/msm/baresm_msm_lane.sv)

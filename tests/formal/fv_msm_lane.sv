@@ -19,8 +19,9 @@
 //       stepped by the block's x and y once per lane before it); the
 //       values are the registers' at the loop's start; what is written is
 //       the ALU's result (the ALU, baresm_ssm_alu, shared with the serial
-//       SM and checked against the C++ model in lockstep, is cut here: its
-//       outputs are free values, its inputs are what is checked);
+//       SM and checked against the C++ model in lockstep, is replaced here
+//       by tests/formal/fv_alu_stub.sv: an oracle that returns one of its
+//       inputs, the solver's pick, so every input it is given is checked);
 //   (c) bits_o after the loop: the lane's bit is the ALU's predicate at
 //       the lane's execute (ISETP), 0 for a lane outside exec;
 //   (d) the trace port shows exactly the executing lanes' rd writes;
