@@ -26,7 +26,7 @@ NAMES=()
 # ---- the proofs -------------------------------------------------------------
 # Known failing proofs (real RTL findings) go in KNOWN_FAILING: run only when
 # named, never by default and never in ctest.
-ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo msm_lsu flash_loader)
+ALL_PROOFS=(mem_arb sched stack stack_ram barrier status ssm_status pred cp_queues cp_engine cp ssm_port fifo msm_lsu flash_loader msm_lane msm_io mcu_core)
 KNOWN_FAILING=()
 
 SMP="rtl/sm/baresm_state_pkg.sv rtl/sm/baresm_launch_pkg.sv rtl/sm/baresm_sm_pkg.sv"
@@ -222,6 +222,45 @@ proof() {
       MUT_FILE=rtl/fpga/baresm_flash_loader.sv
       MUT_SED='s/if (in_q != Magic) st_q <= L_ERROR;/if (1'"'"'b0) st_q <= L_ERROR;/'
       MUT_DESC="a wrong magic is not an error: an image without it is loaded and run";;
+    msm_lane)
+      # The narrow SM's lane engine (fv_msm_lane.sv, msm_lane_inner.svh), 2
+      # warps, 2 registers: one tracked lane (any one) and its registers in
+      # every warp. The ALU is replaced by tests/formal/fv_alu_stub.sv (an
+      # oracle that returns one of its inputs, the solver's pick: any wrong
+      # input shows in the result), so the properties check what it is given
+      # and that its result is written. The planted bug reads c from rb (a
+      # copy of the line above).
+      DUT=rtl/msm/baresm_msm_lane.sv
+      FILES=(rtl/sm/baresm_isa_pkg.sv $SMP rtl/ssm/baresm_ssm_pkg.sv rtl/prim/baresm_ram_1r1w.sv
+             tests/formal/fv_alu_stub.sv rtl/msm/baresm_msm_lane.sv)
+      BMC=8; IND=4
+      MUT_FILE=rtl/msm/baresm_msm_lane.sv
+      MUT_SED='s/raddr = reg_addr(op_i.rc, lane_q);/raddr = reg_addr(op_i.rb, lane_q);/'
+      MUT_DESC="c is read from rb (the line above copied): IMAD, SEL and friends get the wrong c";;
+    mcu_core)
+      # The control core against an RV32I specification, riscv-formal style
+      # (fv_mcu_core.sv, mcu_core_inner.svh): each retired instruction's rd
+      # write, next pc and memory request from the fetched word and the
+      # operands read; a tracked register checks those operands. Bounded:
+      # the specification relates the bus's words to the register RAMs'
+      # contents, which an induction step would start without.
+      DUT=rtl/mcu/baresm_mcu_core.sv
+      FILES=(rtl/prim/baresm_ram_1r1w.sv rtl/mcu/baresm_mcu_core.sv)
+      BMC=7; IND=0
+      MUT_FILE=rtl/mcu/baresm_mcu_core.sv
+      MUT_SED='s/    cond = f3\[2\] ? (f3\[1\] ? ltu : lt) : eq;/    cond = f3[2] ? ((f3[1] \&\& f3[0]) ? ltu : lt) : eq;/'
+      MUT_DESC="BLTU compares signed (the unsigned compare only for BGEU)";;
+    msm_io)
+      # The narrow SM's I/O block (fv_msm_io.sv, msm_io_inner.svh): each
+      # write reaches exactly its register, window or pulse; a read answers
+      # the addressed register the next cycle; the memory port's one request;
+      # shared memory's clear. The planted bug answers MEM_DATA3 with word 2.
+      DUT=rtl/msm/baresm_msm_io.sv
+      FILES=(rtl/msm/baresm_msm_io_pkg.sv rtl/msm/baresm_msm_io.sv)
+      BMC=6; IND=2
+      MUT_FILE=rtl/msm/baresm_msm_io.sv
+      MUT_SED='s/baresm_msm_io_pkg::IO_MEM_DATA3: reg_rdata = m_data_q\[3\];/baresm_msm_io_pkg::IO_MEM_DATA3: reg_rdata = m_data_q[2];/'
+      MUT_DESC="a read of MEM_DATA3 answers word 2 (a copied line)";;
     *) echo "formal.sh: unknown proof '$1' (--list)" >&2; return 1;;
   esac
 }
