@@ -340,17 +340,10 @@ module baresm_cp #(
   // A chunk of a line read at chunk position pos.
   logic [31:0]        beat_addr;
   logic [31:0]        beat_pos;
-  logic [CHUNK*8-1:0] rsp_chunk;
   logic [MemLineBytes*8-1:0] rsp_rdata;  // a plain vector: Icarus 11 takes no
   assign rsp_rdata = mem_rsp_i.rdata;     // variable part select of a struct member
   assign beat_addr = rec_addr_q + 32'(beat_q) * 32'(CHUNK);
   assign beat_pos = (beat_addr & ~LINE_MASK) >> CW;
-  always_comb begin
-    rsp_chunk = '0;
-    for (int p = 0; p < POS; p++) begin
-      if (beat_pos == 32'(p)) rsp_chunk = rsp_rdata[p*CHUNK*8 +: CHUNK*8];
-    end
-  end
 
   // The window entry win_idx_q, from the held line.
   logic [31:0] went_addr, went_pos;
@@ -552,137 +545,27 @@ module baresm_cp #(
   end
 
   // ---- engine ----------------------------------------------------------------
-  estate_e       state_d;
-  logic [BW-1:0] beat_d;
-  logic [31:0]   rec_addr_d, cpl_slot_d, seq_d, rerr_addr_d, budget_d;
-  logic          phase_d, rerr_d, hold_d, line_valid_d;
-  logic [7:0]    win_idx_d, rcnt_d;
+  // The next state is computed inside the flops' process (locals of p_engine,
+  // blocking): it feeds these flops only, and a verilated model evaluates a
+  // clocked process at the clock edge, not on every evaluation of the
+  // inputs it reads (mdone, take, ...; docs/cosim.md, simulation speed). The
+  // strobes of the wide registers below are the same case, restated.
   logic          desc_we;      // write chunk beat_q of the descriptor
   logic          win_clr, win_we;  // clear the window registers / write entry win_idx_q
   logic          line_we;      // hold the window-table line just read
   always_comb begin
-    state_d = state_q;
-    beat_d = beat_q;
-    rec_addr_d = rec_addr_q;
-    cpl_slot_d = cpl_slot_q;
-    seq_d = seq_q;
-    phase_d = phase_q;
-    rerr_d = rerr_q;
-    rerr_addr_d = rerr_addr_q;
-    budget_d = budget_q;
-    hold_d = hold_q;
-    rcnt_d = rcnt_q;
-    line_valid_d = line_valid_q;
-    win_idx_d = win_idx_q;
-    desc_we = 1'b0;
-    win_clr = 1'b0;
-    win_we = 1'b0;
-    line_we = 1'b0;
-    if (soft_reset) begin
-      // The SM held in reset until the memory has answered everything of
-      // the aborted launch.
-      state_d = E_RESET;
-      rcnt_d = 8'(ResetCycles);
-      hold_d = 1'b1;
-      line_valid_d = 1'b0;
-    end else begin
-      unique case (state_q)
-        E_RESET: begin
-          if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
-          if (!hold_next) begin
-            hold_d = 1'b0;
-            state_d = E_IDLE;
-          end
-        end
-        E_IDLE: if (take) begin
-          rec_addr_d = q_desc_addr;
-          cpl_slot_d = q_cpl_slot;
-          phase_d = q_phase;
-          seq_d = q_seq;
-          beat_d = '0;
-          line_valid_d = 1'b0;
-          rerr_d = 1'b0;
-          state_d = E_FETCH;
-        end
-        E_FETCH: if (mdone) begin
-          desc_we = 1'b1;
-          if (mem_rsp_i.err && !rerr_q) begin
-            rerr_d = 1'b1;
-            rerr_addr_d = mreq_addr_q;
-          end
-          if (fetched) state_d = E_CHECK;   // the last beat: a marker completes now
-          else beat_d = beat_q + BW'(1);
-        end
-        E_CHECK: if (ev_check) begin
-          win_idx_d = '0;
-          win_clr = 1'b1;
-          budget_d = (d_watchdog != 32'd0) ? d_watchdog : watchdog;
-          beat_d = '0;
-          if (rerr_q || chk != 4'(baresm_ring_pkg::DCHK_NONE) || chk_marker) begin
-            rec_addr_d = cpl_slot_q;
-            state_d = E_WBODY;
-          end else if (d_window_count != 8'd0) begin
-            state_d = E_WIN;
-          end else begin
-            state_d = E_LAUNCH;
-          end
-        end
-        E_WIN: begin
-          if (ev_win_ok) begin
-            win_we = 1'b1;
-            win_idx_d = win_idx_q + 8'd1;
-            if (win_idx_q + 8'd1 == d_window_count) state_d = E_LAUNCH;
-          end
-          if (ev_win_bad || ev_win_err) begin
-            rec_addr_d = cpl_slot_q;
-            beat_d = '0;
-            state_d = E_WBODY;
-          end else if (mdone) begin
-            line_we = 1'b1;
-            line_valid_d = 1'b1;
-          end
-        end
-        E_LAUNCH: if (ev_launch) state_d = E_RUN;
-        E_RUN: begin
-          if (ev_sm_done) begin
-            state_d = E_BUILD;
-          end else if (ev_backstop) begin
-            hold_d = 1'b1;
-            rcnt_d = 8'(ResetCycles);
-            state_d = E_ABORT;
-          end
-        end
-        E_ABORT: begin
-          if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
-          if (ev_aborted) begin
-            hold_d = 1'b0;
-            rec_addr_d = cpl_slot_q;
-            beat_d = '0;
-            state_d = E_WBODY;
-          end
-        end
-        E_BUILD: if (ev_built) begin
-          rec_addr_d = cpl_slot_q;
-          beat_d = '0;
-          state_d = E_WBODY;
-        end
-        E_WBODY: begin
-          if (ring_halt) state_d = E_HALT;
-          else if (mdone && 32'(beat_q) == 32'(CBEATS - 1)) state_d = E_WPHASE;
-          else if (mdone) beat_d = beat_q + BW'(1);
-        end
-        E_WPHASE: begin
-          // beat_q is the last chunk, which holds the phase word.
-          if (ring_halt) state_d = E_HALT;
-          else if (mdone) state_d = E_IDLE;
-        end
-        E_HALT: ;  // until a soft reset or the reset pin
-        default: state_d = E_IDLE;
-      endcase
-    end
+    desc_we = !soft_reset && state_q == E_FETCH && mdone;
+    win_clr = !soft_reset && state_q == E_CHECK && ev_check;
+    win_we = !soft_reset && state_q == E_WIN && ev_win_ok;
+    line_we = !soft_reset && state_q == E_WIN && !(ev_win_bad || ev_win_err) && mdone;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_engine
+    estate_e       state_d;
+    logic [BW-1:0] beat_d;
+    logic [31:0]   rec_addr_d, cpl_slot_d, seq_d, rerr_addr_d, budget_d;
+    logic          phase_d, rerr_d, hold_d, line_valid_d;
+    logic [7:0]    win_idx_d, rcnt_d;
     if (!rst_ni) begin
       state_q <= E_IDLE;
       beat_q <= '0;
@@ -698,6 +581,117 @@ module baresm_cp #(
       line_valid_q <= 1'b0;
       win_idx_q <= '0;
     end else begin
+      state_d = state_q;
+      beat_d = beat_q;
+      rec_addr_d = rec_addr_q;
+      cpl_slot_d = cpl_slot_q;
+      seq_d = seq_q;
+      phase_d = phase_q;
+      rerr_d = rerr_q;
+      rerr_addr_d = rerr_addr_q;
+      budget_d = budget_q;
+      hold_d = hold_q;
+      rcnt_d = rcnt_q;
+      line_valid_d = line_valid_q;
+      win_idx_d = win_idx_q;
+      if (soft_reset) begin
+        // The SM held in reset until the memory has answered everything of
+        // the aborted launch.
+        state_d = E_RESET;
+        rcnt_d = 8'(ResetCycles);
+        hold_d = 1'b1;
+        line_valid_d = 1'b0;
+      end else begin
+        unique case (state_q)
+          E_RESET: begin
+            if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
+            if (!hold_next) begin
+              hold_d = 1'b0;
+              state_d = E_IDLE;
+            end
+          end
+          E_IDLE: if (take) begin
+            rec_addr_d = q_desc_addr;
+            cpl_slot_d = q_cpl_slot;
+            phase_d = q_phase;
+            seq_d = q_seq;
+            beat_d = '0;
+            line_valid_d = 1'b0;
+            rerr_d = 1'b0;
+            state_d = E_FETCH;
+          end
+          E_FETCH: if (mdone) begin
+            if (mem_rsp_i.err && !rerr_q) begin
+              rerr_d = 1'b1;
+              rerr_addr_d = mreq_addr_q;
+            end
+            if (fetched) state_d = E_CHECK;   // the last beat: a marker completes now
+            else beat_d = beat_q + BW'(1);
+          end
+          E_CHECK: if (ev_check) begin
+            win_idx_d = '0;
+            budget_d = (d_watchdog != 32'd0) ? d_watchdog : watchdog;
+            beat_d = '0;
+            if (rerr_q || chk != 4'(baresm_ring_pkg::DCHK_NONE) || chk_marker) begin
+              rec_addr_d = cpl_slot_q;
+              state_d = E_WBODY;
+            end else if (d_window_count != 8'd0) begin
+              state_d = E_WIN;
+            end else begin
+              state_d = E_LAUNCH;
+            end
+          end
+          E_WIN: begin
+            if (ev_win_ok) begin
+              win_idx_d = win_idx_q + 8'd1;
+              if (win_idx_q + 8'd1 == d_window_count) state_d = E_LAUNCH;
+            end
+            if (ev_win_bad || ev_win_err) begin
+              rec_addr_d = cpl_slot_q;
+              beat_d = '0;
+              state_d = E_WBODY;
+            end else if (mdone) begin
+              line_valid_d = 1'b1;
+            end
+          end
+          E_LAUNCH: if (ev_launch) state_d = E_RUN;
+          E_RUN: begin
+            if (ev_sm_done) begin
+              state_d = E_BUILD;
+            end else if (ev_backstop) begin
+              hold_d = 1'b1;
+              rcnt_d = 8'(ResetCycles);
+              state_d = E_ABORT;
+            end
+          end
+          E_ABORT: begin
+            if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
+            if (ev_aborted) begin
+              hold_d = 1'b0;
+              rec_addr_d = cpl_slot_q;
+              beat_d = '0;
+              state_d = E_WBODY;
+            end
+          end
+          E_BUILD: if (ev_built) begin
+            rec_addr_d = cpl_slot_q;
+            beat_d = '0;
+            state_d = E_WBODY;
+          end
+          E_WBODY: begin
+            if (ring_halt) state_d = E_HALT;
+            else if (mdone && 32'(beat_q) == 32'(CBEATS - 1)) state_d = E_WPHASE;
+            else if (mdone) beat_d = beat_q + BW'(1);
+          end
+          E_WPHASE: begin
+            // beat_q is the last chunk, which holds the phase word.
+            if (ring_halt) state_d = E_HALT;
+            else if (mdone) state_d = E_IDLE;
+          end
+          E_HALT: ;  // until a soft reset or the reset pin
+          default: state_d = E_IDLE;
+        endcase
+      end
       state_q <= state_d;
       beat_q <= beat_d;
       rec_addr_q <= rec_addr_d;
@@ -732,7 +726,18 @@ module baresm_cp #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  // The response's chunk is selected in this clocked process, under
+  // desc_we: a verilated model then evaluates the selection at a clock edge
+  // that writes the descriptor, not on every evaluation of the response
+  // inputs (docs/cosim.md, simulation speed).
+  always_ff @(posedge clk_i) begin : p_desc
+    logic [CHUNK*8-1:0] rsp_chunk;  // the response's chunk at position beat_pos
+    rsp_chunk = '0;
+    if (desc_we) begin
+      for (int p = 0; p < POS; p++) begin
+        if (beat_pos == 32'(p)) rsp_chunk = rsp_rdata[p*CHUNK*8 +: CHUNK*8];
+      end
+    end
     for (int b = 0; b < BEATS; b++) begin
       if (desc_we && 32'(beat_q) == 32'(b)) begin
         if (mem_rsp_i.err) desc_q[b*CHUNK*8 +: CHUNK*8] <= '0;  // an unreadable descriptor reads as zeros
