@@ -502,11 +502,17 @@ module baresm_cp #(
   // ===========================================================================
   // Sequential logic, one next-state block per concern: the engine (its
   // state and the launch's registers), the memory master, the counters and
-  // fault report, the completion entry's fields. Each always_comb starts
-  // from "hold" and applies, in order, a soft reset or this cycle's events;
-  // each always_ff only stores. The wide data registers (descriptor, window
-  // line, write data, second-line counters) are enabled flops: written on
-  // their event only, so Verilator copies nothing on other cycles.
+  // fault report, the completion entry's fields. Each next state starts
+  // from "hold" and applies, in order, a soft reset or this cycle's events.
+  // Where it feeds its flops only (the engine, the completion fill, the
+  // memory master) it is computed inside their always_ff, in locals: a
+  // verilated model evaluates a clocked process at the clock edge only, an
+  // always_comb that reads the device's inputs (mdone, the memory's ready)
+  // on every evaluation (docs/cosim.md, simulation speed); elsewhere an
+  // always_comb computes it and the always_ff only stores. The wide data
+  // registers (descriptor, window line, write data, second-line counters)
+  // are enabled flops: written on their event only, so Verilator copies
+  // nothing on other cycles.
   // ===========================================================================
 
   // ---- events of this cycle (none while a soft reset is written) ------------
@@ -786,10 +792,8 @@ module baresm_cp #(
   logic [5:0] fl_w_q;      // the next report word of chunk fl_beat_q to ask for (NO_WORD: none)
   logic       fl_pend_q;   // a report word was asked for in the previous cycle ...
   logic [4:0] fl_pw_q;     // ... this one
-  logic [BW-1:0] fl_beat_d;
-  logic          fl_own_d, fl_pend_d, fl_on, fl_free, fl_rep, fl_own_ld, fl_ask;
-  logic [5:0]    fl_w_d, fl_w, fl_base, fl_nbase;
-  logic [4:0]    fl_pw_d;
+  logic          fl_on, fl_free, fl_rep, fl_own_ld, fl_ask;
+  logic [5:0]    fl_w, fl_base, fl_nbase;
   logic [WPC-1:0] fl_own_en;  // the words of chunk fl_beat_q that are the command processor's
   assign fl_base = 6'(32'(fl_beat_q) * WPC);
   assign fl_nbase = 6'((32'(beat_q) + 32'd1) * WPC);
@@ -809,29 +813,14 @@ module baresm_cp #(
   // Chunk beat_q is whole at this edge: its own fields in or loading, the
   // last of its report words asked before this cycle (stored at this edge).
   assign fl_ready = !mbusy && fl_beat_q == beat_q && (fl_own_q || fl_own_ld) && fl_w == NO_WORD;
-  always_comb begin
-    fl_beat_d = fl_beat_q;
-    fl_own_d = fl_own_q;
-    fl_w_d = fl_w_q;
-    fl_pend_d = fl_ask;
-    fl_pw_d = fl_w[4:0];
-    if (!fl_on) begin
-      fl_beat_d = '0;
-      fl_own_d = 1'b0;
-      fl_w_d = rpt_next(6'd0, 6'(WPC));
-      fl_pend_d = 1'b0;
-    end else begin
-      if (fl_own_ld) fl_own_d = 1'b1;
-      if (fl_ask) fl_w_d = rpt_next(fl_w + 6'd1, fl_base + 6'(WPC));
-      // The chunk is written: assemble the next one (the last one stays).
-      if (mreq_issue && state_q == E_WBODY && 32'(beat_q) != 32'(CBEATS - 1)) begin
-        fl_beat_d = beat_q + BW'(1);
-        fl_own_d = 1'b0;
-        fl_w_d = rpt_next(fl_nbase, fl_nbase + 6'(WPC));
-      end
-    end
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_fill
+    // The next state, computed here (it feeds these flops only): a verilated
+    // model evaluates it at the clock edge, not on every evaluation of the
+    // inputs it reads (docs/cosim.md, simulation speed).
+    logic [BW-1:0] fl_beat_d;
+    logic          fl_own_d, fl_pend_d;
+    logic [5:0]    fl_w_d;
+    logic [4:0]    fl_pw_d;
     if (!rst_ni) begin
       fl_beat_q <= '0;
       fl_own_q <= 1'b0;
@@ -839,6 +828,26 @@ module baresm_cp #(
       fl_pend_q <= 1'b0;
       fl_pw_q <= '0;
     end else begin
+      fl_beat_d = fl_beat_q;
+      fl_own_d = fl_own_q;
+      fl_w_d = fl_w_q;
+      fl_pend_d = fl_ask;
+      fl_pw_d = fl_w[4:0];
+      if (!fl_on) begin
+        fl_beat_d = '0;
+        fl_own_d = 1'b0;
+        fl_w_d = rpt_next(6'd0, 6'(WPC));
+        fl_pend_d = 1'b0;
+      end else begin
+        if (fl_own_ld) fl_own_d = 1'b1;
+        if (fl_ask) fl_w_d = rpt_next(fl_w + 6'd1, fl_base + 6'(WPC));
+        // The chunk is written: assemble the next one (the last one stays).
+        if (mreq_issue && state_q == E_WBODY && 32'(beat_q) != 32'(CBEATS - 1)) begin
+          fl_beat_d = beat_q + BW'(1);
+          fl_own_d = 1'b0;
+          fl_w_d = rpt_next(fl_nbase, fl_nbase + 6'(WPC));
+        end
+      end
       fl_beat_q <= fl_beat_d;
       fl_own_q <= fl_own_d;
       fl_w_q <= fl_w_d;
@@ -863,38 +872,12 @@ module baresm_cp #(
   end
 
   // ---- memory master: one request in flight --------------------------------------
-  logic        mreq_valid_d, mwait_d;
-  logic [31:0] mreq_addr_d;
-  logic [1:0]  mreq_op_d;
-  logic [MemLineBytes-1:0] mreq_wstrb_d;
-  always_comb begin
-    mreq_valid_d = mreq_valid_q;
-    mwait_d = mwait_q;
-    mreq_addr_d = mreq_addr_q;
-    mreq_op_d = mreq_op_q;
-    mreq_wstrb_d = mreq_wstrb_q;
-    if (soft_reset) begin
-      // The request withdrawn; its answer, if one comes, is not awaited.
-      mreq_valid_d = 1'b0;
-      mwait_d = 1'b0;
-    end else begin
-      if (mreq_valid_q && mem_req_ready_i) begin
-        mreq_valid_d = 1'b0;
-        mwait_d = 1'b1;
-      end
-      if (mdone) mwait_d = 1'b0;
-      if (mreq_issue) begin
-        mreq_valid_d = 1'b1;
-        if (state_q == E_WIN) mreq_addr_d = went_addr & LINE_MASK;
-        else mreq_addr_d = beat_addr & LINE_MASK;
-        mreq_op_d = (state_q == E_WBODY || state_q == E_WPHASE) ? 2'd1 : 2'd0;
-        mreq_wstrb_d = (state_q == E_WBODY) ? wr_body_strb :
-                       (state_q == E_WPHASE) ? wr_phase_strb : '0;
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_mreq
+    // The next state, computed here (it feeds these flops only; see p_fill).
+    logic        mreq_valid_d, mwait_d;
+    logic [31:0] mreq_addr_d;
+    logic [1:0]  mreq_op_d;
+    logic [MemLineBytes-1:0] mreq_wstrb_d;
     if (!rst_ni) begin
       mreq_valid_q <= 1'b0;
       mwait_q <= 1'b0;
@@ -902,6 +885,30 @@ module baresm_cp #(
       mreq_op_q <= '0;
       mreq_wstrb_q <= '0;
     end else begin
+      mreq_valid_d = mreq_valid_q;
+      mwait_d = mwait_q;
+      mreq_addr_d = mreq_addr_q;
+      mreq_op_d = mreq_op_q;
+      mreq_wstrb_d = mreq_wstrb_q;
+      if (soft_reset) begin
+        // The request withdrawn; its answer, if one comes, is not awaited.
+        mreq_valid_d = 1'b0;
+        mwait_d = 1'b0;
+      end else begin
+        if (mreq_valid_q && mem_req_ready_i) begin
+          mreq_valid_d = 1'b0;
+          mwait_d = 1'b1;
+        end
+        if (mdone) mwait_d = 1'b0;
+        if (mreq_issue) begin
+          mreq_valid_d = 1'b1;
+          if (state_q == E_WIN) mreq_addr_d = went_addr & LINE_MASK;
+          else mreq_addr_d = beat_addr & LINE_MASK;
+          mreq_op_d = (state_q == E_WBODY || state_q == E_WPHASE) ? 2'd1 : 2'd0;
+          mreq_wstrb_d = (state_q == E_WBODY) ? wr_body_strb :
+                         (state_q == E_WPHASE) ? wr_phase_strb : '0;
+        end
+      end
       mreq_valid_q <= mreq_valid_d;
       mwait_q <= mwait_d;
       mreq_addr_q <= mreq_addr_d;
