@@ -918,86 +918,20 @@ module baresm_cp #(
   end
 
   // ---- counters and the fault report ------------------------------------------
-  logic [63:0] cycles_d, winstr_d;
-  logic [31:0] launches_d, failed_d, progress_d, ctas_d;
-  logic [39:0] run_cyc_d;
-  logic        sm_active_d;
-  logic        fault_d;
-  logic        fault_we;     // record a fault report (FAULT_*) this cycle
-  logic [31:0] fault_info_d, fault_pc_d, fault_addr_d, fault_cta_d;
   // PROGRESS moves by the CTAs retired in RUN, else by one (a fetch, an
   // entry written, a ring halt: never in RUN): one adder.
   logic [31:0] progress_step;
   assign progress_step = progress_q + (counting ? retired : 32'd1);
-  always_comb begin
-    cycles_d = cycles_q + 64'd1;
-    winstr_d = winstr_q;
-    launches_d = launches_q;
-    failed_d = failed_q;
-    progress_d = progress_q;
-    ctas_d = ctas_q;
-    run_cyc_d = run_cyc_q;
-    sm_active_d = sm_active_q;
-    fault_d = fault_q;
-    fault_we = 1'b0;
-    fault_info_d = '0;
-    fault_pc_d = '0;
-    fault_addr_d = '0;
-    fault_cta_d = '0;
-    if (soft_reset) begin
-      // Every counter and the fault report to its reset value.
-      cycles_d = '0;
-      winstr_d = '0;
-      launches_d = '0;
-      failed_d = '0;
-      progress_d = '0;
-      sm_active_d = 1'b0;
-      fault_d = 1'b0;
-      fault_we = 1'b1;
-    end else begin
-      // The running launch's warp-instructions as the SM counts them,
-      // through the cycle its report ends (ev_built, ev_backstop).
-      if (sm_active_q && rpt_rsp_i.issued) winstr_d = winstr_q + 64'd1;
-      if (counting) begin
-        ctas_d = ctas_q + retired;
-        progress_d = progress_step;
-        run_cyc_d = run_cyc_q + 40'd1;
-      end
-      if (fetched) progress_d = progress_step;  // the slot may be reused
-      if (ev_launch) begin
-        run_cyc_d = '0;
-        ctas_d = '0;
-        sm_active_d = 1'b1;
-      end
-      if (ev_backstop || ev_built) sm_active_d = 1'b0;
-      if (finish) begin
-        launches_d = launches_q + 32'd1;
-        progress_d = progress_step;
-        if (cpl_failed) failed_d = failed_q + 32'd1;
-        if (cpl_sticky) begin
-          fault_d = 1'b1;
-          fault_we = 1'b1;
-          fault_info_d = {c_lane_q, c_warp_q, 8'(cur_q), c_error_q};
-          fault_pc_d = c_pc_q;
-          fault_addr_d = c_addr_q;
-          fault_cta_d = c_cta_q;
-        end
-      end
-      // A completion entry that could not be written is reported in FAULT_*
-      // (its launch's token; FAULT_ADDR the line) and stops the device: the
-      // host sees STATUS.FAULT and IRQ_STATUS.FAULT, and recovers by a reset.
-      if (ring_halt) begin
-        fault_d = 1'b1;
-        fault_we = 1'b1;
-        fault_info_d = {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
-        fault_addr_d = mreq_addr_q;
-        failed_d = failed_q + 32'd1;
-        progress_d = progress_step;
-      end
-    end
-  end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_counters
+    // The next state, computed here (it feeds these flops only; see p_fill).
+    logic [63:0] cycles_d, winstr_d;
+    logic [31:0] launches_d, failed_d, progress_d, ctas_d;
+    logic [39:0] run_cyc_d;
+    logic        sm_active_d;
+    logic        fault_d;
+    logic        fault_we;     // record a fault report (FAULT_*) this cycle
+    logic [31:0] fault_info_d, fault_pc_d, fault_addr_d, fault_cta_d;
     if (!rst_ni) begin
       cycles_q <= '0;
       winstr_q <= '0;
@@ -1008,7 +942,77 @@ module baresm_cp #(
       run_cyc_q <= '0;
       sm_active_q <= 1'b0;
       fault_q <= 1'b0;
+      fault_info_q <= '0;
+      fault_pc_q <= '0;
+      fault_addr_q <= '0;
+      fault_cta_q <= '0;
+      fault_token_q <= '0;
     end else begin
+      cycles_d = cycles_q + 64'd1;
+      winstr_d = winstr_q;
+      launches_d = launches_q;
+      failed_d = failed_q;
+      progress_d = progress_q;
+      ctas_d = ctas_q;
+      run_cyc_d = run_cyc_q;
+      sm_active_d = sm_active_q;
+      fault_d = fault_q;
+      fault_we = 1'b0;
+      fault_info_d = '0;
+      fault_pc_d = '0;
+      fault_addr_d = '0;
+      fault_cta_d = '0;
+      if (soft_reset) begin
+        // Every counter and the fault report to its reset value.
+        cycles_d = '0;
+        winstr_d = '0;
+        launches_d = '0;
+        failed_d = '0;
+        progress_d = '0;
+        sm_active_d = 1'b0;
+        fault_d = 1'b0;
+        fault_we = 1'b1;
+      end else begin
+        // The running launch's warp-instructions as the SM counts them,
+        // through the cycle its report ends (ev_built, ev_backstop).
+        if (sm_active_q && rpt_rsp_i.issued) winstr_d = winstr_q + 64'd1;
+        if (counting) begin
+          ctas_d = ctas_q + retired;
+          progress_d = progress_step;
+          run_cyc_d = run_cyc_q + 40'd1;
+        end
+        if (fetched) progress_d = progress_step;  // the slot may be reused
+        if (ev_launch) begin
+          run_cyc_d = '0;
+          ctas_d = '0;
+          sm_active_d = 1'b1;
+        end
+        if (ev_backstop || ev_built) sm_active_d = 1'b0;
+        if (finish) begin
+          launches_d = launches_q + 32'd1;
+          progress_d = progress_step;
+          if (cpl_failed) failed_d = failed_q + 32'd1;
+          if (cpl_sticky) begin
+            fault_d = 1'b1;
+            fault_we = 1'b1;
+            fault_info_d = {c_lane_q, c_warp_q, 8'(cur_q), c_error_q};
+            fault_pc_d = c_pc_q;
+            fault_addr_d = c_addr_q;
+            fault_cta_d = c_cta_q;
+          end
+        end
+        // A completion entry that could not be written is reported in FAULT_*
+        // (its launch's token; FAULT_ADDR the line) and stops the device: the
+        // host sees STATUS.FAULT and IRQ_STATUS.FAULT, and recovers by a reset.
+        if (ring_halt) begin
+          fault_d = 1'b1;
+          fault_we = 1'b1;
+          fault_info_d = {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
+          fault_addr_d = mreq_addr_q;
+          failed_d = failed_q + 32'd1;
+          progress_d = progress_step;
+        end
+      end
       cycles_q <= cycles_d;
       winstr_q <= winstr_d;
       launches_q <= launches_d;
@@ -1018,112 +1022,25 @@ module baresm_cp #(
       run_cyc_q <= run_cyc_d;
       sm_active_q <= sm_active_d;
       fault_q <= fault_d;
-    end
-  end
-  // The fault report (FAULT_INFO/PC/ADDR/CTA/TOKEN), on a fault or a soft reset only.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fault_info_q <= '0;
-      fault_pc_q <= '0;
-      fault_addr_q <= '0;
-      fault_cta_q <= '0;
-      fault_token_q <= '0;
-    end else if (fault_we) begin
-      fault_info_q <= fault_info_d;
-      fault_pc_q <= fault_pc_d;
-      fault_addr_q <= fault_addr_d;
-      fault_cta_q <= fault_cta_d;
-      fault_token_q <= soft_reset ? 64'd0 : desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
+      // The fault report (FAULT_INFO/PC/ADDR/CTA/TOKEN), on a fault or a soft reset only.
+      if (fault_we) begin
+        fault_info_q <= fault_info_d;
+        fault_pc_q <= fault_pc_d;
+        fault_addr_q <= fault_addr_d;
+        fault_cta_q <= fault_cta_d;
+        fault_token_q <= soft_reset ? 64'd0 : desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
+      end
     end
   end
 
   // ---- completion entry fields ---------------------------------------------------
-  logic [63:0] c_start_d, c_end_d;
-  logic [7:0]  c_status_d, c_error_d, c_warp_d, c_lane_d;
-  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_ctas_d;
-  logic        c_cnt_clr, c_cnt_set;   // the SM's report is not / is this entry's
-  always_comb begin
-    c_start_d = c_start_q;
-    c_end_d = c_end_q;
-    c_status_d = c_status_q;
-    c_error_d = c_error_q;
-    c_warp_d = c_warp_q;
-    c_lane_d = c_lane_q;
-    c_pc_d = c_pc_q;
-    c_addr_d = c_addr_q;
-    c_cta_d = c_cta_q;
-    c_ctas_d = c_ctas_q;
-    c_cnt_clr = 1'b0;
-    c_cnt_set = 1'b0;
-    // Nothing here changes during a soft reset (the events exclude it).
-    if (fetched) begin
-      // A marker completes at its fetch.
-      c_start_d = cycles_q;
-      c_end_d = cycles_q;
-    end
-    if (ev_check) begin
-      c_warp_d = '0;
-      c_lane_d = '0;
-      c_pc_d = '0;
-      c_cta_d = '0;
-      c_ctas_d = '0;
-      c_cnt_clr = 1'b1;
-      c_addr_d = '0;
-      if (rerr_q) begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-        c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
-        c_addr_d = rerr_addr_q;
-      end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-        c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
-        c_addr_d = 32'(chk);
-      end else if (chk_marker) begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
-        c_error_d = baresm_ring_pkg::ERR_OK;
-      end
-    end
-    if (ev_win_bad) begin
-      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-      c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
-      c_addr_d = baresm_ring_pkg::DCHK_WINDOW_RANGE;
-    end
-    if (ev_win_err) begin
-      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-      c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
-      c_addr_d = mreq_addr_q;
-    end
-    if (ev_launch) c_start_d = cycles_q;
-    if (ev_sm_done || ev_backstop) c_end_d = cycles_q;
-    // The SM ended the launch: its report stays until the next launch.
-    // (An aborted one was reset by the hold: its entry carries no counters.)
-    if (ev_built) c_cnt_set = 1'b1;
-    if (ev_aborted) begin
-      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-      c_error_d = baresm_ring_pkg::ERR_WATCHDOG_TIMEOUT;
-      c_ctas_d = ctas_q;
-    end
-    if (ev_built) begin
-      c_error_d = f_error;
-      if (f_error == baresm_ring_pkg::ERR_OK) begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
-        c_ctas_d = ctas_q;
-      end else begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-        if (!sm_cfg_error_i) begin
-          c_warp_d = sm_fault_i.warp;
-          c_lane_d = 8'(sm_fault_i.lane);
-          c_pc_d = sm_fault_i.pc;
-          // A barrier deadlock names the waiting warps where an address would be.
-          c_addr_d = (sm_fault_i.kind == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
-                     sm_fault_i.waiting : sm_fault_i.addr;
-          c_cta_d = f_cta;
-          c_ctas_d = f_cta;  // as the functional model: the CTAs before the faulting one
-        end
-      end
-    end
-  end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_cpl
+    // The next state, computed here (it feeds these flops only; see p_fill).
+    logic [63:0] c_start_d, c_end_d;
+    logic [7:0]  c_status_d, c_error_d, c_warp_d, c_lane_d;
+    logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_ctas_d;
+    logic        c_cnt_clr, c_cnt_set;   // the SM's report is not / is this entry's
     if (!rst_ni) begin
       c_start_q <= '0;
       c_end_q <= '0;
@@ -1135,7 +1052,86 @@ module baresm_cp #(
       c_addr_q <= '0;
       c_cta_q <= '0;
       c_ctas_q <= '0;
+      c_cnt_valid_q <= 1'b0;
     end else begin
+      c_start_d = c_start_q;
+      c_end_d = c_end_q;
+      c_status_d = c_status_q;
+      c_error_d = c_error_q;
+      c_warp_d = c_warp_q;
+      c_lane_d = c_lane_q;
+      c_pc_d = c_pc_q;
+      c_addr_d = c_addr_q;
+      c_cta_d = c_cta_q;
+      c_ctas_d = c_ctas_q;
+      c_cnt_clr = 1'b0;
+      c_cnt_set = 1'b0;
+      // Nothing here changes during a soft reset (the events exclude it).
+      if (fetched) begin
+        // A marker completes at its fetch.
+        c_start_d = cycles_q;
+        c_end_d = cycles_q;
+      end
+      if (ev_check) begin
+        c_warp_d = '0;
+        c_lane_d = '0;
+        c_pc_d = '0;
+        c_cta_d = '0;
+        c_ctas_d = '0;
+        c_cnt_clr = 1'b1;
+        c_addr_d = '0;
+        if (rerr_q) begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+          c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
+          c_addr_d = rerr_addr_q;
+        end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+          c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+          c_addr_d = 32'(chk);
+        end else if (chk_marker) begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
+          c_error_d = baresm_ring_pkg::ERR_OK;
+        end
+      end
+      if (ev_win_bad) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+        c_addr_d = baresm_ring_pkg::DCHK_WINDOW_RANGE;
+      end
+      if (ev_win_err) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
+        c_addr_d = mreq_addr_q;
+      end
+      if (ev_launch) c_start_d = cycles_q;
+      if (ev_sm_done || ev_backstop) c_end_d = cycles_q;
+      // The SM ended the launch: its report stays until the next launch.
+      // (An aborted one was reset by the hold: its entry carries no counters.)
+      if (ev_built) c_cnt_set = 1'b1;
+      if (ev_aborted) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        c_error_d = baresm_ring_pkg::ERR_WATCHDOG_TIMEOUT;
+        c_ctas_d = ctas_q;
+      end
+      if (ev_built) begin
+        c_error_d = f_error;
+        if (f_error == baresm_ring_pkg::ERR_OK) begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
+          c_ctas_d = ctas_q;
+        end else begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+          if (!sm_cfg_error_i) begin
+            c_warp_d = sm_fault_i.warp;
+            c_lane_d = 8'(sm_fault_i.lane);
+            c_pc_d = sm_fault_i.pc;
+            // A barrier deadlock names the waiting warps where an address would be.
+            c_addr_d = (sm_fault_i.kind == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
+                       sm_fault_i.waiting : sm_fault_i.addr;
+            c_cta_d = f_cta;
+            c_ctas_d = f_cta;  // as the functional model: the CTAs before the faulting one
+          end
+        end
+      end
       c_start_q <= c_start_d;
       c_end_q <= c_end_d;
       c_status_q <= c_status_d;
@@ -1146,12 +1142,9 @@ module baresm_cp #(
       c_addr_q <= c_addr_d;
       c_cta_q <= c_cta_d;
       c_ctas_q <= c_ctas_d;
+      if (c_cnt_clr) c_cnt_valid_q <= 1'b0;
+      else if (c_cnt_set) c_cnt_valid_q <= 1'b1;
     end
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) c_cnt_valid_q <= 1'b0;
-    else if (c_cnt_clr) c_cnt_valid_q <= 1'b0;
-    else if (c_cnt_set) c_cnt_valid_q <= 1'b1;
   end
 
   // ===========================================================================
