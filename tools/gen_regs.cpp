@@ -392,10 +392,24 @@ std::string generate_block() {
        "  assign qp_ok = in_qp && 32'(qp_idx) < 32'(NumQueues);\n"
        "  assign qp_wr_o = wr_ok && qp_ok;\n\n";
 
-  o << "  // One select per global register.\n";
-  for (const RegInfo* r : regs) o << "  logic hit_" << lower(r->name) << ";\n";
+  // The select of a global register. Continuous selects only where a
+  // combinational output needs them (the WO strobes); the flops below decode
+  // the address inside their clocked processes, so that a verilated model
+  // evaluates the decode only at a clock edge, under the access's enable,
+  // not on every evaluation of its inputs (docs/cosim.md, simulation speed).
+  auto hit = [&](const RegInfo& r) {
+    return std::string("(!in_qp && req_addr_i == ") + P(r, "OFFSET") + ")";
+  };
+  auto has_wo = [&](const RegInfo& r) {
+    for (int j = 0; j < nf; ++j)
+      if (fs[j].reg == std::string(r.name) && fs[j].access == Access::WO) return true;
+    return false;
+  };
+  o << "  // Selects of the registers with write-only fields (their strobes).\n";
   for (const RegInfo* r : regs)
-    o << "  assign hit_" << lower(r->name) << " = !in_qp && req_addr_i == " << P(*r, "OFFSET") << ";\n";
+    if (has_wo(*r)) o << "  logic hit_" << lower(r->name) << ";\n";
+  for (const RegInfo* r : regs)
+    if (has_wo(*r)) o << "  assign hit_" << lower(r->name) << " = " << hit(*r) << ";\n";
 
   o << "\n  // ---- WO fields ----\n";
   for (const RegInfo* r : regs)
@@ -412,21 +426,18 @@ std::string generate_block() {
     if (!held(*r)) continue;
     const std::string n = lower(r->name);
     const bool rw = access_mask(*r, Access::RW) != 0, w1c = access_mask(*r, Access::W1C) != 0;
-    o << "  logic [31:0] " << n << "_q, " << n << "_d;\n"
-      << "  always_comb begin\n    " << n << "_d = " << n << "_q;\n";
-    if (rw)
-      o << "    if (wr_ok && hit_" << n << ")\n      " << n << "_d = (" << n << "_d & ~" << P(*r, "RW_MASK")
-        << ") | (req_wdata_i & " << P(*r, "RW_MASK") << ");\n";
-    if (w1c)
-      o << "    if (wr_ok && hit_" << n << ") " << n << "_d = " << n << "_d & ~(req_wdata_i & "
-        << P(*r, "W1C_MASK") << ");\n    " << n << "_d = " << n << "_d | (" << n << "_set_i & "
-        << P(*r, "W1C_MASK") << ");\n";
-    o << "  end\n"
+    o << "  logic [31:0] " << n << "_q;\n"
       << "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
       << "    if (!rst_ni) " << n << "_q <= " << P(*r, "RESET") << ";\n"
-      << "    else if (clear_i) " << n << "_q <= " << P(*r, "RESET") << ";\n"
-      << "    else " << n << "_q <= " << n << "_d;\n"
-      << "  end\n"
+      << "    else if (clear_i) " << n << "_q <= " << P(*r, "RESET") << ";\n";
+    if (rw)
+      o << "    else if (wr_ok && " << hit(*r) << ")\n      " << n << "_q <= (" << n << "_q & ~" << P(*r, "RW_MASK")
+        << ") | (req_wdata_i & " << P(*r, "RW_MASK") << ");\n";
+    if (w1c)
+      o << "    else " << n << "_q <= ((wr_ok && " << hit(*r) << ") ? " << n << "_q & ~(req_wdata_i & "
+        << P(*r, "W1C_MASK") << ") : " << n << "_q) |\n      (" << n << "_set_i & " << P(*r, "W1C_MASK")
+        << ");\n";
+    o << "  end\n"
       << "  assign " << n << "_o = " << n << "_q;\n\n";
   }
 
@@ -437,14 +448,23 @@ std::string generate_block() {
       << "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
       << "    if (!rst_ni) " << hi << "_snap_q <= '0;\n"
       << "    else if (clear_i) " << hi << "_snap_q <= '0;\n"
-      << "    else if (rd && hit_" << lo << ") " << hi << "_snap_q <= " << hi << "_i;\n"
+      << "    else if (rd && !in_qp && req_addr_i == baresm_regs_pkg::" << s.lo << "_OFFSET) " << hi
+      << "_snap_q <= " << hi << "_i;\n"
       << "  end\n";
   }
 
-  o << "\n  // ---- read mux: the selects are exclusive, so an AND-OR of them ----\n"
-       "  logic [31:0] rdata;\n"
-       "  always_comb begin\n"
-       "    rdata = {32{qp_ok}} & qp_rdata_i;\n";
+  o << "\n  // ---- read mux: a case on the address inside the response flop's process,\n"
+       "  // under rd (a verilated model decodes it only at a clock edge with a read) ----\n"
+       "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+       "    if (!rst_ni) begin\n"
+       "      rsp_valid_o <= 1'b0;\n"
+       "      rsp_rdata_o <= '0;\n"
+       "    end else begin\n"
+       "      rsp_valid_o <= req_valid_i;\n"
+       "      rsp_rdata_o <= 32'd0;\n"
+       "      if (rd && qp_ok) rsp_rdata_o <= qp_rdata_i;\n"
+       "      else if (rd && !in_qp) begin\n"
+       "        case (req_addr_i)\n";
   for (const RegInfo* r : regs) {
     const std::string n = lower(r->name);
     const uint32_t m = read_mask(*r);
@@ -457,16 +477,11 @@ std::string generate_block() {
     else
       v = n + "_i";
     if (!held(*r) && m != 0xFFFFFFFFu) v = "(" + v + " & " + hex(m, 32) + ")";
-    o << "    rdata = rdata | ({32{hit_" << n << "}} & " << v << ");\n";
+    o << "          " << P(*r, "OFFSET") << ": rsp_rdata_o <= " << v << ";\n";
   }
-  o << "  end\n\n"
-       "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "    if (!rst_ni) begin\n"
-       "      rsp_valid_o <= 1'b0;\n"
-       "      rsp_rdata_o <= '0;\n"
-       "    end else begin\n"
-       "      rsp_valid_o <= req_valid_i;\n"
-       "      rsp_rdata_o <= rd ? rdata : 32'd0;\n"
+  o << "          default: rsp_rdata_o <= 32'd0;\n"
+       "        endcase\n"
+       "      end\n"
        "    end\n"
        "  end\n\n"
        "endmodule\n\n"

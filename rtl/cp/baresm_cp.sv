@@ -340,17 +340,10 @@ module baresm_cp #(
   // A chunk of a line read at chunk position pos.
   logic [31:0]        beat_addr;
   logic [31:0]        beat_pos;
-  logic [CHUNK*8-1:0] rsp_chunk;
   logic [MemLineBytes*8-1:0] rsp_rdata;  // a plain vector: Icarus 11 takes no
   assign rsp_rdata = mem_rsp_i.rdata;     // variable part select of a struct member
   assign beat_addr = rec_addr_q + 32'(beat_q) * 32'(CHUNK);
   assign beat_pos = (beat_addr & ~LINE_MASK) >> CW;
-  always_comb begin
-    rsp_chunk = '0;
-    for (int p = 0; p < POS; p++) begin
-      if (beat_pos == 32'(p)) rsp_chunk = rsp_rdata[p*CHUNK*8 +: CHUNK*8];
-    end
-  end
 
   // The window entry win_idx_q, from the held line.
   logic [31:0] went_addr, went_pos;
@@ -509,11 +502,17 @@ module baresm_cp #(
   // ===========================================================================
   // Sequential logic, one next-state block per concern: the engine (its
   // state and the launch's registers), the memory master, the counters and
-  // fault report, the completion entry's fields. Each always_comb starts
-  // from "hold" and applies, in order, a soft reset or this cycle's events;
-  // each always_ff only stores. The wide data registers (descriptor, window
-  // line, write data, second-line counters) are enabled flops: written on
-  // their event only, so Verilator copies nothing on other cycles.
+  // fault report, the completion entry's fields. Each next state starts
+  // from "hold" and applies, in order, a soft reset or this cycle's events.
+  // Where it feeds its flops only (the engine, the completion fill, the
+  // memory master) it is computed inside their always_ff, in locals: a
+  // verilated model evaluates a clocked process at the clock edge only, an
+  // always_comb that reads the device's inputs (mdone, the memory's ready)
+  // on every evaluation (docs/cosim.md, simulation speed); elsewhere an
+  // always_comb computes it and the always_ff only stores. The wide data
+  // registers (descriptor, window line, write data, second-line counters)
+  // are enabled flops: written on their event only, so Verilator copies
+  // nothing on other cycles.
   // ===========================================================================
 
   // ---- events of this cycle (none while a soft reset is written) ------------
@@ -552,137 +551,27 @@ module baresm_cp #(
   end
 
   // ---- engine ----------------------------------------------------------------
-  estate_e       state_d;
-  logic [BW-1:0] beat_d;
-  logic [31:0]   rec_addr_d, cpl_slot_d, seq_d, rerr_addr_d, budget_d;
-  logic          phase_d, rerr_d, hold_d, line_valid_d;
-  logic [7:0]    win_idx_d, rcnt_d;
+  // The next state is computed inside the flops' process (locals of p_engine,
+  // blocking): it feeds these flops only, and a verilated model evaluates a
+  // clocked process at the clock edge, not on every evaluation of the
+  // inputs it reads (mdone, take, ...; docs/cosim.md, simulation speed). The
+  // strobes of the wide registers below are the same case, restated.
   logic          desc_we;      // write chunk beat_q of the descriptor
   logic          win_clr, win_we;  // clear the window registers / write entry win_idx_q
   logic          line_we;      // hold the window-table line just read
   always_comb begin
-    state_d = state_q;
-    beat_d = beat_q;
-    rec_addr_d = rec_addr_q;
-    cpl_slot_d = cpl_slot_q;
-    seq_d = seq_q;
-    phase_d = phase_q;
-    rerr_d = rerr_q;
-    rerr_addr_d = rerr_addr_q;
-    budget_d = budget_q;
-    hold_d = hold_q;
-    rcnt_d = rcnt_q;
-    line_valid_d = line_valid_q;
-    win_idx_d = win_idx_q;
-    desc_we = 1'b0;
-    win_clr = 1'b0;
-    win_we = 1'b0;
-    line_we = 1'b0;
-    if (soft_reset) begin
-      // The SM held in reset until the memory has answered everything of
-      // the aborted launch.
-      state_d = E_RESET;
-      rcnt_d = 8'(ResetCycles);
-      hold_d = 1'b1;
-      line_valid_d = 1'b0;
-    end else begin
-      unique case (state_q)
-        E_RESET: begin
-          if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
-          if (!hold_next) begin
-            hold_d = 1'b0;
-            state_d = E_IDLE;
-          end
-        end
-        E_IDLE: if (take) begin
-          rec_addr_d = q_desc_addr;
-          cpl_slot_d = q_cpl_slot;
-          phase_d = q_phase;
-          seq_d = q_seq;
-          beat_d = '0;
-          line_valid_d = 1'b0;
-          rerr_d = 1'b0;
-          state_d = E_FETCH;
-        end
-        E_FETCH: if (mdone) begin
-          desc_we = 1'b1;
-          if (mem_rsp_i.err && !rerr_q) begin
-            rerr_d = 1'b1;
-            rerr_addr_d = mreq_addr_q;
-          end
-          if (fetched) state_d = E_CHECK;   // the last beat: a marker completes now
-          else beat_d = beat_q + BW'(1);
-        end
-        E_CHECK: if (ev_check) begin
-          win_idx_d = '0;
-          win_clr = 1'b1;
-          budget_d = (d_watchdog != 32'd0) ? d_watchdog : watchdog;
-          beat_d = '0;
-          if (rerr_q || chk != 4'(baresm_ring_pkg::DCHK_NONE) || chk_marker) begin
-            rec_addr_d = cpl_slot_q;
-            state_d = E_WBODY;
-          end else if (d_window_count != 8'd0) begin
-            state_d = E_WIN;
-          end else begin
-            state_d = E_LAUNCH;
-          end
-        end
-        E_WIN: begin
-          if (ev_win_ok) begin
-            win_we = 1'b1;
-            win_idx_d = win_idx_q + 8'd1;
-            if (win_idx_q + 8'd1 == d_window_count) state_d = E_LAUNCH;
-          end
-          if (ev_win_bad || ev_win_err) begin
-            rec_addr_d = cpl_slot_q;
-            beat_d = '0;
-            state_d = E_WBODY;
-          end else if (mdone) begin
-            line_we = 1'b1;
-            line_valid_d = 1'b1;
-          end
-        end
-        E_LAUNCH: if (ev_launch) state_d = E_RUN;
-        E_RUN: begin
-          if (ev_sm_done) begin
-            state_d = E_BUILD;
-          end else if (ev_backstop) begin
-            hold_d = 1'b1;
-            rcnt_d = 8'(ResetCycles);
-            state_d = E_ABORT;
-          end
-        end
-        E_ABORT: begin
-          if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
-          if (ev_aborted) begin
-            hold_d = 1'b0;
-            rec_addr_d = cpl_slot_q;
-            beat_d = '0;
-            state_d = E_WBODY;
-          end
-        end
-        E_BUILD: if (ev_built) begin
-          rec_addr_d = cpl_slot_q;
-          beat_d = '0;
-          state_d = E_WBODY;
-        end
-        E_WBODY: begin
-          if (ring_halt) state_d = E_HALT;
-          else if (mdone && 32'(beat_q) == 32'(CBEATS - 1)) state_d = E_WPHASE;
-          else if (mdone) beat_d = beat_q + BW'(1);
-        end
-        E_WPHASE: begin
-          // beat_q is the last chunk, which holds the phase word.
-          if (ring_halt) state_d = E_HALT;
-          else if (mdone) state_d = E_IDLE;
-        end
-        E_HALT: ;  // until a soft reset or the reset pin
-        default: state_d = E_IDLE;
-      endcase
-    end
+    desc_we = !soft_reset && state_q == E_FETCH && mdone;
+    win_clr = !soft_reset && state_q == E_CHECK && ev_check;
+    win_we = !soft_reset && state_q == E_WIN && ev_win_ok;
+    line_we = !soft_reset && state_q == E_WIN && !(ev_win_bad || ev_win_err) && mdone;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_engine
+    estate_e       state_d;
+    logic [BW-1:0] beat_d;
+    logic [31:0]   rec_addr_d, cpl_slot_d, seq_d, rerr_addr_d, budget_d;
+    logic          phase_d, rerr_d, hold_d, line_valid_d;
+    logic [7:0]    win_idx_d, rcnt_d;
     if (!rst_ni) begin
       state_q <= E_IDLE;
       beat_q <= '0;
@@ -698,6 +587,117 @@ module baresm_cp #(
       line_valid_q <= 1'b0;
       win_idx_q <= '0;
     end else begin
+      state_d = state_q;
+      beat_d = beat_q;
+      rec_addr_d = rec_addr_q;
+      cpl_slot_d = cpl_slot_q;
+      seq_d = seq_q;
+      phase_d = phase_q;
+      rerr_d = rerr_q;
+      rerr_addr_d = rerr_addr_q;
+      budget_d = budget_q;
+      hold_d = hold_q;
+      rcnt_d = rcnt_q;
+      line_valid_d = line_valid_q;
+      win_idx_d = win_idx_q;
+      if (soft_reset) begin
+        // The SM held in reset until the memory has answered everything of
+        // the aborted launch.
+        state_d = E_RESET;
+        rcnt_d = 8'(ResetCycles);
+        hold_d = 1'b1;
+        line_valid_d = 1'b0;
+      end else begin
+        unique case (state_q)
+          E_RESET: begin
+            if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
+            if (!hold_next) begin
+              hold_d = 1'b0;
+              state_d = E_IDLE;
+            end
+          end
+          E_IDLE: if (take) begin
+            rec_addr_d = q_desc_addr;
+            cpl_slot_d = q_cpl_slot;
+            phase_d = q_phase;
+            seq_d = q_seq;
+            beat_d = '0;
+            line_valid_d = 1'b0;
+            rerr_d = 1'b0;
+            state_d = E_FETCH;
+          end
+          E_FETCH: if (mdone) begin
+            if (mem_rsp_i.err && !rerr_q) begin
+              rerr_d = 1'b1;
+              rerr_addr_d = mreq_addr_q;
+            end
+            if (fetched) state_d = E_CHECK;   // the last beat: a marker completes now
+            else beat_d = beat_q + BW'(1);
+          end
+          E_CHECK: if (ev_check) begin
+            win_idx_d = '0;
+            budget_d = (d_watchdog != 32'd0) ? d_watchdog : watchdog;
+            beat_d = '0;
+            if (rerr_q || chk != 4'(baresm_ring_pkg::DCHK_NONE) || chk_marker) begin
+              rec_addr_d = cpl_slot_q;
+              state_d = E_WBODY;
+            end else if (d_window_count != 8'd0) begin
+              state_d = E_WIN;
+            end else begin
+              state_d = E_LAUNCH;
+            end
+          end
+          E_WIN: begin
+            if (ev_win_ok) begin
+              win_idx_d = win_idx_q + 8'd1;
+              if (win_idx_q + 8'd1 == d_window_count) state_d = E_LAUNCH;
+            end
+            if (ev_win_bad || ev_win_err) begin
+              rec_addr_d = cpl_slot_q;
+              beat_d = '0;
+              state_d = E_WBODY;
+            end else if (mdone) begin
+              line_valid_d = 1'b1;
+            end
+          end
+          E_LAUNCH: if (ev_launch) state_d = E_RUN;
+          E_RUN: begin
+            if (ev_sm_done) begin
+              state_d = E_BUILD;
+            end else if (ev_backstop) begin
+              hold_d = 1'b1;
+              rcnt_d = 8'(ResetCycles);
+              state_d = E_ABORT;
+            end
+          end
+          E_ABORT: begin
+            if (rcnt_q != 8'd0) rcnt_d = rcnt_q - 8'd1;
+            if (ev_aborted) begin
+              hold_d = 1'b0;
+              rec_addr_d = cpl_slot_q;
+              beat_d = '0;
+              state_d = E_WBODY;
+            end
+          end
+          E_BUILD: if (ev_built) begin
+            rec_addr_d = cpl_slot_q;
+            beat_d = '0;
+            state_d = E_WBODY;
+          end
+          E_WBODY: begin
+            if (ring_halt) state_d = E_HALT;
+            else if (mdone && 32'(beat_q) == 32'(CBEATS - 1)) state_d = E_WPHASE;
+            else if (mdone) beat_d = beat_q + BW'(1);
+          end
+          E_WPHASE: begin
+            // beat_q is the last chunk, which holds the phase word.
+            if (ring_halt) state_d = E_HALT;
+            else if (mdone) state_d = E_IDLE;
+          end
+          E_HALT: ;  // until a soft reset or the reset pin
+          default: state_d = E_IDLE;
+        endcase
+      end
       state_q <= state_d;
       beat_q <= beat_d;
       rec_addr_q <= rec_addr_d;
@@ -732,7 +732,18 @@ module baresm_cp #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  // The response's chunk is selected in this clocked process, under
+  // desc_we: a verilated model then evaluates the selection at a clock edge
+  // that writes the descriptor, not on every evaluation of the response
+  // inputs (docs/cosim.md, simulation speed).
+  always_ff @(posedge clk_i) begin : p_desc
+    logic [CHUNK*8-1:0] rsp_chunk;  // the response's chunk at position beat_pos
+    rsp_chunk = '0;
+    if (desc_we) begin
+      for (int p = 0; p < POS; p++) begin
+        if (beat_pos == 32'(p)) rsp_chunk = rsp_rdata[p*CHUNK*8 +: CHUNK*8];
+      end
+    end
     for (int b = 0; b < BEATS; b++) begin
       if (desc_we && 32'(beat_q) == 32'(b)) begin
         if (mem_rsp_i.err) desc_q[b*CHUNK*8 +: CHUNK*8] <= '0;  // an unreadable descriptor reads as zeros
@@ -781,10 +792,8 @@ module baresm_cp #(
   logic [5:0] fl_w_q;      // the next report word of chunk fl_beat_q to ask for (NO_WORD: none)
   logic       fl_pend_q;   // a report word was asked for in the previous cycle ...
   logic [4:0] fl_pw_q;     // ... this one
-  logic [BW-1:0] fl_beat_d;
-  logic          fl_own_d, fl_pend_d, fl_on, fl_free, fl_rep, fl_own_ld, fl_ask;
-  logic [5:0]    fl_w_d, fl_w, fl_base, fl_nbase;
-  logic [4:0]    fl_pw_d;
+  logic          fl_on, fl_free, fl_rep, fl_own_ld, fl_ask;
+  logic [5:0]    fl_w, fl_base, fl_nbase;
   logic [WPC-1:0] fl_own_en;  // the words of chunk fl_beat_q that are the command processor's
   assign fl_base = 6'(32'(fl_beat_q) * WPC);
   assign fl_nbase = 6'((32'(beat_q) + 32'd1) * WPC);
@@ -804,29 +813,14 @@ module baresm_cp #(
   // Chunk beat_q is whole at this edge: its own fields in or loading, the
   // last of its report words asked before this cycle (stored at this edge).
   assign fl_ready = !mbusy && fl_beat_q == beat_q && (fl_own_q || fl_own_ld) && fl_w == NO_WORD;
-  always_comb begin
-    fl_beat_d = fl_beat_q;
-    fl_own_d = fl_own_q;
-    fl_w_d = fl_w_q;
-    fl_pend_d = fl_ask;
-    fl_pw_d = fl_w[4:0];
-    if (!fl_on) begin
-      fl_beat_d = '0;
-      fl_own_d = 1'b0;
-      fl_w_d = rpt_next(6'd0, 6'(WPC));
-      fl_pend_d = 1'b0;
-    end else begin
-      if (fl_own_ld) fl_own_d = 1'b1;
-      if (fl_ask) fl_w_d = rpt_next(fl_w + 6'd1, fl_base + 6'(WPC));
-      // The chunk is written: assemble the next one (the last one stays).
-      if (mreq_issue && state_q == E_WBODY && 32'(beat_q) != 32'(CBEATS - 1)) begin
-        fl_beat_d = beat_q + BW'(1);
-        fl_own_d = 1'b0;
-        fl_w_d = rpt_next(fl_nbase, fl_nbase + 6'(WPC));
-      end
-    end
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_fill
+    // The next state, computed here (it feeds these flops only): a verilated
+    // model evaluates it at the clock edge, not on every evaluation of the
+    // inputs it reads (docs/cosim.md, simulation speed).
+    logic [BW-1:0] fl_beat_d;
+    logic          fl_own_d, fl_pend_d;
+    logic [5:0]    fl_w_d;
+    logic [4:0]    fl_pw_d;
     if (!rst_ni) begin
       fl_beat_q <= '0;
       fl_own_q <= 1'b0;
@@ -834,6 +828,26 @@ module baresm_cp #(
       fl_pend_q <= 1'b0;
       fl_pw_q <= '0;
     end else begin
+      fl_beat_d = fl_beat_q;
+      fl_own_d = fl_own_q;
+      fl_w_d = fl_w_q;
+      fl_pend_d = fl_ask;
+      fl_pw_d = fl_w[4:0];
+      if (!fl_on) begin
+        fl_beat_d = '0;
+        fl_own_d = 1'b0;
+        fl_w_d = rpt_next(6'd0, 6'(WPC));
+        fl_pend_d = 1'b0;
+      end else begin
+        if (fl_own_ld) fl_own_d = 1'b1;
+        if (fl_ask) fl_w_d = rpt_next(fl_w + 6'd1, fl_base + 6'(WPC));
+        // The chunk is written: assemble the next one (the last one stays).
+        if (mreq_issue && state_q == E_WBODY && 32'(beat_q) != 32'(CBEATS - 1)) begin
+          fl_beat_d = beat_q + BW'(1);
+          fl_own_d = 1'b0;
+          fl_w_d = rpt_next(fl_nbase, fl_nbase + 6'(WPC));
+        end
+      end
       fl_beat_q <= fl_beat_d;
       fl_own_q <= fl_own_d;
       fl_w_q <= fl_w_d;
@@ -858,38 +872,12 @@ module baresm_cp #(
   end
 
   // ---- memory master: one request in flight --------------------------------------
-  logic        mreq_valid_d, mwait_d;
-  logic [31:0] mreq_addr_d;
-  logic [1:0]  mreq_op_d;
-  logic [MemLineBytes-1:0] mreq_wstrb_d;
-  always_comb begin
-    mreq_valid_d = mreq_valid_q;
-    mwait_d = mwait_q;
-    mreq_addr_d = mreq_addr_q;
-    mreq_op_d = mreq_op_q;
-    mreq_wstrb_d = mreq_wstrb_q;
-    if (soft_reset) begin
-      // The request withdrawn; its answer, if one comes, is not awaited.
-      mreq_valid_d = 1'b0;
-      mwait_d = 1'b0;
-    end else begin
-      if (mreq_valid_q && mem_req_ready_i) begin
-        mreq_valid_d = 1'b0;
-        mwait_d = 1'b1;
-      end
-      if (mdone) mwait_d = 1'b0;
-      if (mreq_issue) begin
-        mreq_valid_d = 1'b1;
-        if (state_q == E_WIN) mreq_addr_d = went_addr & LINE_MASK;
-        else mreq_addr_d = beat_addr & LINE_MASK;
-        mreq_op_d = (state_q == E_WBODY || state_q == E_WPHASE) ? 2'd1 : 2'd0;
-        mreq_wstrb_d = (state_q == E_WBODY) ? wr_body_strb :
-                       (state_q == E_WPHASE) ? wr_phase_strb : '0;
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_mreq
+    // The next state, computed here (it feeds these flops only; see p_fill).
+    logic        mreq_valid_d, mwait_d;
+    logic [31:0] mreq_addr_d;
+    logic [1:0]  mreq_op_d;
+    logic [MemLineBytes-1:0] mreq_wstrb_d;
     if (!rst_ni) begin
       mreq_valid_q <= 1'b0;
       mwait_q <= 1'b0;
@@ -897,6 +885,30 @@ module baresm_cp #(
       mreq_op_q <= '0;
       mreq_wstrb_q <= '0;
     end else begin
+      mreq_valid_d = mreq_valid_q;
+      mwait_d = mwait_q;
+      mreq_addr_d = mreq_addr_q;
+      mreq_op_d = mreq_op_q;
+      mreq_wstrb_d = mreq_wstrb_q;
+      if (soft_reset) begin
+        // The request withdrawn; its answer, if one comes, is not awaited.
+        mreq_valid_d = 1'b0;
+        mwait_d = 1'b0;
+      end else begin
+        if (mreq_valid_q && mem_req_ready_i) begin
+          mreq_valid_d = 1'b0;
+          mwait_d = 1'b1;
+        end
+        if (mdone) mwait_d = 1'b0;
+        if (mreq_issue) begin
+          mreq_valid_d = 1'b1;
+          if (state_q == E_WIN) mreq_addr_d = went_addr & LINE_MASK;
+          else mreq_addr_d = beat_addr & LINE_MASK;
+          mreq_op_d = (state_q == E_WBODY || state_q == E_WPHASE) ? 2'd1 : 2'd0;
+          mreq_wstrb_d = (state_q == E_WBODY) ? wr_body_strb :
+                         (state_q == E_WPHASE) ? wr_phase_strb : '0;
+        end
+      end
       mreq_valid_q <= mreq_valid_d;
       mwait_q <= mwait_d;
       mreq_addr_q <= mreq_addr_d;
@@ -906,86 +918,20 @@ module baresm_cp #(
   end
 
   // ---- counters and the fault report ------------------------------------------
-  logic [63:0] cycles_d, winstr_d;
-  logic [31:0] launches_d, failed_d, progress_d, ctas_d;
-  logic [39:0] run_cyc_d;
-  logic        sm_active_d;
-  logic        fault_d;
-  logic        fault_we;     // record a fault report (FAULT_*) this cycle
-  logic [31:0] fault_info_d, fault_pc_d, fault_addr_d, fault_cta_d;
   // PROGRESS moves by the CTAs retired in RUN, else by one (a fetch, an
   // entry written, a ring halt: never in RUN): one adder.
   logic [31:0] progress_step;
   assign progress_step = progress_q + (counting ? retired : 32'd1);
-  always_comb begin
-    cycles_d = cycles_q + 64'd1;
-    winstr_d = winstr_q;
-    launches_d = launches_q;
-    failed_d = failed_q;
-    progress_d = progress_q;
-    ctas_d = ctas_q;
-    run_cyc_d = run_cyc_q;
-    sm_active_d = sm_active_q;
-    fault_d = fault_q;
-    fault_we = 1'b0;
-    fault_info_d = '0;
-    fault_pc_d = '0;
-    fault_addr_d = '0;
-    fault_cta_d = '0;
-    if (soft_reset) begin
-      // Every counter and the fault report to its reset value.
-      cycles_d = '0;
-      winstr_d = '0;
-      launches_d = '0;
-      failed_d = '0;
-      progress_d = '0;
-      sm_active_d = 1'b0;
-      fault_d = 1'b0;
-      fault_we = 1'b1;
-    end else begin
-      // The running launch's warp-instructions as the SM counts them,
-      // through the cycle its report ends (ev_built, ev_backstop).
-      if (sm_active_q && rpt_rsp_i.issued) winstr_d = winstr_q + 64'd1;
-      if (counting) begin
-        ctas_d = ctas_q + retired;
-        progress_d = progress_step;
-        run_cyc_d = run_cyc_q + 40'd1;
-      end
-      if (fetched) progress_d = progress_step;  // the slot may be reused
-      if (ev_launch) begin
-        run_cyc_d = '0;
-        ctas_d = '0;
-        sm_active_d = 1'b1;
-      end
-      if (ev_backstop || ev_built) sm_active_d = 1'b0;
-      if (finish) begin
-        launches_d = launches_q + 32'd1;
-        progress_d = progress_step;
-        if (cpl_failed) failed_d = failed_q + 32'd1;
-        if (cpl_sticky) begin
-          fault_d = 1'b1;
-          fault_we = 1'b1;
-          fault_info_d = {c_lane_q, c_warp_q, 8'(cur_q), c_error_q};
-          fault_pc_d = c_pc_q;
-          fault_addr_d = c_addr_q;
-          fault_cta_d = c_cta_q;
-        end
-      end
-      // A completion entry that could not be written is reported in FAULT_*
-      // (its launch's token; FAULT_ADDR the line) and stops the device: the
-      // host sees STATUS.FAULT and IRQ_STATUS.FAULT, and recovers by a reset.
-      if (ring_halt) begin
-        fault_d = 1'b1;
-        fault_we = 1'b1;
-        fault_info_d = {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
-        fault_addr_d = mreq_addr_q;
-        failed_d = failed_q + 32'd1;
-        progress_d = progress_step;
-      end
-    end
-  end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_counters
+    // The next state, computed here (it feeds these flops only; see p_fill).
+    logic [63:0] cycles_d, winstr_d;
+    logic [31:0] launches_d, failed_d, progress_d, ctas_d;
+    logic [39:0] run_cyc_d;
+    logic        sm_active_d;
+    logic        fault_d;
+    logic        fault_we;     // record a fault report (FAULT_*) this cycle
+    logic [31:0] fault_info_d, fault_pc_d, fault_addr_d, fault_cta_d;
     if (!rst_ni) begin
       cycles_q <= '0;
       winstr_q <= '0;
@@ -996,7 +942,77 @@ module baresm_cp #(
       run_cyc_q <= '0;
       sm_active_q <= 1'b0;
       fault_q <= 1'b0;
+      fault_info_q <= '0;
+      fault_pc_q <= '0;
+      fault_addr_q <= '0;
+      fault_cta_q <= '0;
+      fault_token_q <= '0;
     end else begin
+      cycles_d = cycles_q + 64'd1;
+      winstr_d = winstr_q;
+      launches_d = launches_q;
+      failed_d = failed_q;
+      progress_d = progress_q;
+      ctas_d = ctas_q;
+      run_cyc_d = run_cyc_q;
+      sm_active_d = sm_active_q;
+      fault_d = fault_q;
+      fault_we = 1'b0;
+      fault_info_d = '0;
+      fault_pc_d = '0;
+      fault_addr_d = '0;
+      fault_cta_d = '0;
+      if (soft_reset) begin
+        // Every counter and the fault report to its reset value.
+        cycles_d = '0;
+        winstr_d = '0;
+        launches_d = '0;
+        failed_d = '0;
+        progress_d = '0;
+        sm_active_d = 1'b0;
+        fault_d = 1'b0;
+        fault_we = 1'b1;
+      end else begin
+        // The running launch's warp-instructions as the SM counts them,
+        // through the cycle its report ends (ev_built, ev_backstop).
+        if (sm_active_q && rpt_rsp_i.issued) winstr_d = winstr_q + 64'd1;
+        if (counting) begin
+          ctas_d = ctas_q + retired;
+          progress_d = progress_step;
+          run_cyc_d = run_cyc_q + 40'd1;
+        end
+        if (fetched) progress_d = progress_step;  // the slot may be reused
+        if (ev_launch) begin
+          run_cyc_d = '0;
+          ctas_d = '0;
+          sm_active_d = 1'b1;
+        end
+        if (ev_backstop || ev_built) sm_active_d = 1'b0;
+        if (finish) begin
+          launches_d = launches_q + 32'd1;
+          progress_d = progress_step;
+          if (cpl_failed) failed_d = failed_q + 32'd1;
+          if (cpl_sticky) begin
+            fault_d = 1'b1;
+            fault_we = 1'b1;
+            fault_info_d = {c_lane_q, c_warp_q, 8'(cur_q), c_error_q};
+            fault_pc_d = c_pc_q;
+            fault_addr_d = c_addr_q;
+            fault_cta_d = c_cta_q;
+          end
+        end
+        // A completion entry that could not be written is reported in FAULT_*
+        // (its launch's token; FAULT_ADDR the line) and stops the device: the
+        // host sees STATUS.FAULT and IRQ_STATUS.FAULT, and recovers by a reset.
+        if (ring_halt) begin
+          fault_d = 1'b1;
+          fault_we = 1'b1;
+          fault_info_d = {8'd0, 8'd0, 8'(cur_q), baresm_ring_pkg::ERR_RING_ERROR};
+          fault_addr_d = mreq_addr_q;
+          failed_d = failed_q + 32'd1;
+          progress_d = progress_step;
+        end
+      end
       cycles_q <= cycles_d;
       winstr_q <= winstr_d;
       launches_q <= launches_d;
@@ -1006,112 +1022,25 @@ module baresm_cp #(
       run_cyc_q <= run_cyc_d;
       sm_active_q <= sm_active_d;
       fault_q <= fault_d;
-    end
-  end
-  // The fault report (FAULT_INFO/PC/ADDR/CTA/TOKEN), on a fault or a soft reset only.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fault_info_q <= '0;
-      fault_pc_q <= '0;
-      fault_addr_q <= '0;
-      fault_cta_q <= '0;
-      fault_token_q <= '0;
-    end else if (fault_we) begin
-      fault_info_q <= fault_info_d;
-      fault_pc_q <= fault_pc_d;
-      fault_addr_q <= fault_addr_d;
-      fault_cta_q <= fault_cta_d;
-      fault_token_q <= soft_reset ? 64'd0 : desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
+      // The fault report (FAULT_INFO/PC/ADDR/CTA/TOKEN), on a fault or a soft reset only.
+      if (fault_we) begin
+        fault_info_q <= fault_info_d;
+        fault_pc_q <= fault_pc_d;
+        fault_addr_q <= fault_addr_d;
+        fault_cta_q <= fault_cta_d;
+        fault_token_q <= soft_reset ? 64'd0 : desc_q[baresm_ring_pkg::DESC_TOKEN_LSB +: 64];
+      end
     end
   end
 
   // ---- completion entry fields ---------------------------------------------------
-  logic [63:0] c_start_d, c_end_d;
-  logic [7:0]  c_status_d, c_error_d, c_warp_d, c_lane_d;
-  logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_ctas_d;
-  logic        c_cnt_clr, c_cnt_set;   // the SM's report is not / is this entry's
-  always_comb begin
-    c_start_d = c_start_q;
-    c_end_d = c_end_q;
-    c_status_d = c_status_q;
-    c_error_d = c_error_q;
-    c_warp_d = c_warp_q;
-    c_lane_d = c_lane_q;
-    c_pc_d = c_pc_q;
-    c_addr_d = c_addr_q;
-    c_cta_d = c_cta_q;
-    c_ctas_d = c_ctas_q;
-    c_cnt_clr = 1'b0;
-    c_cnt_set = 1'b0;
-    // Nothing here changes during a soft reset (the events exclude it).
-    if (fetched) begin
-      // A marker completes at its fetch.
-      c_start_d = cycles_q;
-      c_end_d = cycles_q;
-    end
-    if (ev_check) begin
-      c_warp_d = '0;
-      c_lane_d = '0;
-      c_pc_d = '0;
-      c_cta_d = '0;
-      c_ctas_d = '0;
-      c_cnt_clr = 1'b1;
-      c_addr_d = '0;
-      if (rerr_q) begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-        c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
-        c_addr_d = rerr_addr_q;
-      end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-        c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
-        c_addr_d = 32'(chk);
-      end else if (chk_marker) begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
-        c_error_d = baresm_ring_pkg::ERR_OK;
-      end
-    end
-    if (ev_win_bad) begin
-      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-      c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
-      c_addr_d = baresm_ring_pkg::DCHK_WINDOW_RANGE;
-    end
-    if (ev_win_err) begin
-      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-      c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
-      c_addr_d = mreq_addr_q;
-    end
-    if (ev_launch) c_start_d = cycles_q;
-    if (ev_sm_done || ev_backstop) c_end_d = cycles_q;
-    // The SM ended the launch: its report stays until the next launch.
-    // (An aborted one was reset by the hold: its entry carries no counters.)
-    if (ev_built) c_cnt_set = 1'b1;
-    if (ev_aborted) begin
-      c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-      c_error_d = baresm_ring_pkg::ERR_WATCHDOG_TIMEOUT;
-      c_ctas_d = ctas_q;
-    end
-    if (ev_built) begin
-      c_error_d = f_error;
-      if (f_error == baresm_ring_pkg::ERR_OK) begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
-        c_ctas_d = ctas_q;
-      end else begin
-        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
-        if (!sm_cfg_error_i) begin
-          c_warp_d = sm_fault_i.warp;
-          c_lane_d = 8'(sm_fault_i.lane);
-          c_pc_d = sm_fault_i.pc;
-          // A barrier deadlock names the waiting warps where an address would be.
-          c_addr_d = (sm_fault_i.kind == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
-                     sm_fault_i.waiting : sm_fault_i.addr;
-          c_cta_d = f_cta;
-          c_ctas_d = f_cta;  // as the functional model: the CTAs before the faulting one
-        end
-      end
-    end
-  end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_cpl
+    // The next state, computed here (it feeds these flops only; see p_fill).
+    logic [63:0] c_start_d, c_end_d;
+    logic [7:0]  c_status_d, c_error_d, c_warp_d, c_lane_d;
+    logic [31:0] c_pc_d, c_addr_d, c_cta_d, c_ctas_d;
+    logic        c_cnt_clr, c_cnt_set;   // the SM's report is not / is this entry's
     if (!rst_ni) begin
       c_start_q <= '0;
       c_end_q <= '0;
@@ -1123,7 +1052,86 @@ module baresm_cp #(
       c_addr_q <= '0;
       c_cta_q <= '0;
       c_ctas_q <= '0;
+      c_cnt_valid_q <= 1'b0;
     end else begin
+      c_start_d = c_start_q;
+      c_end_d = c_end_q;
+      c_status_d = c_status_q;
+      c_error_d = c_error_q;
+      c_warp_d = c_warp_q;
+      c_lane_d = c_lane_q;
+      c_pc_d = c_pc_q;
+      c_addr_d = c_addr_q;
+      c_cta_d = c_cta_q;
+      c_ctas_d = c_ctas_q;
+      c_cnt_clr = 1'b0;
+      c_cnt_set = 1'b0;
+      // Nothing here changes during a soft reset (the events exclude it).
+      if (fetched) begin
+        // A marker completes at its fetch.
+        c_start_d = cycles_q;
+        c_end_d = cycles_q;
+      end
+      if (ev_check) begin
+        c_warp_d = '0;
+        c_lane_d = '0;
+        c_pc_d = '0;
+        c_cta_d = '0;
+        c_ctas_d = '0;
+        c_cnt_clr = 1'b1;
+        c_addr_d = '0;
+        if (rerr_q) begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+          c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
+          c_addr_d = rerr_addr_q;
+        end else if (chk != 4'(baresm_ring_pkg::DCHK_NONE)) begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+          c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+          c_addr_d = 32'(chk);
+        end else if (chk_marker) begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
+          c_error_d = baresm_ring_pkg::ERR_OK;
+        end
+      end
+      if (ev_win_bad) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        c_error_d = baresm_ring_pkg::ERR_BAD_DESCRIPTOR;
+        c_addr_d = baresm_ring_pkg::DCHK_WINDOW_RANGE;
+      end
+      if (ev_win_err) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        c_error_d = baresm_ring_pkg::ERR_RING_ERROR;
+        c_addr_d = mreq_addr_q;
+      end
+      if (ev_launch) c_start_d = cycles_q;
+      if (ev_sm_done || ev_backstop) c_end_d = cycles_q;
+      // The SM ended the launch: its report stays until the next launch.
+      // (An aborted one was reset by the hold: its entry carries no counters.)
+      if (ev_built) c_cnt_set = 1'b1;
+      if (ev_aborted) begin
+        c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+        c_error_d = baresm_ring_pkg::ERR_WATCHDOG_TIMEOUT;
+        c_ctas_d = ctas_q;
+      end
+      if (ev_built) begin
+        c_error_d = f_error;
+        if (f_error == baresm_ring_pkg::ERR_OK) begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_COMPLETED;
+          c_ctas_d = ctas_q;
+        end else begin
+          c_status_d = baresm_ring_pkg::CPL_STATUS_FAILED;
+          if (!sm_cfg_error_i) begin
+            c_warp_d = sm_fault_i.warp;
+            c_lane_d = 8'(sm_fault_i.lane);
+            c_pc_d = sm_fault_i.pc;
+            // A barrier deadlock names the waiting warps where an address would be.
+            c_addr_d = (sm_fault_i.kind == baresm_state_pkg::FAULT_BARRIER_DEADLOCK) ?
+                       sm_fault_i.waiting : sm_fault_i.addr;
+            c_cta_d = f_cta;
+            c_ctas_d = f_cta;  // as the functional model: the CTAs before the faulting one
+          end
+        end
+      end
       c_start_q <= c_start_d;
       c_end_q <= c_end_d;
       c_status_q <= c_status_d;
@@ -1134,12 +1142,9 @@ module baresm_cp #(
       c_addr_q <= c_addr_d;
       c_cta_q <= c_cta_d;
       c_ctas_q <= c_ctas_d;
+      if (c_cnt_clr) c_cnt_valid_q <= 1'b0;
+      else if (c_cnt_set) c_cnt_valid_q <= 1'b1;
     end
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) c_cnt_valid_q <= 1'b0;
-    else if (c_cnt_clr) c_cnt_valid_q <= 1'b0;
-    else if (c_cnt_set) c_cnt_valid_q <= 1'b1;
   end
 
   // ===========================================================================

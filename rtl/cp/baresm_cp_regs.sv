@@ -95,160 +95,74 @@ module baresm_cp_regs #(
   assign qp_ok = in_qp && 32'(qp_idx) < 32'(NumQueues);
   assign qp_wr_o = wr_ok && qp_ok;
 
-  // One select per global register.
-  logic hit_id;
-  logic hit_version;
-  logic hit_config0;
-  logic hit_config1;
-  logic hit_config2;
-  logic hit_config3;
-  logic hit_config4;
-  logic hit_config5;
-  logic hit_config6;
+  // Selects of the registers with write-only fields (their strobes).
   logic hit_control;
-  logic hit_status;
-  logic hit_watchdog;
-  logic hit_scratch;
-  logic hit_irq_status;
-  logic hit_irq_mask;
-  logic hit_prot_base;
-  logic hit_prot_size;
-  logic hit_fault_info;
-  logic hit_fault_pc;
-  logic hit_fault_addr;
-  logic hit_fault_cta;
-  logic hit_fault_token_lo;
-  logic hit_fault_token_hi;
-  logic hit_cycles_lo;
-  logic hit_cycles_hi;
-  logic hit_launches;
-  logic hit_failed;
-  logic hit_warp_instrs_lo;
-  logic hit_warp_instrs_hi;
-  logic hit_progress;
-  assign hit_id = !in_qp && req_addr_i == baresm_regs_pkg::ID_OFFSET;
-  assign hit_version = !in_qp && req_addr_i == baresm_regs_pkg::VERSION_OFFSET;
-  assign hit_config0 = !in_qp && req_addr_i == baresm_regs_pkg::CONFIG0_OFFSET;
-  assign hit_config1 = !in_qp && req_addr_i == baresm_regs_pkg::CONFIG1_OFFSET;
-  assign hit_config2 = !in_qp && req_addr_i == baresm_regs_pkg::CONFIG2_OFFSET;
-  assign hit_config3 = !in_qp && req_addr_i == baresm_regs_pkg::CONFIG3_OFFSET;
-  assign hit_config4 = !in_qp && req_addr_i == baresm_regs_pkg::CONFIG4_OFFSET;
-  assign hit_config5 = !in_qp && req_addr_i == baresm_regs_pkg::CONFIG5_OFFSET;
-  assign hit_config6 = !in_qp && req_addr_i == baresm_regs_pkg::CONFIG6_OFFSET;
-  assign hit_control = !in_qp && req_addr_i == baresm_regs_pkg::CONTROL_OFFSET;
-  assign hit_status = !in_qp && req_addr_i == baresm_regs_pkg::STATUS_OFFSET;
-  assign hit_watchdog = !in_qp && req_addr_i == baresm_regs_pkg::WATCHDOG_OFFSET;
-  assign hit_scratch = !in_qp && req_addr_i == baresm_regs_pkg::SCRATCH_OFFSET;
-  assign hit_irq_status = !in_qp && req_addr_i == baresm_regs_pkg::IRQ_STATUS_OFFSET;
-  assign hit_irq_mask = !in_qp && req_addr_i == baresm_regs_pkg::IRQ_MASK_OFFSET;
-  assign hit_prot_base = !in_qp && req_addr_i == baresm_regs_pkg::PROT_BASE_OFFSET;
-  assign hit_prot_size = !in_qp && req_addr_i == baresm_regs_pkg::PROT_SIZE_OFFSET;
-  assign hit_fault_info = !in_qp && req_addr_i == baresm_regs_pkg::FAULT_INFO_OFFSET;
-  assign hit_fault_pc = !in_qp && req_addr_i == baresm_regs_pkg::FAULT_PC_OFFSET;
-  assign hit_fault_addr = !in_qp && req_addr_i == baresm_regs_pkg::FAULT_ADDR_OFFSET;
-  assign hit_fault_cta = !in_qp && req_addr_i == baresm_regs_pkg::FAULT_CTA_OFFSET;
-  assign hit_fault_token_lo = !in_qp && req_addr_i == baresm_regs_pkg::FAULT_TOKEN_LO_OFFSET;
-  assign hit_fault_token_hi = !in_qp && req_addr_i == baresm_regs_pkg::FAULT_TOKEN_HI_OFFSET;
-  assign hit_cycles_lo = !in_qp && req_addr_i == baresm_regs_pkg::CYCLES_LO_OFFSET;
-  assign hit_cycles_hi = !in_qp && req_addr_i == baresm_regs_pkg::CYCLES_HI_OFFSET;
-  assign hit_launches = !in_qp && req_addr_i == baresm_regs_pkg::LAUNCHES_OFFSET;
-  assign hit_failed = !in_qp && req_addr_i == baresm_regs_pkg::FAILED_OFFSET;
-  assign hit_warp_instrs_lo = !in_qp && req_addr_i == baresm_regs_pkg::WARP_INSTRS_LO_OFFSET;
-  assign hit_warp_instrs_hi = !in_qp && req_addr_i == baresm_regs_pkg::WARP_INSTRS_HI_OFFSET;
-  assign hit_progress = !in_qp && req_addr_i == baresm_regs_pkg::PROGRESS_OFFSET;
+  assign hit_control = (!in_qp && req_addr_i == baresm_regs_pkg::CONTROL_OFFSET);
 
   // ---- WO fields ----
   assign control_soft_reset_o = (wr && hit_control) ? req_wdata_i[baresm_regs_pkg::CONTROL_SOFT_RESET_LSB +: 1] : 1'd0;
 
   // ---- held registers ----
-  logic [31:0] control_q, control_d;
-  always_comb begin
-    control_d = control_q;
-    if (wr_ok && hit_control)
-      control_d = (control_d & ~baresm_regs_pkg::CONTROL_RW_MASK) | (req_wdata_i & baresm_regs_pkg::CONTROL_RW_MASK);
-  end
+  logic [31:0] control_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) control_q <= baresm_regs_pkg::CONTROL_RESET;
     else if (clear_i) control_q <= baresm_regs_pkg::CONTROL_RESET;
-    else control_q <= control_d;
+    else if (wr_ok && (!in_qp && req_addr_i == baresm_regs_pkg::CONTROL_OFFSET))
+      control_q <= (control_q & ~baresm_regs_pkg::CONTROL_RW_MASK) | (req_wdata_i & baresm_regs_pkg::CONTROL_RW_MASK);
   end
   assign control_o = control_q;
 
-  logic [31:0] watchdog_q, watchdog_d;
-  always_comb begin
-    watchdog_d = watchdog_q;
-    if (wr_ok && hit_watchdog)
-      watchdog_d = (watchdog_d & ~baresm_regs_pkg::WATCHDOG_RW_MASK) | (req_wdata_i & baresm_regs_pkg::WATCHDOG_RW_MASK);
-  end
+  logic [31:0] watchdog_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) watchdog_q <= baresm_regs_pkg::WATCHDOG_RESET;
     else if (clear_i) watchdog_q <= baresm_regs_pkg::WATCHDOG_RESET;
-    else watchdog_q <= watchdog_d;
+    else if (wr_ok && (!in_qp && req_addr_i == baresm_regs_pkg::WATCHDOG_OFFSET))
+      watchdog_q <= (watchdog_q & ~baresm_regs_pkg::WATCHDOG_RW_MASK) | (req_wdata_i & baresm_regs_pkg::WATCHDOG_RW_MASK);
   end
   assign watchdog_o = watchdog_q;
 
-  logic [31:0] scratch_q, scratch_d;
-  always_comb begin
-    scratch_d = scratch_q;
-    if (wr_ok && hit_scratch)
-      scratch_d = (scratch_d & ~baresm_regs_pkg::SCRATCH_RW_MASK) | (req_wdata_i & baresm_regs_pkg::SCRATCH_RW_MASK);
-  end
+  logic [31:0] scratch_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) scratch_q <= baresm_regs_pkg::SCRATCH_RESET;
     else if (clear_i) scratch_q <= baresm_regs_pkg::SCRATCH_RESET;
-    else scratch_q <= scratch_d;
+    else if (wr_ok && (!in_qp && req_addr_i == baresm_regs_pkg::SCRATCH_OFFSET))
+      scratch_q <= (scratch_q & ~baresm_regs_pkg::SCRATCH_RW_MASK) | (req_wdata_i & baresm_regs_pkg::SCRATCH_RW_MASK);
   end
   assign scratch_o = scratch_q;
 
-  logic [31:0] irq_status_q, irq_status_d;
-  always_comb begin
-    irq_status_d = irq_status_q;
-    if (wr_ok && hit_irq_status) irq_status_d = irq_status_d & ~(req_wdata_i & baresm_regs_pkg::IRQ_STATUS_W1C_MASK);
-    irq_status_d = irq_status_d | (irq_status_set_i & baresm_regs_pkg::IRQ_STATUS_W1C_MASK);
-  end
+  logic [31:0] irq_status_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) irq_status_q <= baresm_regs_pkg::IRQ_STATUS_RESET;
     else if (clear_i) irq_status_q <= baresm_regs_pkg::IRQ_STATUS_RESET;
-    else irq_status_q <= irq_status_d;
+    else irq_status_q <= ((wr_ok && (!in_qp && req_addr_i == baresm_regs_pkg::IRQ_STATUS_OFFSET)) ? irq_status_q & ~(req_wdata_i & baresm_regs_pkg::IRQ_STATUS_W1C_MASK) : irq_status_q) |
+      (irq_status_set_i & baresm_regs_pkg::IRQ_STATUS_W1C_MASK);
   end
   assign irq_status_o = irq_status_q;
 
-  logic [31:0] irq_mask_q, irq_mask_d;
-  always_comb begin
-    irq_mask_d = irq_mask_q;
-    if (wr_ok && hit_irq_mask)
-      irq_mask_d = (irq_mask_d & ~baresm_regs_pkg::IRQ_MASK_RW_MASK) | (req_wdata_i & baresm_regs_pkg::IRQ_MASK_RW_MASK);
-  end
+  logic [31:0] irq_mask_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) irq_mask_q <= baresm_regs_pkg::IRQ_MASK_RESET;
     else if (clear_i) irq_mask_q <= baresm_regs_pkg::IRQ_MASK_RESET;
-    else irq_mask_q <= irq_mask_d;
+    else if (wr_ok && (!in_qp && req_addr_i == baresm_regs_pkg::IRQ_MASK_OFFSET))
+      irq_mask_q <= (irq_mask_q & ~baresm_regs_pkg::IRQ_MASK_RW_MASK) | (req_wdata_i & baresm_regs_pkg::IRQ_MASK_RW_MASK);
   end
   assign irq_mask_o = irq_mask_q;
 
-  logic [31:0] prot_base_q, prot_base_d;
-  always_comb begin
-    prot_base_d = prot_base_q;
-    if (wr_ok && hit_prot_base)
-      prot_base_d = (prot_base_d & ~baresm_regs_pkg::PROT_BASE_RW_MASK) | (req_wdata_i & baresm_regs_pkg::PROT_BASE_RW_MASK);
-  end
+  logic [31:0] prot_base_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) prot_base_q <= baresm_regs_pkg::PROT_BASE_RESET;
     else if (clear_i) prot_base_q <= baresm_regs_pkg::PROT_BASE_RESET;
-    else prot_base_q <= prot_base_d;
+    else if (wr_ok && (!in_qp && req_addr_i == baresm_regs_pkg::PROT_BASE_OFFSET))
+      prot_base_q <= (prot_base_q & ~baresm_regs_pkg::PROT_BASE_RW_MASK) | (req_wdata_i & baresm_regs_pkg::PROT_BASE_RW_MASK);
   end
   assign prot_base_o = prot_base_q;
 
-  logic [31:0] prot_size_q, prot_size_d;
-  always_comb begin
-    prot_size_d = prot_size_q;
-    if (wr_ok && hit_prot_size)
-      prot_size_d = (prot_size_d & ~baresm_regs_pkg::PROT_SIZE_RW_MASK) | (req_wdata_i & baresm_regs_pkg::PROT_SIZE_RW_MASK);
-  end
+  logic [31:0] prot_size_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) prot_size_q <= baresm_regs_pkg::PROT_SIZE_RESET;
     else if (clear_i) prot_size_q <= baresm_regs_pkg::PROT_SIZE_RESET;
-    else prot_size_q <= prot_size_d;
+    else if (wr_ok && (!in_qp && req_addr_i == baresm_regs_pkg::PROT_SIZE_OFFSET))
+      prot_size_q <= (prot_size_q & ~baresm_regs_pkg::PROT_SIZE_RW_MASK) | (req_wdata_i & baresm_regs_pkg::PROT_SIZE_RW_MASK);
   end
   assign prot_size_o = prot_size_q;
 
@@ -257,58 +171,60 @@ module baresm_cp_regs #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) cycles_hi_snap_q <= '0;
     else if (clear_i) cycles_hi_snap_q <= '0;
-    else if (rd && hit_cycles_lo) cycles_hi_snap_q <= cycles_hi_i;
+    else if (rd && !in_qp && req_addr_i == baresm_regs_pkg::CYCLES_LO_OFFSET) cycles_hi_snap_q <= cycles_hi_i;
   end
   logic [31:0] warp_instrs_hi_snap_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) warp_instrs_hi_snap_q <= '0;
     else if (clear_i) warp_instrs_hi_snap_q <= '0;
-    else if (rd && hit_warp_instrs_lo) warp_instrs_hi_snap_q <= warp_instrs_hi_i;
+    else if (rd && !in_qp && req_addr_i == baresm_regs_pkg::WARP_INSTRS_LO_OFFSET) warp_instrs_hi_snap_q <= warp_instrs_hi_i;
   end
 
-  // ---- read mux: the selects are exclusive, so an AND-OR of them ----
-  logic [31:0] rdata;
-  always_comb begin
-    rdata = {32{qp_ok}} & qp_rdata_i;
-    rdata = rdata | ({32{hit_id}} & id_i);
-    rdata = rdata | ({32{hit_version}} & version_i);
-    rdata = rdata | ({32{hit_config0}} & config0_i);
-    rdata = rdata | ({32{hit_config1}} & config1_i);
-    rdata = rdata | ({32{hit_config2}} & config2_i);
-    rdata = rdata | ({32{hit_config3}} & config3_i);
-    rdata = rdata | ({32{hit_config4}} & config4_i);
-    rdata = rdata | ({32{hit_config5}} & config5_i);
-    rdata = rdata | ({32{hit_config6}} & (config6_i & 32'h00000001));
-    rdata = rdata | ({32{hit_control}} & control_q);
-    rdata = rdata | ({32{hit_status}} & (status_i & 32'h0000001F));
-    rdata = rdata | ({32{hit_watchdog}} & watchdog_q);
-    rdata = rdata | ({32{hit_scratch}} & scratch_q);
-    rdata = rdata | ({32{hit_irq_status}} & irq_status_q);
-    rdata = rdata | ({32{hit_irq_mask}} & irq_mask_q);
-    rdata = rdata | ({32{hit_prot_base}} & prot_base_q);
-    rdata = rdata | ({32{hit_prot_size}} & prot_size_q);
-    rdata = rdata | ({32{hit_fault_info}} & fault_info_i);
-    rdata = rdata | ({32{hit_fault_pc}} & fault_pc_i);
-    rdata = rdata | ({32{hit_fault_addr}} & fault_addr_i);
-    rdata = rdata | ({32{hit_fault_cta}} & fault_cta_i);
-    rdata = rdata | ({32{hit_fault_token_lo}} & fault_token_lo_i);
-    rdata = rdata | ({32{hit_fault_token_hi}} & fault_token_hi_i);
-    rdata = rdata | ({32{hit_cycles_lo}} & cycles_lo_i);
-    rdata = rdata | ({32{hit_cycles_hi}} & cycles_hi_snap_q);
-    rdata = rdata | ({32{hit_launches}} & launches_i);
-    rdata = rdata | ({32{hit_failed}} & failed_i);
-    rdata = rdata | ({32{hit_warp_instrs_lo}} & warp_instrs_lo_i);
-    rdata = rdata | ({32{hit_warp_instrs_hi}} & warp_instrs_hi_snap_q);
-    rdata = rdata | ({32{hit_progress}} & progress_i);
-  end
-
+  // ---- read mux: a case on the address inside the response flop's process,
+  // under rd (a verilated model decodes it only at a clock edge with a read) ----
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rsp_valid_o <= 1'b0;
       rsp_rdata_o <= '0;
     end else begin
       rsp_valid_o <= req_valid_i;
-      rsp_rdata_o <= rd ? rdata : 32'd0;
+      rsp_rdata_o <= 32'd0;
+      if (rd && qp_ok) rsp_rdata_o <= qp_rdata_i;
+      else if (rd && !in_qp) begin
+        case (req_addr_i)
+          baresm_regs_pkg::ID_OFFSET: rsp_rdata_o <= id_i;
+          baresm_regs_pkg::VERSION_OFFSET: rsp_rdata_o <= version_i;
+          baresm_regs_pkg::CONFIG0_OFFSET: rsp_rdata_o <= config0_i;
+          baresm_regs_pkg::CONFIG1_OFFSET: rsp_rdata_o <= config1_i;
+          baresm_regs_pkg::CONFIG2_OFFSET: rsp_rdata_o <= config2_i;
+          baresm_regs_pkg::CONFIG3_OFFSET: rsp_rdata_o <= config3_i;
+          baresm_regs_pkg::CONFIG4_OFFSET: rsp_rdata_o <= config4_i;
+          baresm_regs_pkg::CONFIG5_OFFSET: rsp_rdata_o <= config5_i;
+          baresm_regs_pkg::CONFIG6_OFFSET: rsp_rdata_o <= (config6_i & 32'h00000001);
+          baresm_regs_pkg::CONTROL_OFFSET: rsp_rdata_o <= control_q;
+          baresm_regs_pkg::STATUS_OFFSET: rsp_rdata_o <= (status_i & 32'h0000001F);
+          baresm_regs_pkg::WATCHDOG_OFFSET: rsp_rdata_o <= watchdog_q;
+          baresm_regs_pkg::SCRATCH_OFFSET: rsp_rdata_o <= scratch_q;
+          baresm_regs_pkg::IRQ_STATUS_OFFSET: rsp_rdata_o <= irq_status_q;
+          baresm_regs_pkg::IRQ_MASK_OFFSET: rsp_rdata_o <= irq_mask_q;
+          baresm_regs_pkg::PROT_BASE_OFFSET: rsp_rdata_o <= prot_base_q;
+          baresm_regs_pkg::PROT_SIZE_OFFSET: rsp_rdata_o <= prot_size_q;
+          baresm_regs_pkg::FAULT_INFO_OFFSET: rsp_rdata_o <= fault_info_i;
+          baresm_regs_pkg::FAULT_PC_OFFSET: rsp_rdata_o <= fault_pc_i;
+          baresm_regs_pkg::FAULT_ADDR_OFFSET: rsp_rdata_o <= fault_addr_i;
+          baresm_regs_pkg::FAULT_CTA_OFFSET: rsp_rdata_o <= fault_cta_i;
+          baresm_regs_pkg::FAULT_TOKEN_LO_OFFSET: rsp_rdata_o <= fault_token_lo_i;
+          baresm_regs_pkg::FAULT_TOKEN_HI_OFFSET: rsp_rdata_o <= fault_token_hi_i;
+          baresm_regs_pkg::CYCLES_LO_OFFSET: rsp_rdata_o <= cycles_lo_i;
+          baresm_regs_pkg::CYCLES_HI_OFFSET: rsp_rdata_o <= cycles_hi_snap_q;
+          baresm_regs_pkg::LAUNCHES_OFFSET: rsp_rdata_o <= launches_i;
+          baresm_regs_pkg::FAILED_OFFSET: rsp_rdata_o <= failed_i;
+          baresm_regs_pkg::WARP_INSTRS_LO_OFFSET: rsp_rdata_o <= warp_instrs_lo_i;
+          baresm_regs_pkg::WARP_INSTRS_HI_OFFSET: rsp_rdata_o <= warp_instrs_hi_snap_q;
+          baresm_regs_pkg::PROGRESS_OFFSET: rsp_rdata_o <= progress_i;
+          default: rsp_rdata_o <= 32'd0;
+        endcase
+      end
     end
   end
 

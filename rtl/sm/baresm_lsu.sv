@@ -802,39 +802,9 @@ module baresm_lsu #(
 
   // A read response: the value of each lane of the response beat (its word
   // of the line, extended; the old value for ATOMG).
-  logic [32*NumLanes-1:0] rsp_val;
   slot_load_t rl;  // the responding slot's load
   assign rl = sl_load_q[rsp_slot];
   assign rsp_low_addr = id_addr_q[mem_rsp_i.id];
-  always_comb begin
-    logic [LineW*NumLanes-1:0] ra;  // the beat's lanes' address bits LineW-1:0
-    logic [LineW-1:0]          off, base;
-    logic [1:0]                size;
-    logic                      sign;
-    ra = '0;
-    off = '0;
-    base = '0;
-    size = a_size;
-    sign = a_sign;
-    rsp_val = '0;
-    if (rsp_hit && rsp_data) begin
-      if (rsp_a) begin
-        ra = beat_offs(a_off_q, rsp_beat);
-        base = a_offset[LineW-1:0];
-      end else begin
-        ra = beat_offs(sl_off_q[rsp_slot], rsp_beat);
-        base = rl.off;
-        size = rl.size;
-        sign = rl.sign;
-      end
-      for (int i = 0; i < NumLanes; i++) begin
-        off = ra[LineW*i +: LineW] + base;  // the lane's physical line offset
-        rsp_val[32*i +: 32] = (rsp_a && a_atomg) ? rsp_rdata[31:0]
-                                                 : load_extend(rsp_rdata[32*off[LineW-1:2] +: 32],
-                                                               off[1:0], size, sign);
-      end
-    end
-  end
 
   // ==========================================================================
   // Load slots (LoadSlots > 0). A global load (LDG, LDC) whose requests have
@@ -893,50 +863,9 @@ module baresm_lsu #(
   // a global read response. acc_we are the lanes that take one, acc_wv their
   // values by lane of the beat; each lane of a_acc_q then chooses between
   // itself and one word (not between every source).
-  logic [31:0]            acc_we;
-  logic [32*NumLanes-1:0] acc_wv;
   logic                   res_lds, res_rsp;
   assign res_lds = rd_valid_q && !rd_to_d_q;
   assign res_rsp = rsp_hit && rsp_data && rsp_a;
-  always_comb begin
-    logic [NumLanes-1:0]    hit;
-    logic [32*NumLanes-1:0] old;
-    hit = '0;
-    old = '0;
-    acc_we = '0;
-    acc_wv = '0;
-    if (res_lds) begin
-      acc_we = rd_served_q;
-      acc_wv = rd_val;
-    end
-    if (atom_wb) begin
-      // Each lane is served by one bank at most: AND-OR the old values.
-      for (int j = 0; j < NumLanes; j++) begin
-        for (int b = 0; b < NumBanks; b++) begin
-          hit[j] = hit[j] | (at_en_q[b] && at_lane_q[LaneW*b +: LaneW] == LaneW'(j));
-          old[32*j +: 32] = old[32*j +: 32] |
-                            ({32{at_en_q[b] && at_lane_q[LaneW*b +: LaneW] == LaneW'(j)}} &
-                             bank_rdata[32*b +: 32]);
-        end
-      end
-      acc_we = beat_spread(hit, at_beat_q);
-      acc_wv = old;
-    end
-    if (res_rsp) begin
-      acc_we = rsp_left & rsp_blanes;
-      acc_wv = rsp_val;
-    end
-  end
-
-  logic [32*32-1:0] a_acc_m;  // a_acc_q with this cycle's results merged
-  always_comb begin
-    a_acc_m = a_acc_q;
-    if (acc_we != 32'd0) begin
-      for (int i = 0; i < 32; i++) begin
-        if (acc_we[i]) a_acc_m[32*i +: 32] = acc_wv[32*(i % NumLanes) +: 32];
-      end
-    end
-  end
 
   logic a_done;     // the instruction has nothing left to do in stage A
   always_comb begin
@@ -1078,8 +1007,77 @@ module baresm_lsu #(
     end
   end
 
-  // Data flops (no reset: qualified by the valid bits above).
-  always_ff @(posedge clk_i) begin
+  // Data flops (no reset: qualified by the valid bits above). This cycle's
+  // results (a read response's lane values rsp_val, the lanes acc_we that
+  // take a result and their values acc_wv, a_acc_q with them merged) are
+  // locals of this process: they feed these flops only, and a verilated
+  // model evaluates a clocked process at the clock edge, not on every
+  // evaluation of the memory-response inputs (docs/cosim.md, simulation speed).
+  always_ff @(posedge clk_i) begin : p_data
+    logic [32*NumLanes-1:0]    rsp_val;
+    logic [31:0]               acc_we;
+    logic [32*NumLanes-1:0]    acc_wv;
+    logic [32*32-1:0]          a_acc_m;
+    logic [LineW*NumLanes-1:0] ra;    // the response beat's lanes' address bits LineW-1:0
+    logic [LineW-1:0]          off, base;
+    logic [1:0]                size;
+    logic                      sign;
+    logic [NumLanes-1:0]       hit;   // lanes served by an ATOMS write-back
+    logic [32*NumLanes-1:0]    old;   // ... and their old values
+    ra = '0;
+    off = '0;
+    base = '0;
+    size = a_size;
+    sign = a_sign;
+    rsp_val = '0;
+    if (rsp_hit && rsp_data) begin
+      if (rsp_a) begin
+        ra = beat_offs(a_off_q, rsp_beat);
+        base = a_offset[LineW-1:0];
+      end else begin
+        ra = beat_offs(sl_off_q[rsp_slot], rsp_beat);
+        base = rl.off;
+        size = rl.size;
+        sign = rl.sign;
+      end
+      for (int i = 0; i < NumLanes; i++) begin
+        off = ra[LineW*i +: LineW] + base;  // the lane's physical line offset
+        rsp_val[32*i +: 32] = (rsp_a && a_atomg) ? rsp_rdata[31:0]
+                                                 : load_extend(rsp_rdata[32*off[LineW-1:2] +: 32],
+                                                               off[1:0], size, sign);
+      end
+    end
+    hit = '0;
+    old = '0;
+    acc_we = '0;
+    acc_wv = '0;
+    if (res_lds) begin
+      acc_we = rd_served_q;
+      acc_wv = rd_val;
+    end
+    if (atom_wb) begin
+      // Each lane is served by one bank at most: AND-OR the old values.
+      for (int j = 0; j < NumLanes; j++) begin
+        for (int b = 0; b < NumBanks; b++) begin
+          hit[j] = hit[j] | (at_en_q[b] && at_lane_q[LaneW*b +: LaneW] == LaneW'(j));
+          old[32*j +: 32] = old[32*j +: 32] |
+                            ({32{at_en_q[b] && at_lane_q[LaneW*b +: LaneW] == LaneW'(j)}} &
+                             bank_rdata[32*b +: 32]);
+        end
+      end
+      acc_we = beat_spread(hit, at_beat_q);
+      acc_wv = old;
+    end
+    if (res_rsp) begin
+      acc_we = rsp_left & rsp_blanes;
+      acc_wv = rsp_val;
+    end
+    a_acc_m = a_acc_q;
+    if (acc_we != 32'd0) begin
+      for (int i = 0; i < 32; i++) begin
+        if (acc_we[i]) a_acc_m[32*i +: 32] = acc_wv[32*(i % NumLanes) +: 32];
+      end
+    end
     if (accept) begin
       a_op_q <= req_op_i;
       a_mod_q <= req_mod_i;

@@ -75,7 +75,7 @@ void SmLockstepPort::on_negedge() {
                r.baresm_top__DOT__trc_issue_exec, r.baresm_top__DOT__trc_issue_cta_x,
                r.baresm_top__DOT__trc_issue_cta_y, r.baresm_top__DOT__trc_issue_cta_z,
                r.baresm_top__DOT__trc_issue_wic, r.baresm_top__DOT__trc_rf_we, r.baresm_top__DOT__trc_rf_addr,
-               r.baresm_top__DOT__trc_rf_mask, r.baresm_top__DOT__trc_rf_data, r.baresm_top__DOT__trc_pw_valid,
+               r.baresm_top__DOT__trc_rf_mask, r.baresm_top__DOT__g_wide__DOT__u_sm__DOT__trc_rf_data, r.baresm_top__DOT__trc_pw_valid,
                r.baresm_top__DOT__trc_pw_slot, r.baresm_top__DOT__trc_pw_pd, r.baresm_top__DOT__trc_pw_mask,
                r.baresm_top__DOT__trc_pw_bits);
     const bool accepted = r.baresm_top__DOT__sm_req_valid && r.baresm_top__DOT__sm_req_ready;
