@@ -383,8 +383,10 @@ static void exec_mem(const instr_t* in, const entry_t* top, uint32_t exec) {
   if (wr) reg_written[cw] |= 1u << in->rd;
 }
 
-/* ---- the FPU instructions: lane by lane here (fwsm_fpu.cpp), not in the lane engine ---- */
-static void exec_fpu(const instr_t* in, uint32_t exec, uint32_t p2, uint32_t wr) {
+/* ---- what the lane engine does not compute: lane by lane here ---------------------
+   POPC and CLZ (the ALU has no counter: about 100 LUTs of the iCEBreaker's
+   5,280, for rare instructions) and the FPU's (fwsm_fpu.cpp: no FPU fits). */
+static void exec_lanes(const instr_t* in, uint32_t exec, uint32_t p2, uint32_t wr) {
   const uint32_t f = isa_op_info[in->op];
   const uint32_t fill = wr && !((reg_written[cw] >> in->rd) & 1u);
   uint32_t l, bits = 0;
@@ -393,7 +395,7 @@ static void exec_fpu(const instr_t* in, uint32_t exec, uint32_t p2, uint32_t wr)
       const uint32_t a = reg_read(cw, in->ra, l);
       const uint32_t b = in->bimm ? in->imm : (f & F_RB) ? reg_read(cw, in->rb, l) : 0;
       const uint32_t c = (f & F_RC) ? reg_read(cw, in->rc, l) : 0;
-      const uint32_t r = fwsm_fpu(in->op, in->mod, a, b, c);
+      const uint32_t r = in->op == OP_POPC ? popc(a) : in->op == OP_CLZ ? clz(a) : fwsm_fpu(in->op, in->mod, a, b, c);
       if (in->op == OP_FSETP) bits |= r << l;
       else if (wr) hal_rf_write(cw, in->rd, l, r, 1);
     } else if (fill) {
@@ -650,22 +652,8 @@ static void step(void) {
           }
         }
         if (wr) reg_written[cw] |= 1u << in.rd;
-      } else if (in.op == OP_POPC || in.op == OP_CLZ) {
-        /* Counted here, lane by lane: the lane engine's ALU has no counter
-           (about 100 LUTs of the iCEBreaker's 5,280, for a rare instruction). */
-        const uint32_t fill = wr && !((reg_written[cw] >> in.rd) & 1u);
-        uint32_t l;
-        for (l = 0; l < 32; l++) {
-          if ((exec >> l) & 1u) {
-            const uint32_t a = reg_read(cw, in.ra, l);
-            if (wr) hal_rf_write(cw, in.rd, l, in.op == OP_POPC ? popc(a) : clz(a), 1);
-          } else if (fill) {
-            hal_rf_write(cw, in.rd, l, 0, 0);
-          }
-        }
-        if (wr) reg_written[cw] |= 1u << in.rd;
-      } else if (ISA_INFO_UNIT(isa_op_info[in.op]) == UNIT_FPU) {
-        exec_fpu(&in, exec, p2, wr);
+      } else if (in.op == OP_POPC || in.op == OP_CLZ || ISA_INFO_UNIT(isa_op_info[in.op]) == UNIT_FPU) {
+        exec_lanes(&in, exec, p2, wr);
       } else if (isa_op_info[in.op] & F_MEM) {
         exec_mem(&in, &top, exec);
         if (faulted) return;
