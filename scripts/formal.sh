@@ -241,12 +241,19 @@ proof() {
       # The control core against an RV32I specification, riscv-formal style
       # (fv_mcu_core.sv, mcu_core_inner.svh): each retired instruction's rd
       # write, next pc and memory request from the fetched word and the
-      # operands read; a tracked register checks those operands. Bounded:
-      # the specification relates the bus's words to the register RAMs'
-      # contents, which an induction step would start without.
+      # operands read; a tracked register checks those operands. The two
+      # register RAMs' arrays are mapped to flip-flops and wired to the inner
+      # file's fv_rf1/fv_rf2 (as in fifo): the induction invariants say what
+      # they hold.
       DUT=rtl/mcu/baresm_mcu_core.sv
       FILES=(rtl/prim/baresm_ram_1r1w.sv rtl/mcu/baresm_mcu_core.sv)
-      BMC=7; IND=0
+      PASSES='memory_map; expose */w:mem_q[*]; flatten; cd fv_mcu_core;'
+      for k in $(seq 0 31); do
+        PASSES+=" connect -set dut.fv_rf1[$((k * 32 + 31)):$((k * 32))] dut.u_rf.mem_q[$k];"
+        PASSES+=" connect -set dut.fv_rf2[$((k * 32 + 31)):$((k * 32))] dut.u_rf2.mem_q[$k];"
+      done
+      PASSES+=' cd ..; opt_clean;'
+      BMC=5; IND=2
       MUT_FILE=rtl/mcu/baresm_mcu_core.sv
       MUT_SED='s/    cond = f3\[2\] ? (f3\[1\] ? ltu : lt) : eq;/    cond = f3[2] ? ((f3[1] \&\& f3[0]) ? ltu : lt) : eq;/'
       MUT_DESC="BLTU compares signed (the unsigned compare only for BGEU)";;

@@ -23,8 +23,9 @@
 // The operands: rs1 and rs2 are the values the core read; a tracked
 // register (any one, fv_reg) checks that they are the register's last
 // written value (riscv-formal's "reg" check), x0 reading 0.
-// Bounded (BMC from reset): the specification relates the bus's words to
-// the RAMs' contents, which an induction step would start without.
+// BMC from reset and k-induction: the register RAMs' arrays are wired to
+// the inner file's fv_rf1 / fv_rf2 by the proof's Yosys script, for the
+// invariants that relate them to the operands and the tracked register.
 `include "baresm_mcu_types.svh"
 `default_nettype none
 

@@ -136,7 +136,12 @@
                     (fv_jump && fv_tgt[1]) ? MCU_FETCH_MISALIGNED : MCU_RUNNING;
 
   // ---- the tracked register: its last written value ------------------------------------
+  // fv_rf1 / fv_rf2 are the two register RAMs' arrays, word k at [k*32 +: 32]:
+  // the proof's Yosys script maps the memories to flip-flops and wires them
+  // here (no hierarchical references in Yosys 0.23), for the induction
+  // invariants below.
   (* anyconst *) logic [4:0] fv_reg;
+  logic [32*32-1:0] fv_rf1, fv_rf2;
   logic fv_rk_q;            // written since reset
   logic [31:0] fv_rv_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -200,4 +205,40 @@
   always @* if (rst_ni && status_o.halted)
     assert (fv_iv_q && status_o.cause == fv_cause && fv_cause != MCU_RUNNING && status_o.pc == fv_pc &&
             status_o.insn == fv_insn);
+
+  // ---- induction invariants: the core's state against the specification's ----------------
+  // The words at rs1 (copy 1), rs2 (copy 2) and the tracked register (both),
+  // as multiplexers (an indexed part-select of the 1,024-bit arrays would be
+  // a barrel shifter for the solver).
+  logic [31:0] fv_w_rs1, fv_w_rs2, fv_w_reg1, fv_w_reg2;
+  always_comb begin
+    fv_w_rs1 = '0; fv_w_rs2 = '0; fv_w_reg1 = '0; fv_w_reg2 = '0;
+    for (int k = 0; k < 32; k++) begin
+      if (fv_rs1 == 5'(k)) fv_w_rs1 = fv_rf1[k*32 +: 32];
+      if (fv_rs2 == 5'(k)) fv_w_rs2 = fv_rf2[k*32 +: 32];
+      if (fv_reg == 5'(k)) begin
+        fv_w_reg1 = fv_rf1[k*32 +: 32];
+        fv_w_reg2 = fv_rf2[k*32 +: 32];
+      end
+    end
+  end
+  always @* if (rst_ni) begin
+    assert (state_q <= S_HALT);
+    assert (fv_fout_q == (state_q == S_WAIT));                   // a fetch awaits its word
+    if (state_q == S_WAIT) assert (fv_faddr_q == 30'(pc_q) && !fv_nv_q);
+    if (state_q == S_INIT || state_q == S_FETCH) assert (fv_nv_q && fv_nx_q == pc_full);
+    if (state_q == S_INIT) assert (pc_q == RESET_PC[PcW-1:2] && ir_q == 32'd0 && !fv_rk_q && !fv_iv_q);
+    if (state_q == S_EXEC || state_q == S_LOAD || state_q == S_HALT)
+      assert (fv_iv_q && !fv_nv_q && ir_q == fv_insn && pc_full == fv_pc);
+    if (state_q == S_LOAD) assert (fv_ld && fv_cause == MCU_RUNNING);
+    // The register file: the operands are the registers' values (nothing is
+    // written between the read and the retire); x0 is 0 once S_INIT has
+    // written it; the tracked register holds its last written value in both
+    // copies (words never written may differ between them).
+    if (state_q == S_EXEC || state_q == S_LOAD || state_q == S_HALT)
+      assert (rs1 == fv_w_rs1 && rs2 == fv_w_rs2);
+    if (state_q != S_INIT) assert (fv_rf1[31:0] == 32'd0 && fv_rf2[31:0] == 32'd0);
+    if (fv_rk_q && fv_reg != 5'd0)
+      assert (fv_w_reg1 == fv_rv_q && fv_w_reg2 == fv_rv_q);
+  end
 `endif
