@@ -4,7 +4,7 @@
 # (ecppack), so this has never been run on the project's machines; Yosys'
 # part alone runs here as `make fpga BOARD=ulx3s` (an estimate).
 #
-#   make -f scripts/ecp5.mk [DEVICE=85k|25k] [OUT=DIR] [FREQ=25] [SEED=1]   bitstream
+#   make -f scripts/ecp5.mk [DEVICE=85k|25k] [OUT=DIR] [FREQ=25] [SEED=1] [PARAMS=...]   bitstream
 #   make -f scripts/ecp5.mk prog                                 SRAM (openFPGALoader)
 #   make -f scripts/ecp5.mk flash                                SPI flash
 #
@@ -25,6 +25,12 @@ NEXTPNR ?= nextpnr-ecp5
 ECPPACK ?= ecppack
 LOADER ?= openFPGALoader
 
+# The top's parameters (NAME=VALUE ...). The 25F's 56 EBR hold neither the
+# hardwired device's 256 KB nor its logic (docs/fpga.md "Bigger boards"): on
+# it the top is the whole device as one program with 64 KB of memory.
+PARAMS ?= $(if $(filter 25k,$(DEVICE)),Microprogrammed=1 MemBytes=65536)
+CHPARAM := $(if $(strip $(PARAMS)),chparam $(foreach p,$(PARAMS),-set $(subst =, ,$(p))) $(TOP);)
+
 # The board top's files of rtl/baresm.f, in order (not the other boards' tops).
 FILES := $(shell cd $(ROOT) && scripts/rtl-files.sh | grep -v -e baresm_icebreaker -e baresm_arty_top -e baresm_tangnano20k_top)
 
@@ -34,7 +40,7 @@ all: $(OUT)/$(TOP).bit
 $(OUT)/$(TOP).json: $(addprefix $(ROOT)/,$(FILES)) $(ROOT)/rtl/baresm.f
 	mkdir -p $(OUT)
 	cd $(ROOT) && $(YOSYS) -l $(OUT)/yosys.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim -Irtl/sm $(FILES); \
-	  synth_ecp5 -top $(TOP) -json $@; tee -o $(OUT)/yosys-stat.txt stat"
+	  $(CHPARAM) synth_ecp5 -top $(TOP) -json $@; tee -o $(OUT)/yosys-stat.txt stat"
 
 # LFE5U-85F-6BG381C (--85k) or LFE5U-25F-6BG381C (--25k): the CABGA381 package,
 # speed grade 6 (the pins of rtl/fpga/ulx3s.lpf are the same on both).

@@ -334,7 +334,7 @@ PYEOF
 run_estimate() {
   local tech=$1 top=$2 name=$3 dir=$4; shift 4
   local chparam="" flow s
-  for kv in ${FPGA_CHPARAM:-}; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
+  for kv in ${board_chparam:-} ${FPGA_CHPARAM:-}; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
   [ -z "$chparam" ] || chparam="chparam${chparam} $top;"
   local libread=""
   if [ -n "$blackbox" ]; then
@@ -472,7 +472,8 @@ case $board in
     case $board in
       arty) top=baresm_arty_top tech=xilinx ;;
       ulx3s|ulx3s-85f) top=baresm_ulx3s_top tech=ecp5-85f ;;
-      ulx3s-25f) top=baresm_ulx3s_top tech=ecp5-25f ;;
+      # The 25F: the whole device as one program with 64 KB (scripts/ecp5.mk's PARAMS).
+      ulx3s-25f) top=baresm_ulx3s_top tech=ecp5-25f board_chparam="Microprogrammed=1 MemBytes=65536" ;;
       tangnano20k) top=baresm_tangnano20k_top tech=gowin ;;
     esac
     # The board's top and what rtl/baresm.f lists before it (not the other tops).

@@ -1,17 +1,21 @@
 // baresm_tangnano20k_top: the device on a Sipeed Tang Nano 20K (Gowin
 // GW2AR-LV18QN88C8/I7, 27 MHz crystal, the on-board BL616 as USB-UART):
-// baresm_fpga_board with rtl/configs.txt's `micro` SM (1 lane, 4 warp slots,
-// integer only), the command processor with one queue pair and MemBytes
-// (32 KB) of device memory in block RAM (BSRAM), the host link at Baud (1
-// Mbaud by default: 27 clocks per bit) over the BL616's UART, and the status
-// LEDs. Pins: rtl/fpga/tangnano20k.cst. Flow: `scripts/fpga.sh --flow
-// tangnano20k` (Yosys synth_gowin -> nextpnr-himbaechel -> gowin_pack, not
-// run here) and `make fpga BOARD=tangnano20k` (a Yosys synth_gowin estimate),
-// docs/fpga.md "Bigger boards".
+// baresm_fpga_board with the whole device as one program (Microprogrammed
+// = 1: rtl/msm/baresm_mdev, the iCEBreaker's device, its firmware FwImage
+// in block RAM) in rtl/configs.txt's `micro` shape (1 lane, 4 warp slots,
+// 16 registers; the FPU instructions in firmware), MemBytes (32 KB) of
+// device memory in block RAM (BSRAM), the host link at Baud (1 Mbaud by
+// default: 27 clocks per bit) over the BL616's UART, and the status LEDs.
+// Microprogrammed = 0 builds the hardwired command processor and `micro` SM
+// instead, which does not fit the GW2AR-18 (280% of its LUT4 by Yosys'
+// estimate, docs/fpga.md "Bigger boards"). Pins: rtl/fpga/tangnano20k.cst.
+// Flow: `scripts/fpga.sh --flow tangnano20k` (Yosys synth_gowin ->
+// nextpnr-himbaechel -> gowin_pack, not run here) and `make fpga
+// BOARD=tangnano20k` (a Yosys synth_gowin estimate).
 //
 // Device memory: the GW2AR-18 has 46 BSRAM of 18 Kbit (2 KB of data each at
-// 32 or 64 bits wide). 32 KB is 16 of them, which leaves the SM's register
-// file, shared memory and instruction cache room; the part's 64 Mbit SDRAM
+// 32 or 64 bits wide). 32 KB is 16 of them, which leaves the firmware and
+// the SM's register file and shared memory room; the part's 64 Mbit SDRAM
 // would need a controller, which this top does not have.
 //
 // The core runs on the 27 MHz board clock (ClockKhz = 27000, the value the
@@ -22,14 +26,13 @@
 // s), [4] link activity, [5] off. Reset: button S1 (high when pressed).
 //
 // The SM parameters are rtl/configs.txt's `micro` line; the test
-// fpga_tangnano20k_shape (tests/fpga/check_estimate.sh shape) fails when
-// they drift apart.
+// rtl_sm_configs (scripts/sm-config.sh --check) fails when they drift apart.
 `default_nettype none
 
 module baresm_tangnano20k_top #(
   // 1: the whole device as one program (rtl/msm, the iCEBreaker's device),
   // its firmware FwImage in block RAM; 0: the hardwired device with the SM below
-  parameter bit Microprogrammed = 1'b0,
+  parameter bit Microprogrammed = 1'b1,
   parameter FwImage = "fw/dev/dev.hex",
   parameter int ClockKhz = 27000,
   parameter int Baud = 1000000,

@@ -7,7 +7,9 @@
 // status LEDs. Pins: rtl/fpga/ulx3s.lpf. Flow: scripts/ecp5.mk (Yosys
 // synth_ecp5 -> nextpnr-ecp5 -> ecppack, not run here) and
 // `make fpga BOARD=ulx3s` (a Yosys synth_ecp5 estimate), docs/fpga.md
-// "Bigger boards".
+// "Bigger boards". The 25F's build (scripts/ecp5.mk DEVICE=25k, `make fpga
+// BOARD=ulx3s-25f`) sets Microprogrammed = 1 and MemBytes = 65536: the
+// hardwired device and 256 KB do not fit that part.
 //
 // The core runs on the 25 MHz board clock (ClockKhz = 25000, the value the
 // CONFIG5 register reports to the host).

@@ -49,6 +49,9 @@ case ${1:-} in
   board)
     board=${2:?usage: check_estimate.sh board BOARD OUT_DIR} out=${3:?usage: check_estimate.sh board BOARD OUT_DIR}
     log=$(mktemp); trap 'rm -f "$log"' EXIT
+    # The Tang Nano's top is the whole device as one program, which has no
+    # baresm_sm: there the black box only keeps Yosys from elaborating the
+    # unused SM (at its 32-lane defaults) as it reads the files.
     scripts/fpga.sh -o "$out" --blackbox baresm_sm "$board" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     [ "$rc" -eq 0 ] || fail "scripts/fpga.sh --blackbox baresm_sm $board exited $rc"
@@ -180,9 +183,12 @@ case ${1:-} in
     # scripts/ecp5.mk cannot run here (no nextpnr-ecp5, no ecppack): `make -n`
     # shows that it would run the intended commands on existing files.
     out=$(make -n -f scripts/ecp5.mk DEVICE=25k OUT=/nonexistent/ulx3s-25f 2>&1) || fail "make -n -f scripts/ecp5.mk DEVICE=25k failed: $out"
-    want='nextpnr-ecp5 --25k --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25'
-    grep -qE -- "$want" <<<"$out" && echo "ok   make -n DEVICE=25k: /$want/" || fail "make -n -f scripts/ecp5.mk DEVICE=25k: no /$want/"
+    for want in 'nextpnr-ecp5 --25k --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25' \
+                'chparam -set Microprogrammed 1 -set MemBytes 65536 baresm_ulx3s_top; synth_ecp5 -top baresm_ulx3s_top '; do
+      grep -qE -- "$want" <<<"$out" && echo "ok   make -n DEVICE=25k: /$want/" || fail "make -n -f scripts/ecp5.mk DEVICE=25k: no /$want/"
+    done
     out=$(make -n -f scripts/ecp5.mk OUT=/nonexistent/ulx3s 2>&1) || fail "make -n -f scripts/ecp5.mk failed: $out"
+    ! grep -q chparam <<<"$out" && echo "ok   make -n (85k): the top's own parameters" || fail "make -n -f scripts/ecp5.mk (85k) sets parameters: $out"
     for want in 'synth_ecp5 -top baresm_ulx3s_top -json /nonexistent/ulx3s/baresm_ulx3s_top.json' \
                 'nextpnr-ecp5 --85k --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25' \
                 'ecppack --compress /nonexistent/ulx3s/baresm_ulx3s_top.config /nonexistent/ulx3s/baresm_ulx3s_top.bit'; do
@@ -253,9 +259,9 @@ STUB
       case $b in
         arty) want_calls="vivado"
               want=('^vivado -mode batch -nojournal -log '"$STUB_OUT"'/arty/vivado.log -source scripts/vivado-arty.tcl -tclargs '"$STUB_OUT"'/arty$') ;;
-        ulx3s*) dev=85k; [ $b = ulx3s ] || dev=25k
+        ulx3s*) dev=85k param=""; [ $b = ulx3s ] || { dev=25k; param="chparam -set Microprogrammed 1 -set MemBytes 65536 baresm_ulx3s_top; "; }
               want_calls="yosys nextpnr-ecp5 ecppack"
-              want=("^yosys .*synth_ecp5 -top baresm_ulx3s_top -json $STUB_OUT/$b/baresm_ulx3s_top.json"
+              want=("^yosys .*; +${param}synth_ecp5 -top baresm_ulx3s_top -json $STUB_OUT/$b/baresm_ulx3s_top.json"
                     "^nextpnr-ecp5 --$dev --package CABGA381 --speed 6 --lpf [^ ]*/rtl/fpga/ulx3s.lpf --freq 25 "
                     "^ecppack --compress $STUB_OUT/$b/baresm_ulx3s_top.config $STUB_OUT/$b/baresm_ulx3s_top.bit\$") ;;
         tangnano20k) want_calls="yosys nextpnr-himbaechel gowin_pack"
