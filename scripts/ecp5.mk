@@ -34,7 +34,8 @@ CHPARAM := $(if $(strip $(PARAMS)),chparam $(foreach p,$(PARAMS),-set $(subst =,
 # The board top's files of rtl/baresm.f, in order (not the other boards' tops).
 FILES := $(shell cd $(ROOT) && scripts/rtl-files.sh | grep -v -e baresm_icebreaker -e baresm_arty_top -e baresm_tangnano20k_top)
 
-.PHONY: all prog flash clean
+.PHONY: all prog flash clean params
+
 all: $(OUT)/$(TOP).bit
 
 $(OUT)/$(TOP).json: $(addprefix $(ROOT)/,$(FILES)) $(ROOT)/rtl/baresm.f
@@ -59,3 +60,7 @@ flash: $(OUT)/$(TOP).bit
 
 clean:
 	rm -rf $(OUT)
+
+# The parameters this DEVICE builds the top with (scripts/fpga.sh's estimate reads them here).
+params:
+	@echo $(PARAMS)

@@ -472,8 +472,8 @@ case $board in
     case $board in
       arty) top=baresm_arty_top tech=xilinx ;;
       ulx3s|ulx3s-85f) top=baresm_ulx3s_top tech=ecp5-85f ;;
-      # The 25F: the whole device as one program with 64 KB (scripts/ecp5.mk's PARAMS).
-      ulx3s-25f) top=baresm_ulx3s_top tech=ecp5-25f board_chparam="Microprogrammed=1 MemBytes=65536" ;;
+      # The 25F's parameters are scripts/ecp5.mk's PARAMS (the whole device as one program, 64 KB).
+      ulx3s-25f) top=baresm_ulx3s_top tech=ecp5-25f board_chparam=$(make -s -f scripts/ecp5.mk DEVICE=25k params) ;;
       tangnano20k) top=baresm_tangnano20k_top tech=gowin ;;
     esac
     # The board's top and what rtl/baresm.f lists before it (not the other tops).
